@@ -1,0 +1,58 @@
+// Build script: one esbuild bundle per target.
+//   node esbuild.js                 build every target whose entry file exists
+//   node esbuild.js --only a,b      build only the named targets
+//   node esbuild.js --watch         rebuild on change
+//   node esbuild.js --production    minify, no source maps
+// Targets: the extension (CJS for Node, `vscode` external), the sandbox CLI (Node),
+// webview bundles (browser IIFE), and the extension-host test suite (CJS, `vscode` external).
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const onlyIdx = args.indexOf('--only');
+const only = onlyIdx >= 0 ? new Set(args[onlyIdx + 1].split(',')) : null;
+
+const node = { platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] };
+const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
+
+/** @type {Array<{name: string, entry: string, outfile: string} & object>} */
+const targets = [
+  { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node },
+  { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' } },
+  { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser },
+  { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser },
+  { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser },
+  { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
+];
+
+async function main() {
+  const selected = targets.filter((t) => (!only || only.has(t.name)) && fs.existsSync(path.join(__dirname, t.entry)));
+  const contexts = [];
+  for (const { name, entry, ...opts } of selected) {
+    const ctx = await esbuild.context({
+      entryPoints: [entry],
+      bundle: true,
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: false,
+      logLevel: 'warning',
+      ...opts,
+    });
+    contexts.push(ctx);
+    if (watch) await ctx.watch();
+    else {
+      await ctx.rebuild();
+      await ctx.dispose();
+    }
+    if (!watch) console.log(`built ${name} -> ${opts.outfile}`);
+  }
+  if (fs.existsSync('dist/sandbox-cli.js')) fs.chmodSync('dist/sandbox-cli.js', 0o755);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
