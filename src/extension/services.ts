@@ -1,0 +1,28 @@
+import type * as vscode from 'vscode';
+import type { SpotClient } from '../api/client';
+
+/**
+ * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
+ * extension core. Implemented in `src/extension/extension.ts`; features receive it in their
+ * `register(context, services)` function and never build clients or read secrets themselves.
+ */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  /** The "SpotDesk" log channel (requests are logged with KC-API-* values redacted). */
+  readonly log: vscode.LogOutputChannel;
+  /**
+   * Client for the active profile. For the Sandbox profile it starts the embedded sandbox on
+   * first use. @throws Error with a user-facing message when credentials are missing.
+   */
+  client(): Promise<SpotClient>;
+  /** The active profile: `sandbox` true for the built-in Sandbox (local) profile. */
+  profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean };
+  /** Re-poll tree views after an action (e.g. a withdrawal changed holds). */
+  refresh(what?: 'accounts' | 'orders' | 'markets' | 'all'): void;
+  /** The embedded sandbox's base URL and admin token while the Sandbox profile is active (tests use it). */
+  sandbox(): Promise<{ baseUrl: string; adminToken: string } | undefined>;
+  /** Remember a symbol traded from SpotDesk so that Active Orders polls it. */
+  noteSymbol(symbol: string): void;
+  /** Fires when the active profile or its credentials change. */
+  readonly onDidChangeProfile: vscode.Event<void>;
+}
