@@ -1,0 +1,543 @@
+/**
+ * `SpotClient`: the typed client of the spot exchange API, driven entirely by the endpoint table
+ * (`./endpoints`): no path, weight or pool literal lives here.
+ *
+ * Behaviour (spec "General rules", "Authentication", "Limits", "Errors"):
+ * - Every request's parameters are validated with the endpoint's zod schema before anything is
+ *   sent ({@link ValidationError} side 'request'); every success payload is validated with the
+ *   response schema ({@link ValidationError} side 'response'). Bodies are decoded losslessly
+ *   (`./json`): exact ids come out as decimal strings.
+ * - Envelope `{code:"200000", data}`; any other code → {@link ApiError}, whatever the HTTP status.
+ *   GET /api/v1/accounts as a bare array and level-2 books at top level are accepted.
+ * - Private endpoints are signed (`./signing`) with `timestamp = now() + clockOffsetMs`.
+ *   {@link SpotClient.syncTime} measures the offset from GET /api/v1/timestamp. After a 400002
+ *   (timestamp rejected) the client resyncs ONCE; a GET is then re-signed and retried once.
+ * - Client-side weight budget per pool (`./ratelimit`): requests queue instead of earning 429000;
+ *   the budget follows the `gw-ratelimit-*` headers. On 429000 the pool is exhausted until the
+ *   reset, and a GET waits it out and is re-sent.
+ * - Only GETs are ever sent twice (transport failures, HTTP 5xx with exponential backoff, 429000,
+ *   400002). POST and DELETE (orders, cancels, withdrawals) are sent exactly once per call: after a
+ *   429000 or 400002 the error is thrown (the clock/budget is already corrected, so the caller may
+ *   safely send again), and an answer that never arrived is a TransportError of kind 'ambiguous'
+ *   ("the request may have been executed").
+ * - Secrets (API secret, passphrase, broker key, signatures) never appear in errors, in the
+ *   `onRequest` log hook, or in {@link SpotClient.prepare}'s output.
+ */
+import type * as http from 'node:http';
+import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
+import { ApiError, TransportError, ValidationError } from './errors';
+import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeaders } from './ratelimit';
+import { describeZodError, NoParams, type FillsQuery, type HfFill } from './schemas';
+import { buildQuery, maskKey, signRequest, type Credentials, type KeyVersion, type QueryValue } from './signing';
+import { decodeEnvelope, defaultFetch, envelopeCode, httpExchange, keepAliveAgent, type FetchLike, type RawAnswer } from './transport';
+import { parseJson } from './json';
+
+/** What the `onRequest` hook receives for every attempt. Never contains header values or bodies. */
+export interface RequestLogEntry {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  endpoint: EndpointName | undefined;
+  /** Envelope code ("200000", "400005"…) or undefined (bare payload / transport failure). */
+  code: string | undefined;
+  /** HTTP status, undefined when no answer arrived. */
+  httpStatus: number | undefined;
+  latencyMs: number;
+  weight: number;
+  pool: Pool;
+  /** 0 for the first attempt, 1.. for retries. */
+  attempt: number;
+  /** Transport failure kind, when there was one. */
+  error?: TransportError['kind'];
+}
+
+/** Options of {@link SpotClient}. */
+export interface SpotClientOptions {
+  /** e.g. "https://api.kucoin.com" or "http://127.0.0.1:8123" (no trailing slash needed). */
+  baseUrl: string;
+  /** API credentials; without them only public endpoints can be called. */
+  credentials?: Credentials;
+  /** Per-request timeout in ms (default 10 000). */
+  timeoutMs?: number;
+  /** HTTP agent (default: a keep-alive agent for the base URL's protocol). */
+  agent?: http.Agent;
+  /** fetch implementation (default node-fetch 2). */
+  fetch?: FetchLike;
+  /** Clock in epoch ms (default Date.now). */
+  now?: () => number;
+  /** Wait primitive used for queuing/backoff (default setTimeout); tests inject a virtual clock. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Log hook, called once per attempt. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Pool quota overrides (default POOL_QUOTAS). */
+  quotas?: Partial<Record<Pool, PoolQuota>>;
+  /** Retries of a GET after a transport failure or HTTP 5xx (default 2). */
+  maxRetries?: number;
+  /** First backoff delay in ms, doubled per retry (default 250). */
+  retryBaseMs?: number;
+  /** Re-sends of a GET after 429000 before giving up (default 3); POST/DELETE are never re-sent. */
+  maxRateLimitRetries?: number;
+}
+
+/**
+ * A request exactly as it would be sent (for the request-builder panel). Safe to display: headers
+ * are the redacted form. `send()` finds the real headers in a private table, so only the very
+ * object returned by `prepare()` can be sent (a copy, e.g. from a webview, must be prepared again).
+ */
+export interface PreparedRequest {
+  endpoint: EndpointName;
+  method: string;
+  /** Full URL with the percent-encoded query. */
+  url: string;
+  /** Path without query. */
+  path: string;
+  /** Path + `?` + raw (un-encoded) query: what is signed. */
+  pathWithRawQuery: string;
+  /** Exact body string ('' for GET/DELETE). */
+  body: string;
+  /** The signed string (timestamp + METHOD + pathWithRawQuery + body), '' for public endpoints. */
+  prehash: string;
+  /** Headers with KC-API-KEY masked and sign/passphrase `<redacted>`. */
+  headers: Record<string, string>;
+  /** KC-API-TIMESTAMP used (epoch ms, clock + offset). */
+  timestamp: number;
+  keyVersion: KeyVersion | undefined;
+  clockOffsetMs: number;
+  signed: boolean;
+  pool: Pool;
+  weight: number;
+}
+
+/** Options of {@link SpotClient.prepare}. */
+export interface PrepareOptions {
+  /** Validate params with the endpoint schema (default true). The request builder may send invalid requests on purpose. */
+  validate?: boolean;
+  /** Raw body string to send instead of JSON.stringify(params) (POST only; signed as is). */
+  rawBody?: string;
+}
+
+/** Result of {@link SpotClient.send}: the answer, whatever its code. */
+export interface SendResult {
+  status: number;
+  /** Envelope code when the body is an envelope. */
+  code: string | undefined;
+  bodyText: string;
+  contentType: string;
+  latencyMs: number;
+  rateLimit: RateLimitHeaders | undefined;
+}
+
+const SECRET_HEADERS = new WeakMap<PreparedRequest, Record<string, string>>();
+
+/** The typed API client (see module docstring). */
+export class SpotClient {
+  readonly baseUrl: string;
+  readonly #credentials: Credentials | undefined;
+  private readonly timeoutMs: number;
+  private readonly agent: http.Agent;
+  private readonly ownAgent: boolean;
+  private readonly fetchImpl: FetchLike;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly onRequest?: (entry: RequestLogEntry) => void;
+  private readonly limiter: RateLimiter;
+  private readonly maxRetries: number;
+  private readonly retryBaseMs: number;
+  private readonly maxRateLimitRetries: number;
+  private offsetMs = 0;
+
+  constructor(opts: SpotClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.#credentials = opts.credentials ? { ...opts.credentials } : undefined;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.ownAgent = !opts.agent;
+    this.agent = opts.agent ?? keepAliveAgent(this.baseUrl);
+    this.fetchImpl = opts.fetch ?? defaultFetch;
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.onRequest = opts.onRequest;
+    this.limiter = new RateLimiter({ quotas: opts.quotas, now: this.now, sleep: this.sleep });
+    this.maxRetries = opts.maxRetries ?? 2;
+    this.retryBaseMs = opts.retryBaseMs ?? 250;
+    this.maxRateLimitRetries = opts.maxRateLimitRetries ?? 3;
+  }
+
+  /** True when credentials were given (private endpoints can be called). */
+  get hasCredentials(): boolean {
+    return this.#credentials !== undefined;
+  }
+
+  /** The API key masked for display (`5c2d…1734`), undefined without credentials. */
+  get maskedApiKey(): string | undefined {
+    return this.#credentials ? maskKey(this.#credentials.apiKey) : undefined;
+  }
+
+  /** Server time minus local time, in ms (0 until {@link syncTime}). */
+  get clockOffsetMs(): number {
+    return this.offsetMs;
+  }
+
+  /** Set the server-time offset (ms) explicitly. */
+  setClockOffset(ms: number): void {
+    this.offsetMs = Math.round(ms);
+  }
+
+  /**
+   * Measure the server-time offset with GET /api/v1/timestamp (midpoint of the round trip) and
+   * use it for KC-API-TIMESTAMP from now on. @returns the new offset in ms.
+   */
+  async syncTime(): Promise<number> {
+    const t0 = this.now();
+    const server = await this.call('serverTime', {});
+    const t1 = this.now();
+    this.offsetMs = Math.round(server - (t0 + t1) / 2);
+    return this.offsetMs;
+  }
+
+  /** Per-pool client-side budget: `{limit, remaining, resetAt}` (resetAt epoch ms, 0 = no window open). */
+  budget(): Record<Pool, PoolBudget> {
+    return this.limiter.budget();
+  }
+
+  /** Close keep-alive sockets of the agent the client created (no-op for an injected agent). */
+  close(): void {
+    if (this.ownAgent) this.agent.destroy();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Building and sending
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * Build (validate, serialize once, sign) the exact request for `name` with `params`.
+   * @throws ValidationError (side 'request') when params fail the schema and `validate` is not false.
+   * @throws Error when the endpoint is private and the client has no credentials.
+   */
+  prepare<N extends EndpointName>(name: N, params: ParamsOf<N>, opts: PrepareOptions = {}): PreparedRequest {
+    const ep: EndpointDef = ENDPOINTS[name];
+    let values: Record<string, unknown> = (params ?? {}) as Record<string, unknown>;
+    if (opts.validate !== false) {
+      const r = ep.params.safeParse(values);
+      if (!r.success) throw new ValidationError('request', name, describeZodError(r.error));
+      values = r.data as Record<string, unknown>;
+    }
+    let path: string;
+    let query: Record<string, unknown> = {};
+    let body = '';
+    if (ep.method === 'POST') {
+      path = ep.path;
+      // a POST without parameters (bullet-public) sends no body at all
+      body = opts.rawBody ?? (ep.params === NoParams && Object.keys(values).length === 0 ? '' : JSON.stringify(values));
+    } else {
+      ({ path, query } = fillPath(ep.path, values));
+    }
+    const q = buildQuery(query as Record<string, QueryValue>);
+    const pathWithRawQuery = q.raw ? `${path}?${q.raw}` : path;
+    const url = this.baseUrl + (q.encoded ? `${path}?${q.encoded}` : path);
+    const timestamp = Math.round(this.now() + this.offsetMs);
+    const base: Record<string, string> = { Accept: 'application/json' };
+    if (ep.method === 'POST') base['Content-Type'] = 'application/json';
+    const signed = ep.permission !== 'public';
+    let headers = base;
+    let shown = base;
+    let prehash = '';
+    if (signed) {
+      const creds = this.#credentials;
+      if (!creds) throw new Error(`${ep.method} ${ep.path} needs an API key with the ${ep.permission} permission; no credentials are configured`);
+      const s = signRequest({ credentials: creds, timestamp, method: ep.method, pathWithRawQuery, body });
+      headers = { ...base, ...s.headers };
+      shown = { ...base, ...s.redactedHeaders };
+      prehash = s.prehash;
+    }
+    const prepared: PreparedRequest = {
+      endpoint: name,
+      method: ep.method,
+      url,
+      path,
+      pathWithRawQuery,
+      body,
+      prehash,
+      headers: shown,
+      timestamp,
+      keyVersion: this.#credentials?.keyVersion,
+      clockOffsetMs: this.offsetMs,
+      signed,
+      pool: ep.pool,
+      weight: ep.weight,
+    };
+    SECRET_HEADERS.set(prepared, headers);
+    return prepared;
+  }
+
+  /**
+   * Send a request built by {@link prepare} exactly once (budget applies; no retry) and return
+   * the answer without throwing for API errors (the request builder shows them).
+   * @throws TransportError when no answer arrived or the prepared object is not this client's.
+   */
+  async send(prepared: PreparedRequest): Promise<SendResult> {
+    const ans = await this.exchange(prepared, 0);
+    let code: string | undefined;
+    try {
+      code = envelopeCode(parseJson(ans.text));
+    } catch {
+      code = undefined;
+    }
+    return {
+      status: ans.status,
+      code,
+      bodyText: ans.text,
+      contentType: ans.contentType,
+      latencyMs: ans.latencyMs,
+      rateLimit: readRateLimitHeaders(ans.header),
+    };
+  }
+
+  /**
+   * The real header values of a request built by {@link prepare} (signature, signed passphrase,
+   * full API key) — for an explicit, user-confirmed "copy with secrets" only. The API secret itself
+   * is never a header and never returned. Returns undefined for an object this client did not prepare.
+   */
+  unredactedHeaders(prepared: PreparedRequest): Record<string, string> | undefined {
+    const h = SECRET_HEADERS.get(prepared);
+    return h ? { ...h } : undefined;
+  }
+
+  /** One attempt: budget, HTTP exchange, budget update from headers, log. */
+  private async exchange(prepared: PreparedRequest, attempt: number): Promise<RawAnswer> {
+    const headers = SECRET_HEADERS.get(prepared);
+    if (!headers) throw new Error('this request was not prepared by this client (or is a copy); call prepare() again');
+    await this.limiter.acquire(prepared.pool, prepared.weight);
+    const t0 = this.now();
+    let ans: RawAnswer;
+    try {
+      ans = await httpExchange({
+        method: prepared.method,
+        url: prepared.url,
+        path: prepared.path,
+        headers,
+        body: prepared.body,
+        timeoutMs: this.timeoutMs,
+        fetch: this.fetchImpl,
+        agent: this.agent,
+        now: this.now,
+      });
+    } catch (e) {
+      this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network');
+      throw e;
+    }
+    this.limiter.update(prepared.pool, readRateLimitHeaders(ans.header));
+    return ans;
+  }
+
+  private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind']): void {
+    if (!this.onRequest) return;
+    try {
+      this.onRequest({ method: p.method, path: p.path, endpoint: p.endpoint, code, httpStatus, latencyMs, weight: p.weight, pool: p.pool, attempt, ...(error ? { error } : {}) });
+    } catch {
+      // a failing log hook must not break requests
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(5_000, this.retryBaseMs * 2 ** attempt);
+  }
+
+  /**
+   * Call endpoint `name` with `params` and return its validated payload (see module docstring for
+   * retries, resync and queuing).
+   * @throws ValidationError | ApiError | TransportError
+   */
+  async call<N extends EndpointName>(name: N, params: ParamsOf<N>): Promise<ResponseOf<N>> {
+    const ep: EndpointDef = ENDPOINTS[name];
+    let attempt = 0;
+    let retries = 0;
+    let rateLimitRetries = 0;
+    let resynced = false;
+    for (;;) {
+      const prepared = this.prepare(name, params);
+      let ans: RawAnswer;
+      try {
+        ans = await this.exchange(prepared, attempt);
+      } catch (e) {
+        if (ep.method === 'GET' && e instanceof TransportError && retries < this.maxRetries) {
+          await this.sleep(this.backoff(retries++));
+          attempt++;
+          continue;
+        }
+        throw e;
+      }
+      if (ep.method === 'GET' && ans.status >= 500 && retries < this.maxRetries) {
+        this.log(prepared, attempt, undefined, ans.status, ans.latencyMs);
+        await this.sleep(this.backoff(retries++));
+        attempt++;
+        continue;
+      }
+      let payload: unknown;
+      try {
+        const d = decodeEnvelope(ans, ep.method, prepared.path, ep.envelope === 'maybe-bare');
+        this.log(prepared, attempt, d.code, ans.status, ans.latencyMs);
+        payload = d.payload;
+      } catch (e) {
+        this.log(prepared, attempt, e instanceof ApiError ? e.code : undefined, ans.status, ans.latencyMs, e instanceof TransportError ? e.kind : undefined);
+        if (e instanceof ApiError) {
+          if (e.isRateLimit) {
+            this.limiter.exhaust(ep.pool, readRateLimitHeaders(ans.header)?.reset);
+            if (ep.method === 'GET' && rateLimitRetries < this.maxRateLimitRetries) {
+              rateLimitRetries++;
+              attempt++;
+              continue; // the next acquire() waits out the reset
+            }
+          }
+          if (e.isTimestampError && !resynced && this.#credentials) {
+            resynced = true;
+            await this.syncTime();
+            if (ep.method === 'GET') {
+              attempt++;
+              continue;
+            }
+          }
+        }
+        if (e instanceof TransportError && e.kind === 'non-json' && ep.method !== 'GET' && ans.status >= 500) {
+          throw TransportError.ambiguous(ep.method, prepared.path, `${e.message.replace(/^\S+ \S+: /, '').replace(/;.*$/, '')} (a gateway error)`);
+        }
+        throw e;
+      }
+      const quick = ep.fast?.(payload);
+      if (quick !== undefined) return quick as ResponseOf<N>;
+      const r = ep.response.safeParse(payload);
+      if (!r.success) throw new ValidationError('response', name, describeZodError(r.error));
+      return r.data as ResponseOf<N>;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // One typed method per endpoint (all through the table)
+  // -------------------------------------------------------------------------------------------
+
+  /** Level-2 snapshot, 20 or 100 levels (GET /api/v1/market/orderbook/level2_{20,100}). */
+  getLevel2(symbol: string, depth: 20 | 100 = 20): Promise<ResponseOf<'level2_20'>> {
+    return depth === 100 ? this.call('level2_100', { symbol }) : this.call('level2_20', { symbol });
+  }
+  /** One page of HF fills (GET /api/v1/hf/fills); ids are exact strings. */
+  getFills(query: FillsQuery): Promise<ResponseOf<'fills'>> {
+    return this.call('fills', query);
+  }
+  /**
+   * All HF fills matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
+   * default 100). Stops on a short/empty page or when `lastId` does not move.
+   */
+  async *iterateFills(query: FillsQuery): AsyncGenerator<HfFill, void, undefined> {
+    const limit = Math.min(100, Number(query.limit ?? 100));
+    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
+    for (;;) {
+      const page = await this.getFills({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
+      for (const f of page.items) yield f;
+      if (page.items.length < limit || page.lastId === null || page.lastId === lastId) return;
+      lastId = page.lastId;
+    }
+  }
+  /** One HF order (GET /api/v1/hf/orders/{orderId}?symbol=). */
+  getOrder(symbol: string, orderId: string): Promise<ResponseOf<'order'>> {
+    return this.call('order', { orderId, symbol });
+  }
+  /** Active HF orders of a pair (GET /api/v1/hf/orders/active). */
+  getActiveOrders(symbol: string): Promise<ResponseOf<'activeOrders'>> {
+    return this.call('activeOrders', { symbol });
+  }
+  /** All currencies (GET /api/v3/currencies). */
+  getCurrencies(): Promise<ResponseOf<'currencies'>> {
+    return this.call('currencies', {});
+  }
+  /** One currency, optionally one chain (GET /api/v3/currencies/{currency}?chain=). */
+  getCurrency(currency: string, chain?: string): Promise<ResponseOf<'currency'>> {
+    return this.call('currency', { currency, chain });
+  }
+  /** Base fee rates; currencyType "0" crypto (default) or "1" fiat (GET /api/v1/base-fee). */
+  getBaseFee(currencyType?: '0' | '1'): Promise<ResponseOf<'baseFee'>> {
+    return this.call('baseFee', { currencyType });
+  }
+  /** Fiat prices (GET /api/v1/prices). */
+  getPrices(opts: { base?: string; currencies?: string[] | string } = {}): Promise<ResponseOf<'prices'>> {
+    const currencies = Array.isArray(opts.currencies) ? opts.currencies.join(',') : opts.currencies;
+    return this.call('prices', { base: opts.base, currencies });
+  }
+  /** Accounts (GET /api/v1/accounts). */
+  getAccounts(filter: { currency?: string; type?: 'main' | 'trade' } = {}): Promise<ResponseOf<'accounts'>> {
+    return this.call('accounts', filter);
+  }
+  /** Validate an order without creating it (POST /api/v1/hf/orders/test). */
+  testOrder(order: ParamsOf<'testOrder'>): Promise<ResponseOf<'testOrder'>> {
+    return this.call('testOrder', order);
+  }
+  /** Place an HF order (POST /api/v1/hf/orders). Never retried automatically. */
+  placeOrder(order: ParamsOf<'placeOrder'>): Promise<ResponseOf<'placeOrder'>> {
+    return this.call('placeOrder', order);
+  }
+  /** Cancel an HF order (DELETE /api/v1/hf/orders/{orderId}?symbol=). */
+  cancelOrder(symbol: string, orderId: string): Promise<ResponseOf<'cancelOrder'>> {
+    return this.call('cancelOrder', { orderId, symbol });
+  }
+  /** Cancel all HF orders of a pair (DELETE /api/v1/hf/orders?symbol=). */
+  cancelAllOrders(symbol: string): Promise<ResponseOf<'cancelAllOrders'>> {
+    return this.call('cancelAllOrders', { symbol });
+  }
+  /** Create a deposit address, V1 (POST /api/v1/deposit-addresses). */
+  createDepositAddress(req: ParamsOf<'depositAddress'>): Promise<ResponseOf<'depositAddress'>> {
+    return this.call('depositAddress', req);
+  }
+  /** Create a deposit address, V3 (POST /api/v3/deposit-address/create). */
+  createDepositAddressV3(req: ParamsOf<'depositAddressV3'>): Promise<ResponseOf<'depositAddressV3'>> {
+    return this.call('depositAddressV3', req);
+  }
+  /** Withdraw, V1 (POST /api/v1/withdrawals). Never retried automatically. */
+  withdrawV1(req: ParamsOf<'withdrawV1'>): Promise<ResponseOf<'withdrawV1'>> {
+    return this.call('withdrawV1', req);
+  }
+  /** Withdraw, V3 (POST /api/v3/withdrawals). Never retried automatically. */
+  withdrawV3(req: ParamsOf<'withdrawV3'>): Promise<ResponseOf<'withdrawV3'>> {
+    return this.call('withdrawV3', req);
+  }
+  /** Withdraw, V4 (POST /api/v4/withdrawals). Never retried automatically. */
+  withdrawV4(req: ParamsOf<'withdrawV4'>): Promise<ResponseOf<'withdrawV4'>> {
+    return this.call('withdrawV4', req);
+  }
+  /** Market names (GET /api/v1/markets). */
+  getMarkets(): Promise<ResponseOf<'markets'>> {
+    return this.call('markets', {});
+  }
+  /** Service status (GET /api/v1/status). */
+  getStatus(): Promise<ResponseOf<'status'>> {
+    return this.call('status', {});
+  }
+  /** Trading pairs, optionally of one market (GET /api/v2/symbols). */
+  getSymbols(market?: string): Promise<ResponseOf<'symbols'>> {
+    return this.call('symbols', { market });
+  }
+  /** Server time in ms (GET /api/v1/timestamp). */
+  getServerTime(): Promise<number> {
+    return this.call('serverTime', {});
+  }
+  /** All tickers (GET /api/v1/market/allTickers). */
+  getAllTickers(): Promise<ResponseOf<'allTickers'>> {
+    return this.call('allTickers', {});
+  }
+  /** Move funds between main and trade (POST /api/v2/accounts/inner-transfer). */
+  innerTransfer(req: ParamsOf<'innerTransfer'>): Promise<ResponseOf<'innerTransfer'>> {
+    return this.call('innerTransfer', req);
+  }
+  /** Withdrawal quotas and fees of a currency/chain (GET /api/v1/withdrawals/quotas). */
+  getWithdrawalQuotas(currency: string, chain?: string): Promise<ResponseOf<'withdrawalQuotas'>> {
+    return this.call('withdrawalQuotas', { currency, chain });
+  }
+  /** Countries accepted for V4 withdrawal identity (GET /kyc/regions/v4). */
+  getRegions(): Promise<ResponseOf<'regions'>> {
+    return this.call('regions', {});
+  }
+  /** Public websocket token (POST /api/v1/bullet-public). */
+  getBulletPublic(): Promise<ResponseOf<'bulletPublic'>> {
+    return this.call('bulletPublic', {});
+  }
+}
+
+/** Re-exported so that `import { SpotClient, ApiError } from './client'` works. */
+export { ApiError, TransportError, ValidationError };

@@ -1,0 +1,178 @@
+/**
+ * THE endpoint table: every fact about an endpoint (method, path template, permission, rate-limit
+ * pool and weight, parameter schema, response schema, envelope form) lives here and nowhere else.
+ * `SpotClient` generates its methods from it and the sandbox server routes with
+ * {@link matchEndpoint}.
+ *
+ * - `permission`: 'public' (no key) | 'General' | 'Spot' (Spot Trading) | 'Transfer' — spec
+ *   "Authentication"; endpoints the spec does not list follow KuCoin's docs.
+ * - `pool` / `weight`: spec "Limits" ('management' is the spec's "Manage" pool); others per KuCoin.
+ * - `params`: for GET/DELETE the schema of the merged path + query parameters (values may be
+ *   strings, as parsed from a URL); for POST the schema of the JSON body (path params: none).
+ * - `response`: the schema of the payload (`data` of the envelope).
+ * - `envelope`: 'standard' = `{code, data}`; 'maybe-bare' = the payload may also arrive without
+ *   the envelope (GET /api/v1/accounts as a bare array, level-2 with `sequence/time/bids/asks` at
+ *   top level, as the spec shows). The sandbox always answers with the standard envelope.
+ */
+import type { z } from 'zod';
+import * as S from './schemas';
+
+/** API permission of a key (spec "Authentication"). */
+export type Permission = 'public' | 'General' | 'Spot' | 'Transfer';
+/** Rate-limit pool (spec "Limits"). */
+export type Pool = 'public' | 'spot' | 'management';
+/** HTTP method used by the API. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** One row of the table. */
+export interface EndpointDef {
+  method: HttpMethod;
+  /** Path template; `{name}` segments are path parameters. */
+  path: string;
+  permission: Permission;
+  pool: Pool;
+  weight: number;
+  params: z.ZodType;
+  response: z.ZodType;
+  envelope: 'standard' | 'maybe-bare';
+  /**
+   * Optional hot-path validator equivalent to `response` (returns the parsed payload, or undefined
+   * to fall back to the zod schema, which remains the validator of record).
+   */
+  fast?: (payload: unknown) => unknown;
+  /** One-line description for UIs (request builder). */
+  summary: string;
+}
+
+function def<const T extends Record<string, EndpointDef>>(t: T): T {
+  return t;
+}
+
+/** The endpoint table (see module docstring). Keys are stable names used by `SpotClient.prepare`. */
+export const ENDPOINTS = def({
+  level2_20: { method: 'GET', path: '/api/v1/market/orderbook/level2_20', permission: 'public', pool: 'public', weight: 2, params: S.SymbolQuery, response: S.Level2Book, fast: S.fastLevel2Book, envelope: 'maybe-bare', summary: 'Order book snapshot, 20 levels' },
+  level2_100: { method: 'GET', path: '/api/v1/market/orderbook/level2_100', permission: 'public', pool: 'public', weight: 4, params: S.SymbolQuery, response: S.Level2Book, fast: S.fastLevel2Book, envelope: 'maybe-bare', summary: 'Order book snapshot, 100 levels' },
+  allTickers: { method: 'GET', path: '/api/v1/market/allTickers', permission: 'public', pool: 'public', weight: 15, params: S.NoParams, response: S.AllTickers, envelope: 'standard', summary: 'All tickers' },
+  symbols: { method: 'GET', path: '/api/v2/symbols', permission: 'public', pool: 'public', weight: 4, params: S.SymbolsQuery, response: S.SymbolList, envelope: 'standard', summary: 'Trading pairs and their increments' },
+  currencies: { method: 'GET', path: '/api/v3/currencies', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.CurrencyList, envelope: 'standard', summary: 'Currencies with chains' },
+  currency: { method: 'GET', path: '/api/v3/currencies/{currency}', permission: 'public', pool: 'public', weight: 3, params: S.CurrencyQuery, response: S.Currency, envelope: 'standard', summary: 'One currency with its chains' },
+  prices: { method: 'GET', path: '/api/v1/prices', permission: 'public', pool: 'public', weight: 3, params: S.PricesQuery, response: S.FiatPrices, envelope: 'standard', summary: 'Fiat prices' },
+  markets: { method: 'GET', path: '/api/v1/markets', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.MarketList, envelope: 'standard', summary: 'Market names' },
+  status: { method: 'GET', path: '/api/v1/status', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.ServiceStatus, envelope: 'standard', summary: 'Service status' },
+  serverTime: { method: 'GET', path: '/api/v1/timestamp', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.ServerTime, envelope: 'standard', summary: 'Server time (ms)' },
+  /** Shape and weight not in the spec: SpotDesk's documented choice (array of {code, name}, public weight 3). */
+  regions: { method: 'GET', path: '/kyc/regions/v4', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.RegionList, envelope: 'standard', summary: 'Countries allowed for V4 withdrawal identity' },
+  bulletPublic: { method: 'POST', path: '/api/v1/bullet-public', permission: 'public', pool: 'public', weight: 10, params: S.NoParams, response: S.BulletToken, envelope: 'standard', summary: 'Public websocket token' },
+
+  fills: { method: 'GET', path: '/api/v1/hf/fills', permission: 'General', pool: 'spot', weight: 2, params: S.FillsQuery, response: S.FillsPage, envelope: 'standard', summary: 'HF fills (paged by lastId)' },
+  order: { method: 'GET', path: '/api/v1/hf/orders/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.OrderPathQuery, response: S.HfOrder, envelope: 'standard', summary: 'One HF order' },
+  activeOrders: { method: 'GET', path: '/api/v1/hf/orders/active', permission: 'General', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.HfOrderList, envelope: 'standard', summary: 'Active HF orders of a pair' },
+  baseFee: { method: 'GET', path: '/api/v1/base-fee', permission: 'General', pool: 'spot', weight: 3, params: S.BaseFeeQuery, response: S.BaseFee, envelope: 'standard', summary: 'Base fee rates' },
+  testOrder: { method: 'POST', path: '/api/v1/hf/orders/test', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: S.PlaceOrderResult, envelope: 'standard', summary: 'Validate an order without placing it' },
+  placeOrder: { method: 'POST', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: S.PlaceOrderResult, envelope: 'standard', summary: 'Place an HF order' },
+  cancelOrder: { method: 'DELETE', path: '/api/v1/hf/orders/{orderId}', permission: 'Spot', pool: 'spot', weight: 1, params: S.OrderPathQuery, response: S.CancelResult, envelope: 'standard', summary: 'Cancel an HF order' },
+  cancelAllOrders: { method: 'DELETE', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.CancelAllResult, envelope: 'standard', summary: 'Cancel all HF orders of a pair' },
+
+  accounts: { method: 'GET', path: '/api/v1/accounts', permission: 'General', pool: 'management', weight: 5, params: S.AccountsQuery, response: S.AccountList, envelope: 'maybe-bare', summary: 'Accounts and balances' },
+  innerTransfer: { method: 'POST', path: '/api/v2/accounts/inner-transfer', permission: 'General', pool: 'management', weight: 10, params: S.InnerTransferRequest, response: S.OrderIdResult, envelope: 'standard', summary: 'Move funds between main and trade' },
+  depositAddress: { method: 'POST', path: '/api/v1/deposit-addresses', permission: 'General', pool: 'management', weight: 20, params: S.DepositAddressRequest, response: S.DepositAddress, envelope: 'standard', summary: 'Create a deposit address (V1)' },
+  depositAddressV3: { method: 'POST', path: '/api/v3/deposit-address/create', permission: 'General', pool: 'management', weight: 20, params: S.DepositAddressRequest, response: S.DepositAddressV3, envelope: 'standard', summary: 'Create a deposit address (V3)' },
+  withdrawalQuotas: { method: 'GET', path: '/api/v1/withdrawals/quotas', permission: 'General', pool: 'management', weight: 20, params: S.WithdrawalQuotasQuery, response: S.WithdrawalQuotas, envelope: 'standard', summary: 'Withdrawal quotas and fees' },
+  withdrawV1: { method: 'POST', path: '/api/v1/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV1Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V1, address)' },
+  withdrawV3: { method: 'POST', path: '/api/v3/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV3Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V3, toAddress + withdrawType)' },
+  withdrawV4: { method: 'POST', path: '/api/v4/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV4Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V4, with recipient identity)' },
+});
+
+/** Name of an endpoint of the table. */
+export type EndpointName = keyof typeof ENDPOINTS;
+/** Input (caller-side) parameter type of an endpoint. */
+export type ParamsOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['params']>;
+/** Parsed payload type of an endpoint. */
+export type ResponseOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['response']>;
+
+/** Rate-limit quota of a pool: `limit` weight per `windowMs`. */
+export interface PoolQuota {
+  limit: number;
+  windowMs: number;
+}
+
+/** Default pool quotas (weight per 30 000 ms): public 2000, spot 4000, management 2000. */
+export const POOL_QUOTAS: Readonly<Record<Pool, PoolQuota>> = Object.freeze({
+  public: { limit: 2000, windowMs: 30_000 },
+  spot: { limit: 4000, windowMs: 30_000 },
+  management: { limit: 2000, windowMs: 30_000 },
+});
+
+/** Names of the `{param}` segments of a path template, in order. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}
+
+interface Compiled {
+  name: EndpointName;
+  def: EndpointDef;
+  re: RegExp;
+  params: string[];
+  literal: boolean;
+}
+
+const COMPILED: Compiled[] = (Object.keys(ENDPOINTS) as EndpointName[])
+  .map((name) => {
+    const d: EndpointDef = ENDPOINTS[name];
+    const params = pathParamNames(d.path);
+    const src = d.path.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
+    return { name, def: d, re: new RegExp(`^${src}/?$`), params, literal: params.length === 0 };
+  })
+  // literal paths win over templates (GET /api/v1/hf/orders/active vs /api/v1/hf/orders/{orderId})
+  .sort((a, b) => Number(b.literal) - Number(a.literal));
+
+/** Result of {@link matchEndpoint}. */
+export interface EndpointMatch {
+  name: EndpointName;
+  endpoint: EndpointDef;
+  /** Decoded path parameters, e.g. `{orderId: '6717422bd51c29000775ea03'}`. */
+  pathParams: Record<string, string>;
+}
+
+/**
+ * Resolve `method` + `pathname` (no query string) to an endpoint of the table, with its decoded
+ * path parameters. Literal paths take precedence over templated ones. Returns undefined when no
+ * endpoint matches (the sandbox answers 404); {@link pathExists} tells a wrong method from an unknown path.
+ */
+export function matchEndpoint(method: string, pathname: string): EndpointMatch | undefined {
+  const m = method.toUpperCase();
+  for (const c of COMPILED) {
+    if (c.def.method !== m) continue;
+    const hit = c.re.exec(pathname);
+    if (!hit) continue;
+    const pathParams: Record<string, string> = {};
+    try {
+      c.params.forEach((p, i) => (pathParams[p] = decodeURIComponent(hit[i + 1])));
+    } catch {
+      return undefined;
+    }
+    return { name: c.name, endpoint: c.def, pathParams };
+  }
+  return undefined;
+}
+
+/** True when some endpoint has this path under any method (lets the sandbox answer 405 vs 404). */
+export function pathExists(pathname: string): boolean {
+  return COMPILED.some((c) => c.re.test(pathname));
+}
+
+/**
+ * Split caller params of a GET/DELETE endpoint into the concrete path (path params substituted,
+ * percent-encoded) and the remaining query params (insertion order kept).
+ * @throws Error when a path parameter is missing.
+ */
+export function fillPath(template: string, params: Record<string, unknown>): { path: string; query: Record<string, unknown> } {
+  const query: Record<string, unknown> = { ...params };
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = query[name];
+    if (v === undefined || v === null || v === '') throw new Error(`missing path parameter ${name} for ${template}`);
+    delete query[name];
+    return encodeURIComponent(String(v));
+  });
+  return { path, query };
+}

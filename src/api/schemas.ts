@@ -1,0 +1,762 @@
+/**
+ * Zod 4 wire schemas for every resource and request body of the spot exchange API
+ * (spec "Resources and their fields" and "Endpoints", plus the KuCoin endpoints SpotDesk adds).
+ *
+ * These schemas are the single source of truth for the client (`SpotClient` validates every
+ * response with them) and for the sandbox (it validates request bodies/query strings with the
+ * request schemas and turns a failure into `400100` via {@link describeZodError}).
+ *
+ * Conventions:
+ * - Decimal quantities are plain decimal strings (`isDecimal` from `./decimal`: no exponent, no
+ *   NaN, no `+`); they stay strings after parsing. Never `Number`.
+ * - Timestamps are integers in **milliseconds**.
+ * - Exact ids that the wire sends as JSON numbers (fill `id`, `tradeId`, `lastId`) are accepted as a
+ *   safe integer, a digit string or a bigint, and always come OUT as an exact decimal **string**
+ *   (e.g. `tradeId === '11029373945659392'`). Decode bodies with `./json` (`parseJson`) so that
+ *   ids above 2^53 arrive as strings and keep every digit; an unsafe JSON number that already lost
+ *   precision is rejected rather than silently rounded.
+ * - Response objects strip unknown keys (zod's default); the extra fields real payloads carry and
+ *   that SpotDesk shows (e.g. `withdrawPrecision`, `needTag`, `maxWithdraw`, `tax`) are declared.
+ * - Request schemas also **accept and strip** unknown fields (KuCoin ignores them).
+ * - Where real payloads send `null` for a string the spec types as string (HF order `stp`, `tags`,
+ *   …), the schema accepts `null` and keeps it (`string | null`); treat `null` like `''`.
+ */
+import { z } from 'zod';
+import { isDecimal, isNegative, isZero } from './decimal';
+
+// ---------------------------------------------------------------------------------------------
+// Primitives
+// ---------------------------------------------------------------------------------------------
+
+/** A plain decimal string ("67717.6", "0", "-1.5"): `isDecimal` from decimal.ts. */
+export const DecimalString = z.string().refine(isDecimal, {
+  message: 'must be a plain decimal string (digits with an optional fraction; no exponent, NaN or "+")',
+});
+
+/** A decimal string or `''` (fields the spec documents as "empty by default"). */
+export const DecimalOrEmpty = z.string().refine((s) => s === '' || isDecimal(s), {
+  message: 'must be a plain decimal string or empty',
+});
+
+/** A decimal string or `null` (fields real payloads send as null, e.g. chain `depositMinSize`). */
+export const NullableDecimal = DecimalString.nullable();
+
+/** A strictly positive decimal string (request amounts, prices, sizes). */
+export const PositiveDecimalString = z.string().superRefine((s, ctx) => {
+  if (!isDecimal(s)) ctx.addIssue({ code: 'custom', message: 'must be a plain decimal string (digits with an optional fraction; no exponent, NaN or "+")' });
+  else if (isNegative(s) || isZero(s)) ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
+});
+
+/**
+ * A positive amount sent either as a decimal string or as a JSON number (the V1 withdrawal example
+ * sends `"amount": 3`, ccxt sends `5.5`). Output: the decimal string (`3` → `"3"`). A number whose
+ * shortest form has an exponent (`1e-7`, `1e21`) is rejected: send a string instead.
+ */
+export const AmountInput = z
+  .union([z.string(), z.number()])
+  .transform((v, ctx) => {
+    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'NaN') : v;
+    if (!isDecimal(s)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          typeof v === 'number'
+            ? `must be a plain decimal; the number ${s} has no plain decimal form, send it as a string`
+            : 'must be a plain decimal string (no exponent, NaN or "+")',
+      });
+      return z.NEVER;
+    }
+    if (isNegative(s) || isZero(s)) {
+      ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/** Integer milliseconds since the epoch (or a duration in ms). */
+export const Millis = z.number().int();
+
+/**
+ * An exact numeric id (fill `id`, `tradeId`, fills `lastId`). Accepts a safe integer, a digit string
+ * or a bigint; outputs the exact decimal string. Unsafe JSON numbers (> 2^53, already rounded by
+ * `JSON.parse`) are rejected: decode with `parseJson` from `./json`.
+ */
+export const ExactId = z
+  .union([z.string(), z.number(), z.bigint()])
+  .transform((v, ctx) => {
+    if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v) || v < 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an exact non-negative integer id; a JSON number above 2^53 lost digits (decode with parseJson)',
+        });
+        return z.NEVER;
+      }
+      return String(v);
+    }
+    const s = typeof v === 'bigint' ? v.toString() : v;
+    if (!/^\d{1,40}$/.test(s)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a non-negative integer id' });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/** An integer sent in a query string ("100") or JSON (100); outputs a number. */
+export const QueryInt = z.union([z.number().int(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer')]).transform(Number);
+
+/** A boolean sent in a query string ("true"/"false") or JSON; outputs a boolean. */
+export const QueryBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true');
+
+/** Trading pair `<BASE>-<QUOTE>`, e.g. `BTC-USDT`. */
+export const SymbolString = z.string().regex(/^[A-Za-z0-9]{1,20}-[A-Za-z0-9]{1,20}$/, 'must be a trading pair like BTC-USDT');
+
+/** Order side. */
+export const Side = z.enum(['buy', 'sell']);
+/** Order type. */
+export const OrderType = z.enum(['limit', 'market']);
+/** Account type (spec "General rules" 3). */
+export const AccountType = z.enum(['main', 'trade']);
+/** Time in force. */
+export const TimeInForce = z.enum(['GTC', 'GTT', 'IOC', 'FOK']);
+/** Self-trade prevention: '' (none), DC, CO, CN, CB. */
+export const Stp = z.enum(['', 'DC', 'CO', 'CN', 'CB']);
+
+// ---------------------------------------------------------------------------------------------
+// Envelope and errors
+// ---------------------------------------------------------------------------------------------
+
+/** The standard envelope `{code: "200000", data}` (spec "General rules" 1); `data` unchecked here. */
+export const Envelope = z.object({ code: z.string(), data: z.unknown().optional(), msg: z.string().optional() });
+/** Type of {@link Envelope}. */
+export type Envelope = z.infer<typeof Envelope>;
+
+/** An error body `{code, msg}` (spec "Errors"): any code other than "200000". */
+export const ErrorBody = z.object({ code: z.string(), msg: z.string().optional().default('') });
+/** Type of {@link ErrorBody}. */
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Market data
+// ---------------------------------------------------------------------------------------------
+
+/** One aggregated price level `[price, size]` (both decimal strings). */
+export const BookLevel = z.tuple([DecimalString, DecimalString]);
+/** Type of {@link BookLevel}. */
+export type BookLevel = z.infer<typeof BookLevel>;
+
+/**
+ * Level-2 snapshot (spec "Order book snapshot"): `sequence` string, `time` ms, `bids` high→low,
+ * `asks` low→high, each `[price, size]` decimal strings. GET /api/v1/market/orderbook/level2_{20,100}.
+ */
+export const Level2Book = z.object({
+  sequence: z.string().regex(/^\d+$/, 'must be a digit string'),
+  time: Millis,
+  bids: z.array(BookLevel),
+  asks: z.array(BookLevel),
+});
+/** Type of {@link Level2Book}. */
+export type Level2Book = z.infer<typeof Level2Book>;
+
+const LEVEL_DECIMAL_RE = /^-?\d+(?:\.\d+)?$/;
+const SEQUENCE_RE = /^\d+$/;
+
+function levelsOk(side: unknown): side is [string, string][] {
+  if (!Array.isArray(side)) return false;
+  for (let i = 0; i < side.length; i++) {
+    const l: unknown = side[i];
+    if (!Array.isArray(l) || l.length !== 2) return false;
+    const p: unknown = l[0];
+    const q: unknown = l[1];
+    if (typeof p !== 'string' || typeof q !== 'string' || p.length > 80 || q.length > 80 || !LEVEL_DECIMAL_RE.test(p) || !LEVEL_DECIMAL_RE.test(q)) return false;
+  }
+  return true;
+}
+
+/**
+ * Hot-path check of a level-2 payload, equivalent to {@link Level2Book} (same rules as `isDecimal`):
+ * returns the parsed book (a new object with exactly the four fields) or `undefined` when the
+ * payload does not pass — the caller then runs the zod schema, which stays the validator of
+ * record and produces the "field: why" error. A test asserts both agree on random inputs.
+ */
+export function fastLevel2Book(v: unknown): Level2Book | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  const o = v as Record<string, unknown>;
+  if (typeof o.sequence !== 'string' || !SEQUENCE_RE.test(o.sequence) || !Number.isSafeInteger(o.time)) return undefined;
+  if (!levelsOk(o.bids) || !levelsOk(o.asks)) return undefined;
+  return { sequence: o.sequence, time: o.time as number, bids: o.bids, asks: o.asks };
+}
+
+/** One ticker of GET /api/v1/market/allTickers (decimal strings; null for pairs without trades). */
+export const Ticker = z.object({
+  symbol: z.string(),
+  symbolName: z.string(),
+  buy: NullableDecimal,
+  bestBidSize: NullableDecimal.optional(),
+  sell: NullableDecimal,
+  bestAskSize: NullableDecimal.optional(),
+  changeRate: NullableDecimal,
+  changePrice: NullableDecimal,
+  high: NullableDecimal,
+  low: NullableDecimal,
+  vol: NullableDecimal,
+  volValue: NullableDecimal,
+  last: NullableDecimal,
+  averagePrice: NullableDecimal,
+  takerFeeRate: NullableDecimal,
+  makerFeeRate: NullableDecimal,
+  takerCoefficient: NullableDecimal,
+  makerCoefficient: NullableDecimal,
+});
+/** Type of {@link Ticker}. */
+export type Ticker = z.infer<typeof Ticker>;
+
+/** GET /api/v1/market/allTickers `data`: `{time (ms), ticker: Ticker[]}`. */
+export const AllTickers = z.object({ time: Millis, ticker: z.array(Ticker) });
+/** Type of {@link AllTickers}. */
+export type AllTickers = z.infer<typeof AllTickers>;
+
+/** One symbol of GET /api/v2/symbols (all fields of the published example; increments are decimals). */
+export const SymbolInfo = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  baseCurrency: z.string(),
+  quoteCurrency: z.string(),
+  feeCurrency: z.string(),
+  market: z.string(),
+  baseMinSize: DecimalString,
+  quoteMinSize: DecimalString,
+  baseMaxSize: DecimalString,
+  quoteMaxSize: DecimalString,
+  baseIncrement: DecimalString,
+  quoteIncrement: DecimalString,
+  priceIncrement: DecimalString,
+  priceLimitRate: DecimalString,
+  minFunds: NullableDecimal,
+  isMarginEnabled: z.boolean(),
+  enableTrading: z.boolean(),
+  feeCategory: z.number().int(),
+  makerFeeCoefficient: DecimalString,
+  takerFeeCoefficient: DecimalString,
+  st: z.boolean(),
+  callauctionIsEnabled: z.boolean(),
+  callauctionPriceFloor: NullableDecimal,
+  callauctionPriceCeiling: NullableDecimal,
+  callauctionFirstStageStartTime: Millis.nullable(),
+  callauctionSecondStageStartTime: Millis.nullable(),
+  callauctionThirdStageStartTime: Millis.nullable(),
+  tradingStartTime: Millis.nullable(),
+});
+/** Type of {@link SymbolInfo}. */
+export type SymbolInfo = z.infer<typeof SymbolInfo>;
+/** GET /api/v2/symbols `data`. */
+export const SymbolList = z.array(SymbolInfo);
+
+/** GET /api/v1/markets `data`: market names (spec "Market list"). */
+export const MarketList = z.array(z.string());
+/** Type of {@link MarketList}. */
+export type MarketList = z.infer<typeof MarketList>;
+
+/** GET /api/v1/status `data` (spec "Service status"). */
+export const ServiceStatus = z.object({ status: z.enum(['open', 'close', 'cancelonly']), msg: z.string() });
+/** Type of {@link ServiceStatus}. */
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
+
+/** GET /api/v1/timestamp `data`: server time, integer ms. */
+export const ServerTime = Millis;
+
+/** GET /api/v1/prices `data`: currency code → fiat price (decimal string) (spec "Fiat price map"). */
+export const FiatPrices = z.record(z.string(), DecimalString);
+/** Type of {@link FiatPrices}. */
+export type FiatPrices = z.infer<typeof FiatPrices>;
+
+/** POST /api/v1/bullet-public `data` (websocket token; used by the live order book). */
+export const BulletToken = z.object({
+  token: z.string(),
+  instanceServers: z.array(
+    z.object({
+      endpoint: z.string(),
+      encrypt: z.boolean(),
+      protocol: z.string(),
+      pingInterval: Millis,
+      pingTimeout: Millis,
+    }),
+  ),
+});
+/** Type of {@link BulletToken}. */
+export type BulletToken = z.infer<typeof BulletToken>;
+
+// ---------------------------------------------------------------------------------------------
+// Currencies
+// ---------------------------------------------------------------------------------------------
+
+/** Chain of a currency (spec "Chain"), with the extra fields real payloads carry. */
+export const Chain = z.object({
+  chainId: z.string(),
+  chainName: z.string(),
+  depositMinSize: NullableDecimal,
+  depositFeeRate: DecimalOrEmpty.nullable().optional(),
+  withdrawalMinSize: DecimalString,
+  withdrawalMinFee: DecimalString,
+  withdrawFeeRate: DecimalString,
+  withdrawMaxFee: DecimalOrEmpty.nullable().optional(),
+  isWithdrawEnabled: z.boolean(),
+  isDepositEnabled: z.boolean(),
+  confirms: z.number().int(),
+  preConfirms: z.number().int(),
+  contractAddress: z.string(),
+  /** Extra (KuCoin): fraction digits accepted for withdrawal amounts. */
+  withdrawPrecision: z.number().int().optional(),
+  /** Extra (KuCoin): maximum withdrawal amount, null when unlimited. */
+  maxWithdraw: NullableDecimal.optional(),
+  /** Extra (KuCoin): maximum deposit amount, null when unlimited. */
+  maxDeposit: NullableDecimal.optional(),
+  /** Extra (KuCoin): whether a memo/tag is required. */
+  needTag: z.boolean().optional(),
+});
+/** Type of {@link Chain}. */
+export type Chain = z.infer<typeof Chain>;
+
+/** Currency (spec "Currency"); GET /api/v3/currencies (array) and /api/v3/currencies/{currency}. */
+export const Currency = z.object({
+  currency: z.string(),
+  name: z.string(),
+  fullName: z.string(),
+  precision: z.number().int(),
+  confirms: z.number().int().nullable(),
+  contractAddress: z.string().nullable(),
+  isMarginEnabled: z.boolean(),
+  isDebitEnabled: z.boolean(),
+  chains: z.array(Chain).nullable().transform((c) => c ?? []),
+});
+/** Type of {@link Currency}. */
+export type Currency = z.infer<typeof Currency>;
+/** GET /api/v3/currencies `data`. */
+export const CurrencyList = z.array(Currency);
+
+// ---------------------------------------------------------------------------------------------
+// Account, fees, funding
+// ---------------------------------------------------------------------------------------------
+
+/** GET /api/v1/base-fee `data` (spec "Base fee rates"): decimal rates. */
+export const BaseFee = z.object({ takerFeeRate: DecimalString, makerFeeRate: DecimalString });
+/** Type of {@link BaseFee}. */
+export type BaseFee = z.infer<typeof BaseFee>;
+
+/** Account (spec "Account"): balances are decimal strings; balance = available + holds. */
+export const Account = z.object({
+  id: z.string(),
+  currency: z.string(),
+  type: AccountType,
+  balance: DecimalString,
+  available: DecimalString,
+  holds: DecimalString,
+});
+/** Type of {@link Account}. */
+export type Account = z.infer<typeof Account>;
+/** GET /api/v1/accounts payload (bare array, or the `data` of an envelope). */
+export const AccountList = z.array(Account);
+
+/**
+ * POST /api/v1/deposit-addresses `data` (spec "Deposit address"). `memo` may be null (real payload);
+ * `chainId`, `to` (MAIN/TRADE) and `currency` are extras real payloads carry.
+ */
+export const DepositAddress = z.object({
+  address: z.string(),
+  memo: z.string().nullable(),
+  chain: z.string(),
+  chainId: z.string().optional(),
+  to: z.string().optional(),
+  currency: z.string().optional(),
+});
+/** Type of {@link DepositAddress}. */
+export type DepositAddress = z.infer<typeof DepositAddress>;
+
+/** POST /api/v3/deposit-address/create `data` (KuCoin v3): `to` is upper case (MAIN/TRADE). */
+export const DepositAddressV3 = z.object({
+  address: z.string(),
+  memo: z.string().nullable(),
+  chainId: z.string(),
+  to: z.string(),
+  expirationDate: Millis,
+  currency: z.string(),
+  chainName: z.string(),
+});
+/** Type of {@link DepositAddressV3}. */
+export type DepositAddressV3 = z.infer<typeof DepositAddressV3>;
+
+/** Withdrawal creation result (all versions): `{withdrawalId}`. */
+export const WithdrawalResult = z.object({ withdrawalId: z.string() });
+/** Type of {@link WithdrawalResult}. */
+export type WithdrawalResult = z.infer<typeof WithdrawalResult>;
+
+/** GET /api/v1/withdrawals/quotas `data` (KuCoin): decimal strings; `reason` null unless blocked. */
+export const WithdrawalQuotas = z.object({
+  currency: z.string(),
+  limitBTCAmount: DecimalString,
+  usedBTCAmount: DecimalString,
+  quotaCurrency: z.string(),
+  limitQuotaCurrencyAmount: DecimalString,
+  usedQuotaCurrencyAmount: DecimalString,
+  remainAmount: DecimalString,
+  availableAmount: DecimalString,
+  withdrawMinFee: DecimalString,
+  innerWithdrawMinFee: DecimalString,
+  withdrawMinSize: DecimalString,
+  isWithdrawEnabled: z.boolean(),
+  precision: z.number().int(),
+  chain: z.string(),
+  reason: z.string().nullable(),
+  lockedAmount: DecimalString,
+});
+/** Type of {@link WithdrawalQuotas}. */
+export type WithdrawalQuotas = z.infer<typeof WithdrawalQuotas>;
+
+/** Inner transfer / order placement result `{orderId}` (+ `clientOid` for orders). */
+export const OrderIdResult = z.object({ orderId: z.string(), clientOid: z.string().optional() });
+/** Type of {@link OrderIdResult}. */
+export type OrderIdResult = z.infer<typeof OrderIdResult>;
+
+/** POST /api/v1/hf/orders and /test `data`: `{orderId, clientOid}`. */
+export const PlaceOrderResult = z.object({ orderId: z.string(), clientOid: z.string().optional() });
+/** Type of {@link PlaceOrderResult}. */
+export type PlaceOrderResult = z.infer<typeof PlaceOrderResult>;
+
+/** DELETE /api/v1/hf/orders/{orderId} `data`: `{orderId}`. */
+export const CancelResult = z.object({ orderId: z.string() });
+/** Type of {@link CancelResult}. */
+export type CancelResult = z.infer<typeof CancelResult>;
+
+/**
+ * DELETE /api/v1/hf/orders?symbol= `data`. KuCoin returns the string `"success"`; the object form
+ * `{succeedSymbols, failedSymbols}` (cancel-all over symbols) is accepted too.
+ */
+export const CancelAllResult = z.union([
+  z.string(),
+  z.object({
+    succeedSymbols: z.array(z.string()).optional(),
+    failedSymbols: z.array(z.object({ symbol: z.string(), error: z.string() })).optional(),
+    cancelledOrderIds: z.array(z.string()).optional(),
+  }),
+]);
+/** Type of {@link CancelAllResult}. */
+export type CancelAllResult = z.infer<typeof CancelAllResult>;
+
+/**
+ * GET /kyc/regions/v4 `data` (shape not shown in the spec or fixtures; SpotDesk's documented
+ * choice): an array of `{code, name}` where `code` is the ISO 3166-1 alpha-2 value to send as the
+ * V4 withdrawal `country` and `name` the display name, e.g. `{code: "TR", name: "Türkiye"}`.
+ */
+export const Region = z.object({ code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'), name: z.string() });
+/** Type of {@link Region}. */
+export type Region = z.infer<typeof Region>;
+/** GET /kyc/regions/v4 `data`. */
+export const RegionList = z.array(Region);
+
+// ---------------------------------------------------------------------------------------------
+// HF orders and fills
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * HF order (spec "HF order"): decimal strings for amounts, ms for times, `active` is the state
+ * (true Active / false Done). `stp`, `tags`, `remark`, `clientOid` accept null as real payloads send.
+ */
+export const HfOrder = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  opType: z.string(),
+  type: OrderType,
+  side: Side,
+  price: DecimalString,
+  size: DecimalString,
+  funds: DecimalString,
+  dealSize: DecimalString,
+  dealFunds: DecimalString,
+  cancelledSize: DecimalString,
+  cancelledFunds: DecimalString,
+  remainSize: DecimalString,
+  remainFunds: DecimalString,
+  fee: DecimalString,
+  feeCurrency: z.string(),
+  stp: z.string().nullable(),
+  timeInForce: z.string(),
+  postOnly: z.boolean(),
+  hidden: z.boolean(),
+  iceberg: z.boolean(),
+  visibleSize: DecimalString,
+  cancelAfter: z.number().int(),
+  channel: z.string(),
+  clientOid: z.string().nullable(),
+  remark: z.string().nullable(),
+  tags: z.string().nullable(),
+  active: z.boolean(),
+  inOrderBook: z.boolean(),
+  cancelExist: z.boolean(),
+  createdAt: Millis,
+  lastUpdatedAt: Millis,
+  tradeType: z.string(),
+  /** Extra (KuCoin): tax charged, decimal string. */
+  tax: DecimalString.optional(),
+});
+/** Type of {@link HfOrder}. */
+export type HfOrder = z.infer<typeof HfOrder>;
+/** GET /api/v1/hf/orders/active `data`. */
+export const HfOrderList = z.array(HfOrder);
+
+/** HF fill (spec "HF fill"); `id` and `tradeId` come out as exact decimal strings. */
+export const HfFill = z.object({
+  id: ExactId,
+  symbol: z.string(),
+  tradeId: ExactId,
+  orderId: z.string(),
+  counterOrderId: z.string(),
+  side: Side,
+  liquidity: z.enum(['taker', 'maker']),
+  forceTaker: z.boolean(),
+  price: DecimalString,
+  size: DecimalString,
+  funds: DecimalString,
+  fee: DecimalString,
+  feeRate: DecimalString,
+  feeCurrency: z.string(),
+  stop: z.string(),
+  tradeType: z.string(),
+  type: OrderType,
+  createdAt: Millis,
+  /** Extra (KuCoin): tax rate and tax, decimal strings. */
+  taxRate: DecimalString.optional(),
+  tax: DecimalString.optional(),
+});
+/** Type of {@link HfFill}. */
+export type HfFill = z.infer<typeof HfFill>;
+
+/** GET /api/v1/hf/fills `data`: `{items, lastId}`; `lastId` exact string (pass back as `lastId`). */
+export const FillsPage = z.object({ items: z.array(HfFill), lastId: ExactId.nullable() });
+/** Type of {@link FillsPage}. */
+export type FillsPage = z.infer<typeof FillsPage>;
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas (bodies of POST endpoints; query strings of GET/DELETE endpoints)
+// ---------------------------------------------------------------------------------------------
+
+/** True when a request field is present (not undefined and not null). */
+function has(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/**
+ * POST /api/v1/hf/orders and POST /api/v1/hf/orders/test body (KuCoin "Add Order (HF)").
+ * Fields: clientOid (≤ 40 of [A-Za-z0-9_-]), symbol, side, type, price/size/funds/visibleSize
+ * (positive decimal strings), timeInForce, cancelAfter (seconds, integer > 0), postOnly, hidden,
+ * iceberg, stp, remark (≤ 20 chars), tags (≤ 20 chars). Cross-field rules (issue path = field):
+ * - limit: `price` and `size` required; `funds` not allowed.
+ * - market: exactly one of `size` / `funds`.
+ * - `cancelAfter` only with `timeInForce: "GTT"`, and GTT requires `cancelAfter`.
+ * - `iceberg` requires `visibleSize`; `hidden` and `iceberg` not both.
+ * - `postOnly` is invalid with IOC / FOK (KuCoin rule).
+ * Unknown fields are stripped.
+ */
+export const PlaceOrderRequest = z
+  .object({
+    clientOid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"').optional(),
+    symbol: SymbolString,
+    side: Side,
+    type: OrderType,
+    price: PositiveDecimalString.optional(),
+    size: PositiveDecimalString.optional(),
+    funds: PositiveDecimalString.optional(),
+    timeInForce: TimeInForce.optional(),
+    // [part B, conformance] KuCoin documents cancelAfter -1 as "not cancelled automatically" (the default);
+    // the official kucoin-universal-sdk sends `"cancelAfter":-1` with every order, GTC included. -1 is
+    // accepted and normalised to "absent", so the GTT rules below and the engine never see it.
+    cancelAfter: z
+      .number()
+      .int()
+      .refine((v) => v === -1 || v > 0, 'must be a positive number of seconds (or -1: no automatic cancel)')
+      .transform((v) => (v === -1 ? undefined : v))
+      .optional(),
+    postOnly: z.boolean().optional(),
+    hidden: z.boolean().optional(),
+    iceberg: z.boolean().optional(),
+    visibleSize: PositiveDecimalString.optional(),
+    stp: Stp.optional(),
+    remark: z.string().max(20).optional(),
+    tags: z.string().max(20).optional(),
+  })
+  .superRefine((o, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (o.type === 'limit') {
+      if (!has(o.price)) issue('price', 'is required for a limit order');
+      if (!has(o.size)) issue('size', 'is required for a limit order');
+      if (has(o.funds)) issue('funds', 'is only allowed for a market order');
+    } else {
+      if (has(o.size) && has(o.funds)) issue('funds', 'a market order takes exactly one of size or funds, not both');
+      if (!has(o.size) && !has(o.funds)) issue('size', 'a market order needs exactly one of size or funds');
+    }
+    if (has(o.cancelAfter) && o.timeInForce !== 'GTT') issue('cancelAfter', 'is only allowed with timeInForce GTT');
+    if (o.timeInForce === 'GTT' && !has(o.cancelAfter)) issue('cancelAfter', 'is required with timeInForce GTT');
+    if (o.iceberg && !has(o.visibleSize)) issue('visibleSize', 'is required for an iceberg order');
+    if (o.hidden && o.iceberg) issue('iceberg', 'an order cannot be both hidden and iceberg');
+    if (o.postOnly && (o.timeInForce === 'IOC' || o.timeInForce === 'FOK')) issue('postOnly', `is invalid with timeInForce ${o.timeInForce}`);
+  });
+/** Parsed (output) type of {@link PlaceOrderRequest}. */
+export type PlaceOrderRequest = z.infer<typeof PlaceOrderRequest>;
+
+/** Deposit address request (POST /api/v1/deposit-addresses, /api/v3/deposit-address/create): `to` is main|trade, any case. */
+export const DepositAddressRequest = z.object({
+  currency: z.string().min(1),
+  chain: z.string().min(1).optional(),
+  to: z.string().regex(/^(main|trade)$/i, 'must be main or trade').optional(),
+  amount: AmountInput.optional(),
+});
+/** Type of {@link DepositAddressRequest}. */
+export type DepositAddressRequest = z.infer<typeof DepositAddressRequest>;
+
+/** Fee deduction type of withdrawals: INTERNAL (from amount) or EXTERNAL (from main account). */
+export const FeeDeductType = z.enum(['INTERNAL', 'EXTERNAL']);
+/** Withdrawal destination kind (V3/V4). */
+export const WithdrawType = z.enum(['ADDRESS', 'UID', 'MAIL', 'PHONE']);
+
+const withdrawalCommon = {
+  currency: z.string().min(1),
+  amount: AmountInput,
+  memo: z.string().optional(),
+  isInner: z.boolean().optional(),
+  remark: z.string().optional(),
+  chain: z.string().min(1).optional(),
+  feeDeductType: FeeDeductType.optional(),
+};
+
+/** POST /api/v1/withdrawals body (spec "POST /api/v1/withdrawals (V1)"); `amount` string or number → decimal string. */
+export const WithdrawalV1Request = z.object({ ...withdrawalCommon, address: z.string().min(1) });
+/** Parsed type of {@link WithdrawalV1Request}. */
+export type WithdrawalV1Request = z.infer<typeof WithdrawalV1Request>;
+
+/** POST /api/v3/withdrawals body (KuCoin V3): `toAddress` + `withdrawType`. */
+export const WithdrawalV3Request = z.object({ ...withdrawalCommon, toAddress: z.string().min(1), withdrawType: WithdrawType });
+/** Parsed type of {@link WithdrawalV3Request}. */
+export type WithdrawalV3Request = z.infer<typeof WithdrawalV3Request>;
+
+/** Reason of transfer values of V4 withdrawals. */
+export const ReasonOfTransfer = z.enum([
+  'TRADING_IN_OTHER_PLATFORMS',
+  'TRANSFER_TO_THE_COLD_WALLET_FOR_CUSTODY',
+  'FUTURES_ACTIVITIES_IN_OTHER_PLATFORMS',
+  'ATTENDENCE_TO_THE_CRYPTO_AIRDROP',
+  'TRANSFER_TO_THE_THIRD_PARTIES',
+  'TRANSFER_TO_YOUR_OWN_ACCOUNT_HELD_IN_ANOTHER_PLATFORM',
+  'OTHER',
+]);
+
+/**
+ * POST /api/v4/withdrawals body (spec "POST /api/v4/withdrawals (V4)"). Rules:
+ * receiverType `company` requires `companyName`; `individual` requires `firstName` and `lastName`;
+ * `identityType`, when given, must be ID_CARD for country TR and PASSPORT otherwise; the Lightning
+ * network (chain `btcln`) only allows feeDeductType INTERNAL (or omitted).
+ */
+export const WithdrawalV4Request = z
+  .object({
+    ...withdrawalCommon,
+    toAddress: z.string().min(1),
+    withdrawType: WithdrawType,
+    wallet: z.string().optional(),
+    receiverType: z.enum(['individual', 'company']),
+    companyName: z.string().optional(),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    country: z.string().optional(),
+    identityType: z.enum(['ID_CARD', 'PASSPORT']).optional(),
+    identityNo: z.string().optional(),
+    reasonOfTransfer: ReasonOfTransfer.optional(),
+    tin: z.string().optional(),
+  })
+  .superRefine((o, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (o.receiverType === 'company' && !o.companyName) issue('companyName', 'is required when receiverType is company');
+    if (o.receiverType === 'individual') {
+      if (!o.firstName) issue('firstName', 'is required when receiverType is individual');
+      if (!o.lastName) issue('lastName', 'is required when receiverType is individual');
+    }
+    if (o.identityType !== undefined) {
+      const want = o.country === 'TR' ? 'ID_CARD' : 'PASSPORT';
+      if (o.identityType !== want) issue('identityType', `must be ${want} when country is ${o.country ?? 'not TR'}`);
+    }
+    if (o.chain !== undefined && o.chain.toLowerCase() === 'btcln' && o.feeDeductType === 'EXTERNAL') {
+      issue('feeDeductType', 'the Lightning network can only deduct the fee internally');
+    }
+  });
+/** Parsed type of {@link WithdrawalV4Request}. */
+export type WithdrawalV4Request = z.infer<typeof WithdrawalV4Request>;
+
+/** POST /api/v2/accounts/inner-transfer body: move `amount` of `currency` between main and trade. */
+export const InnerTransferRequest = z
+  .object({
+    clientOid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"'),
+    currency: z.string().min(1),
+    from: AccountType,
+    to: AccountType,
+    amount: AmountInput,
+  })
+  .superRefine((o, ctx) => {
+    if (o.from === o.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must differ from from' });
+  });
+/** Parsed type of {@link InnerTransferRequest}. */
+export type InnerTransferRequest = z.infer<typeof InnerTransferRequest>;
+
+// --- query-string parameter schemas (GET/DELETE): values may arrive as strings ---
+
+/** Query of a level-2 snapshot: `{symbol}`. */
+export const SymbolQuery = z.object({ symbol: SymbolString });
+/** Query of GET /api/v1/hf/orders/{orderId}: path `orderId` + query `symbol`. */
+export const OrderPathQuery = z.object({ orderId: z.string().min(1), symbol: SymbolString });
+/** Query of GET /api/v1/hf/fills (spec): `limit` 1..100, times in ms, `lastId` exact id string. */
+export const FillsQuery = z.object({
+  symbol: SymbolString,
+  orderId: z.string().min(1).optional(),
+  side: Side.optional(),
+  type: OrderType.optional(),
+  startAt: QueryInt.optional(),
+  endAt: QueryInt.optional(),
+  lastId: ExactId.optional(),
+  limit: QueryInt.pipe(z.number().int().min(1).max(100)).optional(),
+});
+/** Type of {@link FillsQuery} (input form, as callers pass it). */
+export type FillsQuery = z.input<typeof FillsQuery>;
+/** Query of GET /api/v1/base-fee: `currencyType` "0" crypto (default) or "1" fiat. */
+export const BaseFeeQuery = z.object({ currencyType: z.union([z.literal(0), z.literal(1), z.enum(['0', '1'])]).optional() });
+/** Query of GET /api/v1/prices: `base` fiat (default USD), `currencies` comma-separated. */
+export const PricesQuery = z.object({ base: z.string().optional(), currencies: z.string().optional() });
+/** Query of GET /api/v1/accounts: optional `currency`, `type`. */
+export const AccountsQuery = z.object({ currency: z.string().optional(), type: AccountType.optional() });
+/** Query of GET /api/v2/symbols: optional `market`. */
+export const SymbolsQuery = z.object({ market: z.string().optional() });
+/** Path+query of GET /api/v3/currencies/{currency}: optional `chain`. */
+export const CurrencyQuery = z.object({ currency: z.string().min(1), chain: z.string().optional() });
+/** Query of GET /api/v1/withdrawals/quotas: `currency`, optional `chain`. */
+export const WithdrawalQuotasQuery = z.object({ currency: z.string().min(1), chain: z.string().optional() });
+/** Endpoints without parameters. */
+export const NoParams = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// Error reporting
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Describe a zod validation failure as "which field, why", e.g.
+ * `price: is required for a limit order; size: must be a plain decimal string (...)`.
+ * The sandbox returns this as the `msg` of a `400100` error. Non-zod errors give their message.
+ */
+export function describeZodError(err: unknown): string {
+  if (err instanceof z.ZodError) {
+    return err.issues
+      .map((i) => {
+        const field = i.path.length ? i.path.map(String).join('.') : '(body)';
+        let why = i.message;
+        if (i.code === 'invalid_type' && /received undefined/.test(why)) why = 'is required';
+        else why = why.replace(/^Invalid input: (?=expected)/, '');
+        return `${field}: ${why}`;
+      })
+      .join('; ');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
