@@ -1,0 +1,117 @@
+/**
+ * `spotdesk-sandbox` / `npm run sandbox -- [options]`: run the SpotDesk sandbox exchange.
+ *
+ *   --host HOST        interface (default 127.0.0.1)
+ *   --port N           port (default 0 = a free port)
+ *   --state-dir DIR    journal, credentials.json, admin-token (default ./.spotdesk-sandbox)
+ *   --no-sim           no market simulation bots
+ *   --manual-clock     time moves only via admin POST /sandbox/v1/clock
+ *   --seed N           seed of the initial books and the simulation (default 1)
+ *   --verbose          log internal errors and notes to stderr
+ *
+ * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`.
+ * Stops cleanly on SIGINT/SIGTERM. Exit code 2 for bad arguments, 1 when start-up fails.
+ */
+import * as path from 'node:path';
+import { startSandbox, SandboxOptions } from './server/index';
+
+/** Parsed command line. */
+export interface CliArgs extends SandboxOptions {
+  verbose: boolean;
+  help: boolean;
+}
+
+/**
+ * Parse argv (without node and script). @throws Error with a usage message for unknown/invalid options.
+ */
+export function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const int = (min: number, max: number): number => {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`${flag} must be an integer in [${min}, ${max}], got ${v}`);
+      return Number(v);
+    };
+    switch (flag) {
+      case '--host':
+        out.host = value();
+        break;
+      case '--port':
+        out.port = int(0, 65535);
+        break;
+      case '--state-dir':
+        out.stateDir = value();
+        break;
+      case '--no-sim':
+        out.sim = false;
+        break;
+      case '--manual-clock':
+        out.manualClock = true;
+        break;
+      case '--seed':
+        out.seed = int(0, 2 ** 31 - 1);
+        break;
+      case '--verbose':
+        out.verbose = true;
+        break;
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      default:
+        throw new Error(`unknown option ${a}`);
+    }
+  }
+  return out;
+}
+
+const USAGE = 'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox] [--no-sim] [--manual-clock] [--seed 1] [--verbose]';
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const stateDir = path.resolve(args.stateDir ?? '.spotdesk-sandbox');
+  const sb = await startSandbox({
+    ...args,
+    stateDir,
+    log: (line) => {
+      if (args.verbose || /internal error|journal|warning|failed/i.test(line)) process.stderr.write(`${line}\n`);
+    },
+  });
+  for (const w of sb.warnings) process.stderr.write(`sandbox warning: ${w}\n`);
+  process.stdout.write(`SpotDesk sandbox listening on ${sb.baseUrl}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    sb.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`spotdesk-sandbox: failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}

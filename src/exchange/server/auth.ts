@@ -1,0 +1,110 @@
+/**
+ * Signature verification of private endpoints (KuCoin scheme; src/api/signing.ts primitives).
+ *
+ * Checks, in order (code, HTTP status):
+ *  - 400001 (401): a KC-API-KEY / KC-API-SIGN / KC-API-TIMESTAMP / KC-API-PASSPHRASE header is missing;
+ *  - 400002 (400): KC-API-TIMESTAMP is not an integer or differs from the sandbox clock by more than 5 s;
+ *  - 400003 (401): unknown KC-API-KEY;
+ *  - 400004 (401): KC-API-PASSPHRASE wrong — plain passphrase for key version 1,
+ *    base64(HMAC-SHA256(secret, passphrase)) for 2 and 3 (the key's own version decides);
+ *  - 400005 (401): KC-API-SIGN ≠ base64(HMAC-SHA256(secret, timestamp + METHOD + path[?query] + body));
+ *  - 400007 (403): the key lacks the endpoint's permission (General / Spot Trading / Transfer).
+ *
+ * The signed path: the request-target's path exactly as sent, plus `?` and the query. KuCoin
+ * clients sign the RAW, un-encoded query (`?remark=a b`) while sending it percent-encoded
+ * (`?remark=a%20b`). The sandbox accepts a signature over any of these forms of the query:
+ *   1. the percent-decoded query (decodeURIComponent of the wire query) — KuCoin's documented rule;
+ *   2. the query exactly as on the wire (clients that sign what they send; identical when nothing
+ *      needed encoding);
+ *   3. the form-decoded query (`+` read as a space, then percent-decoded).
+ * The body is signed exactly as sent (bytes as UTF-8 text).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { computeSign, prehashOf, safeEqual, signPassphrase } from '../../api/signing';
+import type { Permission as EndpointPermission } from '../../api/endpoints';
+import { SandboxError, SandboxState, UserRecord } from './state';
+
+/** Authenticated request context. */
+export interface AuthContext {
+  user: UserRecord;
+}
+
+/** Max allowed clock difference between KC-API-TIMESTAMP and the sandbox clock, ms. */
+export const MAX_TIMESTAMP_SKEW_MS = 5_000;
+
+const PERMISSION_NAME: Record<string, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
+
+/** Expected KC-API-PASSPHRASE per user record (deterministic; saves one HMAC per request). */
+const PASSPHRASE_CACHE = new WeakMap<UserRecord, string>();
+
+function header(h: IncomingHttpHeaders, name: string): string | undefined {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query forms whose signature is accepted (see module docstring), deduplicated. */
+export function signedPathCandidates(pathname: string, rawQuery: string): string[] {
+  if (rawQuery === '') return [pathname];
+  const forms = new Set<string>();
+  const dec = safeDecode(rawQuery);
+  if (dec !== undefined) forms.add(dec);
+  forms.add(rawQuery);
+  const form = safeDecode(rawQuery.replace(/\+/g, ' '));
+  if (form !== undefined) forms.add(form);
+  return [...forms].map((q) => `${pathname}?${q}`);
+}
+
+/**
+ * Verify the KC-API-* headers of a private request.
+ * @throws SandboxError with the code and HTTP status listed in the module docstring.
+ */
+export function authenticate(
+  state: SandboxState,
+  headers: IncomingHttpHeaders,
+  method: string,
+  pathname: string,
+  rawQuery: string,
+  body: string,
+  permission: EndpointPermission,
+): AuthContext {
+  const key = header(headers, 'KC-API-KEY');
+  const sign = header(headers, 'KC-API-SIGN');
+  const ts = header(headers, 'KC-API-TIMESTAMP');
+  const pass = header(headers, 'KC-API-PASSPHRASE');
+  if (!key || !sign || !ts || !pass) {
+    throw new SandboxError('400001', 'Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE', 401);
+  }
+  if (!/^\d{1,16}$/.test(ts) || Math.abs(Number(ts) - state.now()) > MAX_TIMESTAMP_SKEW_MS) {
+    throw new SandboxError('400002', 'Invalid KC-API-TIMESTAMP', 400);
+  }
+  const user = state.userByKey(key);
+  if (!user || !user.apiSecret) throw new SandboxError('400003', 'KC-API-KEY not exists', 401);
+  let expectedPass = PASSPHRASE_CACHE.get(user);
+  if (expectedPass === undefined) {
+    expectedPass = signPassphrase(user.apiSecret, user.apiPassphrase, user.keyVersion);
+    PASSPHRASE_CACHE.set(user, expectedPass);
+  }
+  if (!safeEqual(pass, expectedPass)) {
+    throw new SandboxError('400004', 'Invalid KC-API-PASSPHRASE', 401);
+  }
+  let ok = false;
+  for (const p of signedPathCandidates(pathname, rawQuery)) {
+    if (safeEqual(sign, computeSign(user.apiSecret, prehashOf(ts, method, p, body)))) {
+      ok = true;
+      break;
+    }
+  }
+  if (!ok) throw new SandboxError('400005', 'Invalid KC-API-SIGN', 401);
+  if (permission !== 'public' && !user.permissions.includes(permission)) {
+    throw new SandboxError('400007', `Access denied, require more permission: this endpoint needs the ${PERMISSION_NAME[permission] ?? permission} permission`, 403);
+  }
+  return { user };
+}

@@ -1,0 +1,222 @@
+/**
+ * The SpotDesk sandbox exchange server: `startSandbox(opts)` starts an in-process HTTP server that
+ * speaks the spot API (spec /work/shared/spec/spot-exchange-api.md, KuCoin-compatible), backed by
+ * the deterministic engine (src/exchange/core) and a durable command journal (journal.ts).
+ *
+ * Start-up: open/replay the journal of `stateDir` (or keep state in memory when `stateDir` is
+ * omitted) → on the first start, seed the world's books (`world.seed`) and create the default
+ * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
+ * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
+ * STATE_DIR/admin-token (0600) → listen → start the market simulation (sim.ts) when `sim`.
+ */
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import type { RateLimitOption } from './ratelimit';
+import { createRequestHandler } from './http';
+import { Journal } from './journal';
+import { startSimulation } from './sim';
+import { ALL_PERMISSIONS, BalanceGrant, Command, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord } from './state';
+
+export { SandboxState } from './state';
+export type { Command, UserRecord } from './state';
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 (default) picks a free port. */
+  port?: number;
+  /** State directory (journal, credentials.json, admin-token). Omitted = in-memory, nothing written. */
+  stateDir?: string;
+  /** Run the market simulation (bots). Default true. */
+  sim?: boolean;
+  /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
+  manualClock?: boolean;
+  /** Seed of the initial books and the simulation. Default 1. */
+  seed?: number;
+  /** Log sink (never receives secrets). Default: no logging. */
+  log?: (line: string) => void;
+  /** Rate-limit quotas per pool (default POOL_QUOTAS of src/api/endpoints.ts); `false` disables limiting (benchmarks). */
+  rateLimits?: RateLimitOption;
+  /** Interval of the withdrawal-settlement timer with a real clock, ms. Default 500. */
+  settleIntervalMs?: number;
+  /** Fsync every journal record (power-loss durability). Default false. */
+  fsync?: boolean;
+}
+
+/** Credentials of the default user (also written to STATE_DIR/credentials.json). */
+export interface SandboxCredentials {
+  baseUrl: string;
+  uid: string;
+  apiKey: string;
+  apiSecret: string;
+  apiPassphrase: string;
+  keyVersion: '2';
+}
+
+/** A running sandbox. */
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:8100 */
+  baseUrl: string;
+  credentials: SandboxCredentials;
+  /** Bearer token of the admin API (loopback only). */
+  adminToken: string;
+  state: SandboxState;
+  /** Warnings from opening the journal (torn tail, replay failures). */
+  warnings: string[];
+  /** Stop the simulation and timers, close the server and the journal. */
+  close(): Promise<void>;
+}
+
+/** Balances of the default user on first start (main and trade each). */
+export const DEFAULT_BALANCES: BalanceGrant[] = [
+  ...['main', 'trade'].flatMap((type) => [
+    { currency: 'USDT', type: type as 'main' | 'trade', amount: '100000' },
+    { currency: 'BTC', type: type as 'main' | 'trade', amount: '2' },
+    { currency: 'ETH', type: type as 'main' | 'trade', amount: '20' },
+    { currency: 'KCS', type: type as 'main' | 'trade', amount: '1000' },
+    { currency: 'LTC', type: type as 'main' | 'trade', amount: '100' },
+    { currency: 'TRX', type: type as 'main' | 'trade', amount: '100000' },
+    { currency: 'XRP', type: type as 'main' | 'trade', amount: '10000' },
+    { currency: 'TON', type: type as 'main' | 'trade', amount: '1000' },
+  ]),
+];
+
+function writeSecretFile(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * Start the sandbox (see module docstring).
+ * @returns the running sandbox; rejects when the port is taken or the journal is corrupt/locked.
+ */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log ?? (() => undefined);
+  const seed = opts.seed ?? 1;
+  const state = new SandboxState({ manualClock: opts.manualClock ?? false });
+  const warnings: string[] = [];
+
+  let journal: JournalLike;
+  let adminToken: string;
+  if (opts.stateDir) {
+    fs.mkdirSync(opts.stateDir, { recursive: true });
+    const opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false });
+    warnings.push(...opened.warnings, ...state.replay(opened.commands));
+    journal = opened.journal;
+    const tokenFile = path.join(opts.stateDir, 'admin-token');
+    adminToken = fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '';
+    if (!/^[0-9a-f]{32,}$/.test(adminToken)) {
+      adminToken = randomHex(24);
+      writeSecretFile(tokenFile, adminToken + '\n');
+    }
+  } else {
+    journal = new MemoryJournal();
+    adminToken = randomHex(24);
+  }
+  let server: http.Server | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  let sim: { stop(): void } | undefined;
+  let baseUrl = '';
+  let credentials: SandboxCredentials;
+  try {
+    state.attachJournal(journal);
+    for (const w of warnings) log(`sandbox: ${w}`);
+
+    if (!state.isSeeded) state.run('world.seed', { seed });
+    let user: UserRecord | undefined = state.defaultUser();
+    if (!user) {
+      user = state.run('user.create', {
+        ...newKeyMaterial(),
+        keyVersion: '2',
+        permissions: [...ALL_PERMISSIONS],
+        balances: DEFAULT_BALANCES,
+        isDefault: true,
+        label: 'default',
+      }) as UserRecord;
+    }
+
+    const settle = (): void => {
+      try {
+        state.settleDue();
+      } catch (e) {
+        log(`sandbox: settlement error: ${(e as Error).message}`);
+      }
+    };
+
+    const srv = http.createServer(
+      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle }),
+    );
+    server = srv;
+    srv.keepAliveTimeout = 5_000;
+    srv.headersTimeout = 10_000;
+    srv.requestTimeout = 30_000;
+    srv.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"code":"400100","msg":"malformed HTTP request"}');
+      else socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      srv.once('error', reject);
+      srv.listen(opts.port ?? 0, host, () => {
+        srv.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = srv.address() as AddressInfo;
+    const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    baseUrl = `http://${urlHost}:${addr.port}`;
+
+    credentials = {
+      baseUrl,
+      uid: user.uid,
+      apiKey: user.apiKey,
+      apiSecret: user.apiSecret,
+      apiPassphrase: user.apiPassphrase,
+      keyVersion: '2',
+    };
+    if (opts.stateDir) writeSecretFile(path.join(opts.stateDir, 'credentials.json'), JSON.stringify(credentials, null, 2) + '\n');
+
+    if (!state.manualClock) {
+      const t = setInterval(settle, opts.settleIntervalMs ?? 500);
+      t.unref();
+      timers.push(t);
+    }
+    if (opts.sim ?? true) {
+      sim = startSimulation(state, { seed, now: () => state.now(), log });
+    }
+  } catch (e) {
+    // Do not leave the journal lock, a listening socket or timers behind when start-up fails.
+    sim?.stop();
+    for (const t of timers) clearInterval(t);
+    const srv = server;
+    if (srv?.listening) await new Promise<void>((resolve) => srv.close(() => resolve()));
+    journal.close?.();
+    throw e;
+  }
+
+  const httpServer = server;
+  let closed = false;
+  return {
+    baseUrl,
+    credentials,
+    adminToken,
+    state,
+    warnings,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      sim?.stop();
+      for (const t of timers) clearInterval(t);
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      journal.close?.();
+    },
+  };
+}
