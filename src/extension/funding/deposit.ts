@@ -1,0 +1,132 @@
+/**
+ * "SpotDesk: Create Deposit Address…" (`spotdesk.createDepositAddress`), from the palette or the
+ * Accounts tree (argument: the account's currency). Picks a currency (deposit-enabled chains only,
+ * with its full name), a chain when there are several (default marked), calls
+ * POST /api/v1/deposit-addresses and shows address, memo and chain with copy buttons, the memo
+ * warning, the minimum deposit and confirmations. Errors are explained in words with their code.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
+import { explainFundingError, type FundingErrorExplanation } from '../../shared/funding/errors';
+import { depositAddressView, type DepositAddressView } from '../../shared/funding/summary';
+import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
+import type { FundingClient } from './client';
+import { FundingPanel } from './panel';
+
+/**
+ * Argument of `spotdesk.createDepositAddress`: a currency code, a tree item / account object with
+ * a `currency` field, or `{currency?, chain?, show?}` where `chain` is a chainId or chainName and
+ * `show` replaces the result view (tests).
+ */
+export interface DepositArgs {
+  currency?: string;
+  chain?: string;
+  show?: (view: DepositAddressView) => Promise<void> | void;
+  /** Test/automation hook: use this client instead of the active profile's. */
+  client?: FundingClient;
+}
+
+/** What the command returns. */
+export interface DepositOutcome {
+  status: 'created' | 'cancelled' | 'failed';
+  view?: DepositAddressView;
+  /** The request body sent. */
+  request?: { currency: string; chain?: string };
+  error?: FundingErrorExplanation;
+}
+
+function normalizeArgs(raw: unknown): DepositArgs {
+  if (typeof raw === 'string') return { currency: raw };
+  if (typeof raw !== 'object' || raw === null) return {};
+  const o = raw as Record<string, unknown>;
+  const nested = (o.account ?? o.item) as Record<string, unknown> | undefined;
+  const currency = typeof o.currency === 'string' ? o.currency : typeof nested?.currency === 'string' ? (nested.currency as string) : undefined;
+  return {
+    currency,
+    chain: typeof o.chain === 'string' ? o.chain : undefined,
+    show: typeof o.show === 'function' ? (o.show as DepositArgs['show']) : undefined,
+    client: typeof o.client === 'object' && o.client !== null ? (o.client as FundingClient) : undefined,
+  };
+}
+
+function fail(e: FundingErrorExplanation): DepositOutcome {
+  void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+  return { status: 'failed', error: e };
+}
+
+/** Run the command. Never throws. */
+export async function runCreateDepositAddress(services: Services, raw?: unknown): Promise<DepositOutcome> {
+  const args = normalizeArgs(raw);
+  let currencies: FundingCurrency[];
+  let client: FundingClient;
+  try {
+    client = args.client ?? (await services.client());
+    currencies = depositCurrencies(await client.getCurrencies());
+  } catch (err) {
+    return fail(explainFundingError(err, 'deposit-address'));
+  }
+
+  let currency: FundingCurrency | undefined = args.currency ? currencies.find((c) => c.currency === args.currency?.toUpperCase()) : undefined;
+  if (args.currency && !currency) {
+    return fail({ title: `Deposits of ${args.currency} are not available`, detail: `${args.currency} is unknown or has no deposit-enabled chain (GET /api/v3/currencies).`, unknownOutcome: false });
+  }
+  if (!currency) {
+    const picked = await vscode.window.showQuickPick(
+      currencies.map((c) => ({ label: c.currency, description: c.fullName, detail: depositChains(c).map((ch) => ch.chainName).join(', '), c })),
+      { title: 'SpotDesk: Create Deposit Address', placeHolder: 'Currency to deposit (deposit-enabled only)', matchOnDescription: true, ignoreFocusOut: true },
+    );
+    if (!picked) return { status: 'cancelled' };
+    currency = picked.c;
+  }
+
+  const chains = depositChains(currency);
+  let chain: FundingChain | undefined;
+  if (args.chain) {
+    const lc = args.chain.toLowerCase();
+    chain = chains.find((ch) => ch.chainId.toLowerCase() === lc || ch.chainName.toLowerCase() === lc);
+    if (!chain) return fail({ title: `Deposits of ${currency.currency} on ${args.chain} are not available`, detail: `Deposit-enabled chains: ${chains.map((c) => c.chainName).join(', ')}.`, unknownOutcome: false });
+  } else if (chains.length === 1) {
+    chain = chains[0];
+  } else {
+    const def = defaultChain(currency.currency, chains);
+    const items = chains.map((ch) => ({
+      label: ch.chainName,
+      description: `${ch.chainId}${ch === def ? ' · default' : ''}`,
+      detail: `min deposit ${ch.depositMinSize ?? 'not published'} · ${ch.confirms ?? '?'} confirmations${ch.needTag ? ' · needs memo' : ''}`,
+      ch,
+    }));
+    const qp = vscode.window.createQuickPick<(typeof items)[number]>();
+    qp.title = `SpotDesk: Create Deposit Address — ${currency.currency}`;
+    qp.placeholder = 'Chain (the default is marked)';
+    qp.items = items;
+    qp.ignoreFocusOut = true;
+    const active = items.find((i) => i.ch === def);
+    if (active) qp.activeItems = [active];
+    chain = await new Promise<FundingChain | undefined>((resolve) => {
+      qp.onDidAccept(() => {
+        resolve(qp.selectedItems[0]?.ch ?? qp.activeItems[0]?.ch);
+        qp.hide();
+      });
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+    qp.dispose();
+    if (!chain) return { status: 'cancelled' };
+  }
+
+  // Spec: `chain` only for multi-chain currencies; the chain id is what KuCoin accepts.
+  const request = { currency: currency.currency, ...(chains.length > 1 || (currency.chains ?? []).length > 1 ? { chain: chain.chainId } : {}) };
+  try {
+    const res = await client.createDepositAddress(request);
+    const view = depositAddressView(currency.currency, res, chain);
+    services.log.info(`deposit address created for ${currency.currency} on ${view.chain}`);
+    if (args.show) await args.show(view);
+    else FundingPanel.showDeposit(services.context.extensionUri, view);
+    return { status: 'created', view, request };
+  } catch (err) {
+    const e = explainFundingError(err, 'deposit-address', { currency: currency.currency, chain: chain.chainName });
+    void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+    return { status: 'failed', error: e, request };
+  }
+}

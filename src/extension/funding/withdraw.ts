@@ -1,0 +1,492 @@
+/**
+ * "SpotDesk: Withdraw…" (`spotdesk.withdraw`): a guarded withdrawal, V1 (POST /api/v1/withdrawals)
+ * or V4 (POST /api/v4/withdrawals).
+ *
+ * Flow: collect the draft (multi-step QuickInput with step numbers and Back, or an argument object
+ * for tests/automation) → validate with exact decimals (src/shared/funding/validate.ts), offering a
+ * trade → main transfer when trade holds the funds → for V4 UID/MAIL/PHONE check the locally tracked
+ * rate limit → modal summary + typed confirmation (injectable `confirm`) → ONE submission under an
+ * in-flight lock keyed by the confirmed request. Never retried; a timeout/ambiguous outcome is
+ * reported as "status unknown — check withdrawal history". On success the withdrawalId is shown and
+ * the Accounts view refreshed (holds change).
+ */
+import { randomUUID } from 'crypto';
+import * as vscode from 'vscode';
+import * as D from '../../api/decimal';
+import type { Services } from '../services';
+import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../../shared/funding/chains';
+import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../../shared/funding/errors';
+import { InFlightLock, requestKey } from '../../shared/funding/lock';
+import { deductionOptions } from '../../shared/funding/quote';
+import { formatWait, RateTracker } from '../../shared/funding/rateLimit';
+import { buildRequest, buildSummary, confirmationMatches, endpointOf, summaryText, type WithdrawalSummary } from '../../shared/funding/summary';
+import {
+  REASONS_OF_TRANSFER,
+  type FeeDeduction,
+  type FundingAccount,
+  type FundingChain,
+  type FundingCurrency,
+  type FundingQuota,
+  type V4Recipient,
+  type WithdrawalDraft,
+  type WithdrawType,
+} from '../../shared/funding/types';
+import { checkAmount, checkDestination, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../../shared/funding/validate';
+import type { FundingClient } from './client';
+import { CancelledSignal, MultiStepInput, type PickItem, type Step } from './multiStep';
+
+/**
+ * The confirmation step: receives the summary, returns what the user typed (the destination's
+ * last 6 characters to proceed) or undefined / anything else to cancel. Default: a modal with the
+ * summary, then an input box.
+ */
+export type ConfirmFn = (summary: WithdrawalSummary) => Promise<string | undefined>;
+
+/**
+ * Argument object of `spotdesk.withdraw`. Draft fields given here skip their input steps; when all
+ * of currency, chain, withdrawType, destination, amount, feeDeduction and apiVersion are present
+ * (plus `recipient` for V4) no input is shown at all. `confirm` replaces the confirmation dialog;
+ * `acceptTransfer` answers the trade → main transfer offer (default: ask).
+ */
+export interface WithdrawArgs extends Partial<WithdrawalDraft> {
+  confirm?: ConfirmFn;
+  acceptTransfer?: boolean;
+  /**
+   * Test/automation hook: use this client instead of the active profile's (host tests use a fresh
+   * sandbox user per test). The V4 rate tracker is then kept per client object.
+   */
+  client?: FundingClient;
+}
+
+/** What the command returns (tests read it). */
+export interface WithdrawOutcome {
+  status: 'sent' | 'cancelled' | 'invalid' | 'busy' | 'rate-limited' | 'failed' | 'unknown';
+  withdrawalId?: string;
+  issues?: ValidationIssue[];
+  error?: FundingErrorExplanation;
+  summary?: WithdrawalSummary;
+  /** Endpoint and body that were (or would have been) sent. */
+  request?: { endpoint: string; body: Record<string, unknown> };
+  /** Set when a trade → main transfer was made first. */
+  transferred?: TransferSuggestion;
+}
+
+const lock = new InFlightLock();
+const trackers = new Map<string, RateTracker>();
+const clientTrackers = new WeakMap<object, RateTracker>();
+
+/** The V4 UID/MAIL/PHONE rate tracker of a profile (module-wide; survives command invocations). */
+export function rateTrackerFor(profileId: string): RateTracker {
+  let t = trackers.get(profileId);
+  if (!t) trackers.set(profileId, (t = new RateTracker()));
+  return t;
+}
+
+/** Default confirmation: modal summary ("Continue…"), then an input box for the last 6 characters. */
+export async function defaultConfirm(s: WithdrawalSummary): Promise<string | undefined> {
+  const go = await vscode.window.showWarningMessage(
+    s.title,
+    { modal: true, detail: `${summaryText(s)}\n\nNext you will re-type the last ${s.suffix.length} characters of the destination.` },
+    'Continue…',
+  );
+  if (go !== 'Continue…') return undefined;
+  const dest = s.lines.find((l) => ['Address', 'KuCoin UID', 'E-mail', 'Phone'].includes(l.label))?.value ?? '';
+  return vscode.window.showInputBox({
+    title: `Confirm: ${s.title}`,
+    prompt: `To send, re-type the last ${s.suffix.length} characters of the destination ${dest}`,
+    placeHolder: `last ${s.suffix.length} characters`,
+    ignoreFocusOut: true,
+    validateInput: (v) => (confirmationMatches(dest, v) ? undefined : `Type the last ${s.suffix.length} characters of ${dest} exactly (case-sensitive)`),
+  });
+}
+
+const ARG_KEYS = ['currency', 'chain', 'withdrawType', 'destination', 'memo', 'amount', 'feeDeduction', 'apiVersion', 'remark', 'isInner', 'recipient', 'confirm', 'acceptTransfer', 'client'] as const;
+
+/**
+ * Keep only the known fields of the argument (a tree node from the Accounts view carries
+ * `currency` plus display fields; a bare string is taken as the currency).
+ */
+function normalizeArgs(raw: unknown): WithdrawArgs {
+  if (typeof raw === 'string') return { currency: raw };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const o = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ARG_KEYS) if (o[k] !== undefined) out[k] = o[k];
+  return out as WithdrawArgs;
+}
+
+function complete(a: WithdrawArgs): a is WithdrawArgs & WithdrawalDraft {
+  const base = !!(a.currency && a.chain && a.withdrawType && a.destination && a.amount && a.feeDeduction && a.apiVersion);
+  return base && (a.apiVersion === 'V1' || !!a.recipient);
+}
+
+function findChain(c: FundingCurrency, chain: string): FundingChain | undefined {
+  const lc = chain.toLowerCase();
+  return (c.chains ?? []).find((ch) => ch.chainId.toLowerCase() === lc || ch.chainName.toLowerCase() === lc);
+}
+
+/** Run the withdraw command. Never throws; reports to the user and returns the outcome. */
+export async function runWithdraw(services: Services, rawArgs?: unknown): Promise<WithdrawOutcome> {
+  const args = normalizeArgs(rawArgs);
+  const confirm = args.confirm ?? defaultConfirm;
+  let client: FundingClient;
+  let currencies: FundingCurrency[];
+  try {
+    client = args.client ?? (await services.client());
+    currencies = await client.getCurrencies();
+  } catch (err) {
+    const e = explainFundingError(err, 'withdraw-v1');
+    void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+    return { status: 'failed', error: e };
+  }
+
+  let draft: WithdrawalDraft;
+  if (complete(args)) {
+    draft = { ...args, recipient: args.recipient ? { ...args.recipient } : undefined };
+  } else {
+    try {
+      const collected = await collectDraft(client, currencies, args);
+      if (!collected) return { status: 'cancelled' };
+      draft = collected;
+    } catch (err) {
+      if (err instanceof CancelledSignal) return { status: 'cancelled' };
+      const e = explainFundingError(err, 'withdraw-v1');
+      void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+      return { status: 'failed', error: e };
+    }
+  }
+  const op = draft.apiVersion === 'V1' ? 'withdraw-v1' : 'withdraw-v4';
+  const currency = currencies.find((c) => c.currency === draft.currency);
+  const chain = currency && findChain(currency, draft.chain);
+  if (!currency || !chain) {
+    const issues: ValidationIssue[] = [{ field: currency ? 'chain' : 'currency', message: currency ? `${draft.currency} has no chain ${draft.chain}.` : `Unknown currency ${draft.currency}.` }];
+    void vscode.window.showErrorMessage(`SpotDesk: withdrawal not sent — ${issues[0].message}`);
+    return { status: 'invalid', issues };
+  }
+  draft = { ...draft, chain: chain.chainId };
+
+  // Validate against fresh balances and quota; offer trade → main when trade holds the funds.
+  let transferred: TransferSuggestion | undefined;
+  let validation;
+  for (;;) {
+    let accounts: FundingAccount[];
+    let quota: FundingQuota | undefined;
+    try {
+      accounts = await client.getAccounts({ currency: draft.currency });
+      quota = await client.getWithdrawalQuotas(draft.currency, chain.chainId).catch((err: unknown) => {
+        services.log.warn(`withdrawal quota of ${draft.currency}/${chain.chainId} unavailable: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      });
+    } catch (err) {
+      const e = explainFundingError(err, op);
+      void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+      return { status: 'failed', error: e };
+    }
+    validation = validateWithdrawal(draft, { currency, chain, accounts, quota });
+    const onlyShortfall = validation.transfer && validation.issues.length === 1;
+    if (!onlyShortfall || transferred || !validation.transfer) break;
+    const t = validation.transfer;
+    let accept = args.acceptTransfer;
+    if (accept === undefined) {
+      const choice = await vscode.window.showWarningMessage(
+        `Main lacks funds for this withdrawal`,
+        { modal: true, detail: `${validation.issues[0].message}\n\nTransfer ${t.amount} ${t.currency} from trade to main now? (Transfers between main and trade carry no fee.)` },
+        `Transfer ${t.amount} ${t.currency} to main`,
+      );
+      accept = choice !== undefined;
+    }
+    if (!accept) break;
+    try {
+      await client.innerTransfer({ clientOid: randomUUID(), currency: t.currency, from: 'trade', to: 'main', amount: t.amount });
+      transferred = t;
+      services.refresh('accounts');
+    } catch (err) {
+      const e = explainFundingError(err, op);
+      void vscode.window.showErrorMessage(`SpotDesk: transfer to main failed — ${e.title}. ${e.detail}`);
+      return { status: 'failed', error: e };
+    }
+  }
+  if (!validation.ok || !validation.quote) {
+    const text = validation.issues.map((i) => i.message).join(' ');
+    void vscode.window.showErrorMessage(`SpotDesk: withdrawal not sent — ${text}`);
+    return { status: 'invalid', issues: validation.issues, transferred };
+  }
+
+  const built = buildRequest(draft);
+  const endpoint = endpointOf(draft);
+  const request = { endpoint, body: built.body as unknown as Record<string, unknown> };
+  const byIdentity = draft.apiVersion === 'V4' && draft.withdrawType !== 'ADDRESS';
+  let tracker = args.client ? clientTrackers.get(args.client) : rateTrackerFor(services.profile().id);
+  if (!tracker) clientTrackers.set(args.client as object, (tracker = new RateTracker()));
+  if (byIdentity) {
+    const c = tracker.check(Date.now());
+    if (c.waitMs > 0) {
+      const e: FundingErrorExplanation = {
+        title: 'Withdrawal rate limit reached (not sent)',
+        detail: `Withdrawals by UID, e-mail or phone (V4) are limited to 3 per 10 seconds and 50 per 24 hours, rolling from the first request; the ${c.rule?.label} limit is used up. Wait ${formatWait(c.waitMs)} before the next one.`,
+        unknownOutcome: false,
+      };
+      void vscode.window.showWarningMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+      return { status: 'rate-limited', error: e, request, transferred };
+    }
+  }
+
+  const summary = buildSummary(draft, chain, validation.quote);
+  let typed: string | undefined;
+  try {
+    typed = await confirm(summary);
+  } catch {
+    typed = undefined;
+  }
+  if (typed === undefined || !confirmationMatches(draft.destination, typed)) {
+    void vscode.window.showInformationMessage('SpotDesk: withdrawal cancelled — nothing was sent.');
+    return { status: 'cancelled', summary, request, transferred };
+  }
+
+  const key = requestKey(endpoint, request.body);
+  if (!lock.tryAcquire(key)) {
+    void vscode.window.showWarningMessage('SpotDesk: this exact withdrawal is already being submitted — it was not sent a second time.');
+    return { status: 'busy', summary, request, transferred };
+  }
+  try {
+    services.log.info(`withdrawal ${draft.apiVersion}: POST ${endpoint} ${draft.amount} ${draft.currency} on ${chain.chainId} (${draft.withdrawType})`);
+    const res = built.version === 'V1' ? await client.withdrawV1(built.body) : await client.withdrawV4(built.body);
+    if (byIdentity) tracker.record(Date.now());
+    services.refresh('accounts');
+    void vscode.window.showInformationMessage(
+      `SpotDesk: withdrawal submitted — withdrawalId ${res.withdrawalId}. ${validation.quote.receiveAmount} ${draft.currency} to ${draft.destination}; main pays ${validation.quote.accountPays} ${draft.currency}.`,
+    );
+    return { status: 'sent', withdrawalId: res.withdrawalId, summary, request, transferred };
+  } catch (err) {
+    if (isUnknownOutcome(err)) {
+      if (byIdentity) tracker.record(Date.now());
+      services.refresh('accounts');
+      const e = explainFundingError(err, op);
+      services.log.warn(`withdrawal outcome unknown: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showWarningMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+      return { status: 'unknown', error: e, summary, request, transferred };
+    }
+    const e = explainFundingError(err, op, { waitMs: isRateLimited(err) ? tracker.check(Date.now()).waitMs : undefined, currency: draft.currency, chain: chain.chainName });
+    services.log.warn(`withdrawal refused: ${e.title}`);
+    void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+    return { status: 'failed', error: e, summary, request, transferred };
+  } finally {
+    lock.release(key);
+  }
+}
+
+type StepId = 'currency' | 'chain' | 'type' | 'destination' | 'memo' | 'amount' | 'fee' | 'version' | 'receiver' | 'names' | 'company' | 'country' | 'identity' | 'reason';
+
+interface Collect {
+  currency?: FundingCurrency;
+  chain?: FundingChain;
+  d: Partial<WithdrawalDraft>;
+  r: Partial<V4Recipient>;
+}
+
+/** Interactive draft collection; presets from `args` skip their steps. Undefined when cancelled. */
+async function collectDraft(client: FundingClient, currencies: FundingCurrency[], args: WithdrawArgs): Promise<WithdrawalDraft | undefined> {
+  const list = withdrawCurrencies(currencies);
+  const mains = await client.getAccounts({ type: 'main' }).catch(() => [] as FundingAccount[]);
+  const mainOf = (cur: string) => mains.find((a) => a.currency === cur)?.available ?? '0';
+  let regions: { code: string; name: string }[] | undefined;
+  const s: Collect = { d: {}, r: { ...(args.recipient ?? {}) } };
+  if (args.currency) s.currency = list.find((c) => c.currency === args.currency);
+  const preset = (id: StepId): boolean => {
+    switch (id) {
+      case 'currency': return !!args.currency && !!s.currency;
+      case 'chain': return !!args.chain;
+      case 'type': return !!args.withdrawType;
+      case 'destination': return !!args.destination;
+      case 'memo': return args.memo !== undefined;
+      case 'amount': return !!args.amount;
+      case 'fee': return !!args.feeDeduction;
+      case 'version': return !!args.apiVersion;
+      default: return false;
+    }
+  };
+  if (s.currency && args.chain) s.chain = findChain(s.currency, args.chain);
+  s.d = { ...args };
+  delete (s.d as WithdrawArgs).confirm;
+  delete (s.d as WithdrawArgs).acceptTransfer;
+  delete (s.d as WithdrawArgs).client;
+
+  const plan = (): StepId[] => {
+    const out: StepId[] = ['currency'];
+    if (!s.currency || withdrawChains(s.currency).length > 1) out.push('chain');
+    out.push('type', 'destination');
+    if (s.d.withdrawType === 'ADDRESS' && s.chain && needsMemo(s.chain)) out.push('memo');
+    out.push('amount', 'fee');
+    if (s.d.withdrawType === 'ADDRESS') out.push('version');
+    const v4 = s.d.withdrawType !== 'ADDRESS' || s.d.apiVersion === 'V4';
+    if (v4) {
+      out.push('receiver', s.r.receiverType === 'company' ? 'company' : 'names', 'country', 'identity', 'reason');
+    }
+    return out.filter((id) => !preset(id));
+  };
+  const title = 'SpotDesk: Withdraw';
+  const pos = (id: StepId) => {
+    const p = plan();
+    return { step: p.indexOf(id) + 1, totalSteps: p.length };
+  };
+  const next = (id: StepId): Step | void => {
+    const p = plan();
+    const nid = p[p.indexOf(id) + 1];
+    return nid ? steps[nid] : undefined;
+  };
+  const cur = () => s.currency?.currency ?? '';
+
+  const steps: Record<StepId, Step> = {
+    currency: async (input) => {
+      const items: PickItem<FundingCurrency>[] = list.map((c) => ({
+        label: c.currency,
+        description: c.fullName,
+        detail: `main available ${mainOf(c.currency)} · chains: ${withdrawChains(c).map((ch) => ch.chainName).join(', ')}`,
+        value: c,
+      }));
+      const picked = await input.pick({ title, ...pos('currency'), placeholder: 'Currency to withdraw (withdraw-enabled only)', items, active: items.find((i) => i.value === s.currency) });
+      if (picked !== s.currency) s.chain = undefined;
+      s.currency = picked;
+      const chains = withdrawChains(picked);
+      if (chains.length === 1) s.chain = chains[0];
+      return next('currency');
+    },
+    chain: async (input) => {
+      const chains = withdrawChains(s.currency!);
+      const def = defaultChain(cur(), chains);
+      const items: PickItem<FundingChain>[] = chains.map((ch) => ({
+        label: ch.chainName,
+        description: `${ch.chainId}${ch === def ? ' · default' : ''}`,
+        detail: `min ${ch.withdrawalMinSize} · fee ≥ ${ch.withdrawalMinFee}${ch.withdrawFeeRate && !D.isZero(ch.withdrawFeeRate) ? ` or ${D.mul(ch.withdrawFeeRate, '100')} %` : ''}${ch.withdrawMaxFee ? ` (max ${ch.withdrawMaxFee})` : ''}${needsMemo(ch) ? ' · needs memo' : ''}`,
+        value: ch,
+      }));
+      s.chain = await input.pick({ title, ...pos('chain'), placeholder: `Chain for ${cur()} (withdraw-enabled only)`, items, active: items.find((i) => i.value === (s.chain ?? def)) });
+      return next('chain');
+    },
+    type: async (input) => {
+      const items: PickItem<WithdrawType>[] = [
+        { label: 'ADDRESS', description: 'a blockchain address (V1 or V4)', value: 'ADDRESS' },
+        { label: 'UID', description: 'a KuCoin user id (V4, fee-free inner transfer)', value: 'UID' },
+        { label: 'MAIL', description: 'a KuCoin account e-mail (V4)', value: 'MAIL' },
+        { label: 'PHONE', description: 'a KuCoin account phone number (V4)', value: 'PHONE' },
+      ];
+      s.d.withdrawType = await input.pick({ title, ...pos('type'), placeholder: 'Destination type', items, active: items.find((i) => i.value === s.d.withdrawType) });
+      if (s.d.withdrawType !== 'ADDRESS') s.d.apiVersion = 'V4';
+      return next('type');
+    },
+    destination: async (input) => {
+      const t = s.d.withdrawType ?? 'ADDRESS';
+      s.d.destination = await input.text({
+        title, ...pos('destination'),
+        prompt: t === 'ADDRESS' ? `${cur()} address on ${s.chain?.chainName ?? ''}` : `Recipient ${t === 'UID' ? 'KuCoin UID' : t === 'MAIL' ? 'e-mail' : 'phone number'}`,
+        value: s.d.destination,
+        validate: (v) => checkDestination(t, v),
+      });
+      return next('destination');
+    },
+    memo: async (input) => {
+      s.d.memo = await input.text({ title, ...pos('memo'), prompt: `Memo / tag required by ${s.chain?.chainName ?? 'this chain'} (funds sent without it may be lost)`, value: s.d.memo, validate: (v) => (v.trim() ? undefined : 'This chain needs a memo') });
+      return next('memo');
+    },
+    amount: async (input) => {
+      const ch = s.chain!;
+      const inc = D.precisionIncrement(amountPrecision(s.currency!, ch));
+      s.d.amount = await input.text({
+        title, ...pos('amount'),
+        prompt: `Amount of ${cur()} to withdraw, fees excluded (min ${ch.withdrawalMinSize}, step ${inc}; main available ${mainOf(cur())})`,
+        value: s.d.amount,
+        validate: (v) => checkAmount(v.trim(), s.currency!, ch),
+      });
+      s.d.amount = s.d.amount.trim();
+      return next('amount');
+    },
+    fee: async (input) => {
+      const opts = deductionOptions(
+        { amount: s.d.amount!, chain: s.chain!, precision: amountPrecision(s.currency!, s.chain!), mainAvailable: mainOf(cur()), apiVersion: s.d.apiVersion ?? 'V1', withdrawType: s.d.withdrawType },
+        cur(),
+      );
+      const items: PickItem<FeeDeduction>[] = opts.map((o) => ({ label: o.disabled ? `$(circle-slash) ${o.label}` : o.label, detail: o.detail, value: o.value }));
+      for (;;) {
+        const v = await input.pick({ title, ...pos('fee'), placeholder: 'Who pays the withdrawal fee?', items, active: items.find((i) => i.value === s.d.feeDeduction) });
+        if (!opts.find((o) => o.value === v)?.disabled) {
+          s.d.feeDeduction = v;
+          break;
+        }
+      }
+      return next('fee');
+    },
+    version: async (input) => {
+      const items: PickItem<'V1' | 'V4'>[] = [
+        { label: 'V1', description: 'POST /api/v1/withdrawals', detail: 'plain address withdrawal', value: 'V1' },
+        { label: 'V4', description: 'POST /api/v4/withdrawals', detail: 'address withdrawal with recipient identity (travel rule) fields', value: 'V4' },
+      ];
+      s.d.apiVersion = await input.pick({ title, ...pos('version'), placeholder: 'API version', items, active: items.find((i) => i.value === s.d.apiVersion) });
+      return next('version');
+    },
+    receiver: async (input) => {
+      const items: PickItem<'individual' | 'company'>[] = [
+        { label: 'individual', description: 'a person (first and last name)', value: 'individual' },
+        { label: 'company', description: 'a company (company name)', value: 'company' },
+      ];
+      s.r.receiverType = await input.pick({ title, ...pos('receiver'), placeholder: 'Recipient type (receiverType)', items, active: items.find((i) => i.value === s.r.receiverType) });
+      return next('receiver');
+    },
+    names: async (input) => {
+      const full = await input.text({
+        title, ...pos('names'),
+        prompt: 'Recipient first name and last name, separated by a comma (e.g. "Ada, Lovelace")',
+        value: s.r.firstName ? `${s.r.firstName}, ${s.r.lastName ?? ''}` : '',
+        validate: (v) => (/^[^,]*\S[^,]*,[^,]*\S[^,]*$/.test(v) ? undefined : 'Enter "first name, last name"'),
+      });
+      const [first, last] = full.split(',').map((x) => x.trim());
+      s.r.firstName = first;
+      s.r.lastName = last;
+      s.r.companyName = undefined;
+      return next('names');
+    },
+    company: async (input) => {
+      s.r.companyName = (await input.text({ title, ...pos('company'), prompt: 'Recipient company name', value: s.r.companyName, validate: (v) => (v.trim() ? undefined : 'Enter the company name') })).trim();
+      s.r.firstName = s.r.lastName = undefined;
+      return next('company');
+    },
+    country: async (input) => {
+      if (!regions) regions = await client.getRegions().catch(() => []);
+      if (regions.length > 0) {
+        const items: PickItem<string>[] = regions.map((r) => ({ label: r.code, description: r.name, value: r.code }));
+        s.r.country = await input.pick({ title, ...pos('country'), placeholder: 'Recipient country (GET /kyc/regions/v4)', items, active: items.find((i) => i.value === s.r.country) });
+      } else {
+        s.r.country = (await input.text({ title, ...pos('country'), prompt: 'Recipient country code (regions list unavailable)', value: s.r.country, validate: (v) => (/^[A-Za-z]{2}$/.test(v.trim()) ? undefined : 'Two letters, e.g. TR') })).trim().toUpperCase();
+      }
+      s.r.identityType = identityTypeFor(s.r.country);
+      return next('country');
+    },
+    identity: async (input) => {
+      const kind = s.r.identityType === 'ID_CARD' ? 'ID card (ID_CARD, required for TR)' : 'passport (PASSPORT)';
+      s.r.identityNo = (await input.text({ title, ...pos('identity'), prompt: `Recipient ${kind} number`, value: s.r.identityNo, validate: (v) => (v.trim() ? undefined : 'Enter the document number') })).trim();
+      return next('identity');
+    },
+    reason: async (input) => {
+      const items: PickItem<V4Recipient['reasonOfTransfer']>[] = REASONS_OF_TRANSFER.map((r) => ({ label: r, value: r }));
+      s.r.reasonOfTransfer = await input.pick({ title, ...pos('reason'), placeholder: 'Reason of transfer (reasonOfTransfer)', items, active: items.find((i) => i.value === s.r.reasonOfTransfer) });
+      return next('reason');
+    },
+  };
+
+  const first = plan()[0];
+  if (first) await MultiStepInput.run(steps[first]);
+  if (!s.currency || !s.chain) return undefined;
+  const v4 = s.d.withdrawType !== 'ADDRESS' || s.d.apiVersion === 'V4';
+  return {
+    currency: s.currency.currency,
+    chain: s.chain.chainId,
+    withdrawType: s.d.withdrawType ?? 'ADDRESS',
+    destination: s.d.destination ?? '',
+    memo: s.d.memo,
+    amount: s.d.amount ?? '',
+    feeDeduction: s.d.feeDeduction ?? 'AUTO',
+    apiVersion: v4 ? 'V4' : 'V1',
+    remark: s.d.remark,
+    isInner: s.d.isInner,
+    recipient: v4 ? (s.r as V4Recipient) : undefined,
+  };
+}

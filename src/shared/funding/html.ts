@@ -1,0 +1,62 @@
+/**
+ * HTML shell of the funding webview. Strict CSP: no inline script; the one script and the one
+ * style element carry a nonce; images/fonts only from the webview's own source. Colours come from
+ * VS Code theme variables. Pure (used by the extension panel and by the e2e harness page).
+ */
+
+/** Inputs of {@link fundingHtml}. */
+export interface FundingHtmlOptions {
+  /** `webview.cspSource` (or the harness page's origin). */
+  cspSource: string;
+  /** Fresh random nonce (base64/hex, ≥ 128 bits). */
+  nonce: string;
+  /** URI of dist/webview/funding.js as the webview may load it. */
+  scriptUri: string;
+  title?: string;
+}
+
+/** Escape text for a double-quoted HTML attribute or a text node (single quotes are safe there and kept for the CSP). */
+function esc(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+}
+
+/** The CSS of the panel (theme variables only). */
+export const FUNDING_CSS = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 12px 20px; }
+h1 { font-size: 1.25em; font-weight: 600; margin: 0 0 12px; }
+.grid { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; align-items: center; margin: 12px 0; }
+.row { display: contents; }
+.label { color: var(--vscode-descriptionForeground); }
+.value { display: flex; gap: 8px; align-items: center; min-width: 0; }
+.mono { font-family: var(--vscode-editor-font-family); word-break: break-all; user-select: all; background: var(--vscode-textCodeBlock-background); padding: 2px 6px; border-radius: 3px; }
+button.copy { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; border-radius: 2px; cursor: pointer; white-space: nowrap; }
+button.copy:hover { background: var(--vscode-button-hoverBackground); }
+button.copy:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+.warning { border-left: 4px solid var(--vscode-editorWarning-foreground); background: var(--vscode-inputValidation-warningBackground); color: var(--vscode-foreground); padding: 8px 12px; margin: 8px 0; }
+.hint { color: var(--vscode-descriptionForeground); }
+`;
+
+/** The full HTML document of the funding webview. */
+export function fundingHtml(o: FundingHtmlOptions): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${o.cspSource}`,
+    `font-src ${o.cspSource}`,
+    `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
+    `script-src 'nonce-${o.nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${esc(o.title ?? 'SpotDesk Funding')}</title>
+<style nonce="${esc(o.nonce)}">${FUNDING_CSS}</style>
+</head>
+<body>
+<main id="root" aria-live="polite"></main>
+<script nonce="${esc(o.nonce)}" src="${esc(o.scriptUri)}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Funding webview: shows a created deposit address (address, memo, chain — each copyable — with
+ * the memo warning, minimum deposit and confirmations). Built by esbuild target `webview-funding` → dist/webview/funding.js.
+ * DOM is built with createElement/textContent only (no innerHTML), no inline handlers.
+ */
+import type { FundingToHost, HostToFunding } from '../../shared/funding/protocol';
+import type { DepositAddressView } from '../../shared/funding/summary';
+
+interface VsCodeApi {
+  postMessage(msg: FundingToHost): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+const root = document.getElementById('root') as HTMLElement;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function row(label: string, value: string, copy?: 'address' | 'memo'): HTMLElement {
+  const r = el('div', 'row');
+  r.append(el('div', 'label', label));
+  const v = el('div', 'value');
+  v.append(el('code', 'mono', value));
+  if (copy) {
+    const b = el('button', 'copy', `Copy ${copy}`);
+    b.type = 'button';
+    b.dataset.field = copy;
+    b.addEventListener('click', () => vscode.postMessage({ type: 'copy', field: copy }));
+    v.append(b);
+  }
+  r.append(v);
+  return r;
+}
+
+function renderDeposit(v: DepositAddressView): void {
+  root.replaceChildren();
+  root.append(el('h1', undefined, `Deposit ${v.currency} — ${v.chain}`));
+  if (v.memoWarning) {
+    const w = el('div', 'warning');
+    w.setAttribute('role', 'alert');
+    w.append(el('strong', undefined, 'Memo required. '), document.createTextNode(v.memoWarning));
+    root.append(w);
+  }
+  const grid = el('div', 'grid');
+  grid.append(row('Address', v.address, 'address'));
+  if (v.memo) grid.append(row('Memo', v.memo, 'memo'));
+  grid.append(row('Chain', v.chainId ? `${v.chain} (${v.chainId})` : v.chain));
+  grid.append(row('Minimum deposit', v.depositMinSize !== null ? `${v.depositMinSize} ${v.currency}` : 'not published'));
+  grid.append(row('Confirmations', v.confirms !== null ? String(v.confirms) : 'not published'));
+  root.append(grid);
+  root.append(el('p', 'hint', `Send only ${v.currency} on ${v.chain} to this address. Deposits below the minimum may not be credited.`));
+}
+
+window.addEventListener('message', (ev: MessageEvent<HostToFunding>) => {
+  const m = ev.data;
+  if (!m || typeof m !== 'object') return;
+  if (m.type === 'deposit') renderDeposit(m.view);
+  else if (m.type === 'copied') {
+    const b = root.querySelector<HTMLButtonElement>(`button[data-field="${m.field}"]`);
+    if (b) {
+      b.textContent = 'Copied ✓';
+      setTimeout(() => (b.textContent = `Copy ${m.field}`), 1500);
+    }
+  }
+});
+vscode.postMessage({ type: 'ready' });
