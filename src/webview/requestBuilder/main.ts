@@ -1,0 +1,450 @@
+/**
+ * Request-builder webview (browser code, bundled to dist/webview/request-builder.js).
+ *
+ * Renders the HF order form with live rule validation (src/shared/requestBuilder/orderRules),
+ * the signed preview sent by the extension (prehash parts, body bytes, redacted KC-API-*
+ * headers, key version, clock offset) and test/placement results with their diagnosis. All
+ * strings from the API go through `textContent`; no inline handlers; messages are validated with
+ * the protocol's zod schemas on receipt. The API secret never reaches this code.
+ */
+import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
+import { draftToOrder, emptyDraft, parseToWebview, type OrderDraft, type RunResult, type ToExtension } from '../../shared/requestBuilder/protocol';
+import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (m: ToExtension) => vscode.postMessage(m);
+
+// ---------------------------------------------------------------------------------------------
+// DOM helpers (text only, never innerHTML)
+// ---------------------------------------------------------------------------------------------
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function clear(e: Element): void {
+  while (e.firstChild) e.removeChild(e.firstChild);
+}
+
+function newClientOid(): string {
+  return crypto.randomUUID().replace(/-/g, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+// ---------------------------------------------------------------------------------------------
+
+let symbols: SymbolRules[] = [];
+let symbolMap = new Map<string, SymbolRules>();
+const saved = vscode.getState() as { draft?: OrderDraft } | undefined;
+let draft: OrderDraft = saved?.draft ?? emptyDraft('', newClientOid());
+let busy = false;
+let hasErrors = false;
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+// ---------------------------------------------------------------------------------------------
+
+const app = document.getElementById('app') ?? document.body;
+const header = el('header', 'rb-header');
+const title = el('h1', undefined, 'Request Builder');
+const profileBadge = el('span', 'rb-badge', '');
+header.append(title, profileBadge);
+
+const formCol = el('section', 'rb-col rb-form');
+const previewCol = el('section', 'rb-col rb-preview');
+const main = el('main', 'rb-main');
+main.append(formCol, previewCol);
+const statusLine = el('div', 'rb-status');
+statusLine.setAttribute('role', 'status');
+app.append(header, main);
+
+type FieldName = keyof OrderDraft;
+const inputs = new Map<FieldName, HTMLInputElement | HTMLSelectElement>();
+const errorSpans = new Map<FieldName, HTMLElement>();
+const rows = new Map<FieldName, HTMLElement>();
+
+function fieldRow(name: FieldName, label: string, control: HTMLInputElement | HTMLSelectElement, hint?: string, extra?: HTMLElement): HTMLElement {
+  const row = el('div', 'rb-row');
+  row.dataset.field = name;
+  const id = `f-${name}`;
+  control.id = id;
+  control.name = name;
+  const lab = el('label', 'rb-label', label);
+  lab.htmlFor = id;
+  const wrap = el('div', 'rb-control');
+  wrap.append(control);
+  if (extra) wrap.append(extra);
+  const err = el('div', 'rb-field-msg');
+  err.id = `${id}-msg`;
+  control.setAttribute('aria-describedby', err.id);
+  if (hint) control.title = hint;
+  row.append(lab, wrap, err);
+  inputs.set(name, control);
+  errorSpans.set(name, err);
+  rows.set(name, row);
+  return row;
+}
+
+function textInput(placeholder = '', mode: 'decimal' | 'text' | 'numeric' = 'text'): HTMLInputElement {
+  const i = el('input');
+  i.type = 'text';
+  i.placeholder = placeholder;
+  i.spellcheck = false;
+  i.autocomplete = 'off';
+  i.inputMode = mode;
+  return i;
+}
+
+function select(options: readonly (readonly [string, string])[]): HTMLSelectElement {
+  const s = el('select');
+  for (const [value, text] of options) {
+    const o = el('option', undefined, text);
+    o.value = value;
+    s.append(o);
+  }
+  return s;
+}
+
+function checkbox(): HTMLInputElement {
+  const c = el('input');
+  c.type = 'checkbox';
+  return c;
+}
+
+// Symbol + rules
+const symbolSelect = select([]);
+const rulesBox = el('dl', 'rb-rules');
+const formTitle = el('h2', undefined, 'HF order');
+formCol.append(formTitle, fieldRow('symbol', 'Symbol', symbolSelect), rulesBox);
+
+const sideSel = select([['buy', 'buy'], ['sell', 'sell']]);
+const typeSel = select([['limit', 'limit'], ['market', 'market']]);
+formCol.append(fieldRow('side', 'Side', sideSel), fieldRow('type', 'Type', typeSel));
+formCol.append(
+  fieldRow('price', 'Price', textInput('e.g. 50000', 'decimal')),
+  fieldRow('size', 'Size', textInput('base amount', 'decimal')),
+  fieldRow('funds', 'Funds', textInput('quote amount (market only)', 'decimal')),
+  fieldRow('timeInForce', 'Time in force', select([['', 'GTC (default)'], ...TIME_IN_FORCE.filter((t) => t !== 'GTC').map((t) => [t, t] as const)])),
+  fieldRow('cancelAfter', 'Cancel after (s)', textInput('GTT only', 'numeric')),
+);
+const flags = el('div', 'rb-flags');
+for (const [name, label] of [['postOnly', 'Post only'], ['hidden', 'Hidden'], ['iceberg', 'Iceberg']] as const) {
+  const c = checkbox();
+  c.id = `f-${name}`;
+  c.name = name;
+  const l = el('label', 'rb-flag');
+  l.append(c, document.createTextNode(` ${label}`));
+  flags.append(l);
+  inputs.set(name, c);
+  const err = el('div', 'rb-field-msg');
+  errorSpans.set(name, err);
+  flags.append(err);
+}
+const flagsRow = el('div', 'rb-row');
+flagsRow.append(el('span', 'rb-label', 'Flags'), flags);
+formCol.append(flagsRow);
+const regen = el('button', 'rb-icon-button', 'New');
+regen.type = 'button';
+regen.title = 'Generate a new clientOid';
+formCol.append(
+  fieldRow('visibleSize', 'Visible size', textInput('iceberg only', 'decimal')),
+  fieldRow('stp', 'STP', select([['', 'none'], ...STP_VALUES.map((v) => [v, v] as const)])),
+  fieldRow('clientOid', 'clientOid', textInput('1–40 of A-Z a-z 0-9 _ -'), undefined, regen),
+  fieldRow('remark', 'Remark', textInput('≤ 20 characters')),
+  fieldRow('tags', 'Tags', textInput('≤ 20 characters')),
+);
+const generalMsg = el('div', 'rb-general-msg');
+formCol.append(generalMsg);
+
+// Actions
+const actions = el('div', 'rb-actions');
+const testBtn = el('button', 'rb-primary', 'Run order test');
+const curlBtn = el('button', 'rb-secondary', 'Copy as curl');
+const curlSecretsBtn = el('button', 'rb-secondary', 'Copy with secrets…');
+curlSecretsBtn.title = 'Copy as curl including the API key and passphrase header (asks first)';
+const placeBtn = el('button', 'rb-danger', 'Place order…');
+for (const b of [testBtn, curlBtn, curlSecretsBtn, placeBtn]) b.type = 'button';
+testBtn.title = 'POST /api/v1/hf/orders/test: validates the signature and parameters, creates no order';
+placeBtn.title = 'POST /api/v1/hf/orders: places a real order after a confirmation';
+actions.append(testBtn, curlBtn, curlSecretsBtn);
+const guarded = el('div', 'rb-guarded');
+guarded.append(placeBtn, el('span', 'rb-muted', 'Sends the same signed body to POST /api/v1/hf/orders after a confirmation.'));
+formCol.append(actions, guarded, statusLine);
+
+// Preview
+const previewTitle = el('h2', undefined, 'What will be signed');
+const previewBox = el('div', 'rb-signed');
+const resultTitle = el('h2', undefined, 'Result');
+const resultBox = el('div', 'rb-result');
+resultBox.append(el('p', 'rb-muted', 'Run an order test to see the response.'));
+previewCol.append(previewTitle, previewBox, resultTitle, resultBox);
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+// ---------------------------------------------------------------------------------------------
+
+function renderSymbols(symbolsError?: string): void {
+  clear(symbolSelect);
+  if (!symbols.some((s) => s.symbol === draft.symbol) && draft.symbol) {
+    const o = el('option', undefined, `${draft.symbol} (unknown)`);
+    o.value = draft.symbol;
+    symbolSelect.append(o);
+  }
+  for (const s of symbols) {
+    const o = el('option', undefined, s.symbol);
+    o.value = s.symbol;
+    symbolSelect.append(o);
+  }
+  if (symbolsError) setStatus('error', `Symbols could not be loaded: ${symbolsError}`);
+}
+
+function renderRules(): void {
+  clear(rulesBox);
+  const r = symbolMap.get(draft.symbol);
+  if (!r) {
+    rulesBox.append(el('dt', undefined, 'Rules'), el('dd', 'rb-muted', 'unknown symbol'));
+    return;
+  }
+  const items: [string, string][] = [
+    ['priceIncrement', r.priceIncrement],
+    ['baseIncrement', r.baseIncrement],
+    ['quoteIncrement', r.quoteIncrement],
+    ['baseMinSize', r.baseMinSize],
+    ['baseMaxSize', r.baseMaxSize],
+    ['quoteMinSize', r.quoteMinSize],
+    ['quoteMaxSize', r.quoteMaxSize],
+    ['minFunds', r.minFunds ?? '—'],
+  ];
+  for (const [k, v] of items) rulesBox.append(el('dt', undefined, k), el('dd', 'rb-mono', v));
+}
+
+function writeForm(): void {
+  for (const [name, input] of inputs) {
+    const v = draft[name];
+    if (input instanceof HTMLInputElement && input.type === 'checkbox') input.checked = v === true;
+    else input.value = String(v);
+  }
+}
+
+function readForm(): OrderDraft {
+  const d = { ...draft } as Record<string, unknown>;
+  for (const [name, input] of inputs) {
+    d[name] = input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value;
+  }
+  return d as OrderDraft;
+}
+
+function applyVisibility(): void {
+  const market = draft.type === 'market';
+  for (const f of ['price', 'timeInForce', 'cancelAfter', 'visibleSize'] as const) rows.get(f)?.classList.toggle('rb-hidden', market);
+  flagsRow.classList.toggle('rb-hidden', market);
+  rows.get('funds')?.classList.toggle('rb-hidden', !market);
+  rows.get('visibleSize')?.classList.toggle('rb-hidden', market || !draft.iceberg);
+  rows.get('cancelAfter')?.classList.toggle('rb-hidden', market || draft.timeInForce !== 'GTT');
+}
+
+function renderIssues(issues: RuleIssue[]): void {
+  for (const span of errorSpans.values()) {
+    span.textContent = '';
+    span.className = 'rb-field-msg';
+  }
+  for (const input of inputs.values()) input.classList.remove('rb-invalid', 'rb-warn');
+  const general: string[] = [];
+  for (const i of issues) {
+    const span = i.field ? errorSpans.get(i.field as FieldName) : undefined;
+    const visible = i.field ? !rows.get(i.field as FieldName)?.classList.contains('rb-hidden') : false;
+    if (span && visible) {
+      if (!span.textContent) {
+        span.textContent = i.message;
+        span.classList.add(i.severity === 'error' ? 'rb-error' : 'rb-warning');
+        inputs.get(i.field as FieldName)?.classList.add(i.severity === 'error' ? 'rb-invalid' : 'rb-warn');
+      }
+    } else general.push(`${i.severity === 'error' ? 'Error' : 'Warning'}: ${i.message}`);
+  }
+  generalMsg.textContent = general.join('\n');
+  hasErrors = issues.some((i) => i.severity === 'error');
+  placeBtn.disabled = busy || hasErrors;
+}
+
+function validate(): RuleIssue[] {
+  const issues = validateOrder(draftToOrder(draft), symbols.length ? { symbols: symbolMap } : {});
+  renderIssues(issues);
+  return issues;
+}
+
+function kv(parent: HTMLElement, k: string, v: string, mono = true): void {
+  parent.append(el('dt', undefined, k), el('dd', mono ? 'rb-mono' : undefined, v));
+}
+
+function renderPrepared(target: HTMLElement, p: PreparedView): void {
+  const r = renderPrehash(p);
+  const pre = el('div', 'rb-prehash rb-mono');
+  pre.setAttribute('aria-label', 'prehash string');
+  for (const part of r.parts) {
+    const span = el('span', `rb-part rb-part-${part.label}`, showWhitespace(part.text));
+    span.title = part.label;
+    pre.append(span);
+  }
+  const legend = el('div', 'rb-legend');
+  for (const part of r.parts) legend.append(el('span', `rb-chip rb-part-${part.label}`, part.label));
+  legend.append(el('span', 'rb-muted', `${r.bytes} bytes · timestamp + METHOD + path?query + body`));
+  const h3a = el('h3', undefined, 'Prehash');
+  target.append(h3a, pre, legend);
+  if (!r.consistent) target.append(el('p', 'rb-error', 'Warning: the prehash is not timestamp + method + path + body of this request.'));
+
+  target.append(el('h3', undefined, `Body (${utf8Length(p.body)} bytes)`));
+  target.append(el('pre', 'rb-body rb-mono', p.body === '' ? '(empty)' : p.body));
+
+  target.append(el('h3', undefined, 'Headers'));
+  const table = el('table', 'rb-headers');
+  for (const h of renderHeaders(p.headers)) {
+    const tr = el('tr');
+    tr.append(el('th', 'rb-mono', h.name), el('td', `rb-mono${h.masked ? ' rb-masked' : ''}`, h.value));
+    table.append(tr);
+  }
+  target.append(table);
+  const meta = el('dl', 'rb-meta');
+  kv(meta, 'Request', `${p.method} ${p.url}`);
+  kv(meta, 'Key version', p.keyVersion);
+  const ms = (v: number) => `${v >= 0 ? '+' : ''}${v} ms`;
+  kv(meta, 'Clock offset to server', p.measuredOffsetMs === undefined ? 'not measured' : `${ms(p.measuredOffsetMs)} (server − local, GET /api/v1/timestamp)`);
+  kv(meta, 'Offset applied when signing', p.clockOffsetMs === null ? '—' : ms(p.clockOffsetMs));
+  target.append(meta);
+  target.append(el('p', 'rb-muted', 'The API secret never leaves the extension: signing happens there.'));
+}
+
+function renderPreview(prepared: PreparedView | null, error?: string): void {
+  clear(previewBox);
+  if (!prepared) {
+    previewBox.append(el('p', 'rb-muted', error ?? 'Fill in the order to see the signed request.'));
+    return;
+  }
+  renderPrepared(previewBox, prepared);
+}
+
+function renderResult(r: RunResult): void {
+  clear(resultBox);
+  const d = r.diagnosis;
+  const banner = el('div', `rb-banner rb-banner-${d.severity}`);
+  banner.append(el('strong', undefined, `${r.kind === 'test' ? 'Order test' : 'Place order'}: ${d.title}`));
+  resultBox.append(banner);
+  const meta = el('dl', 'rb-meta');
+  kv(meta, 'HTTP status', String(r.status));
+  kv(meta, 'Code', r.code ?? '—');
+  kv(meta, 'Latency', `${r.latencyMs} ms`);
+  const rl = r.rateLimit;
+  kv(meta, 'Rate limit', rl.limit || rl.remaining || rl.reset ? `remaining ${rl.remaining ?? '?'} of ${rl.limit ?? '?'}, reset in ${rl.reset ?? '?'} ms` : 'no rate-limit headers');
+  resultBox.append(meta);
+  if (d.severity !== 'ok' || d.details.length > 1) {
+    const ul = el('ul', 'rb-diagnosis');
+    for (const line of d.details) ul.append(el('li', undefined, line));
+    resultBox.append(ul);
+  }
+  resultBox.append(el('h3', undefined, 'Response body'));
+  resultBox.append(el('pre', 'rb-body rb-mono', r.body));
+  const details = el('details', 'rb-sent');
+  details.append(el('summary', undefined, 'Request as sent'));
+  renderPrepared(details, r.prepared);
+  resultBox.append(details);
+  if (d.field && inputs.has(d.field as FieldName)) inputs.get(d.field as FieldName)?.classList.add('rb-invalid');
+}
+
+function setStatus(level: 'info' | 'error', message: string): void {
+  statusLine.textContent = message;
+  statusLine.className = `rb-status rb-status-${level}`;
+}
+
+function setBusy(b: boolean): void {
+  busy = b;
+  for (const btn of [testBtn, curlBtn, curlSecretsBtn]) btn.disabled = b;
+  placeBtn.disabled = b || hasErrors;
+  testBtn.textContent = b ? 'Running…' : 'Run order test';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+let draftSeq = 0;
+function onFormChange(): void {
+  draft = readForm();
+  vscode.setState({ draft });
+  renderRules();
+  applyVisibility();
+  validate();
+  if (draftTimer) clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => post({ type: 'draft', draft, seq: ++draftSeq }), 150);
+}
+
+formCol.addEventListener('input', onFormChange);
+formCol.addEventListener('change', onFormChange);
+regen.addEventListener('click', () => {
+  (inputs.get('clientOid') as HTMLInputElement).value = newClientOid();
+  onFormChange();
+});
+testBtn.addEventListener('click', () => {
+  draft = readForm();
+  post({ type: 'runTest', draft });
+});
+curlBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: false }));
+curlSecretsBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: true }));
+placeBtn.addEventListener('click', () => {
+  draft = readForm();
+  post({ type: 'place', draft });
+});
+
+window.addEventListener('message', (ev: MessageEvent) => {
+  const msg = parseToWebview(ev.data);
+  if (!msg) return;
+  switch (msg.type) {
+    case 'init': {
+      symbols = msg.symbols;
+      symbolMap = new Map(symbols.map((s) => [s.symbol, s]));
+      if (!saved?.draft || msg.replaceDraft) draft = msg.draft;
+      if (!draft.symbol && symbols.length) draft.symbol = symbols[0].symbol;
+      profileBadge.textContent = msg.profile.sandbox ? msg.profile.name : `LIVE · ${msg.profile.name}`;
+      profileBadge.title = msg.profile.sandbox ? 'Offline sandbox exchange: nothing real is traded' : 'A real exchange: "Place order" trades real funds';
+      profileBadge.classList.toggle('rb-badge-live', !msg.profile.sandbox);
+      renderSymbols(msg.symbolsError);
+      writeForm();
+      renderRules();
+      applyVisibility();
+      validate();
+      post({ type: 'draft', draft, seq: ++draftSeq });
+      break;
+    }
+    case 'preview':
+      if (msg.seq !== undefined && msg.seq < draftSeq) break; // a newer draft is being signed
+      renderPreview(msg.prepared, msg.error);
+      break;
+    case 'result':
+      renderResult(msg.result);
+      setStatus(msg.result.diagnosis.severity === 'ok' ? 'info' : 'error', msg.result.diagnosis.title);
+      if (msg.result.kind === 'place' && msg.result.diagnosis.severity === 'ok') {
+        (inputs.get('clientOid') as HTMLInputElement).value = newClientOid();
+        onFormChange();
+      }
+      break;
+    case 'busy':
+      setBusy(msg.busy);
+      break;
+    case 'notice':
+      setStatus(msg.level, msg.message);
+      break;
+  }
+});
+
+renderPreview(null);
+post({ type: 'ready' });

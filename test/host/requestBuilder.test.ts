@@ -1,0 +1,338 @@
+/**
+ * Extension-host suite of the request builder (issue 8) against the embedded sandbox: the panel
+ * opens and its webview initializes; a correct order test passes; a wrong secret gives 400005,
+ * a skewed clock 400002, a key without Spot Trading 400007 — each with its diagnosis; "Place
+ * order" (confirmation injected) creates an order that Active Orders shows; order documents get
+ * diagnostics with exact ranges, update as the user types, and carry CodeLenses.
+ *
+ * The panel is driven through its session (`session.handle(msg)` is what the webview's buttons
+ * post); clients and the confirmation are swapped through `spotdesk.requestBuilder.testHooks`.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { SpotClient } from '../../src/api/client';
+import * as D from '../../src/api/decimal';
+import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
+import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { children, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
+
+interface CreatedUser {
+  apiKey: string;
+  apiSecret: string;
+  apiPassphrase: string;
+  keyVersion: '1' | '2' | '3';
+}
+
+async function createUser(baseUrl: string, adminToken: string, body: Record<string, unknown>): Promise<CreatedUser> {
+  const r = await fetch(`${baseUrl}/sandbox/v1/users`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const j = (await r.json()) as { code: string; data: CreatedUser };
+  assert.strictEqual(j.code, '200000', `admin create user: ${JSON.stringify(j)}`);
+  return j.data;
+}
+
+function oid(tag: string): string {
+  return `rb${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 40);
+}
+
+describe('Request builder (issue 8)', function () {
+  this.timeout(60_000);
+  let hooks: RequestBuilderTestHooks;
+  let sb: { baseUrl: string; adminToken: string };
+  let price: string;
+  /** `price` plus half a priceIncrement: off the tick grid. */
+  let offPrice: string;
+  const clients: SpotClient[] = [];
+
+  const newClient = (u: CreatedUser, mutate: (c: CreatedUser) => CreatedUser = (c) => c): SpotClient => {
+    const c = mutate(u);
+    const client = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion } });
+    clients.push(client);
+    return client;
+  };
+  const draft = (extra: Partial<OrderDraft> = {}): OrderDraft => ({ ...emptyDraft('BTC-USDT', oid('t')), price, size: '0.001', ...extra });
+  const run = async (kind: 'runTest' | 'place', d: OrderDraft) => {
+    const panel = hooks.panel();
+    assert.ok(panel, 'panel open');
+    const before = panel.session.lastRun;
+    await panel.session.handle({ type: kind, draft: d });
+    const after = panel.session.lastRun;
+    return after === before ? undefined : after;
+  };
+
+  before(async () => {
+    await useSandboxProfile();
+    const api = await spotdesk();
+    const s = await api.services.sandbox();
+    assert.ok(s, 'sandbox running');
+    sb = s;
+    await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
+    hooks = (await vscode.commands.executeCommand('spotdesk.requestBuilder.testHooks')) as RequestBuilderTestHooks;
+    assert.ok(hooks, 'test hooks available in test mode');
+    // A resting buy price: one increment below the best bid (never crosses the book).
+    const client = await api.services.client();
+    const rules = (await hooks.controller.symbols()).find((r) => r.symbol === 'BTC-USDT');
+    assert.ok(rules, 'BTC-USDT listed');
+    const book = await client.call('level2_20', { symbol: 'BTC-USDT' });
+    const bid = book.bids[0]?.[0];
+    price = bid ? D.roundDown(D.sub(bid, rules.priceIncrement), rules.priceIncrement) : D.roundDown('100', rules.priceIncrement);
+    offPrice = D.add(price, D.mul(rules.priceIncrement, '0.5'));
+  });
+
+  afterEach(() => {
+    hooks.setClient(undefined);
+    hooks.setConfirm(undefined);
+  });
+
+  after(() => {
+    for (const c of clients) c.close();
+    hooks?.panel()?.dispose();
+  });
+
+  it('opens the panel; the webview loads under its CSP and receives the symbol rules', async () => {
+    const panel = hooks.panel();
+    assert.ok(panel, 'spotdesk.openRequestBuilder opened the panel');
+    const init = await waitFor('init message (webview posted "ready")', () =>
+      panel.session.posted.find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
+    );
+    const btc = init.symbols.find((s) => s.symbol === 'BTC-USDT');
+    assert.ok(btc, 'BTC-USDT rules sent');
+    assert.ok(D.isDecimal(btc.priceIncrement) && D.isDecimal(btc.baseMinSize));
+    assert.strictEqual(init.profile.sandbox, true);
+  });
+
+  it('preview: shows the prehash, body and redacted headers; never the secret', async () => {
+    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
+    hooks.setClient(newClient(u));
+    const panel = hooks.panel()!;
+    const d = draft();
+    await panel.session.handle({ type: 'draft', draft: d, seq: 1 });
+    const pv = [...panel.session.posted].reverse().find((m): m is Extract<ToWebview, { type: 'preview' }> => m.type === 'preview');
+    assert.ok(pv?.prepared, `preview signed: ${pv?.error}`);
+    const body = `{"clientOid":"${d.clientOid}","symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"}`;
+    assert.strictEqual(pv.prepared.body, body);
+    assert.strictEqual(pv.prepared.prehash, `${pv.prepared.timestamp}POST/api/v1/hf/orders/test${body}`);
+    assert.strictEqual(pv.prepared.headers['KC-API-SIGN'], '<redacted>');
+    assert.match(pv.prepared.headers['KC-API-KEY'], /^.{4}….{4}$/);
+    assert.strictEqual(typeof pv.prepared.measuredOffsetMs, 'number');
+    assert.deepStrictEqual(pv.issues, []);
+    assert.strictEqual(pv.prepared.keyVersion, '1');
+    const all = JSON.stringify(panel.session.posted);
+    assert.ok(!all.includes(u.apiSecret), 'secret never posted to the webview');
+    assert.ok(!all.includes(u.apiPassphrase), 'plain (v1) passphrase never posted to the webview');
+    assert.ok(!all.includes(u.apiKey), 'full API key never posted to the webview');
+  });
+
+  it('a correct order test passes (200000) with status, latency and rate-limit headers', async () => {
+    const out = await run('runTest', draft());
+    assert.ok(out, 'ran');
+    assert.strictEqual(out.result.status, 200);
+    assert.strictEqual(out.result.code, '200000');
+    assert.strictEqual(out.result.diagnosis.title, 'Accepted (200000)');
+    assert.ok(out.result.latencyMs >= 0);
+    assert.ok(out.result.rateLimit.limit && out.result.rateLimit.remaining, `rate-limit headers: ${JSON.stringify(out.result.rateLimit)}`);
+    assert.match(out.result.body, /"orderId": "/);
+  });
+
+  it('a deliberately wrong secret gives 400005 and the signature diagnosis', async () => {
+    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
+    hooks.setClient(newClient(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
+    const out = await run('runTest', draft());
+    assert.ok(out);
+    assert.strictEqual(out.result.code, '400005');
+    assert.strictEqual(out.result.status, 401);
+    const d = out.result.diagnosis;
+    assert.strictEqual(d.title, 'Signature rejected (400005)');
+    assert.strictEqual(d.details[0], 'The exchange said: "Invalid KC-API-SIGN".');
+    assert.ok(d.details[1].endsWith(out.result.prepared.prehash.replace(/ /g, '·')), 'shows exactly what was signed');
+    assert.ok(d.details.some((l) => l.startsWith('The API secret is wrong')));
+    assert.ok(d.details.some((l) => l.startsWith('The body was re-serialized after signing')));
+  });
+
+  it('a skewed clock gives 400002 and the measured skew', async () => {
+    const u = await createUser(sb.baseUrl, sb.adminToken, {});
+    const c = newClient(u);
+    c.setClockOffset(-60_000);
+    hooks.setClient(c);
+    const out = await run('runTest', draft());
+    assert.ok(out);
+    assert.strictEqual(out.result.code, '400002');
+    const d = out.result.diagnosis;
+    assert.strictEqual(d.title, 'Timestamp rejected (400002)');
+    const line = d.details.find((l) => l.startsWith('Measured against GET /api/v1/timestamp'));
+    assert.ok(line, d.details.join('\n'));
+    const m = /is \+(\d+\.\d{3}) s relative to the signing clock/.exec(line);
+    assert.ok(m, line);
+    assert.ok(Math.abs(Number(m[1]) - 60) < 5, `skew ≈ 60 s: ${m[1]}`);
+    assert.ok(d.details.some((l) => l.startsWith('That exceeds the 5 s window')));
+    assert.strictEqual(d.details[d.details.length - 1], 'Clock offset used when signing: −60.000 s.');
+  });
+
+  it('a key without Spot Trading gives 400007 and the permission diagnosis', async () => {
+    const u = await createUser(sb.baseUrl, sb.adminToken, { permissions: ['General'] });
+    hooks.setClient(newClient(u));
+    const out = await run('runTest', draft());
+    assert.ok(out);
+    assert.strictEqual(out.result.code, '400007');
+    assert.strictEqual(out.result.status, 403);
+    assert.strictEqual(out.result.diagnosis.title, 'Missing permission (400007)');
+    assert.match(out.result.diagnosis.details[1], /without the "Spot Trading" permission/);
+  });
+
+  it('an invalid parameter (400100) names the field at fault', async () => {
+    const out = await run('runTest', draft({ price: offPrice }));
+    assert.ok(out);
+    assert.strictEqual(out.result.code, '400100', out.result.body);
+    assert.strictEqual(out.result.diagnosis.field, 'price', JSON.stringify(out.result.diagnosis));
+  });
+
+  it('"Place order" asks first; declining places nothing', async () => {
+    let asked: { message: string; detail: string } | undefined;
+    hooks.setConfirm(async (message, detail) => {
+      asked = { message, detail };
+      return false;
+    });
+    const d = draft();
+    const out = await run('place', d);
+    assert.strictEqual(out, undefined);
+    assert.ok(asked);
+    assert.strictEqual(asked.message, 'Place a REAL buy order on BTC-USDT?');
+    assert.ok(asked.detail.startsWith(`BUY limit on BTC-USDT\nprice ${price}\nsize 0.001\n`), asked.detail);
+    const client = await (await spotdesk()).services.client();
+    const active = await client.getActiveOrders('BTC-USDT');
+    assert.ok(!active.some((o) => o.clientOid === d.clientOid));
+  });
+
+  it('"Place order" (confirmed) creates an order that Active Orders shows', async () => {
+    const api = await spotdesk();
+    hooks.setConfirm(async () => true);
+    const d = draft();
+    const out = await run('place', d);
+    assert.ok(out);
+    assert.strictEqual(out.result.code, '200000', out.result.body);
+    assert.strictEqual(out.result.prepared.pathWithRawQuery, '/api/v1/hf/orders');
+    const orderId = /"orderId": "([^"]+)"/.exec(out.result.body)?.[1];
+    assert.ok(orderId);
+    assert.ok(api.notedSymbols().includes('BTC-USDT'), 'symbol noted for Active Orders');
+    const node = await waitFor('order in the Active Orders tree', async () => {
+      const roots = await children(api.trees.orders);
+      for (const r of roots) {
+        for (const c of await children(api.trees.orders, r)) {
+          const it = await item(api.trees.orders, c);
+          if (it.id === `ord:BTC-USDT:${orderId}`) return c;
+        }
+      }
+      return undefined;
+    });
+    assert.ok(node);
+    const client = await api.services.client();
+    await client.cancelOrder('BTC-USDT', orderId);
+  });
+
+  describe('order documents (*.spotorder.json)', () => {
+    let file: string;
+    let doc: vscode.TextDocument;
+
+    before(async () => {
+      file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-rb-')), 'test.spotorder.json');
+      fs.writeFileSync(
+        file,
+        [
+          '[',
+          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"},`,
+          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${offPrice}","size":"0.001"},`,
+          '  {"symbol":"BTC-USDT","side":"sell","type":"market","size":"0.001","funds":"10"},',
+          '  {"symbol":"NOPE-USDT","side":"sell","type":"market","size":"1"}',
+          ']',
+        ].join('\n'),
+      );
+      doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc);
+    });
+
+    it('is a jsonc document validated by the contributed schema', () => {
+      assert.strictEqual(doc.languageId, 'jsonc');
+      const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { jsonValidation: Array<{ fileMatch: string; url: string }> } };
+      assert.deepStrictEqual(pkg.contributes.jsonValidation, [{ fileMatch: '*.spotorder.json', url: './media/spotorder.schema.json' }]);
+    });
+
+    it('reports symbol-rule violations with ranges on the offending property', async () => {
+      await hooks.documents.settle(doc);
+      const diags = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk');
+      const shown = diags.map((d) => [d.code, doc.getText(d.range), d.range.start.line]);
+      assert.deepStrictEqual(shown, [
+        ['price-increment', `"${offPrice}"`, 2],
+        ['market-size-and-funds', '"10"', 3],
+        ['unknown-symbol', '"NOPE-USDT"', 4],
+      ]);
+      assert.ok(diags[0].message.startsWith(`price ${offPrice} is not a multiple of priceIncrement `), diags[0].message);
+      assert.strictEqual(diags[1].message, 'A market order takes either "size" or "funds", not both.');
+      assert.strictEqual(diags[2].message, 'Unknown symbol "NOPE-USDT": not listed by GET /api/v2/symbols.');
+    });
+
+    it('updates the diagnostics as the user types (debounced)', async () => {
+      const editor = await vscode.window.showTextDocument(doc);
+      const line = doc.lineAt(4);
+      const start = line.text.indexOf('NOPE-USDT');
+      await editor.edit((e) => e.replace(new vscode.Range(4, start, 4, start + 'NOPE-USDT'.length), 'BTC-USDT'));
+      await waitFor('diagnostics without unknown-symbol', () => {
+        const codes = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk').map((d) => d.code);
+        return codes.length === 2 && !codes.includes('unknown-symbol');
+      });
+    });
+
+    it('puts "Test order" and "Show signature" CodeLenses above each order; "Test order" runs the test', async () => {
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
+      const ours = lenses.filter((l) => l.command?.command.startsWith('spotdesk.orderDocument.'));
+      assert.deepStrictEqual(
+        ours.map((l) => [l.range.start.line, l.command!.title]),
+        [
+          [1, '$(beaker) Test order'], [1, '$(key) Show signature'],
+          [2, '$(beaker) Test order (1 local error)'], [2, '$(key) Show signature'],
+          [3, '$(beaker) Test order (1 local error)'], [3, '$(key) Show signature'],
+          [4, '$(beaker) Test order'], [4, '$(key) Show signature'],
+        ],
+      );
+      const panel = hooks.panel()!;
+      const before = panel.session.lastRun;
+      await vscode.commands.executeCommand(ours[0].command!.command, ...(ours[0].command!.arguments ?? []));
+      const run = await waitFor('order test from the lens', () => (panel.session.lastRun !== before ? panel.session.lastRun : undefined));
+      assert.strictEqual(run.result.code, '200000');
+      assert.strictEqual(run.result.kind, 'test');
+      assert.strictEqual(run.result.prepared.body, `{"clientOid":"${JSON.parse(run.result.prepared.body).clientOid}","symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"}`);
+
+      // "Show signature" on order #4 loads it into the panel (replacing the form) without running it.
+      const n = panel.session.posted.length;
+      const lastRun = panel.session.lastRun;
+      await vscode.commands.executeCommand(ours[7].command!.command, ...(ours[7].command!.arguments ?? []));
+      const init = await waitFor('init with the order', () =>
+        panel.session.posted.slice(n).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
+      );
+      assert.strictEqual(init.replaceDraft, true);
+      assert.deepStrictEqual([init.draft.side, init.draft.type, init.draft.symbol, init.draft.size], ['sell', 'market', 'BTC-USDT', '1']);
+      assert.strictEqual(panel.session.lastRun, lastRun, 'Show signature does not send anything');
+    });
+
+    it('the JSON language service validates against the generated schema', async () => {
+      const editor = await vscode.window.showTextDocument(doc);
+      const line = doc.lineAt(1);
+      const start = line.text.indexOf('"buy"');
+      await editor.edit((e) => e.replace(new vscode.Range(1, start, 1, start + 5), '"hold"'));
+      const schemaDiag = await waitFor('a JSON-schema diagnostic on "hold"', () =>
+        vscode.languages.getDiagnostics(doc.uri).find((d) => d.source !== 'SpotDesk' && doc.getText(d.range) === '"hold"'),
+        30_000,
+      );
+      assert.match(schemaDiag.message, /buy|sell|not accepted/i);
+      // Our own rule reports it too, on the same range.
+      await hooks.documents.settle(doc);
+      const ours = vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'SpotDesk' && d.code === 'invalid-enum');
+      assert.ok(ours && doc.getText(ours.range) === '"hold"');
+    });
+  });
+});
