@@ -23,6 +23,11 @@ export interface Services {
   sandbox(): Promise<{ baseUrl: string; adminToken: string } | undefined>;
   /** Remember a symbol traded from SpotDesk so that Active Orders polls it. */
   noteSymbol(symbol: string): void;
+  /**
+   * Whether the active profile can sign requests (always true for the sandbox; for a user profile,
+   * whether SecretStorage holds its credentials). No network I/O.
+   */
+  credentialsPresent(): Promise<boolean>;
   /** Fires when the active profile or its credentials change. */
   readonly onDidChangeProfile: vscode.Event<void>;
 }

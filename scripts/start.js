@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm start`: build SpotDesk, then open a real VS Code with SpotDesk loaded in development mode.
+// Its default profile is the built-in "Sandbox (local)" exchange, so no account or network is needed.
+//
+//  - Desktop VS Code when `code` is on PATH:  code --extensionDevelopmentPath=<this folder>
+//  - Otherwise code-server 4.100.3 (VS Code 1.100.3 in the browser), installed on first use into
+//    .vscode-test/code-server-4.100.3 and served at http://127.0.0.1:8080 with SpotDesk loaded
+//    through the workbench URL's `payload` parameter. Open the printed URL in a browser.
+//
+// Options: --code-server (skip desktop VS Code), --port N (default 8080 or $PORT), --no-build.
+// Prerequisites for code-server (Debian/Ubuntu): apt-get install libkrb5-dev ripgrep (see README).
+const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const cs = require('./lib/codeServer');
+
+const args = process.argv.slice(2);
+const portIdx = args.indexOf('--port');
+const port = Number(portIdx >= 0 ? args[portIdx + 1] : process.env.PORT || 8080);
+
+async function main() {
+  if (!args.includes('--no-build')) cs.build();
+  const code = !args.includes('--code-server') && cs.which('code');
+  if (code) {
+    cs.say(`launching desktop VS Code (${code}) with SpotDesk in development mode`);
+    const p = spawn(code, ['--new-window', `--extensionDevelopmentPath=${cs.ROOT}`], { stdio: 'inherit' });
+    p.on('exit', (c) => process.exit(c ?? 0));
+    return;
+  }
+  cs.say('`code` is not on PATH: using code-server (VS Code in the browser)');
+  const missing = cs.missingPrerequisites();
+  if (missing.length && !fs.existsSync(path.join(cs.CODE_SERVER_DIR, 'node_modules', '.bin', 'code-server'))) {
+    console.error(
+      `[spotdesk] code-server needs these Debian packages first: ${missing.join(', ')}\n` +
+        `  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${cs.APT_PACKAGES}`,
+    );
+    process.exit(1);
+  }
+  const userDataDir = path.join(cs.ROOT, '.vscode-test', 'user-data');
+  cs.say(`starting code-server on http://127.0.0.1:${port} (user data in ${path.relative(cs.ROOT, userDataDir)})`);
+  const server = await cs.startCodeServer({ port, workspace: cs.ROOT, userDataDir, quiet: true });
+  const url = cs.workbenchUrl({ port, folder: cs.ROOT });
+  console.log('');
+  console.log('  SpotDesk is running in VS Code (code-server). Open this URL in a browser:');
+  console.log('');
+  console.log(`    ${url}`);
+  console.log('');
+  console.log('  Click the SpotDesk icon in the activity bar. The "Sandbox (local)" profile starts an');
+  console.log('  offline exchange on 127.0.0.1 on first use. Press Ctrl+C here to stop.');
+  console.log('');
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    cs.say('stopping code-server');
+    await server.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  server.proc.on('exit', (c) => {
+    if (stopping) return;
+    console.error(`[spotdesk] code-server exited (${c}). Last log lines:\n${server.logLines.slice(-30).join('\n')}`);
+    process.exit(c ?? 1);
+  });
+}
+
+main().catch((err) => {
+  console.error(`[spotdesk] ${err && err.message ? err.message : err}`);
+  process.exit(1);
+});

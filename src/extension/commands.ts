@@ -1,0 +1,236 @@
+/**
+ * SpotDesk's core commands: profiles, credentials, refresh/retry, and the context actions of the
+ * Accounts, Active Orders and Markets views. Feature commands (order book, funding, request
+ * builder) are registered by their own modules.
+ */
+import * as vscode from 'vscode';
+import { randomUUID } from 'crypto';
+import type { Connection, Profile } from './connection';
+import { SANDBOX_PROFILE_NAME } from './connection';
+import type { Prompts } from './prompts';
+import type { AccountsTree, AccountNode } from './views/accounts';
+import type { OrdersTree, OrderNode, OrderSymbolNode } from './views/orders';
+import type { MarketsTree } from './views/markets';
+import { describeError } from './views/pollingTree';
+import { validateAmount } from './views/format';
+import type { Services } from './services';
+
+/** Everything the commands act on. */
+export interface CommandDeps {
+  connection: Connection;
+  services: Services;
+  prompts: Prompts;
+  trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  refreshAll(): Promise<void>;
+}
+
+/** Register the core commands; returns their disposables. */
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const { connection, prompts, trees, services } = d;
+  const reg = (id: string, fn: (...args: never[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (err) {
+        const msg = describeError(err);
+        services.log.error(`${id}: ${msg}`);
+        void vscode.window.showErrorMessage(`SpotDesk: ${msg}`);
+        return undefined;
+      }
+    });
+
+  return [
+    reg('spotdesk.selectProfile', async () => {
+      const active = connection.profile();
+      type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };
+      const items: Item[] = connection.profiles().map((p) => ({
+        label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
+        description: p.sandbox ? 'embedded sandbox on 127.0.0.1' : p.baseUrl,
+        profile: p,
+      }));
+      items.push({ label: '$(gear) Add or edit profiles…', description: 'setting spotdesk.profiles', edit: true });
+      const choice = await prompts.pick(items, { title: 'SpotDesk: Select Profile', placeHolder: `Active: ${active.name}` });
+      if (!choice) return;
+      if (choice.edit) {
+        await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'spotdesk.profiles', edit: true } });
+        return;
+      }
+      await connection.selectProfile(choice.profile!.name);
+      if (!choice.profile!.sandbox && !(await connection.credentialsPresent(choice.profile!))) {
+        // Not awaited: a notification stays open until dismissed.
+        void vscode.window
+          .showInformationMessage(`Profile "${choice.profile!.name}" has no API credentials yet.`, 'Set API Credentials')
+          .then((set) => set && vscode.commands.executeCommand('spotdesk.setCredentials'));
+      }
+    }),
+
+    reg('spotdesk.setCredentials', async (profileName?: string) => {
+      const profile = await pickUserProfile(connection, prompts, profileName, 'Set API Credentials for which profile?');
+      if (!profile) return;
+      const title = `SpotDesk: API credentials for "${profile.name}"`;
+      const apiKey = await prompts.input({ title, prompt: 'API key (KC-API-KEY)', password: true, validateInput: nonEmpty });
+      if (!apiKey) return;
+      const apiSecret = await prompts.input({ title, prompt: 'API secret', password: true, validateInput: nonEmpty });
+      if (!apiSecret) return;
+      const apiPassphrase = await prompts.input({ title, prompt: 'API passphrase (as entered when the key was created)', password: true, validateInput: nonEmpty });
+      if (!apiPassphrase) return;
+      const version = await prompts.pick(
+        [
+          { label: '3', description: 'key version 3 (current KuCoin keys)' },
+          { label: '2', description: 'key version 2' },
+        ],
+        { title, placeHolder: 'API key version (KC-API-KEY-VERSION)' },
+      );
+      if (!version) return;
+      await connection.storeCredentials(profile, { apiKey: apiKey.trim(), apiSecret: apiSecret.trim(), apiPassphrase, keyVersion: version.label as '2' | '3' });
+      services.log.info(`credentials stored in SecretStorage for profile "${profile.name}"`);
+      void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" saved in VS Code's secret storage.`);
+    }),
+
+    reg('spotdesk.clearCredentials', async (profileName?: string) => {
+      const profile = await pickUserProfile(connection, prompts, profileName, 'Clear API Credentials of which profile?');
+      if (!profile) return;
+      await connection.clearCredentials(profile);
+      services.log.info(`credentials cleared for profile "${profile.name}"`);
+      void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" removed.`);
+    }),
+
+    reg('spotdesk.refresh', () => d.refreshAll()),
+    reg('spotdesk.accounts.refresh', () => trees.accounts.refresh()),
+    reg('spotdesk.orders.refresh', () => trees.orders.refresh()),
+    reg('spotdesk.markets.refresh', () => trees.markets.refresh()),
+    reg('spotdesk.retry', (viewId?: string) => {
+      const t = Object.values(trees).find((x) => x.viewId === viewId);
+      return t ? t.refresh() : d.refreshAll();
+    }),
+    reg('spotdesk.showLog', () => services.log.show()),
+
+    reg('spotdesk.accounts.hideZero', () => setHideZero(true)),
+    reg('spotdesk.accounts.showZero', () => setHideZero(false)),
+
+    reg('spotdesk.transfer', async (node?: AccountNode) => {
+      if (!node || node.kind !== 'account') throw new Error('Run "Transfer…" from an account row of the Accounts view.');
+      const a = node.account;
+      const from = a.type;
+      const to = from === 'main' ? 'trade' : 'main';
+      const amount = await prompts.input({
+        title: `Transfer ${a.currency}: ${from} → ${to}`,
+        prompt: `Amount of ${a.currency} to move (available ${a.available}; transfers carry no fee)`,
+        placeHolder: a.available,
+        validateInput: (v) => validateAmount(v, a.available, a.currency),
+      });
+      if (amount === undefined) return;
+      const err = validateAmount(amount, a.available, a.currency);
+      if (err) throw new Error(err);
+      const client = await connection.client();
+      await client.innerTransfer({ clientOid: randomUUID(), currency: a.currency, from, to, amount: amount.trim() });
+      services.log.info(`transferred ${amount.trim()} ${a.currency} ${from} → ${to}`);
+      void vscode.window.setStatusBarMessage(`SpotDesk: moved ${amount.trim()} ${a.currency} from ${from} to ${to}`, 5000);
+      await trees.accounts.refresh();
+      return amount.trim();
+    }),
+
+    reg('spotdesk.cancelOrder', async (node?: OrderNode) => {
+      if (!node || node.kind !== 'order') throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
+      const o = node.order;
+      const ok = await prompts.confirm(
+        `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
+        `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
+        'Cancel Order',
+      );
+      if (!ok) return false;
+      const client = await connection.client();
+      await client.cancelOrder(o.symbol, o.id);
+      services.log.info(`cancelled order ${o.id} on ${o.symbol}`);
+      await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
+      return true;
+    }),
+
+    reg('spotdesk.cancelAllForSymbol', async (node?: OrderSymbolNode) => {
+      if (!node || node.kind !== 'symbol') throw new Error('Run "Cancel All" on a symbol of the Active Orders view.');
+      const n = node.group.orders.length;
+      const ok = await prompts.confirm(
+        `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${node.symbol}?`,
+        'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
+        'Cancel All',
+      );
+      if (!ok) return false;
+      const client = await connection.client();
+      await client.cancelAllOrders(node.symbol);
+      services.log.info(`cancelled all orders on ${node.symbol}`);
+      await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
+      return true;
+    }),
+
+    reg('spotdesk.showFills', async (node?: OrderNode) => {
+      if (!node || node.kind !== 'order') throw new Error('Run "Show Fills" on an order of the Active Orders view.');
+      const client = await connection.client();
+      const page = await client.getFills({ symbol: node.symbol, orderId: node.order.id });
+      if (!page.items.length) {
+        void vscode.window.showInformationMessage(`SpotDesk: order ${node.order.id} has no fills yet.`);
+        return page.items;
+      }
+      await prompts.pick(
+        page.items.map((f) => ({
+          label: `${f.side.toUpperCase()} ${f.size} @ ${f.price}`,
+          description: `${f.liquidity} · fee ${f.fee} ${f.feeCurrency}`,
+          detail: `${new Date(f.createdAt).toISOString()} · funds ${f.funds} · trade ${f.tradeId}`,
+        })),
+        { title: `Fills of order ${node.order.id} (${node.symbol})`, matchOnDescription: true, matchOnDetail: true },
+      );
+      return page.items;
+    }),
+
+    reg('spotdesk.copyOrderId', async (node?: OrderNode) => {
+      if (!node || node.kind !== 'order') throw new Error('Run "Copy Order Id" on an order of the Active Orders view.');
+      await vscode.env.clipboard.writeText(node.order.id);
+      void vscode.window.setStatusBarMessage(`SpotDesk: copied order id ${node.order.id}`, 3000);
+      return node.order.id;
+    }),
+
+    reg('spotdesk.addToWatchlist', async (arg?: string | { symbol?: string }) => {
+      const symbol = typeof arg === 'string' ? arg : arg?.symbol;
+      if (!symbol) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');
+      const cfg = vscode.workspace.getConfiguration('spotdesk');
+      const list = cfg.get<string[]>('watchlist') ?? [];
+      if (!list.includes(symbol)) await cfg.update('watchlist', [...list, symbol], vscode.ConfigurationTarget.Global);
+      void vscode.window.setStatusBarMessage(`SpotDesk: ${symbol} added to the watchlist`, 3000);
+      void trees.orders.refresh();
+      return symbol;
+    }),
+  ];
+}
+
+function nonEmpty(v: string): string | undefined {
+  return v.trim() ? undefined : 'Required.';
+}
+
+async function setHideZero(hide: boolean): Promise<void> {
+  await vscode.workspace.getConfiguration('spotdesk').update('accounts.hideZeroBalances', hide, vscode.ConfigurationTarget.Global);
+}
+
+/** The user profile to act on: the named one, the active one, or one the user picks. */
+async function pickUserProfile(connection: Connection, prompts: Prompts, name: string | undefined, placeHolder: string): Promise<Profile | undefined> {
+  const users = connection.profiles().filter((p) => !p.sandbox);
+  if (typeof name === 'string') {
+    const p = users.find((u) => u.name === name);
+    if (!p) throw new Error(`There is no profile named "${name}" in the spotdesk.profiles setting.`);
+    return p;
+  }
+  const active = connection.profile();
+  if (!active.sandbox) return active;
+  if (!users.length) {
+    void vscode.window
+      .showInformationMessage(
+        `The "${SANDBOX_PROFILE_NAME}" profile provisions its own credentials. To use a real exchange, add a profile ({"name", "baseUrl"}) to the spotdesk.profiles setting first.`,
+        'Open Settings',
+      )
+      .then((open) => open && vscode.commands.executeCommand('workbench.action.openSettings', 'spotdesk.profiles'));
+    return undefined;
+  }
+  const choice = await prompts.pick(
+    users.map((p) => ({ label: p.name, description: p.baseUrl, p })),
+    { placeHolder },
+  );
+  return choice?.p;
+}

@@ -1,0 +1,136 @@
+/**
+ * SpotDesk extension entry point.
+ *
+ * `activate()` does no network I/O: it creates the log channel, the profile/credential
+ * `Connection`, the status bar item and the three tree views, registers the core commands and
+ * calls the feature modules' `register(context, services)`. The API client and the embedded
+ * sandbox are loaded lazily on first need (see ./connection.ts). The time activate() took is
+ * logged and returned in the API object (`activationMs`), which host tests read.
+ */
+import * as vscode from 'vscode';
+import { Connection } from './connection';
+import type { Services } from './services';
+import { StatusBar } from './statusBar';
+import { AccountsTree } from './views/accounts';
+import { OrdersTree } from './views/orders';
+import { MarketsTree } from './views/markets';
+import { registerCommands } from './commands';
+import { windowPrompts, type Prompts } from './prompts';
+import { register as registerOrderbook } from './orderbook';
+import { register as registerFunding } from './funding';
+import { register as registerRequestBuilder } from './requestBuilder';
+
+/** What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`). */
+export interface SpotDeskApi {
+  /** Wall-clock time activate() took, ms (performance.now() difference). */
+  readonly activationMs: number;
+  readonly services: Services;
+  readonly connection: Connection;
+  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  readonly statusBar: StatusBar;
+  /** Prompts used by commands; tests may replace its methods to answer confirmations. */
+  readonly prompts: Prompts;
+  /** Symbols remembered through `services.noteSymbol` for the active profile. */
+  notedSymbols(): string[];
+}
+
+const NOTED_KEY = 'spotdesk.notedSymbols';
+const MAX_NOTED = 50;
+
+/** Extension entry point (see module docs). */
+export function activate(context: vscode.ExtensionContext): SpotDeskApi {
+  const t0 = performance.now();
+  const log = vscode.window.createOutputChannel('SpotDesk', { log: true });
+  const connection = new Connection(context, log);
+  const prompts = windowPrompts();
+
+  const notedSymbols = (): string[] => {
+    const all = context.globalState.get<Record<string, string[]>>(NOTED_KEY) ?? {};
+    return all[connection.profile().id] ?? [];
+  };
+
+  // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
+  let trees: SpotDeskApi['trees'];
+  const services: Services = {
+    context,
+    log,
+    client: () => connection.client(),
+    profile: () => connection.profile(),
+    credentialsPresent: () => connection.credentialsPresent(),
+    refresh: (what = 'all') => {
+      if (what === 'accounts' || what === 'all') void trees.accounts.refresh();
+      if (what === 'orders' || what === 'all') void trees.orders.refresh();
+      if (what === 'markets' || what === 'all') void trees.markets.refresh();
+    },
+    sandbox: () => connection.sandbox(),
+    noteSymbol: (symbol: string) => {
+      const s = symbol.toUpperCase();
+      const all = context.globalState.get<Record<string, string[]>>(NOTED_KEY) ?? {};
+      const id = connection.profile().id;
+      const list = all[id] ?? [];
+      if (list.includes(s)) return;
+      all[id] = [...list, s].slice(-MAX_NOTED);
+      void context.globalState.update(NOTED_KEY, all);
+      void trees.orders.refresh();
+    },
+    onDidChangeProfile: connection.onDidChange,
+  };
+
+  trees = {
+    accounts: new AccountsTree(services),
+    orders: new OrdersTree(services, notedSymbols),
+    markets: new MarketsTree(services),
+  };
+  const statusBar = new StatusBar(connection);
+
+  context.subscriptions.push(
+    log,
+    connection,
+    statusBar,
+    trees.accounts,
+    trees.orders,
+    trees.markets,
+    trees.accounts.attach(),
+    trees.orders.attach(),
+    trees.markets.attach(),
+    connection.onDidChange(() => {
+      statusBar.reset();
+    }),
+    ...Object.values(trees).map((t) => t.onDidLoad(() => statusBar.updateIfStale())),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('spotdesk.accounts.hideZeroBalances') || e.affectsConfiguration('spotdesk.fiatCurrency')) {
+        if (e.affectsConfiguration('spotdesk.fiatCurrency')) void trees.accounts.refresh();
+        else trees.accounts.rerender();
+      }
+      if (e.affectsConfiguration('spotdesk.watchlist')) void trees.orders.refresh();
+    }),
+    ...registerCommands({
+      connection,
+      services,
+      prompts,
+      trees,
+      refreshAll: async () => {
+        await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update()]);
+      },
+    }),
+  );
+
+  for (const [name, register] of [
+    ['orderbook', registerOrderbook],
+    ['funding', registerFunding],
+    ['requestBuilder', registerRequestBuilder],
+  ] as const) {
+    try {
+      register(context, services);
+    } catch (err) {
+      log.error(`feature "${name}" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    }
+  }
+
+  const activationMs = performance.now() - t0;
+  log.info(`SpotDesk activated in ${activationMs.toFixed(1)} ms (profile "${connection.profile().name}")`);
+  return { activationMs, services, connection, trees, statusBar, prompts, notedSymbols };
+}
+
+/** Nothing to do: everything is disposed through `context.subscriptions` (the sandbox closes there). */
+export function deactivate(): void {}

@@ -1,0 +1,78 @@
+/**
+ * Pure text helpers for the tree views (no `vscode` import, so unit tests can load them).
+ * Money stays a decimal string throughout: alignment is done with string operations and
+ * arithmetic with `src/api/decimal.ts`, never with `Number`.
+ */
+import * as dec from '../../api/decimal';
+
+/** U+2007 FIGURE SPACE: as wide as a digit in most fonts, so padded columns line up. */
+export const FIGURE_SPACE = '\u2007';
+
+/**
+ * Pad a set of decimal strings so that they share the same number of fraction digits and the
+ * same integer width: `alignDecimals(["1.5", "120", "0.25"])` → `["  1.50", "120.00", "  0.25"]`
+ * (spaces are U+2007). The value of each string is unchanged (only trailing zeros and leading
+ * figure spaces are added). Non-decimal input is returned as is.
+ */
+export function alignDecimals(values: readonly string[]): string[] {
+  const ok = values.map((v) => dec.isDecimal(v));
+  const frac = Math.max(0, ...values.filter((_, i) => ok[i]).map((v) => dec.fractionDigits(v)));
+  const padded = values.map((v, i) => (ok[i] ? padFraction(v, frac) : v));
+  const intWidth = Math.max(0, ...padded.filter((_, i) => ok[i]).map((v) => intPart(v).length));
+  return padded.map((v, i) => (ok[i] ? FIGURE_SPACE.repeat(intWidth - intPart(v).length) + v : v));
+}
+
+/** `padFraction("1.5", 3)` → `"1.500"`; `padFraction("2", 2)` → `"2.00"`; never removes digits. */
+export function padFraction(v: string, digits: number): string {
+  const have = dec.fractionDigits(v);
+  if (have >= digits) return v;
+  return (have === 0 ? v + (digits > 0 ? '.' : '') : v) + '0'.repeat(digits - have);
+}
+
+function intPart(v: string): string {
+  const dot = v.indexOf('.');
+  return dot < 0 ? v : v.slice(0, dot);
+}
+
+/**
+ * Fiat value of `amount` at `price` (both decimal strings), truncated to 2 fraction digits:
+ * `fiatValue("0.5", "67193.1")` → `"33596.55"`. Returns undefined when either is not a decimal.
+ */
+export function fiatValue(amount: string, price: string | undefined): string | undefined {
+  if (price === undefined || !dec.isDecimal(amount) || !dec.isDecimal(price)) return undefined;
+  return dec.mulDown(amount, price, 2);
+}
+
+/**
+ * 24 h change rate (decimal string, e.g. "-0.0014") as a signed percentage with 2 fraction
+ * digits: `percent("-0.0014")` → `"-0.14%"`, `percent("0.05")` → `"+5.00%"`.
+ */
+export function percent(rate: string | undefined | null): string {
+  if (!rate || !dec.isDecimal(rate)) return '';
+  const p = dec.mulDown(rate, '100', 2);
+  const fixed = padFraction(p, 2);
+  return (dec.isNegative(p) || dec.isZero(p) ? fixed : '+' + fixed) + '%';
+}
+
+/** Local wall-clock time as HH:mm:ss (the "updated" description of each view). */
+export function hhmmss(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/**
+ * Validate a transfer amount typed by the user: a positive plain decimal ≤ `available`.
+ * Returns an error message for the input box, or undefined when valid.
+ */
+export function validateAmount(input: string, available: string, currency: string): string | undefined {
+  const v = input.trim();
+  if (!dec.isDecimal(v)) return 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).';
+  if (dec.isNegative(v) || dec.isZero(v)) return 'The amount must be greater than zero.';
+  if (dec.cmp(v, available) > 0) return `Only ${available} ${currency} is available.`;
+  return undefined;
+}
+
+/** Next back-off delay in ms after an error: doubles from `baseMs`, capped at `maxMs`. */
+export function backoffMs(failures: number, baseMs: number, maxMs = 5 * 60_000): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(failures, 20)));
+}

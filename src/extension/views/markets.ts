@@ -1,0 +1,128 @@
+/**
+ * The Markets view: markets from GET /api/v1/markets → their symbols from
+ * GET /api/v2/symbols?market= (loaded when a market is expanded) with last price and 24 h change
+ * from GET /api/v1/market/allTickers (decimal strings shown as received).
+ */
+import * as vscode from 'vscode';
+import type { SymbolInfo, Ticker } from '../../api/schemas';
+import * as dec from '../../api/decimal';
+import type { Services } from '../services';
+import { PollingTree } from './pollingTree';
+import { percent } from './format';
+
+/** Data of one Markets load. */
+export interface MarketsData {
+  markets: string[];
+  /** Tickers keyed by symbol. */
+  tickers: Map<string, Ticker>;
+}
+
+/** A market row (collapsible); its symbols load when expanded. */
+export interface MarketNode {
+  kind: 'market';
+  market: string;
+}
+
+/** A symbol row. `symbol` is the trading pair (e.g. BTC-USDT): context actions receive this node. */
+export interface MarketSymbolNode {
+  kind: 'marketSymbol';
+  market: string;
+  symbol: string;
+  info: SymbolInfo;
+  ticker?: Ticker;
+}
+
+type Node = MarketNode | MarketSymbolNode;
+
+/** Tree data provider of the `spotdesk.markets` view. */
+export class MarketsTree extends PollingTree<MarketsData, Node> {
+  private readonly symbolsByMarket = new Map<string, SymbolInfo[]>();
+  private symbolsProfile: string | undefined;
+
+  constructor(services: Services) {
+    super('spotdesk.markets', services);
+  }
+
+  protected async load(): Promise<MarketsData> {
+    const client = await this.services.client();
+    const profile = this.services.profile().id;
+    if (this.symbolsProfile !== profile) {
+      this.symbolsByMarket.clear();
+      this.symbolsProfile = profile;
+    }
+    const markets = await client.getMarkets();
+    const all = await client.getAllTickers();
+    return { markets, tickers: new Map(all.ticker.map((t) => [t.symbol, t])) };
+  }
+
+  /** Symbols of one market (cached per profile for the session; GET /api/v2/symbols?market=). */
+  async symbolsOf(market: string): Promise<SymbolInfo[]> {
+    const cached = this.symbolsByMarket.get(market);
+    if (cached) return cached;
+    const client = await this.services.client();
+    const list: SymbolInfo[] = (await client.getSymbols(market)).slice();
+    list.sort((a, b) => a.symbol.localeCompare(b.symbol));
+    this.symbolsByMarket.set(market, list);
+    return list;
+  }
+
+  protected rootNodes(data: MarketsData): Node[] {
+    return data.markets.map((market) => ({ kind: 'market' as const, market }));
+  }
+
+  protected async childNodes(node: Node, data: MarketsData): Promise<Node[]> {
+    if (node.kind !== 'market') return [];
+    const list = await this.symbolsOf(node.market);
+    return list.map((info) => ({ kind: 'marketSymbol' as const, market: node.market, symbol: info.symbol, info, ticker: data.tickers.get(info.symbol) }));
+  }
+
+  protected emptyMessage(): string {
+    return 'The exchange lists no markets.';
+  }
+
+  protected item(node: Node): vscode.TreeItem {
+    if (node.kind === 'market') {
+      const it = new vscode.TreeItem(node.market, vscode.TreeItemCollapsibleState.Collapsed);
+      it.id = `mkt:${node.market}`;
+      it.iconPath = new vscode.ThemeIcon('folder-library');
+      it.contextValue = 'spotdesk.market';
+      return it;
+    }
+    const t = node.ticker;
+    const it = new vscode.TreeItem(node.symbol, vscode.TreeItemCollapsibleState.None);
+    it.id = `mkt:${node.market}:${node.symbol}`;
+    const change = percent(t?.changeRate);
+    it.description = t?.last ? `${t.last}${change ? `  ${change}` : ''}` : 'no trades';
+    const rate = t?.changeRate;
+    if (!rate || dec.isZero(rate)) {
+      it.iconPath = new vscode.ThemeIcon('dash');
+    } else {
+      const up = !dec.isNegative(rate);
+      it.iconPath = new vscode.ThemeIcon(
+        up ? 'triangle-up' : 'triangle-down',
+        new vscode.ThemeColor(up ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
+      );
+    }
+    it.contextValue = 'spotdesk.marketSymbol';
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${node.symbol}** (${node.market})\n\n`);
+    md.appendCodeblock(
+      [
+        `last        ${t?.last ?? '—'}`,
+        `24h change  ${t?.changePrice ?? '—'} (${change || '—'})`,
+        `24h high    ${t?.high ?? '—'}`,
+        `24h low     ${t?.low ?? '—'}`,
+        `24h volume  ${t?.vol ?? '—'} ${node.info.baseCurrency}`,
+        `best bid    ${t?.buy ?? '—'}`,
+        `best ask    ${t?.sell ?? '—'}`,
+        `tick        ${node.info.priceIncrement}`,
+        `lot         ${node.info.baseIncrement}`,
+        `trading     ${node.info.enableTrading ? 'enabled' : 'disabled'}`,
+      ].join('\n'),
+      'text',
+    );
+    it.tooltip = md;
+    it.command = { command: 'spotdesk.openOrderBook', title: 'Open Order Book', arguments: [node.symbol] };
+    return it;
+  }
+}

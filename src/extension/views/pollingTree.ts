@@ -1,0 +1,261 @@
+/**
+ * Base class of SpotDesk's three tree views (Accounts, Active Orders, Markets).
+ *
+ * Polls only while the view is visible (`TreeView.visible` / `onDidChangeVisibility`), keeps at
+ * most one request in flight, backs off exponentially after errors, shows "updated HH:mm:ss" as
+ * the view's description and, when a load fails, an error item with a Retry action instead of
+ * an empty tree. When the active profile lacks credentials the tree is empty so that the view's
+ * `viewsWelcome` content (Set API Credentials) shows.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { UserFacingError } from '../connection';
+import { backoffMs, hhmmss } from './format';
+
+/** A node every SpotDesk tree can show when loading failed. */
+export class ErrorNode {
+  readonly kind = 'error';
+  constructor(
+    readonly message: string,
+    readonly viewId: string,
+    readonly fixCommand?: string,
+  ) {}
+}
+
+/** Placeholder shown before the first load completes. */
+export class LoadingNode {
+  readonly kind = 'loading';
+}
+
+/** Node shown when a load succeeded but there is nothing to list. */
+export class EmptyNode {
+  readonly kind = 'empty';
+  constructor(readonly message: string) {}
+}
+
+/** Snapshot of a view's load state (exposed for host tests through the activate() API). */
+export interface LoadState<D> {
+  data?: D;
+  error?: string;
+  updatedAt?: Date;
+  loads: number;
+}
+
+/**
+ * A tree whose content `D` is fetched by `load()`. Subclasses implement `load`, `rootNodes`,
+ * `childNodes` and `item`.
+ */
+export abstract class PollingTree<D, N extends object> implements vscode.TreeDataProvider<N | ErrorNode | LoadingNode | EmptyNode>, vscode.Disposable {
+  protected readonly emitter = new vscode.EventEmitter<N | ErrorNode | LoadingNode | EmptyNode | undefined | void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  /** Fires after every completed load (success or failure). */
+  private readonly loaded = new vscode.EventEmitter<LoadState<D>>();
+  readonly onDidLoad = this.loaded.event;
+  readonly state: LoadState<D> = { loads: 0 };
+  view: vscode.TreeView<N | ErrorNode | LoadingNode | EmptyNode> | undefined;
+  private inFlight: Promise<void> | undefined;
+  private followUp: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private needsCredentials = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly viewId: string,
+    protected readonly services: Services,
+  ) {}
+
+  /** Poll interval while visible, in ms (setting `spotdesk.pollIntervalSeconds`, default 10 s). */
+  protected intervalMs(): number {
+    const s = vscode.workspace.getConfiguration('spotdesk').get<number>('pollIntervalSeconds') ?? 10;
+    return Math.max(2, s) * 1000;
+  }
+
+  /** Fetch this view's data from the exchange. */
+  protected abstract load(): Promise<D>;
+  protected abstract rootNodes(data: D): N[] | Promise<N[]>;
+  protected abstract childNodes(node: N, data: D): N[] | Promise<N[]>;
+  protected abstract item(node: N): vscode.TreeItem;
+  /** Message shown when `rootNodes` is empty. */
+  protected abstract emptyMessage(): string;
+
+  /** Create the TreeView and start polling whenever it is visible. */
+  attach(): vscode.TreeView<N | ErrorNode | LoadingNode | EmptyNode> {
+    const view = vscode.window.createTreeView(this.viewId, { treeDataProvider: this, showCollapseAll: false });
+    this.view = view;
+    this.disposables.push(
+      view,
+      view.onDidChangeVisibility((e) => (e.visible ? this.refresh() : this.stopTimer())),
+      this.services.onDidChangeProfile(() => {
+        this.state.data = undefined;
+        this.state.error = undefined;
+        this.state.updatedAt = undefined;
+        this.failures = 0;
+        this.updateDescription();
+        this.emitter.fire();
+        if (view.visible) this.refresh();
+      }),
+    );
+    if (view.visible) this.refresh();
+    return view;
+  }
+
+  /**
+   * Load now and re-arm the poll timer if the view is visible. Resolves when a load that STARTED
+   * AFTER this call has completed (so the data reflects any action taken before the call); never
+   * rejects. At most one request is in flight: a call made during a load queues one follow-up
+   * load, shared by every caller made meanwhile.
+   */
+  refresh(): Promise<void> {
+    if (this.inFlight) {
+      if (!this.followUp) {
+        this.followUp = this.inFlight.then(() => {
+          this.followUp = undefined;
+          return this.refresh();
+        });
+      }
+      return this.followUp;
+    }
+    this.stopTimer();
+    const run = (async () => {
+      try {
+        this.needsCredentials = !(await this.services.credentialsPresent());
+        if (this.needsCredentials) {
+          this.state.data = undefined;
+          this.state.error = undefined;
+          this.state.updatedAt = undefined;
+        } else {
+          const data = await this.load();
+          this.state.data = data;
+          this.state.error = undefined;
+          this.state.updatedAt = new Date();
+          this.failures = 0;
+        }
+      } catch (err) {
+        this.failures++;
+        this.state.error = describeError(err);
+        this.errorFix = err instanceof UserFacingError ? err.fixCommand : undefined;
+        this.services.log.warn(`${this.viewId}: ${this.state.error}`);
+      } finally {
+        this.state.loads++;
+        this.inFlight = undefined;
+        this.updateDescription();
+        this.emitter.fire();
+        this.loaded.fire(this.state);
+        this.schedule();
+      }
+    })();
+    this.inFlight = run;
+    return run;
+  }
+
+  private errorFix: string | undefined;
+
+  private schedule(): void {
+    this.stopTimer();
+    if (!this.view?.visible || this.needsCredentials) return;
+    const delay = this.failures > 0 ? backoffMs(this.failures - 1, this.intervalMs()) : this.intervalMs();
+    this.timer = setTimeout(() => void this.refresh(), delay);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private updateDescription(): void {
+    if (!this.view) return;
+    const updated = this.state.updatedAt ? `updated ${hhmmss(this.state.updatedAt)}` : '';
+    this.view.description = this.state.error ? `${updated ? updated + ' · ' : ''}error` : updated;
+  }
+
+  getTreeItem(node: N | ErrorNode | LoadingNode | EmptyNode): vscode.TreeItem {
+    if (node instanceof ErrorNode) {
+      const it = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+      it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+      it.tooltip = `${node.message}\n\nClick to retry.`;
+      it.contextValue = 'spotdesk.error';
+      it.command = node.fixCommand
+        ? { command: node.fixCommand, title: 'Fix' }
+        : { command: 'spotdesk.retry', title: 'Retry', arguments: [node.viewId] };
+      return it;
+    }
+    if (node instanceof LoadingNode) {
+      const it = new vscode.TreeItem('Loading…');
+      it.iconPath = new vscode.ThemeIcon('loading~spin');
+      return it;
+    }
+    if (node instanceof EmptyNode) {
+      const it = new vscode.TreeItem(node.message);
+      it.iconPath = new vscode.ThemeIcon('info');
+      return it;
+    }
+    return this.item(node);
+  }
+
+  async getChildren(node?: N | ErrorNode | LoadingNode | EmptyNode): Promise<Array<N | ErrorNode | LoadingNode | EmptyNode>> {
+    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode) return [];
+    if (this.needsCredentials) return []; // viewsWelcome shows "Set API Credentials"
+    const data = this.state.data;
+    if (!node) {
+      if (this.state.error) return [new ErrorNode(this.state.error, this.viewId, this.errorFix)];
+      if (data === undefined) {
+        if (!this.inFlight) void this.refresh();
+        return [new LoadingNode()];
+      }
+      const roots = await this.rootNodes(data);
+      return roots.length ? roots : [new EmptyNode(this.emptyMessage())];
+    }
+    if (data === undefined) return [];
+    try {
+      return await this.childNodes(node, data);
+    } catch (err) {
+      return [new ErrorNode(describeError(err), this.viewId)];
+    }
+  }
+
+  /** Re-render without re-fetching (e.g. after a display setting changed). */
+  rerender(): void {
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    this.stopTimer();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.emitter.dispose();
+    this.loaded.dispose();
+  }
+}
+
+/** A one-line, user-facing description of a failure: what happened (and, if known, what to do). */
+export function describeError(err: unknown): string {
+  if (err instanceof UserFacingError) return err.message;
+  if (err && typeof err === 'object') {
+    const e = err as { code?: unknown; msg?: unknown; message?: unknown; httpStatus?: unknown };
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    const text = typeof e.msg === 'string' ? e.msg : typeof e.message === 'string' ? e.message : String(err);
+    const hint = hintFor(code, text);
+    return `${code ? `[${code}] ` : ''}${text}${hint ? ` — ${hint}` : ''}`;
+  }
+  return String(err);
+}
+
+function hintFor(code: string | undefined, text: string): string | undefined {
+  switch (code) {
+    case '400003':
+    case '400004':
+    case '400005':
+    case '400006':
+    case '400007':
+      return 'check the profile\'s API credentials ("SpotDesk: Set API Credentials").';
+    case '400002':
+      return 'the computer clock differs from the exchange\'s; sync the system clock.';
+    case '429000':
+      return 'rate limit reached; SpotDesk backs off and retries automatically.';
+    default:
+      if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed|network/i.test(text)) {
+        return 'the exchange is unreachable; check the profile\'s base URL and your connection, then Retry.';
+      }
+      return 'click to retry.';
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Extension-host suite: activation (lazy, measured), contributions, application-scoped settings
+ * and the built-in Sandbox (local) profile coming up.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, spotdesk, useSandboxProfile } from './helpers';
+
+describe('SpotDesk activation and profiles', () => {
+  it('declares no eager activation events and activates from its views and commands', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, 'extension loaded');
+    const pkg = ext.packageJSON as { activationEvents: string[]; contributes: { views: Record<string, Array<{ id: string }>> } };
+    // No eager activation ('*', onStartupFinished): views and commands activate SpotDesk implicitly;
+    // the only explicit events allowed are webview-panel restores of the features.
+    assert.deepStrictEqual(pkg.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:')), []);
+    assert.deepStrictEqual(
+      pkg.contributes.views.spotdesk.map((v) => v.id),
+      ['spotdesk.accounts', 'spotdesk.orders', 'spotdesk.markets'],
+    );
+  });
+
+  it('activates without network I/O and reports how long activate() took', async () => {
+    const api = await spotdesk();
+    assert.strictEqual(typeof api.activationMs, 'number');
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs > 0, `activationMs = ${api.activationMs}`);
+    console.log(`      activate() took ${api.activationMs.toFixed(1)} ms`);
+    // activate() did no network I/O: the sandbox starts on first need, no view has loaded yet.
+    assert.strictEqual(api.connection.sandboxStarted(), false);
+    assert.strictEqual(api.connection.currentClient(), undefined);
+  });
+
+  it('registers the core commands', async () => {
+    await spotdesk();
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of [
+      'spotdesk.selectProfile',
+      'spotdesk.setCredentials',
+      'spotdesk.clearCredentials',
+      'spotdesk.refresh',
+      'spotdesk.transfer',
+      'spotdesk.cancelOrder',
+      'spotdesk.cancelAllForSymbol',
+      'spotdesk.showFills',
+      'spotdesk.copyOrderId',
+      'spotdesk.addToWatchlist',
+    ]) {
+      assert.ok(all.has(id), `command ${id} registered`);
+    }
+  });
+
+  it('declares the request-routing settings application-scoped', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const props = (ext.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } }).contributes
+      .configuration.properties;
+    assert.strictEqual(props['spotdesk.profiles'].scope, 'application');
+    assert.strictEqual(props['spotdesk.activeProfile'].scope, 'application');
+  });
+
+  it("ignores a workspace's attempt to add a profile or switch the active one", async () => {
+    await useSandboxProfile();
+    const api = await spotdesk();
+    // The test workspace's .vscode/settings.json sets an "Evil" profile and makes it active.
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    assert.strictEqual(cfg.get('pollIntervalSeconds'), 7, 'control: the workspace settings file is read');
+    assert.deepStrictEqual(cfg.get('profiles'), []);
+    assert.strictEqual(cfg.get('activeProfile'), 'Sandbox (local)');
+    assert.deepStrictEqual(api.services.profile(), { id: 'sandbox', name: 'Sandbox (local)', sandbox: true });
+    assert.deepStrictEqual(api.connection.profiles().map((p) => p.name), ['Sandbox (local)']);
+  });
+
+  it('starts the embedded sandbox on 127.0.0.1 on first need, with credentials provisioned', async () => {
+    const api = await spotdesk();
+    const sb = await api.services.sandbox();
+    assert.ok(sb, 'sandbox running');
+    assert.match(sb.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(sb.adminToken.length > 0);
+    assert.strictEqual(await api.services.credentialsPresent(), true);
+    const client = await api.services.client();
+    const status = await client.getStatus();
+    assert.strictEqual(status.status, 'open');
+    const accounts = await client.getAccounts();
+    assert.ok(accounts.length > 0, 'the sandbox provisions funded accounts');
+  });
+
+  it('the status bar shows the profile, the service status and the budget left per pool', async () => {
+    const api = await spotdesk();
+    await api.statusBar.update();
+    assert.strictEqual(api.statusBar.item.text, '$(pulse) Sandbox (local) · open');
+    const tooltip = (api.statusBar.item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /Service status: \*\*open\*\*/);
+    const pools = api.statusBar.budgets().map((b) => b.pool);
+    assert.deepStrictEqual(pools, ['management', 'public', 'spot']);
+    for (const b of api.statusBar.budgets()) {
+      assert.ok(tooltip.includes(`| ${b.pool} | ${b.remaining} | ${b.limit} |`), `tooltip row for ${b.pool}`);
+    }
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Extension-host suite: user profiles and API credentials. Credentials typed into
+ * "Set API Credentials" round-trip through SecretStorage (the profile then signs requests to the
+ * sandbox), never appear in settings.json or in the SpotDesk log, and are removed by "Clear".
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { SpotDeskApi } from '../../src/extension/extension';
+import type { CurrencyNode } from '../../src/extension/views/accounts';
+import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
+
+const PROFILE = 'Sandbox via profile';
+
+describe('SpotDesk profiles and credentials', function () {
+  this.timeout(90_000);
+  let api: SpotDeskApi;
+  let creds: { apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string };
+  let baseUrl: string;
+  const saved: Partial<SpotDeskApi['prompts']> = {};
+
+  before(async () => {
+    await useSandboxProfile();
+    api = await spotdesk();
+    Object.assign(saved, api.prompts);
+    baseUrl = (await api.services.sandbox())!.baseUrl;
+    // The sandbox writes its default user's key to its state directory (globalStorage/sandbox).
+    const file = path.join(api.services.context.globalStorageUri.fsPath, 'sandbox', 'credentials.json');
+    creds = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.ok(creds.apiSecret && creds.apiPassphrase, 'sandbox credentials file');
+  });
+
+  after(async () => {
+    Object.assign(api.prompts, saved);
+    await api.connection.clearCredentials({ id: `user:${PROFILE}`, name: PROFILE, sandbox: false });
+    await useSandboxProfile();
+  });
+
+  it('Select Profile switches to a user profile; without credentials the views stay empty (welcome content)', async () => {
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+    api.prompts.pick = (async (items: readonly vscode.QuickPickItem[]) => items.find((i) => i.label.endsWith(PROFILE))) as typeof api.prompts.pick;
+    await vscode.commands.executeCommand('spotdesk.selectProfile');
+    assert.deepStrictEqual(api.services.profile(), { id: `user:${PROFILE}`, name: PROFILE, baseUrl, sandbox: false });
+    assert.strictEqual(vscode.workspace.getConfiguration('spotdesk').get('activeProfile'), PROFILE);
+    assert.strictEqual(await api.services.credentialsPresent(), false);
+    await api.trees.accounts.refresh();
+    assert.deepStrictEqual(await children(api.trees.accounts), [], 'empty tree → viewsWelcome "Set API Credentials"');
+    await assert.rejects(api.services.client(), /has no API credentials\. Run "SpotDesk: Set API Credentials"/);
+  });
+
+  it('Set API Credentials stores them in SecretStorage only, and the profile then signs requests', async () => {
+    const answers = [creds.apiKey, creds.apiSecret, creds.apiPassphrase];
+    const passwords: boolean[] = [];
+    api.prompts.input = async (o) => {
+      passwords.push(o.password === true);
+      return answers.shift();
+    };
+    api.prompts.pick = (async (items: readonly vscode.QuickPickItem[]) => items.find((i) => i.label === String(creds.keyVersion))) as typeof api.prompts.pick;
+    await vscode.commands.executeCommand('spotdesk.setCredentials');
+    assert.deepStrictEqual(passwords, [true, true, true], 'every credential input box is a password box');
+    const stored = await api.connection.readCredentials(api.services.profile());
+    assert.deepStrictEqual(stored, { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: String(creds.keyVersion) });
+    assert.strictEqual(await api.services.credentialsPresent(), true);
+
+    await api.trees.accounts.refresh();
+    const roots = (await children(api.trees.accounts)) as CurrencyNode[];
+    assert.ok(roots.length > 0 && !roots.some((r) => isError(r)), 'signed GET /api/v1/accounts succeeded');
+    const client = await api.services.client();
+    assert.strictEqual(client.baseUrl, baseUrl);
+    assert.ok(roots.some((r) => r.currency === 'USDT'));
+  });
+
+  it('never writes the secret or passphrase to settings.json or to the SpotDesk log', async () => {
+    // User settings: <user-data>/User/settings.json; globalStorage is <user-data>/User/globalStorage/<ext>.
+    const settingsFile = path.join(api.services.context.globalStorageUri.fsPath, '..', '..', 'settings.json');
+    const settings = fs.readFileSync(settingsFile, 'utf8');
+    assert.ok(settings.includes(PROFILE), 'the profile itself is in settings.json');
+    for (const secret of [creds.apiSecret, creds.apiPassphrase, creds.apiKey]) assert.ok(!settings.includes(secret), 'no credential in settings.json');
+
+    const logDir = api.services.context.logUri.fsPath;
+    const logText = await waitFor('the request log to reach disk', () => {
+      const files = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter((f) => f.endsWith('.log')) : [];
+      const text = files.map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n');
+      return text.includes('GET /api/v1/accounts') ? text : '';
+    });
+    assert.match(logText, /GET \/api\/v1\/accounts {2}→ 200000 {2}HTTP 200 {2}\d+ ms {2}weight 5 \(management\)/);
+    for (const secret of [creds.apiSecret, creds.apiPassphrase]) assert.ok(!logText.includes(secret), 'no secret in the log');
+    assert.ok(!/KC-API-(SIGN|PASSPHRASE|KEY)\S*\s*[:=]\s*[^*\s]/i.test(logText), 'no KC-API-* header value in the log');
+  });
+
+  it('shows an error item with Retry (not an empty tree) when the exchange is unreachable', async () => {
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('profiles', [{ name: PROFILE, baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
+    await waitFor('the profile change', () => api.services.profile().baseUrl === 'http://127.0.0.1:9');
+    await api.trees.markets.refresh();
+    const roots = await children(api.trees.markets);
+    assert.strictEqual(roots.length, 1);
+    assert.ok(isError(roots[0]), `error item expected, got ${JSON.stringify(roots)}`);
+    const ti = await item(api.trees.markets, roots[0]);
+    assert.strictEqual(ti.command?.command, 'spotdesk.retry');
+    assert.deepStrictEqual(ti.command?.arguments, ['spotdesk.markets']);
+    assert.match(String(ti.label), /unreachable|ECONNREFUSED|network/i);
+    assert.match(api.trees.markets.view!.description ?? '', /error$/);
+    await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+  });
+
+  it('Clear API Credentials removes them from SecretStorage', async () => {
+    await waitFor('the profile change', () => api.services.profile().baseUrl === baseUrl);
+    await vscode.commands.executeCommand('spotdesk.clearCredentials');
+    assert.strictEqual(await api.connection.readCredentials(api.services.profile()), undefined);
+    assert.strictEqual(await api.services.credentialsPresent(), false);
+    await api.trees.accounts.refresh();
+    assert.deepStrictEqual(await children(api.trees.accounts), []);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Extension-host suite: the Accounts, Active Orders and Markets tree views against the embedded
+ * sandbox (orders are placed through the API, seen in Active Orders, cancelled by the view's
+ * commands; a transfer is made with the Accounts view's Transfer… command).
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import * as dec from '../../src/api/decimal';
+import type { SpotDeskApi } from '../../src/extension/extension';
+import type { AccountNode, CurrencyNode } from '../../src/extension/views/accounts';
+import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
+import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
+import type { ErrorNode } from '../../src/extension/views/pollingTree';
+import { FIGURE_SPACE, percent } from '../../src/extension/views/format';
+import { children, isError, item, labelOf, spotdesk, useSandboxProfile } from './helpers';
+
+const SYMBOL = 'BTC-USDT';
+const strip = (s: string) => s.split(FIGURE_SPACE).join('');
+
+describe('SpotDesk tree views on the sandbox', function () {
+  this.timeout(90_000);
+  let api: SpotDeskApi;
+  const realPrompts = { confirm: undefined as unknown, input: undefined as unknown, pick: undefined as unknown };
+
+  before(async () => {
+    await useSandboxProfile();
+    api = await spotdesk();
+    Object.assign(realPrompts, api.prompts);
+    await api.services.sandbox();
+  });
+
+  afterEach(() => Object.assign(api.prompts, realPrompts));
+
+  /** A resting buy far below the market (never fills) at a price on the tick grid. */
+  async function placeRestingBuy(size = '0.001'): Promise<{ orderId: string; price: string; size: string }> {
+    const client = await api.services.client();
+    const [info] = (await client.getSymbols()).filter((s) => s.symbol === SYMBOL);
+    const book = await client.getLevel2(SYMBOL);
+    const price = dec.roundDown(dec.mul(book.bids[0][0], '0.5'), info.priceIncrement);
+    const r = await client.placeOrder({ symbol: SYMBOL, side: 'buy', type: 'limit', price, size, clientOid: `host-${Date.now()}-${Math.floor(Math.random() * 1e6)}` });
+    return { orderId: r.orderId, price, size };
+  }
+
+  async function orderNodes(): Promise<OrderNode[]> {
+    await api.trees.orders.refresh();
+    const roots = (await children(api.trees.orders)) as Array<OrderSymbolNode | ErrorNode>;
+    assert.ok(!roots.some((r) => isError(r)), 'no error item');
+    const group = roots.find((r): r is OrderSymbolNode => !isError(r) && (r as OrderSymbolNode).symbol === SYMBOL);
+    if (!group) return [];
+    return (await children(api.trees.orders, group)) as OrderNode[];
+  }
+
+  it('Accounts lists every currency with main and trade rows showing the exact decimal strings', async () => {
+    await vscode.workspace.getConfiguration('spotdesk').update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    await api.trees.accounts.refresh();
+    const client = await api.services.client();
+    const accounts = await client.getAccounts();
+    const roots = (await children(api.trees.accounts)) as CurrencyNode[];
+    assert.deepStrictEqual(
+      roots.map((r) => r.currency),
+      [...new Set(accounts.map((a) => a.currency))].sort((a, b) => a.localeCompare(b)),
+    );
+    const usdt = roots.find((r) => r.currency === 'USDT')!;
+    const rows = (await children(api.trees.accounts, usdt)) as AccountNode[];
+    assert.deepStrictEqual(rows.map((r) => r.account.type), ['main', 'trade']);
+    for (const row of rows) {
+      const wire = accounts.find((a) => a.currency === 'USDT' && a.type === row.account.type)!;
+      // Aligned text keeps the value: only trailing zeros / leading figure spaces are added.
+      assert.strictEqual(dec.cmp(strip(row.balanceText), wire.balance), 0);
+      assert.ok(strip(row.balanceText).startsWith(wire.balance), `${row.balanceText} starts with ${wire.balance}`);
+      assert.strictEqual(dec.cmp(strip(row.availableText), wire.available), 0);
+      assert.strictEqual(dec.cmp(strip(row.holdsText), wire.holds), 0);
+      const ti = await item(api.trees.accounts, row);
+      assert.strictEqual(ti.contextValue, `spotdesk.account.${row.account.type}`);
+      assert.match(String(ti.description), /^bal .* · avail .* · hold /);
+    }
+    // Both rows of a currency have the same width (aligned columns).
+    assert.strictEqual(rows[0].balanceText.length, rows[1].balanceText.length);
+    assert.strictEqual(usdt.total, dec.add(rows[0].account.balance, rows[1].account.balance));
+    const cur = await item(api.trees.accounts, usdt);
+    assert.match(String(cur.description), new RegExp(`^${usdt.total.replace('.', '\\.')}`));
+    assert.match(api.trees.accounts.view!.description ?? '', /^updated \d\d:\d\d:\d\d$/);
+  });
+
+  it('Accounts aligns columns exactly, values them in fiat, and hides zero balances when asked', async () => {
+    const acc = (currency: string, type: 'main' | 'trade', balance: string, available: string, holds: string) => ({
+      id: `${currency}-${type}`,
+      currency,
+      type,
+      balance,
+      available,
+      holds,
+    });
+    const data = {
+      accounts: [
+        acc('BTC', 'trade', '0.5', '0.25', '0.25'),
+        acc('BTC', 'main', '12.00000001', '12.00000001', '0'),
+        acc('DOGE', 'main', '0', '0', '0'),
+      ],
+      prices: { BTC: '67193.1' },
+      fiat: 'USD',
+    };
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    let nodes = api.trees.accounts.nodes(data);
+    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'DOGE']);
+    const [btc] = nodes;
+    assert.strictEqual(btc.total, '12.50000001');
+    assert.strictEqual(btc.fiatValue, '839913.75');
+    const S = FIGURE_SPACE;
+    assert.deepStrictEqual(
+      btc.accounts.map((a) => [a.account.type, a.balanceText, a.availableText, a.holdsText]),
+      [
+        ['main', '12.00000001', '12.00000001', '0.00'],
+        ['trade', `${S}0.50000000`, `${S}0.25000000`, '0.25'],
+      ],
+    );
+    const ti = await item(api.trees.accounts, btc);
+    assert.strictEqual(ti.description, '12.50000001  ≈ 839913.75 USD');
+    await cfg().update('accounts.hideZeroBalances', true, vscode.ConfigurationTarget.Global);
+    nodes = api.trees.accounts.nodes(data);
+    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC']);
+    await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+  });
+
+  it('Transfer… moves exactly the typed amount from main to trade', async () => {
+    await api.trees.accounts.refresh();
+    const usdt = ((await children(api.trees.accounts)) as CurrencyNode[]).find((r) => r.currency === 'USDT')!;
+    const [main, trade] = (await children(api.trees.accounts, usdt)) as AccountNode[];
+    api.prompts.input = async (o) => {
+      assert.strictEqual(o.validateInput?.('abc'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
+      assert.strictEqual(o.validateInput?.(dec.add(main.account.available, '1')), `Only ${main.account.available} USDT is available.`);
+      return '12.345';
+    };
+    const moved = await vscode.commands.executeCommand('spotdesk.transfer', main);
+    assert.strictEqual(moved, '12.345');
+    const client = await api.services.client();
+    const after = await client.getAccounts({ currency: 'USDT' });
+    assert.strictEqual(after.find((a) => a.type === 'main')!.balance, dec.sub(main.account.balance, '12.345'));
+    assert.strictEqual(after.find((a) => a.type === 'trade')!.balance, dec.add(trade.account.balance, '12.345'));
+  });
+
+  it('Active Orders shows an order placed through the API and cancels it from the view (after confirmation)', async () => {
+    api.services.noteSymbol(SYMBOL);
+    const placed = await placeRestingBuy();
+    let nodes = await orderNodes();
+    const node = nodes.find((n) => n.order.id === placed.orderId);
+    assert.ok(node, `order ${placed.orderId} listed`);
+    assert.strictEqual(node.order.price, placed.price);
+    assert.strictEqual(node.order.size, placed.size);
+    const ti = await item(api.trees.orders, node);
+    assert.strictEqual(labelOf(ti), 'BUY limit');
+    assert.strictEqual(ti.description, `${placed.size} @ ${placed.price} · filled 0`);
+    assert.strictEqual(ti.contextValue, 'spotdesk.order');
+    assert.ok((ti.tooltip as vscode.MarkdownString).value.includes(placed.orderId));
+
+    // Declining the modal confirmation keeps the order.
+    api.prompts.confirm = async () => false;
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), false);
+    nodes = await orderNodes();
+    assert.ok(nodes.some((n) => n.order.id === placed.orderId), 'still active after declining');
+
+    let asked = '';
+    api.prompts.confirm = async (message) => {
+      asked = message;
+      return true;
+    };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), true);
+    assert.strictEqual(asked, `Cancel buy limit order on ${SYMBOL}?`);
+    nodes = await orderNodes();
+    assert.ok(!nodes.some((n) => n.order.id === placed.orderId), 'gone from the view');
+    const client = await api.services.client();
+    assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
+  it('Copy Order Id puts the id on the clipboard; Show Fills reports no fills for a resting order', async () => {
+    const placed = await placeRestingBuy();
+    const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.copyOrderId', node), placed.orderId);
+    assert.strictEqual(await vscode.env.clipboard.readText(), placed.orderId);
+    const fills = (await vscode.commands.executeCommand('spotdesk.showFills', node)) as unknown[];
+    assert.deepStrictEqual(fills, []);
+  });
+
+  it('Cancel All for a symbol cancels every active order of that symbol', async () => {
+    await placeRestingBuy('0.001');
+    await placeRestingBuy('0.002');
+    await api.trees.orders.refresh();
+    const roots = (await children(api.trees.orders)) as OrderSymbolNode[];
+    const group = roots.find((r) => r.symbol === SYMBOL)!;
+    assert.ok(group.group.orders.length >= 2);
+    const gi = await item(api.trees.orders, group);
+    assert.strictEqual(gi.contextValue, 'spotdesk.orderSymbol');
+    api.prompts.confirm = async () => true;
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelAllForSymbol', group), true);
+    assert.deepStrictEqual(await orderNodes(), []);
+    const client = await api.services.client();
+    assert.deepStrictEqual(await client.getActiveOrders(SYMBOL), []);
+  });
+
+  it('Markets lists the markets, then each market\'s symbols with last price and 24 h change', async () => {
+    await api.trees.markets.refresh();
+    const client = await api.services.client();
+    const markets = await client.getMarkets();
+    const roots = (await children(api.trees.markets)) as MarketNode[];
+    assert.deepStrictEqual(roots.map((r) => r.market), markets);
+    const btcInfo = (await client.getSymbols()).find((s) => s.symbol === SYMBOL)!;
+    const market = roots.find((r) => r.market === btcInfo.market)!;
+    const syms = (await children(api.trees.markets, market)) as MarketSymbolNode[];
+    const expected = (await client.getSymbols(btcInfo.market)).map((s) => s.symbol).sort((a, b) => a.localeCompare(b));
+    assert.deepStrictEqual(syms.map((s) => s.symbol), expected);
+    const btc = syms.find((s) => s.symbol === SYMBOL)!;
+    const ti = await item(api.trees.markets, btc);
+    const tickers = await client.getAllTickers();
+    assert.ok(tickers.ticker.some((t) => t.symbol === SYMBOL), 'allTickers lists the symbol');
+    assert.ok(btc.ticker, 'the node carries the ticker of its symbol');
+    if (btc.ticker.last) {
+      // "<last>  <±change %>" exactly as received (the sim may have moved the price since).
+      assert.strictEqual(ti.description, `${btc.ticker.last}  ${percent(btc.ticker.changeRate)}`.trimEnd());
+    } else {
+      assert.strictEqual(ti.description, 'no trades');
+    }
+    assert.strictEqual(ti.contextValue, 'spotdesk.marketSymbol');
+    assert.deepStrictEqual(ti.command?.command, 'spotdesk.openOrderBook');
+    assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
+  });
+
+  it('Add to Watchlist appends the symbol to spotdesk.watchlist', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    await cfg().update('watchlist', ['BTC-USDT'], vscode.ConfigurationTarget.Global);
+    const r = await vscode.commands.executeCommand('spotdesk.addToWatchlist', { kind: 'marketSymbol', symbol: 'ETH-USDT' });
+    assert.strictEqual(r, 'ETH-USDT');
+    assert.deepStrictEqual(cfg().get('watchlist'), ['BTC-USDT', 'ETH-USDT']);
+    await cfg().update('watchlist', undefined, vscode.ConfigurationTarget.Global);
+  });
+});

@@ -1,0 +1,63 @@
+/** Unit tests of the tree views' pure text helpers (src/extension/views/format.ts). */
+import { strict as assert } from 'assert';
+import fc from 'fast-check';
+import * as dec from '../../../src/api/decimal';
+import { FIGURE_SPACE as S, alignDecimals, backoffMs, fiatValue, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
+
+describe('extension/views/format', () => {
+  it('alignDecimals pads fractions with zeros and integers with figure spaces', () => {
+    assert.deepStrictEqual(alignDecimals(['1.5', '120', '0.25']), [`${S}${S}1.50`, '120.00', `${S}${S}0.25`]);
+    assert.deepStrictEqual(alignDecimals(['2', '0']), ['2', '0']);
+    assert.deepStrictEqual(alignDecimals(['0.00000001', '12345.6']), [`${S}${S}${S}${S}0.00000001`, '12345.60000000']);
+    assert.deepStrictEqual(alignDecimals(['n/a', '1.5', '10']), ['n/a', `${S}1.5`, '10.0']);
+  });
+
+  it('alignDecimals keeps every value exact and every string the same length', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 10 }))
+      .map(([u, scale]) => dec.fromUnits(u, scale));
+    fc.assert(
+      fc.property(fc.array(decimal, { minLength: 1, maxLength: 8 }), (values) => {
+        const out = alignDecimals(values);
+        assert.strictEqual(new Set(out.map((o) => o.length)).size, 1);
+        out.forEach((o, i) => assert.strictEqual(dec.cmp(o.split(S).join(''), values[i]), 0));
+      }),
+    );
+  });
+
+  it('padFraction never removes digits', () => {
+    assert.strictEqual(padFraction('1.5', 3), '1.500');
+    assert.strictEqual(padFraction('2', 2), '2.00');
+    assert.strictEqual(padFraction('2', 0), '2');
+    assert.strictEqual(padFraction('1.2345', 2), '1.2345');
+  });
+
+  it('fiatValue multiplies exactly and truncates to cents', () => {
+    assert.strictEqual(fiatValue('0.5', '67193.1'), '33596.55');
+    assert.strictEqual(fiatValue('0.1', '0.3'), '0.03');
+    assert.strictEqual(fiatValue('3', '0.3333'), '0.99');
+    assert.strictEqual(fiatValue('1', undefined), undefined);
+    assert.strictEqual(fiatValue('1', '1e3'), undefined);
+  });
+
+  it('percent formats a change rate with sign and two decimals', () => {
+    assert.strictEqual(percent('-0.0014'), '-0.14%');
+    assert.strictEqual(percent('0.05'), '+5.00%');
+    assert.strictEqual(percent('0'), '0.00%');
+    assert.strictEqual(percent(null), '');
+  });
+
+  it('validateAmount accepts a positive decimal up to the available amount', () => {
+    assert.strictEqual(validateAmount('12.5', '12.5', 'USDT'), undefined);
+    assert.strictEqual(validateAmount(' 0.00000001 ', '1', 'BTC'), undefined);
+    assert.strictEqual(validateAmount('12.50000001', '12.5', 'USDT'), 'Only 12.5 USDT is available.');
+    assert.strictEqual(validateAmount('0', '1', 'BTC'), 'The amount must be greater than zero.');
+    assert.strictEqual(validateAmount('1e3', '5000', 'BTC'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
+    assert.strictEqual(validateAmount('1,000', '5000', 'BTC'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
+  });
+
+  it('backoffMs doubles from the base and is capped', () => {
+    assert.deepStrictEqual([0, 1, 2, 3].map((n) => backoffMs(n, 10_000)), [10_000, 20_000, 40_000, 80_000]);
+    assert.strictEqual(backoffMs(10, 10_000), 300_000);
+  });
+});
