@@ -1,0 +1,261 @@
+/**
+ * Matching-engine benchmark (issue 3): SpotDesk's exchange core (WITH ledger, holds and fees) against
+ * `nodejs-order-book` (baseline, no ledger), both fed the same pre-generated, seeded order streams in
+ * this process:
+ *   A: 1,000,000 limit orders around a mid price, ~9% crossing, no cancels;
+ *   B: the same, each order i followed by a cancel of order i − 10,000 (book stays ~10k orders);
+ *   L: alternating sides in a narrow band, ~27% crossing.
+ * Prints orders/s of each engine and the ratio, the string-API throughput of ours (placeOrder /
+ * cancelOrder with decimal strings, same code path after parsing), and p50/p99 latency per order of
+ * ours (every order timed with process.hrtime.bigint in a separate pass, timer overhead subtracted).
+ * `BENCH_N` overrides the stream length (default 1,000,000); `BENCH_STREAMS` picks streams (e.g. "B").
+ */
+import { spawnSync } from 'node:child_process';
+import { OrderBook } from 'nodejs-order-book';
+import { Exchange } from '../src/exchange/core';
+
+const N = Number(process.env.BENCH_N ?? 1_000_000);
+const WINDOW = 10_000;
+const MID = 1_000_000; // ticks of 0.1 → price 100000.0
+const USERS = 64;
+const SYM = 'BTC-USDT';
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Stream {
+  name: string;
+  side: Uint8Array; // 0 buy, 1 sell
+  ticks: Int32Array;
+  lots: Int32Array;
+  cancels: boolean;
+  ids: string[]; // baseline ids
+  priceStr: string[];
+  sizeStr: string[];
+}
+
+function fmtTicks(t: number): string {
+  const s = String(t);
+  return s.endsWith('0') ? s.slice(0, -1) : `${s.slice(0, -1)}.${s.slice(-1)}`;
+}
+function fmtLots(l: number): string {
+  // baseIncrement 0.0001
+  const s = String(l).padStart(5, '0');
+  const frac = s.slice(-4).replace(/0+$/, '');
+  const int = s.slice(0, -4).replace(/^0+(?=\d)/, '');
+  return frac ? `${int}.${frac}` : int;
+}
+
+/** Orders around MID: a fraction `aggressive` placed through the touch (crossing), the rest passive within `band` ticks. */
+function gen(name: string, seed: number, aggressive: number, band: number, alternate: boolean, cancels: boolean): Stream {
+  const r = rng(seed);
+  const side = new Uint8Array(N);
+  const ticks = new Int32Array(N);
+  const lots = new Int32Array(N);
+  const ids: string[] = new Array(N);
+  const priceStr: string[] = new Array(N);
+  const sizeStr: string[] = new Array(N);
+  for (let i = 0; i < N; i++) {
+    const s = alternate ? i & 1 : r() < 0.5 ? 0 : 1;
+    const aggr = r() < aggressive;
+    const off = 1 + Math.floor(r() * band);
+    let t: number;
+    if (aggr) t = s === 0 ? MID + off : MID - off;
+    else t = s === 0 ? MID - off : MID + off;
+    side[i] = s;
+    ticks[i] = t;
+    lots[i] = aggr ? 1 + Math.floor(r() * 20) : 1 + Math.floor(r() * 100);
+    ids[i] = `o${i}`;
+    priceStr[i] = fmtTicks(t);
+    sizeStr[i] = fmtLots(lots[i]);
+  }
+  return { name, side, ticks, lots, cancels, ids, priceStr, sizeStr };
+}
+
+function newExchange(): { ex: Exchange; uids: string[] } {
+  let t = 1_700_000_000_000;
+  const ex = new Exchange({ now: () => t++ });
+  ex.addCurrency({ currency: 'BTC', precision: 8 });
+  ex.addCurrency({ currency: 'USDT', precision: 6 });
+  ex.addSymbol({
+    symbol: SYM,
+    baseCurrency: 'BTC',
+    quoteCurrency: 'USDT',
+    baseIncrement: '0.0001',
+    priceIncrement: '0.1',
+    quoteIncrement: '0.000001',
+    baseMinSize: '0.0001',
+    baseMaxSize: '10000',
+    quoteMinSize: '0.1',
+    quoteMaxSize: '99999999',
+    enableTrading: true,
+  });
+  const uids: string[] = [];
+  for (let u = 0; u < USERS; u++) {
+    const uid = `user${u}`;
+    uids.push(uid);
+    ex.setFeeRates(uid, '0.001', '0.0005');
+    for (const [cur, amt] of [['USDT', '100000000000'], ['BTC', '1000000']]) {
+      ex.deposit(uid, cur, amt);
+      ex.transfer(uid, cur, 'main', 'trade', amt);
+    }
+  }
+  return { ex, uids };
+}
+
+interface T {
+  wall: number;
+  cpu: number;
+}
+
+/** Ours via the numeric entry point (placeLimitTicks / cancelSeq). Returns timings and the crossing fraction. */
+function runOurs(s: Stream): [T, number] {
+  const { ex, uids } = newExchange();
+  const seqs = new Int32Array(N);
+  const t = timed(() => {
+    for (let i = 0; i < N; i++) {
+      seqs[i] = ex.placeLimitTicks(uids[i % USERS], SYM, s.side[i] === 0 ? 'buy' : 'sell', s.ticks[i], s.lots[i]);
+      if (s.cancels && i >= WINDOW) {
+        const j = i - WINDOW;
+        ex.cancelSeq(uids[j % USERS], seqs[j]);
+      }
+    }
+  });
+  // crossing fraction = orders with at least one taker fill
+  let crossing = 0;
+  for (const uid of uids) crossing += new Set(takerOrderIds(ex, uid)).size;
+  ex.checkInvariants();
+  return [t, crossing / N];
+}
+
+/** Order ids with a taker fill (fills query paged backwards). */
+function takerOrderIds(ex: Exchange, uid: string): string[] {
+  const out: string[] = [];
+  let lastId: number | undefined;
+  for (;;) {
+    const page = ex.fills(uid, { symbol: SYM, lastId, limit: 100 });
+    for (const f of page.items) if (f.liquidity === 'taker') out.push(f.orderId);
+    if (page.items.length < 100) return out;
+    lastId = page.lastId;
+  }
+}
+
+/** Ours via the public string API (placeOrder / cancelOrder with decimal strings). */
+function runOursStrings(s: Stream): T {
+  const { ex, uids } = newExchange();
+  const oids: string[] = new Array(N);
+  return timed(() => {
+    for (let i = 0; i < N; i++) {
+      oids[i] = ex.placeOrder(uids[i % USERS], { symbol: SYM, side: s.side[i] === 0 ? 'buy' : 'sell', type: 'limit', price: s.priceStr[i], size: s.sizeStr[i] }).orderId;
+      if (s.cancels && i >= WINDOW) {
+        const j = i - WINDOW;
+        try {
+          ex.cancelOrder(uids[j % USERS], SYM, oids[j]);
+        } catch {
+          /* already filled */
+        }
+      }
+    }
+  });
+}
+
+/** Per-order latency of ours (placement, plus its cancel for B), every order timed. */
+function latencyOurs(s: Stream): { p50: number; p99: number; p999: number; overhead: number } {
+  const { ex, uids } = newExchange();
+  const seqs = new Int32Array(N);
+  const lat = new Float64Array(N);
+  const probe = new Float64Array(100_000);
+  for (let k = 0; k < probe.length; k++) {
+    const a = process.hrtime.bigint();
+    probe[k] = Number(process.hrtime.bigint() - a);
+  }
+  probe.sort();
+  const overhead = probe[probe.length >> 1];
+  for (let i = 0; i < N; i++) {
+    const a = process.hrtime.bigint();
+    seqs[i] = ex.placeLimitTicks(uids[i % USERS], SYM, s.side[i] === 0 ? 'buy' : 'sell', s.ticks[i], s.lots[i]);
+    if (s.cancels && i >= WINDOW) {
+      const j = i - WINDOW;
+      ex.cancelSeq(uids[j % USERS], seqs[j]);
+    }
+    lat[i] = Number(process.hrtime.bigint() - a) - overhead;
+  }
+  lat.sort();
+  return { p50: lat[Math.floor(N * 0.5)], p99: lat[Math.floor(N * 0.99)], p999: lat[Math.floor(N * 0.999)], overhead };
+}
+
+function runBaseline(s: Stream): T {
+  const ob = new OrderBook();
+  return timed(() => {
+    for (let i = 0; i < N; i++) {
+      ob.limit({ id: s.ids[i], side: (s.side[i] === 0 ? 'buy' : 'sell') as never, size: s.lots[i], price: s.ticks[i] });
+      if (s.cancels && i >= WINDOW) ob.cancel(s.ids[i - WINDOW]);
+    }
+  });
+}
+
+/** Wall and CPU seconds of fn (CPU = user+system of this process: robust when other processes load the machine). */
+function timed(fn: () => void): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  fn();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1e6 };
+}
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) g();
+}
+
+function main(): void {
+  if (process.env.BENCH_STREAMS === undefined) {
+    // each stream in its own process (same flags), so one stream's heap and JIT state do not skew the next
+    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+    let failed = false;
+    for (const name of ['A', 'B', 'L']) {
+      const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], { stdio: 'inherit', env: { ...process.env, BENCH_STREAMS: name, BENCH_CHILD: '1' } });
+      failed ||= r.status !== 0;
+    }
+    if (failed) process.exit(1);
+    return;
+  }
+  const only = process.env.BENCH_STREAMS.toUpperCase();
+  const streams = [
+    only.includes('A') ? gen('A', 1, 0.09, 200, false, false) : null,
+    only.includes('B') ? gen('B', 1, 0.09, 200, false, true) : null,
+    only.includes('L') ? gen('L', 3, 0.27, 10, true, false) : null,
+  ].filter((x): x is Stream => x !== null);
+  const rate = (t: number): string => Math.round(N / t).toLocaleString('en-US');
+  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+  for (const s of streams) {
+    gc();
+    const [ours, cross] = runOurs(s);
+    gc();
+    const base = runBaseline(s);
+    gc();
+    const str = runOursStrings(s);
+    gc();
+    const lat = latencyOurs(s);
+    console.log(
+      `${s.name}${s.cancels ? ' (+cancel i-10k)' : ''}: crossing ${(cross * 100).toFixed(1)}%\n` +
+        `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})\n` +
+        `  nodejs-order-book                 ${rate(base.wall)} orders/s (cpu ${rate(base.cpu)})\n` +
+        `  ratio ours/baseline               ${(base.wall / ours.wall).toFixed(2)}x (cpu ${(base.cpu / ours.cpu).toFixed(2)}x)\n` +
+        `  ours string API (placeOrder)      ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)}; ${(base.wall / str.wall).toFixed(2)}x baseline)\n` +
+        `  ours latency per order${s.cancels ? ' (+its cancel)' : ''}: p50 ${lat.p50.toFixed(0)} ns, p99 ${lat.p99.toFixed(0)} ns, p99.9 ${lat.p999.toFixed(0)} ns (timer overhead ${lat.overhead} ns subtracted)`,
+    );
+  }
+}
+
+main();

@@ -1,0 +1,2400 @@
+/**
+ * Sandbox exchange core: a deterministic price-time-priority matching engine with an exact ledger
+ * (spec "General rules" 3–5, "States and transitions"; issue 3).
+ *
+ * Determinism: no I/O, no randomness, time only from the injected clock. The same commands at the same
+ * clock values produce the same order ids, fills, sequences and balances (the sandbox journals commands
+ * and replays them on restart). Queries never change observable state except GTT expiry, which stamps
+ * the expiry time (not the query time) so it is independent of when it is processed.
+ *
+ * Numbers (no binary floating point in money paths):
+ * - prices are integer ticks (price / priceIncrement) and sizes integer lots (size / baseIncrement),
+ *   JS numbers bounded by Number.MAX_SAFE_INTEGER: an order whose ticks or lots exceed 2^53−1 is rejected
+ *   (400100), and an order that could push a level's aggregated lots past 2^53−1 is rejected too;
+ * - money (balances, holds, funds, fees, collected fees) is BigInt in "ledger units" of 10^-18 of the
+ *   currency (LEDGER_SCALE). A symbol needs fraction digits(priceIncrement)+digits(baseIncrement) ≤ 18,
+ *   so price × size is exact in ledger units; currencies need precision ≤ 18.
+ * - fee rates are BigInt at 10^-12 (RATE_SCALE).
+ * - Number fast path: per-order and per-fill amounts (price × size, fees) are computed in doubles, in
+ *   units of 10^-qs of the quote (qs = max(digits(priceIncrement)+digits(baseIncrement), quote precision)),
+ *   only when every operand and result is an integer below 2^53 (checked on every call); otherwise, or
+ *   with `bigIntOnly`, the same value is computed with BigInt. Both give identical results (tested).
+ *   Resting-order holds likewise live in a per-account Number accumulator in units of 10^-K of the
+ *   currency (K fixed by the first symbol using the currency), flushed into the BigInt part before it
+ *   could leave ±(2^53−1); availability is checked against a Number lower bound of the free balance
+ *   and, when that is inconclusive, exactly in BigInt.
+ *
+ * Memory layout: live orders are pooled objects (intrusive lists in their price level and in their user's
+ * active list; rarely used fields in a side object; flags packed in one int); a done order's final state
+ * goes to a typed-array archive (no per-order heap objects for the history), its object back to the pool.
+ *
+ * Other readings (documented choices):
+ * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
+ *   resting own order and goes on, CB cancels both, DC decreases both by the smaller remaining size (the
+ *   order reaching 0 is cancelled); DC is rejected for market orders by funds (400100).
+ * - FOK: all-or-nothing checked before any fill; an own resting order met first under stp CN/CB/DC makes
+ *   the FOK fail (no fill), under CO it is skipped in the check.
+ * - post-only: cancelled (no fill at all) if ANY crossing resting order is ordinary (not hidden/iceberg).
+ * - postOnly/hidden/iceberg/timeInForce GTT are for limit orders; postOnly with IOC/FOK is rejected.
+ * - A limit order's `funds` is price × size, cancelledFunds = price × cancelledSize and remainFunds =
+ *   funds − dealFunds − cancelledFunds (as in the KuCoin order fixture); market orders show price "0",
+ *   size "0" for funds orders, funds "0" for size orders.
+ * - clientOid must be unique among the user's ACTIVE orders (400100 "clientOid already exists").
+ *
+ * Fee rule (documented reading of rule 5): fees are always in the quote currency, fee = rate × funds of
+ * the fill, truncated toward zero at the quote currency's precision (so rebates of a negative maker rate
+ * are truncated toward zero too). Holds: a buy limit order holds price × remainSize + ceil(takerRate ×
+ * price × remainSize) at the quote precision; since Σ trunc(fee_i) ≤ ceil(Σ fee), a hold recomputed after
+ * every fill always covers the fills it pays for, and the difference (price improvement and the surplus
+ * taker fee of maker fills) is released at once. A sell holds remainSize of base.
+ * Market buy by funds holds funds + ceil(takerRate × funds). Market buy by size holds the cost of walking
+ * the opposite book for `size` (own orders skipped when stp is set) + ceil(takerRate × cost); market sell
+ * by funds holds the lots needed to raise `funds` by the same walk. If available does not cover that
+ * hold → 200004. Market holds are transient: whatever is left is released when the order completes.
+ *
+ * Fee roles: the incoming order is the taker (liquidity 'taker') and pays the taker rate, except a
+ * post-only order that fills against hidden/iceberg orders, which pays the maker rate. A resting order
+ * pays the maker rate (liquidity 'maker') unless it is hidden or iceberg: then it pays the taker rate and
+ * its fill has forceTaker true (liquidity stays 'maker'). Rates are snapshotted per order at placement.
+ *
+ * Market buy by funds stop rule: at each price the order buys floor(remainFunds / (price × baseIncrement))
+ * lots; when that is 0 (the remaining funds cannot buy one baseIncrement at the next price) the order
+ * stops and the remaining funds are cancelled ("cancelledFunds"). Market sell by funds is symmetric.
+ */
+import { fromUnits, parse, toUnits } from '../../api/decimal';
+import { E_BALANCE, E_DISABLED, E_PARAM, E_SYMBOL, ExchangeError } from './errors';
+import type {
+  Account,
+  AccountType,
+  FillsQuery,
+  HfFill,
+  HfOrder,
+  Level2,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  PublicTrade,
+  SymbolRules,
+} from './types';
+
+/** Fraction digits of ledger units (balances, holds, funds, fees). */
+export const LEDGER_SCALE = 18;
+/** Fraction digits of fee rates. */
+export const RATE_SCALE = 12;
+/** 3 × 24 h in ms: readable window of fills and done orders. */
+export const HISTORY_WINDOW_MS = 3 * 24 * 3600 * 1000;
+/** Fixed 8-hex-digit prefix of order ids (followed by a 16-hex-digit counter). */
+export const ORDER_ID_PREFIX = '6a5d0c00';
+const ACCOUNT_ID_PREFIX = '6a5d0c01';
+const MAX_LOTS = Number.MAX_SAFE_INTEGER;
+const TAPE_MAX = 10_000;
+const ZERO = 0n;
+
+const BUY = 0;
+const SELL = 1;
+type SideN = 0 | 1;
+const TIF_GTC = 0;
+const TIF_GTT = 1;
+const TIF_IOC = 2;
+const TIF_FOK = 3;
+const TIF_NAMES = ['GTC', 'GTT', 'IOC', 'FOK'] as const;
+const STP_NONE = 0;
+const STP_DC = 1;
+const STP_CO = 2;
+const STP_CN = 3;
+const STP_CB = 4;
+const STP_NAMES = ['', 'DC', 'CO', 'CN', 'CB'] as const;
+
+function perr(msg: string): ExchangeError {
+  return new ExchangeError(E_PARAM, msg);
+}
+function hex16(n: number): string {
+  return n.toString(16).padStart(16, '0');
+}
+function pow10(n: number): bigint {
+  return 10n ** BigInt(n);
+}
+function fracDigits(s: string): number {
+  return parse(s).scale;
+}
+
+/**
+ * A fee rate: exact BigInt at RATE_SCALE for the general path, and num/den (den = 10^fraction digits,
+ * both safe integers) for the Number fast path. Immutable; orders snapshot the object at placement.
+ */
+class Rate {
+  readonly big: bigint;
+  readonly num: number;
+  readonly den: number;
+  readonly str: string;
+  constructor(s: string) {
+    const p = parse(s);
+    this.big = p.units * pow10(RATE_SCALE - p.scale);
+    this.num = Number(p.units);
+    this.den = 10 ** p.scale;
+    this.str = fromUnits(p.units, p.scale);
+  }
+}
+const DEFAULT_RATE = new Rate('0.001');
+
+/** One balance of one currency of one type. */
+class Acc {
+  /** balance in ledger units (change only through addBalance) */
+  balance = ZERO;
+  /** BigInt part of the holds, ledger units (change only through addHoldsBig) */
+  holdsB = ZERO;
+  /**
+   * Number part of the holds in units of 10^-K of the currency (K = the currency's fast scale, -1 while
+   * unknown), |holdsN| ≤ 2^53−1: flushed into holdsB before an addition could leave that range.
+   */
+  holdsN = 0;
+  K = -1;
+  U = 1n; // ledger units per 10^-K
+  /** min(floor((balance − holdsB) / U), 2^53−1), valid when freeOk: a lower bound for Number availability checks */
+  freeN = 0;
+  freeOk = false;
+  /** freeN/freeOk must be recomputed (balance, holdsB or K changed) */
+  dirty = true;
+  constructor(
+    readonly id: string,
+    readonly currency: string,
+    readonly type: AccountType,
+  ) {}
+
+  /** Total holds, ledger units. */
+  get holds(): bigint {
+    return this.holdsN === 0 ? this.holdsB : this.holdsB + BigInt(this.holdsN) * this.U;
+  }
+
+  /** Adopt the currency's fast scale (only while no Number holds exist). */
+  setK(k: number): void {
+    if (this.K === k || this.holdsN !== 0 || k < 0) return;
+    this.K = k;
+    this.U = pow10(LEDGER_SCALE - k);
+    this.dirty = true;
+  }
+
+  addBalance(v: bigint): void {
+    this.balance += v;
+    this.dirty = true;
+  }
+
+  addHoldsBig(v: bigint): void {
+    this.holdsB += v;
+    this.dirty = true;
+  }
+
+  /** Add x (10^-K units, |x| ≤ 2^53−1) to the Number holds. */
+  addHoldsN(x: number): void {
+    const t = this.holdsN + x;
+    if (t > MAX_LOTS || t < -MAX_LOTS) {
+      this.holdsB += BigInt(this.holdsN) * this.U;
+      this.holdsN = x;
+      this.dirty = true;
+    } else {
+      this.holdsN = t;
+    }
+  }
+
+  /** Exact: can `h` more (10^-K units) be held? available = balance − holds ≥ h. */
+  canHoldN(h: number): boolean {
+    if (this.dirty) this.refresh();
+    const t = this.holdsN + h;
+    if (this.freeOk && t <= this.freeN && t <= MAX_LOTS) return true;
+    return this.balance - this.holdsB - BigInt(this.holdsN) * this.U - BigInt(h) * this.U >= 0n;
+  }
+
+  private refresh(): void {
+    this.dirty = false;
+    if (this.K < 0) {
+      this.freeOk = false;
+      return;
+    }
+    const d = this.balance - this.holdsB;
+    let q = d / this.U;
+    if (d < 0n && q * this.U !== d) q -= 1n;
+    // a LOWER bound of the free amount is all the Number check needs: cap it at 2^53−1
+    const lim = BigInt(MAX_LOTS);
+    this.freeOk = q >= -lim;
+    this.freeN = q > lim ? MAX_LOTS : this.freeOk ? Number(q) : 0;
+  }
+}
+
+/** main + trade accounts of one currency of one user. */
+class Wallet {
+  constructor(
+    readonly main: Acc,
+    readonly trade: Acc,
+  ) {}
+}
+
+class User {
+  readonly wallets = new Map<string, Wallet>();
+  taker: Rate = DEFAULT_RATE;
+  maker: Rate = DEFAULT_RATE;
+  readonly fills: FillRec[] = [];
+  /** per-symbol order lists */
+  readonly perSym = new Map<Sym, UserSym>();
+  lastSym: Sym | null = null;
+  lastUS: UserSym | null = null;
+  /** clientOid → seq of the most recent order with it */
+  readonly byClientOid = new Map<string, number>();
+  constructor(
+    readonly uid: string,
+    readonly idx: number,
+  ) {}
+  /** Order lists of this user on a symbol (created on first use). */
+  us(s: Sym): UserSym {
+    if (this.lastSym === s) return this.lastUS as UserSym;
+    let u = this.perSym.get(s);
+    if (!u) {
+      u = new UserSym();
+      this.perSym.set(s, u);
+    }
+    this.lastSym = s;
+    this.lastUS = u;
+    return u;
+  }
+}
+
+/** A user's orders on one symbol: intrusive list of active orders + done orders (done order). */
+class UserSym {
+  head: Order | null = null;
+  /** seqs of done orders, in done order */
+  readonly done: number[] = [];
+  /** active orders, oldest first */
+  activeList(): Order[] {
+    const out: Order[] = [];
+    for (let o = this.head; o; o = o.aNext) out.push(o);
+    return out.reverse();
+  }
+}
+
+/** Internal fill record (one per side per trade). Converted to {@link HfFill} on read. */
+class FillRec {
+  constructor(
+    readonly id: number,
+    readonly sym: Sym,
+    readonly tradeId: number,
+    readonly orderSeq: number,
+    readonly counterSeq: number,
+    readonly market: boolean,
+    readonly side: SideN,
+    readonly maker: boolean,
+    readonly forceTaker: boolean,
+    readonly ticks: number,
+    readonly lots: number,
+    readonly funds: bigint,
+    readonly fee: bigint,
+    readonly feeRate: string,
+    readonly createdAt: number,
+  ) {}
+}
+
+class TapeRec {
+  constructor(
+    readonly tradeId: number,
+    readonly sequence: number,
+    readonly ticks: number,
+    readonly lots: number,
+    readonly side: SideN,
+    readonly time: number,
+  ) {}
+}
+
+class Level {
+  size = 0; // visible lots
+  head: Order | null = null;
+  tail: Order | null = null;
+  constructor(readonly ticks: number) {}
+}
+
+/** One side of a book: levels sorted so that the BEST level is LAST (O(1) access/pop). */
+class BookSide {
+  readonly levels: Level[] = [];
+  readonly map = new Map<number, Level>();
+  constructor(readonly side: SideN) {}
+
+  best(): Level | undefined {
+    return this.levels[this.levels.length - 1];
+  }
+
+  /** Better-or-equal comparator: bids best = highest, asks best = lowest. */
+  getOrCreate(ticks: number): Level {
+    let lv = this.map.get(ticks);
+    if (lv) return lv;
+    lv = new Level(ticks);
+    this.map.set(ticks, lv);
+    const a = this.levels;
+    // bids ascending (best = highest last); asks descending (best = lowest last)
+    let lo = 0;
+    let hi = a.length;
+    if (this.side === BUY) {
+      if (hi === 0 || a[hi - 1].ticks < ticks) {
+        a.push(lv);
+        return lv;
+      }
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[mid].ticks < ticks) lo = mid + 1;
+        else hi = mid;
+      }
+    } else {
+      if (hi === 0 || a[hi - 1].ticks > ticks) {
+        a.push(lv);
+        return lv;
+      }
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[mid].ticks > ticks) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    a.splice(lo, 0, lv);
+    return lv;
+  }
+
+  remove(lv: Level): void {
+    this.map.delete(lv.ticks);
+    const a = this.levels;
+    const n = a.length;
+    if (a[n - 1] === lv) {
+      a.pop();
+      return;
+    }
+    let lo = 0;
+    let hi = n;
+    if (this.side === BUY) {
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[mid].ticks < lv.ticks) lo = mid + 1;
+        else hi = mid;
+      }
+    } else {
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[mid].ticks > lv.ticks) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    a.splice(lo, 1);
+  }
+}
+
+class Sym {
+  readonly bids = new BookSide(BUY);
+  readonly asks = new BookSide(SELL);
+  sequence = 1;
+  tradeSeq = 0;
+  readonly tape: TapeRec[] = [];
+  tapeStart = 0;
+  readonly ps: number;
+  readonly bs: number;
+  readonly priceInc: bigint; // at ps
+  readonly baseInc: bigint; // at bs
+  /** ledger units (quote) of 1 tick × 1 lot */
+  readonly unitFunds: bigint;
+  /** ledger units (base) of 1 lot */
+  readonly lotUnits: bigint;
+  readonly feeQ: bigint;
+  readonly feeGrid: bigint;
+  readonly baseMinLots: number;
+  readonly baseMaxLots: number;
+  readonly quoteMin: bigint;
+  readonly quoteMax: bigint;
+  readonly quoteInc: bigint;
+  // Number fast path (see Exchange.costQ): amounts in units of 10^-qs of the quote currency
+  readonly qs: number;
+  /** qs units per tick × lot (0 when not a safe integer: fast path disabled) */
+  readonly unitQ: number;
+  readonly qFactor: bigint; // ledger units per qs unit
+  readonly precStep: number; // qs units per quote-precision unit
+  readonly quoteMinQ: number;
+  readonly quoteMaxQ: number;
+  /** Number holds: 10^(K_quote − qs) and 10^(K_base − bs), 0 when the currency's fast scale is finer-unfit */
+  quoteMulK = 0;
+  baseMulK = 0;
+  quoteK = -1;
+  baseK = -1;
+  enableTrading: boolean;
+  constructor(
+    readonly rules: SymbolRules,
+    quotePrecision: number,
+    readonly idx: number,
+  ) {
+    this.ps = fracDigits(rules.priceIncrement);
+    this.bs = fracDigits(rules.baseIncrement);
+    if (this.ps + this.bs > LEDGER_SCALE) throw perr('priceIncrement and baseIncrement need more than 18 fraction digits');
+    this.priceInc = toUnits(rules.priceIncrement, this.ps);
+    this.baseInc = toUnits(rules.baseIncrement, this.bs);
+    if (this.priceInc <= 0n || this.baseInc <= 0n) throw perr('increments must be positive');
+    this.unitFunds = this.priceInc * this.baseInc * pow10(LEDGER_SCALE - this.ps - this.bs);
+    this.lotUnits = this.baseInc * pow10(LEDGER_SCALE - this.bs);
+    this.feeQ = pow10(RATE_SCALE + LEDGER_SCALE - quotePrecision);
+    this.feeGrid = pow10(LEDGER_SCALE - quotePrecision);
+    const lotsOf = (s: string, up: boolean): number => {
+      const u = toUnits(s, LEDGER_SCALE, 'down');
+      let l = u / this.lotUnits;
+      if (up && l * this.lotUnits < u) l += 1n;
+      return l > BigInt(MAX_LOTS) ? MAX_LOTS : Number(l);
+    };
+    this.baseMinLots = Math.max(1, lotsOf(rules.baseMinSize, true));
+    this.baseMaxLots = lotsOf(rules.baseMaxSize, false);
+    this.quoteMin = toUnits(rules.quoteMinSize, LEDGER_SCALE, 'down');
+    this.quoteMax = toUnits(rules.quoteMaxSize, LEDGER_SCALE, 'down');
+    this.quoteInc = toUnits(rules.quoteIncrement, LEDGER_SCALE, 'down');
+    if (this.quoteInc <= 0n) throw perr('quoteIncrement must be positive with at most 18 fraction digits');
+    this.qs = Math.max(this.ps + this.bs, quotePrecision);
+    const uq = this.priceInc * this.baseInc * pow10(this.qs - this.ps - this.bs);
+    this.unitQ = uq <= BigInt(MAX_LOTS) ? Number(uq) : 0;
+    this.qFactor = pow10(LEDGER_SCALE - this.qs);
+    this.precStep = 10 ** (this.qs - quotePrecision);
+    const capQ = (v: bigint): number => (v > BigInt(MAX_LOTS) ? MAX_LOTS : Number(v));
+    this.quoteMinQ = capQ((this.quoteMin + this.qFactor - 1n) / this.qFactor);
+    this.quoteMaxQ = capQ(this.quoteMax / this.qFactor);
+    this.enableTrading = rules.enableTrading;
+  }
+  priceStr(ticks: number): string {
+    return fromUnits(BigInt(ticks) * this.priceInc, this.ps);
+  }
+  sizeStr(lots: number): string {
+    return fromUnits(BigInt(lots) * this.baseInc, this.bs);
+  }
+}
+
+/**
+ * Fields of an order as read by views and invariants: implemented by the live {@link Order} and by
+ * records materialised from the done-order archive.
+ */
+interface OrderState {
+  seq: number;
+  user: User;
+  sym: Sym;
+  side: SideN;
+  market: boolean;
+  ticks: number;
+  sizeLots: number;
+  funds: bigint;
+  tif: number;
+  cancelAfter: number;
+  postOnly: boolean;
+  hidden: boolean;
+  iceberg: boolean;
+  visible: number;
+  stp: number;
+  clientOid: string;
+  remark: string;
+  tags: string;
+  remain: number;
+  deal: number;
+  cancelled: number;
+  dealFunds: bigint;
+  remainFunds: bigint;
+  cancelledFunds: bigint;
+  fee: bigint;
+  active: boolean;
+  inBook: boolean;
+  cancelExist: boolean;
+  createdAt: number;
+  lastUpdatedAt: number;
+}
+
+/**
+ * A live (active or being matched) order: pooled object, intrusive list node in its price level and in
+ * its user's active list. When done it is written to the archive and its object returned to the pool,
+ * so nothing may keep a reference to an Order after finish() (fills, clientOid index and the GTT heap
+ * keep sequence numbers).
+ */
+class Order implements OrderState {
+  // book links
+  prev: Order | null = null;
+  next: Order | null = null;
+  level: Level | null = null;
+  // user's active-order list links (newest at head)
+  aPrev: Order | null = null;
+  aNext: Order | null = null;
+  /** trade account the hold sits in */
+  acc!: Acc;
+  us!: UserSym;
+  user!: User;
+  sym!: Sym;
+  taker!: Rate;
+  maker!: Rate;
+  seq = 0;
+  ticks = 0; // 0 for market
+  sizeLots = 0; // -1 for funds orders
+  createdAt = 0;
+  // state
+  remain = 0; // lots (size orders)
+  deal = 0;
+  cancelled = 0;
+  shown = 0; // lots matchable now / displayed (iceberg tranche)
+  dealFunds = ZERO;
+  fee = ZERO;
+  hold = ZERO;
+  /** hold on the Number path (account 10^-K units), -1 when `hold` (BigInt) is used */
+  holdN = -1;
+  lastUpdatedAt = 0;
+  /** index in the pool */
+  slot = 0;
+  /** packed flags: side, market, tif, postOnly, hidden, iceberg, stp, cancelExist, active, inBook */
+  f = 0;
+  /** rarely used fields (funds orders, GTT, iceberg, STP, clientOid/remark/tags); null = defaults */
+  x: OrderExt | null = null;
+
+  /** (Re)initialise a pooled object for a new order. */
+  init(seq: number, p: Parsed, acc: Acc, us: UserSym, now: number): void {
+    this.prev = this.next = null;
+    this.level = null;
+    this.aPrev = this.aNext = null;
+    this.acc = acc;
+    this.us = us;
+    this.user = p.user;
+    this.sym = p.sym;
+    this.taker = p.user.taker;
+    this.maker = p.user.maker;
+    this.seq = seq;
+    this.ticks = p.ticks;
+    this.sizeLots = p.lots;
+    this.createdAt = now;
+    this.remain = p.lots > 0 ? p.lots : 0;
+    this.deal = 0;
+    this.cancelled = 0;
+    this.shown = 0;
+    this.dealFunds = ZERO;
+    this.fee = ZERO;
+    this.hold = ZERO;
+    this.holdN = -1;
+    this.lastUpdatedAt = now;
+    this.f =
+      p.side |
+      (p.market ? F_MARKET : 0) |
+      (p.tif << F_TIF_SHIFT) |
+      (p.postOnly ? F_POST : 0) |
+      (p.hidden ? F_HIDDEN : 0) |
+      (p.iceberg ? F_ICEBERG : 0) |
+      (p.stp << F_STP_SHIFT) |
+      F_ACTIVE;
+    const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
+    this.x = plain ? null : new OrderExt(p);
+  }
+
+  private ext(): OrderExt {
+    if (this.x === null) this.x = new OrderExt(null);
+    return this.x;
+  }
+  get side(): SideN {
+    return (this.f & F_SELL) as SideN;
+  }
+  get market(): boolean {
+    return (this.f & F_MARKET) !== 0;
+  }
+  get tif(): number {
+    return (this.f >> F_TIF_SHIFT) & 3;
+  }
+  get postOnly(): boolean {
+    return (this.f & F_POST) !== 0;
+  }
+  get hidden(): boolean {
+    return (this.f & F_HIDDEN) !== 0;
+  }
+  get iceberg(): boolean {
+    return (this.f & F_ICEBERG) !== 0;
+  }
+  get stp(): number {
+    return (this.f >> F_STP_SHIFT) & 7;
+  }
+  get cancelExist(): boolean {
+    return (this.f & F_CANCEL_EXIST) !== 0;
+  }
+  set cancelExist(v: boolean) {
+    this.f = v ? this.f | F_CANCEL_EXIST : this.f & ~F_CANCEL_EXIST;
+  }
+  get active(): boolean {
+    return (this.f & F_ACTIVE) !== 0;
+  }
+  set active(v: boolean) {
+    this.f = v ? this.f | F_ACTIVE : this.f & ~F_ACTIVE;
+  }
+  get inBook(): boolean {
+    return (this.f & F_IN_BOOK) !== 0;
+  }
+  set inBook(v: boolean) {
+    this.f = v ? this.f | F_IN_BOOK : this.f & ~F_IN_BOOK;
+  }
+  get funds(): bigint {
+    return this.x === null ? -1n : this.x.funds;
+  }
+  get remainFunds(): bigint {
+    return this.x === null ? ZERO : this.x.remainFunds;
+  }
+  set remainFunds(v: bigint) {
+    this.ext().remainFunds = v;
+  }
+  get cancelledFunds(): bigint {
+    return this.x === null ? ZERO : this.x.cancelledFunds;
+  }
+  set cancelledFunds(v: bigint) {
+    this.ext().cancelledFunds = v;
+  }
+  get cancelAfter(): number {
+    return this.x === null ? 0 : this.x.cancelAfter;
+  }
+  get expireAt(): number {
+    return this.x === null ? 0 : this.x.expireAt;
+  }
+  set expireAt(v: number) {
+    this.ext().expireAt = v;
+  }
+  get visible(): number {
+    return this.x === null ? 0 : this.x.visible;
+  }
+  get clientOid(): string {
+    return this.x === null ? '' : this.x.clientOid;
+  }
+  get remark(): string {
+    return this.x === null ? '' : this.x.remark;
+  }
+  get tags(): string {
+    return this.x === null ? '' : this.x.tags;
+  }
+}
+
+/** Rarely used order fields, allocated only for orders that need them. */
+class OrderExt {
+  funds: bigint; // -1n for size orders (ledger units of quote)
+  remainFunds: bigint; // funds orders
+  cancelledFunds = ZERO;
+  cancelAfter: number;
+  expireAt = 0;
+  visible: number; // iceberg visible lots (0 otherwise)
+  clientOid: string;
+  remark: string;
+  tags: string;
+  constructor(p: Parsed | null) {
+    this.funds = p ? p.funds : -1n;
+    this.remainFunds = p && p.funds > 0n ? p.funds : ZERO;
+    this.cancelAfter = p ? p.cancelAfter : 0;
+    this.visible = p ? p.visible : 0;
+    this.clientOid = p ? p.clientOid : '';
+    this.remark = p ? p.remark : '';
+    this.tags = p ? p.tags : '';
+  }
+}
+
+const F_SELL = 1;
+const F_MARKET = 2;
+const F_TIF_SHIFT = 2; // 2 bits
+const F_POST = 1 << 4;
+const F_HIDDEN = 1 << 5;
+const F_ICEBERG = 1 << 6;
+const F_STP_SHIFT = 7; // 3 bits
+const F_CANCEL_EXIST = 1 << 10;
+const F_ACTIVE = 1 << 11;
+const F_IN_BOOK = 1 << 12;
+const NUM_STRIDE = 8; // ticks, sizeLots, deal, cancelled, createdAt, lastUpdatedAt, visible, cancelAfter
+const META_STRIDE = 3; // user idx, sym idx, flags
+const CHUNK_BITS = 12; // archive chunk = 4,096 orders
+const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
+
+/**
+ * Done-order archive: final state of every done order by seq, in typed arrays (no per-order objects
+ * for the garbage collector to trace); BigInt amounts and strings only for the orders that have them.
+ * Also maps seq → pool slot of live orders (-1 when not live).
+ */
+class Archive {
+  /** chunks of CHUNK orders: no copying as the history grows */
+  private readonly numC: Float64Array[] = [];
+  private readonly metaC: Int32Array[] = [];
+  slotOf = new Int32Array(1024).fill(-1);
+  cap = 1024;
+  /** seq → [funds, dealFunds, cancelledFunds, fee] when any is non-zero (funds orders, filled orders) */
+  readonly big = new Map<number, bigint[]>();
+  /** seq → [clientOid, remark, tags] when any is non-empty */
+  readonly str = new Map<number, string[]>();
+
+  ensure(seq: number): void {
+    while (this.numC.length <= seq >>> CHUNK_BITS) {
+      this.numC.push(new Float64Array(NUM_STRIDE << CHUNK_BITS));
+      this.metaC.push(new Int32Array(META_STRIDE << CHUNK_BITS));
+    }
+    if (seq < this.cap) return;
+    let cap = this.cap;
+    while (seq >= cap) cap *= 2;
+    const slotOf = new Int32Array(cap).fill(-1);
+    slotOf.set(this.slotOf);
+    this.slotOf = slotOf;
+    this.cap = cap;
+  }
+
+  put(o: Order): void {
+    const seq = o.seq;
+    const n = (seq & CHUNK_MASK) * NUM_STRIDE;
+    const num = this.numC[seq >>> CHUNK_BITS];
+    num[n] = o.ticks;
+    num[n + 1] = o.sizeLots;
+    num[n + 2] = o.deal;
+    num[n + 3] = o.cancelled;
+    num[n + 4] = o.createdAt;
+    num[n + 5] = o.lastUpdatedAt;
+    num[n + 6] = o.visible;
+    num[n + 7] = o.cancelAfter;
+    const m = (seq & CHUNK_MASK) * META_STRIDE;
+    const meta = this.metaC[seq >>> CHUNK_BITS];
+    meta[m] = o.user.idx;
+    meta[m + 1] = o.sym.idx;
+    // same bit layout as Order.f, without the live-state bits
+    meta[m + 2] = o.f & ~(F_ACTIVE | F_IN_BOOK);
+    // dealFunds and fee are non-zero only after a fill (deal > 0), funds/cancelledFunds only for funds orders
+    if (o.deal > 0 || o.sizeLots < 0) {
+      this.big.set(seq, [o.funds, o.dealFunds, o.cancelledFunds, o.fee]);
+    }
+    if (o.clientOid !== '' || o.remark !== '' || o.tags !== '') this.str.set(seq, [o.clientOid, o.remark, o.tags]);
+  }
+
+  userIdx(seq: number): number {
+    return this.metaC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * META_STRIDE];
+  }
+  symIdx(seq: number): number {
+    return this.metaC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * META_STRIDE + 1];
+  }
+  lastUpdatedAt(seq: number): number {
+    return this.numC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * NUM_STRIDE + 5];
+  }
+
+  /** Materialise a done order. */
+  get(seq: number, users: User[], syms: Sym[]): OrderState {
+    const n = (seq & CHUNK_MASK) * NUM_STRIDE;
+    const m = (seq & CHUNK_MASK) * META_STRIDE;
+    const num = this.numC[seq >>> CHUNK_BITS];
+    const meta = this.metaC[seq >>> CHUNK_BITS];
+    const fl = meta[m + 2];
+    const b = this.big.get(seq);
+    const st = this.str.get(seq);
+    return {
+      seq,
+      user: users[meta[m]],
+      sym: syms[meta[m + 1]],
+      side: (fl & F_SELL) as SideN,
+      market: (fl & F_MARKET) !== 0,
+      ticks: num[n],
+      sizeLots: num[n + 1],
+      funds: b ? b[0] : -1n,
+      tif: (fl >> F_TIF_SHIFT) & 3,
+      cancelAfter: num[n + 7],
+      postOnly: (fl & F_POST) !== 0,
+      hidden: (fl & F_HIDDEN) !== 0,
+      iceberg: (fl & F_ICEBERG) !== 0,
+      visible: num[n + 6],
+      stp: (fl >> F_STP_SHIFT) & 7,
+      clientOid: st ? st[0] : '',
+      remark: st ? st[1] : '',
+      tags: st ? st[2] : '',
+      remain: 0,
+      deal: num[n + 2],
+      cancelled: num[n + 3],
+      dealFunds: b ? b[1] : ZERO,
+      remainFunds: ZERO,
+      cancelledFunds: b ? b[2] : ZERO,
+      fee: b ? b[3] : ZERO,
+      active: false,
+      inBook: false,
+      cancelExist: (fl & F_CANCEL_EXIST) !== 0,
+      createdAt: num[n + 4],
+      lastUpdatedAt: num[n + 5],
+    };
+  }
+}
+
+/** Withdrawal hold record. */
+interface WHold {
+  acc: Acc;
+  amount: bigint;
+  cur: string;
+}
+
+/** Parsed, rule-checked order (internal). */
+interface Parsed {
+  user: User;
+  sym: Sym;
+  side: SideN;
+  market: boolean;
+  ticks: number;
+  lots: number; // -1 for funds
+  funds: bigint; // -1n for size
+  tif: number;
+  cancelAfter: number;
+  postOnly: boolean;
+  hidden: boolean;
+  iceberg: boolean;
+  visible: number;
+  stp: number;
+  clientOid: string;
+  remark: string;
+  tags: string;
+  hold: bigint; // required hold in ledger units (quote for buys, base for sells), when holdN < 0
+  holdN: number; // required hold in the account's 10^-K units (Number path), -1 when on the BigInt path
+}
+
+/** Best bid/ask (visible levels only); null when that side has no visible level. */
+export interface BestBidAsk {
+  bestBid: string | null;
+  bestBidSize: string | null;
+  bestAsk: string | null;
+  bestAskSize: string | null;
+}
+
+/** Options of the numeric entry point {@link Exchange.placeLimitTicks}. */
+export interface LimitTicksOptions {
+  tif?: 'GTC' | 'IOC' | 'FOK';
+  postOnly?: boolean;
+  clientOid?: string;
+}
+
+/**
+ * The sandbox exchange: currencies, symbols, users' fee rates, ledger (main/trade accounts, withdrawal
+ * holds, collected fees) and one order book per symbol. All methods are synchronous; every mutating method
+ * either succeeds completely or throws {@link ExchangeError} having changed nothing.
+ */
+export class Exchange {
+  private readonly now: () => number;
+  private readonly currencies = new Map<string, number>();
+  private readonly syms = new Map<string, Sym>();
+  private readonly users = new Map<string, User>();
+  private readonly userList: User[] = [];
+  /** currency → fast scale K of Number holds (see Acc) */
+  private readonly fastScale = new Map<string, number>();
+  private readonly symList: Sym[] = [];
+  /** done orders + seq → live slot */
+  private readonly archive = new Archive();
+  /** pool of live-order objects (index = slot) and its free slots */
+  private readonly pool: Order[] = [];
+  private readonly freeSlots: number[] = [];
+  private orderSeq = 0;
+  private fillSeq = 0;
+  private accountSeq = 0;
+  private holdSeq = 0;
+  private readonly fees = new Map<string, bigint>();
+  private readonly deposited = new Map<string, bigint>();
+  private readonly withdrawn = new Map<string, bigint>();
+  private readonly wholds = new Map<string, WHold>();
+  /** GTT min-heap by (expireAt, seq) */
+  private readonly gtt: { expireAt: number; seq: number }[] = [];
+  private readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
+  /** one-entry symbol cache of placeLimitTicks (symbols are never removed) */
+  private lastSymbolName = '';
+  private lastSymbolSym: Sym | null = null;
+  /** scratch request of placeLimitTicks (fields not set there keep these plain-limit defaults) */
+  private readonly scratch: Parsed = {
+    user: new User('', -1),
+    sym: null as unknown as Sym,
+    side: BUY,
+    market: false,
+    ticks: 0,
+    lots: 0,
+    funds: -1n,
+    tif: TIF_GTC,
+    cancelAfter: 0,
+    postOnly: false,
+    hidden: false,
+    iceberg: false,
+    visible: 0,
+    stp: STP_NONE,
+    clientOid: '',
+    remark: '',
+    tags: '',
+    hold: ZERO,
+    holdN: -1,
+  };
+
+  /** Disable the Number fast path (tests run the model on both paths). */
+  private readonly bigOnly: boolean;
+
+  /**
+   * @param opts.now injected clock, ms since epoch (the only time source of the core).
+   * @param opts.bigIntOnly testing aid: compute every amount on the BigInt path (results are identical).
+   */
+  constructor(opts: { now: () => number; bigIntOnly?: boolean }) {
+    this.now = opts.now;
+    this.bigOnly = opts.bigIntOnly === true;
+  }
+
+  // ───────────────────────────── reference data ─────────────────────────────
+
+  /** Register a currency with its precision (fraction digits, 0..18). Re-adding updates the precision of
+   * an unused currency. @throws ExchangeError 400100 on a bad precision. */
+  addCurrency(c: { currency: string; precision: number }): void {
+    if (!Number.isInteger(c.precision) || c.precision < 0 || c.precision > LEDGER_SCALE) {
+      throw perr(`precision of ${c.currency} must be an integer in 0..${LEDGER_SCALE}`);
+    }
+    this.currencies.set(c.currency, c.precision);
+  }
+
+  /** Currency codes registered with {@link addCurrency}, with precision. */
+  currencyList(): { currency: string; precision: number }[] {
+    return [...this.currencies].map(([currency, precision]) => ({ currency, precision }));
+  }
+
+  /**
+   * Register a trading pair (fields as in GET /api/v2/symbols). Both currencies must have been added.
+   * Re-adding an existing symbol only updates `enableTrading`.
+   * @throws ExchangeError 400100 on unknown currencies or unusable increments.
+   */
+  addSymbol(rules: SymbolRules): void {
+    const existing = this.syms.get(rules.symbol);
+    if (existing) {
+      existing.enableTrading = rules.enableTrading;
+      return;
+    }
+    const qp = this.currencies.get(rules.quoteCurrency);
+    if (qp === undefined || !this.currencies.has(rules.baseCurrency)) {
+      throw perr(`currencies of ${rules.symbol} must be added first`);
+    }
+    const sym = new Sym({ ...rules, feeCurrency: rules.feeCurrency ?? rules.quoteCurrency }, qp, this.symList.length);
+    // fast scale of a currency: fixed by the first symbol using it; later symbols needing finer units
+    // simply keep their holds on the BigInt path
+    const kq = this.fastScale.get(rules.quoteCurrency) ?? Math.max(qp, sym.qs);
+    this.fastScale.set(rules.quoteCurrency, kq);
+    const kb = this.fastScale.get(rules.baseCurrency) ?? Math.max(this.currencies.get(rules.baseCurrency) as number, sym.bs);
+    this.fastScale.set(rules.baseCurrency, kb);
+    sym.quoteK = kq;
+    sym.baseK = kb;
+    sym.quoteMulK = kq >= sym.qs ? 10 ** (kq - sym.qs) : 0;
+    sym.baseMulK = kb >= sym.bs ? 10 ** (kb - sym.bs) : 0;
+    if (sym.quoteMulK > MAX_LOTS) sym.quoteMulK = 0;
+    if (sym.baseMulK > MAX_LOTS) sym.baseMulK = 0;
+    this.symList.push(sym);
+    this.syms.set(rules.symbol, sym);
+  }
+
+  /** Set whether a symbol accepts new orders (cancellation always works). @throws 900001 unknown symbol. */
+  setTradingEnabled(symbol: string, enabled: boolean): void {
+    this.sym(symbol).enableTrading = enabled;
+  }
+
+  /** All symbols' rules (copies), in registration order. */
+  symbols(): SymbolRules[] {
+    return [...this.syms.values()].map((s) => ({ ...s.rules, enableTrading: s.enableTrading }));
+  }
+
+  /** True when the symbol is registered. */
+  hasSymbol(symbol: string): boolean {
+    return this.syms.has(symbol);
+  }
+
+  /**
+   * Set a user's fee rates (decimal strings). Applies to orders placed afterwards (rates are snapshotted
+   * per order). 0 ≤ taker ≤ 0.1, −0.1 ≤ maker ≤ taker (negative maker = rebate). Default 0.001/0.001.
+   * @throws ExchangeError 400100 outside those bounds or with more than 12 fraction digits.
+   */
+  setFeeRates(uid: string, takerFeeRate: string, makerFeeRate: string): void {
+    let t: bigint;
+    let m: bigint;
+    try {
+      t = toUnits(takerFeeRate, RATE_SCALE);
+      m = toUnits(makerFeeRate, RATE_SCALE);
+    } catch {
+      throw perr('fee rates must be decimals with at most 12 fraction digits');
+    }
+    const lim = pow10(RATE_SCALE - 1);
+    if (t < 0n || t > lim || m < -lim || m > t) throw perr('fee rates must satisfy 0 <= taker <= 0.1 and -0.1 <= maker <= taker');
+    const u = this.user(uid);
+    u.taker = new Rate(takerFeeRate);
+    u.maker = new Rate(makerFeeRate);
+  }
+
+  /** A user's current fee rates as decimal strings (spec "Base fee rates"). */
+  feeRates(uid: string): { takerFeeRate: string; makerFeeRate: string } {
+    const u = this.users.get(uid);
+    return u ? { takerFeeRate: u.taker.str, makerFeeRate: u.maker.str } : { takerFeeRate: '0.001', makerFeeRate: '0.001' };
+  }
+
+  // ───────────────────────────── orders ─────────────────────────────
+
+  /**
+   * Check everything placement checks (symbol, trading rules, increments, min/max, balance) without
+   * changing anything (POST /api/v1/hf/orders/test). Returns what placeOrder would return, except that
+   * the orderId is the id the NEXT order would get.
+   * @throws ExchangeError 900001 unknown symbol, 400600 trading disabled, 400100 rule violation, 200004 balance.
+   */
+  validateOrder(uid: string, req: PlaceOrderRequest): PlaceOrderResult {
+    const now = this.now();
+    this.expire(now);
+    this.parseOrder(uid, req, false);
+    return { orderId: ORDER_ID_PREFIX + hex16(this.orderSeq + 1), clientOid: req.clientOid ?? '' };
+  }
+
+  /**
+   * Place an order (POST /api/v1/hf/orders): validate, hold funds in `trade`, match (price-time
+   * priority, STP, TIF, post-only), rest the remainder (limit GTC/GTT) or cancel it (market, IOC).
+   * @returns the new order id (24 lowercase hex: ORDER_ID_PREFIX + 16-hex counter) and clientOid ('' if none).
+   * @throws ExchangeError as {@link validateOrder}; nothing changes on error.
+   */
+  placeOrder(uid: string, req: PlaceOrderRequest): PlaceOrderResult {
+    const now = this.now();
+    this.expire(now);
+    const p = this.parseOrder(uid, req, true);
+    const seq = this.submit(p, now);
+    return { orderId: ORDER_ID_PREFIX + hex16(seq), clientOid: p.clientOid };
+  }
+
+  /**
+   * Numeric entry point for benchmarks: a limit order of `ticks` × priceIncrement and `lots` ×
+   * baseIncrement. Same rule checks (numeric form), holds, matching and settlement as {@link placeOrder}
+   * (which parses strings and then runs the same `submit`). Returns the order sequence number (the id is
+   * {@link orderIdOf}(seq)). @throws ExchangeError as placeOrder.
+   */
+  placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
+    const now = this.now();
+    if (this.gtt.length > 0) this.expire(now);
+    let sym = this.lastSymbolSym;
+    if (symbol !== this.lastSymbolName || sym === null) {
+      sym = this.syms.get(symbol) ?? null;
+      if (sym === null) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
+      this.lastSymbolName = symbol;
+      this.lastSymbolSym = sym;
+    }
+    if (!sym.enableTrading) throw new ExchangeError(E_DISABLED, 'trading is disabled on this symbol');
+    const user = this.user(uid);
+    if (!Number.isSafeInteger(ticks) || ticks <= 0) throw perr('price must be positive');
+    if (!Number.isSafeInteger(lots) || lots <= 0) throw perr('size must be positive');
+    const tifName = opts?.tif ?? 'GTC';
+    // one scratch request object, reused (submit copies every field into the pooled order)
+    const p = this.scratch;
+    p.user = user;
+    p.sym = sym;
+    p.side = side === 'buy' ? BUY : SELL;
+    p.ticks = ticks;
+    p.lots = lots;
+    p.tif = tifName === 'GTC' ? TIF_GTC : tifName === 'IOC' ? TIF_IOC : TIF_FOK;
+    p.postOnly = opts?.postOnly ?? false;
+    p.clientOid = opts?.clientOid ?? '';
+    p.hold = ZERO;
+    this.checkLimitAndHold(p);
+    return this.submit(p, now);
+  }
+
+  /** Order id string of an order sequence number (see {@link placeLimitTicks}). */
+  orderIdOf(seq: number): string {
+    return ORDER_ID_PREFIX + hex16(seq);
+  }
+
+  /**
+   * Cancel an active order (DELETE /api/v1/hf/orders/{orderId}?symbol=): releases its remaining hold.
+   * @returns {orderId}.
+   * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" when the id is unknown, of another
+   *   user or another symbol; 400100 "order is not active" when the order is already done.
+   */
+  cancelOrder(uid: string, symbol: string, orderId: string): { orderId: string } {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const seq = this.findSeq(uid, symbol, orderId);
+    if (seq < 0) throw perr('order not exists');
+    const o = this.liveOf(seq);
+    if (!o) throw perr('order is not active');
+    this.cancelResting(o, now);
+    return { orderId };
+  }
+
+  /** Cancel an active order by sequence number (benchmark entry point; same path as cancelOrder).
+   * Returns false (and changes nothing) when it is not an active order of `uid`. */
+  cancelSeq(uid: string, seq: number): boolean {
+    const now = this.now();
+    if (this.gtt.length > 0) this.expire(now);
+    const o = this.liveOf(seq);
+    if (!o || o.user.uid !== uid) return false;
+    this.cancelResting(o, now);
+    return true;
+  }
+
+  /** Cancel an active order by clientOid (DELETE /api/v1/hf/orders/client-order/{clientOid}).
+   * @returns {clientOid}. @throws ExchangeError 400100 "order not exists" when no active order has it. */
+  cancelOrderByClientOid(uid: string, symbol: string, clientOid: string): { clientOid: string } {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
+    const o = this.liveOf(seq);
+    if (!o || o.sym.rules.symbol !== symbol) throw perr('order not exists');
+    this.cancelResting(o, now);
+    return { clientOid };
+  }
+
+  /** Cancel all active orders of a user on a symbol (DELETE /api/v1/hf/orders?symbol=).
+   * @returns the cancelled order ids, oldest first. @throws ExchangeError 900001 unknown symbol. */
+  cancelAll(uid: string, symbol: string): string[] {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const u = this.users.get(uid);
+    if (!u) return [];
+    const list = u.us(this.sym(symbol)).activeList();
+    const ids = list.map((o) => this.orderIdOf(o.seq));
+    for (const o of list) this.cancelResting(o, now);
+    return ids;
+  }
+
+  /**
+   * One HF order with every spec field (GET /api/v1/hf/orders/{orderId}?symbol=). A done order is
+   * readable for 3 × 24 h after its last update.
+   * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, other user/symbol, expired).
+   */
+  getOrder(uid: string, symbol: string, orderId: string): HfOrder {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const seq = this.findSeq(uid, symbol, orderId);
+    if (seq < 0) throw perr('order not exists');
+    const o = this.stateOf(seq);
+    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
+    return this.orderView(o);
+  }
+
+  /** Like {@link getOrder} but by clientOid (most recent order of that clientOid). */
+  getOrderByClientOid(uid: string, symbol: string, clientOid: string): HfOrder {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
+    if (!this.owns(uid, symbol, seq)) throw perr('order not exists');
+    const o = this.stateOf(seq);
+    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
+    return this.orderView(o);
+  }
+
+  /** Active orders of a user on a symbol, sorted by lastUpdatedAt descending (ties: newest first)
+   * (GET /api/v1/hf/orders/active). @throws ExchangeError 900001 unknown symbol. */
+  activeOrders(uid: string, symbol: string): HfOrder[] {
+    this.expire(this.now());
+    this.sym(symbol);
+    const u = this.users.get(uid);
+    if (!u) return [];
+    return u.us(this.sym(symbol)).activeList().sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq).map((o) => this.orderView(o));
+  }
+
+  /**
+   * Done orders of a user on a symbol whose lastUpdatedAt lies in [startAt, endAt] (ms, clamped to the
+   * 3 × 24 h window ending now), newest first, at most `limit` (default 100, max 100).
+   * @throws ExchangeError 900001 unknown symbol.
+   */
+  doneOrders(uid: string, symbol: string, q: { startAt?: number; endAt?: number; limit?: number } = {}): HfOrder[] {
+    const now = this.now();
+    this.expire(now);
+    this.sym(symbol);
+    const u = this.users.get(uid);
+    if (!u) return [];
+    const list = u.us(this.sym(symbol)).done;
+    const start = Math.max(q.startAt ?? 0, now - HISTORY_WINDOW_MS);
+    const end = q.endAt ?? now;
+    const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
+    const out: OrderState[] = [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const t = this.archive.lastUpdatedAt(list[i]);
+      if (t >= start && t <= end) out.push(this.stateOf(list[i]));
+    }
+    out.sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq);
+    return out.slice(0, limit).map((o) => this.orderView(o));
+  }
+
+  /**
+   * A user's fills (GET /api/v1/hf/fills), newest first. With `orderId` every other filter is ignored.
+   * Otherwise filters side/type, [startAt, endAt] (ms) — a range starting before the 3 × 24 h window is
+   * replaced by that window ending now — and `lastId` (items with id < lastId). limit default 100, max 100.
+   * @returns items and lastId (id of the last item returned, 0 when none).
+   * @throws ExchangeError 900001 unknown symbol.
+   */
+  fills(uid: string, q: FillsQuery): { items: HfFill[]; lastId: number } {
+    const now = this.now();
+    this.expire(now);
+    const sym = this.sym(q.symbol);
+    const u = this.users.get(uid);
+    if (!u) return { items: [], lastId: 0 };
+    const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
+    const out: HfFill[] = [];
+    const winStart = now - HISTORY_WINDOW_MS;
+    let start = q.startAt ?? winStart;
+    let end = q.endAt ?? now;
+    if (start < winStart) {
+      start = winStart;
+      end = now;
+    }
+    let oseq = -1;
+    if (q.orderId !== undefined) {
+      oseq = this.findSeq(uid, q.symbol, q.orderId);
+      if (oseq < 0) return { items: [], lastId: 0 };
+    }
+    const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
+    for (let i = u.fills.length - 1; i >= 0 && out.length < limit; i--) {
+      const f = u.fills[i];
+      if (f.sym !== sym) continue;
+      if (oseq >= 0) {
+        if (f.orderSeq !== oseq) continue;
+      } else {
+        if (q.lastId !== undefined && f.id >= q.lastId) continue;
+        if (side >= 0 && f.side !== side) continue;
+        if (q.type !== undefined && (f.market ? 'market' : 'limit') !== q.type) continue;
+        if (f.createdAt < start || f.createdAt > end) continue;
+      }
+      out.push(this.fillView(f));
+    }
+    return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
+  }
+
+  // ───────────────────────────── market data ─────────────────────────────
+
+  /**
+   * Aggregated level-2 snapshot, top `depth` visible levels per side (hidden orders never count, icebergs
+   * only their visible tranche). `sequence` increases with every book change.
+   * @throws ExchangeError 900001 unknown symbol.
+   */
+  level2(symbol: string, depth: number): Level2 {
+    const now = this.now();
+    this.expire(now);
+    const s = this.sym(symbol);
+    const side = (b: BookSide): [string, string][] => {
+      const out: [string, string][] = [];
+      for (let i = b.levels.length - 1; i >= 0 && out.length < depth; i--) {
+        const lv = b.levels[i];
+        if (lv.size > 0) out.push([s.priceStr(lv.ticks), s.sizeStr(lv.size)]);
+      }
+      return out;
+    };
+    return { sequence: String(s.sequence), time: now, bids: side(s.bids), asks: side(s.asks) };
+  }
+
+  /** Current book sequence of a symbol (increases with every book change). @throws 900001. */
+  sequence(symbol: string): number {
+    return this.sym(symbol).sequence;
+  }
+
+  /** Best visible bid and ask with their aggregated sizes. @throws ExchangeError 900001 unknown symbol. */
+  bestBidAsk(symbol: string): BestBidAsk {
+    this.expire(this.now());
+    const s = this.sym(symbol);
+    const best = (b: BookSide): Level | undefined => {
+      for (let i = b.levels.length - 1; i >= 0; i--) if (b.levels[i].size > 0) return b.levels[i];
+      return undefined;
+    };
+    const bb = best(s.bids);
+    const ba = best(s.asks);
+    return {
+      bestBid: bb ? s.priceStr(bb.ticks) : null,
+      bestBidSize: bb ? s.sizeStr(bb.size) : null,
+      bestAsk: ba ? s.priceStr(ba.ticks) : null,
+      bestAskSize: ba ? s.sizeStr(ba.size) : null,
+    };
+  }
+
+  /**
+   * Public trades of a symbol with time ≥ sinceMs (default all retained), oldest first. The tape keeps the
+   * most recent 10,000 trades per symbol; use {@link onTrade} for complete statistics.
+   * @throws ExchangeError 900001 unknown symbol.
+   */
+  trades(symbol: string, sinceMs = 0): PublicTrade[] {
+    const s = this.sym(symbol);
+    const out: PublicTrade[] = [];
+    for (let i = s.tapeStart; i < s.tape.length; i++) {
+      const t = s.tape[i];
+      if (t.time >= sinceMs) out.push(this.tradeView(s, t));
+    }
+    return out;
+  }
+
+  /** Register a listener called synchronously after every trade (taker side). Returns an unsubscribe function. */
+  onTrade(listener: (t: PublicTrade) => void): () => void {
+    this.tradeListeners.push(listener);
+    return () => {
+      const i = this.tradeListeners.indexOf(listener);
+      if (i >= 0) this.tradeListeners.splice(i, 1);
+    };
+  }
+
+  // ───────────────────────────── ledger ─────────────────────────────
+
+  /**
+   * A user's accounts (GET /api/v1/accounts), optionally filtered, in creation order. Accounts exist once
+   * a currency was touched (deposit, transfer, fill). Decimal strings.
+   */
+  accounts(uid: string, f: { currency?: string; type?: AccountType } = {}): Account[] {
+    this.expire(this.now());
+    const u = this.users.get(uid);
+    if (!u) return [];
+    const out: Account[] = [];
+    for (const [cur, w] of u.wallets) {
+      if (f.currency !== undefined && f.currency !== cur) continue;
+      for (const a of [w.main, w.trade]) {
+        if (f.type !== undefined && f.type !== a.type) continue;
+        out.push({
+          id: a.id,
+          currency: cur,
+          type: a.type,
+          balance: fromUnits(a.balance, LEDGER_SCALE),
+          available: fromUnits(a.balance - a.holds, LEDGER_SCALE),
+          holds: fromUnits(a.holds, LEDGER_SCALE),
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Credit a deposit to the user's `main` account. `amount` > 0 with at most the currency's precision.
+   * @throws ExchangeError 400100 unknown currency or bad amount. */
+  deposit(uid: string, currency: string, amount: string): void {
+    this.expire(this.now());
+    const v = this.amount(currency, amount);
+    const a = this.wallet(this.user(uid), currency).main;
+    a.addBalance(v);
+    this.deposited.set(currency, (this.deposited.get(currency) ?? ZERO) + v);
+  }
+
+  /** Move `amount` between a user's main and trade accounts (no fee).
+   * @throws ExchangeError 400100 bad currency/amount/types, 200004 when `from` available is insufficient. */
+  transfer(uid: string, currency: string, from: AccountType, to: AccountType, amount: string): void {
+    this.expire(this.now());
+    const v = this.amount(currency, amount);
+    if ((from !== 'main' && from !== 'trade') || (to !== 'main' && to !== 'trade') || from === to) {
+      throw perr('from and to must be main and trade (different)');
+    }
+    const w = this.wallet(this.user(uid), currency);
+    const src = w[from];
+    if (src.balance - src.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+    src.addBalance(-v);
+    w[to].addBalance(v);
+  }
+
+  /** Hold `amount` (total leaving, fee included) of the user's `main` account for a withdrawal.
+   * @returns a hold id. @throws ExchangeError 400100 bad amount, 200004 insufficient available. */
+  holdWithdrawal(uid: string, currency: string, amount: string): string {
+    this.expire(this.now());
+    const v = this.amount(currency, amount);
+    const a = this.wallet(this.user(uid), currency).main;
+    if (a.balance - a.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+    a.addHoldsBig(v);
+    const id = `wh${++this.holdSeq}`;
+    this.wholds.set(id, { acc: a, amount: v, cur: currency });
+    return id;
+  }
+
+  /** Complete a held withdrawal: the held amount leaves the balance; `fee` (0 ≤ fee ≤ amount) goes to the
+   * collected fees, the rest counts as withdrawn. @throws ExchangeError 400100 unknown hold or bad fee. */
+  settleWithdrawal(holdId: string, fee: string): void {
+    const h = this.wholds.get(holdId);
+    if (!h) throw perr('withdrawal hold not exists');
+    let f: bigint;
+    try {
+      f = toUnits(fee, LEDGER_SCALE);
+    } catch {
+      throw perr('fee must be a decimal');
+    }
+    if (f < 0n || f > h.amount) throw perr('fee must be between 0 and the held amount');
+    this.wholds.delete(holdId);
+    h.acc.addHoldsBig(-h.amount);
+    h.acc.addBalance(-h.amount);
+    this.fees.set(h.cur, (this.fees.get(h.cur) ?? ZERO) + f);
+    this.withdrawn.set(h.cur, (this.withdrawn.get(h.cur) ?? ZERO) + h.amount - f);
+  }
+
+  /** Cancel a held withdrawal: the hold is released. @throws ExchangeError 400100 unknown hold. */
+  releaseWithdrawal(holdId: string): void {
+    const h = this.wholds.get(holdId);
+    if (!h) throw perr('withdrawal hold not exists');
+    this.wholds.delete(holdId);
+    h.acc.addHoldsBig(-h.amount);
+  }
+
+  /** Fees collected per currency (decimal strings), including withdrawal fees, net of maker rebates. */
+  collectedFees(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [c, v] of this.fees) out[c] = fromUnits(v, LEDGER_SCALE);
+    return out;
+  }
+
+  /** Process GTT expiries due at the current clock time (each expired order is stamped with its expiry time). */
+  tick(): void {
+    this.expire(this.now());
+  }
+
+  /** Process GTT expiries due at `now` (ms). */
+  advanceTo(now: number): void {
+    this.expire(now);
+  }
+
+  // ───────────────────────────── invariants ─────────────────────────────
+
+  /**
+   * Check every ledger and book invariant; throws an Error describing the first violation:
+   * per currency Σ balances + collected fees = deposits − withdrawals; every account's holds = what its
+   * open orders / pending withdrawals reserve, 0 ≤ holds ≤ balance; books not crossed; each level's size =
+   * Σ visible lots of its orders; each order dealSize + remainSize + cancelledSize = size (funds likewise
+   * for funds orders); done orders hold nothing.
+   */
+  checkInvariants(): void {
+    const fail = (m: string): never => {
+      throw new Error(`invariant violated: ${m}`);
+    };
+    let activeCount = 0;
+    const total = new Map<string, bigint>();
+    const reserved = new Map<Acc, bigint>();
+    const addR = (a: Acc, v: bigint): void => {
+      reserved.set(a, (reserved.get(a) ?? ZERO) + v);
+    };
+    for (const h of this.wholds.values()) addR(h.acc, h.amount);
+    for (let seq = 1; seq <= this.orderSeq; seq++) {
+      const live = this.liveOf(seq);
+      const o: OrderState = live ?? this.archive.get(seq, this.userList, this.symList);
+      const id = this.orderIdOf(seq);
+      if (o.seq !== seq) fail(`order ${id}: archived under the wrong seq`);
+      if (o.funds < 0n) {
+        if (o.deal + o.remain + o.cancelled !== o.sizeLots) fail(`order ${id}: deal+remain+cancelled != size`);
+      } else if (o.dealFunds + o.remainFunds + o.cancelledFunds !== o.funds) {
+        fail(`order ${id}: dealFunds+remainFunds+cancelledFunds != funds`);
+      }
+      if (o.remain < 0 || o.remainFunds < 0n) fail(`order ${id}: negative remaining`);
+      if (!live) {
+        if (o.active || o.inBook || o.remain !== 0) fail(`done order ${id} still active`);
+        continue;
+      }
+      const lh = this.holdBig(live);
+      if (!o.active || lh < 0n) fail(`live order ${id} not active or negative hold`);
+      if (live.holdN >= 0 && live.hold !== ZERO) fail(`order ${id} holds on both paths`);
+      if (o.remain <= 0) fail(`active order ${id} has nothing remaining`);
+      if (!o.inBook || !live.level || o.market) fail(`active order ${id} not resting in the book`);
+      const expect = this.holdFor(live);
+      if (lh !== expect) fail(`order ${id} holds ${lh}, expected ${expect}`);
+      const w = o.user.wallets.get(o.side === BUY ? o.sym.rules.quoteCurrency : o.sym.rules.baseCurrency);
+      if (!w || live.acc !== w.trade) fail(`order ${id} has no account`);
+      else addR(w.trade, lh);
+      if (live.shown <= 0 || live.shown > o.remain) fail(`order ${id} shown ${live.shown} of remain ${o.remain}`);
+      if (!o.iceberg && live.shown !== o.remain) fail(`order ${id} shown != remain`);
+      activeCount++;
+    }
+    let pooled = 0;
+    for (const o of this.pool) if (this.liveOf(o.seq) === o) pooled++;
+    if (pooled !== activeCount || this.pool.length - this.freeSlots.length !== activeCount) fail('order pool out of step with live orders');
+    let listed = 0;
+    for (const u of this.users.values()) {
+      for (const us of u.perSym.values()) {
+        let prev: Order | null = null;
+        for (let o = us.head; o; o = o.aNext) {
+          if (!o.active || o.us !== us || o.user !== u || o.aPrev !== prev) fail(`${u.uid}: broken active-order list`);
+          prev = o;
+          listed++;
+        }
+      }
+    }
+    if (listed !== activeCount) fail(`active-order lists hold ${listed} orders, ${activeCount} are active`);
+    for (const u of this.users.values()) {
+      for (const [cur, w] of u.wallets) {
+        for (const a of [w.main, w.trade]) {
+          total.set(cur, (total.get(cur) ?? ZERO) + a.balance);
+          const r = reserved.get(a) ?? ZERO;
+          if (a.holds !== r) fail(`${u.uid} ${cur} ${a.type}: holds ${fromUnits(a.holds, LEDGER_SCALE)} != reserved ${fromUnits(r, LEDGER_SCALE)}`);
+          if (a.holds < 0n || a.balance - a.holds < 0n) fail(`${u.uid} ${cur} ${a.type}: available < 0 or holds < 0`);
+        }
+      }
+    }
+    for (const cur of new Set([...total.keys(), ...this.deposited.keys(), ...this.fees.keys()])) {
+      const lhs = (total.get(cur) ?? ZERO) + (this.fees.get(cur) ?? ZERO);
+      const rhs = (this.deposited.get(cur) ?? ZERO) - (this.withdrawn.get(cur) ?? ZERO);
+      if (lhs !== rhs) fail(`${cur}: balances+fees ${fromUnits(lhs, LEDGER_SCALE)} != deposits-withdrawals ${fromUnits(rhs, LEDGER_SCALE)}`);
+    }
+    for (const s of this.syms.values()) {
+      for (const b of [s.bids, s.asks]) {
+        if (b.levels.length !== b.map.size) fail(`${s.rules.symbol}: level index mismatch`);
+        for (let i = 0; i < b.levels.length; i++) {
+          const lv = b.levels[i];
+          if (i > 0 && (b.side === BUY ? b.levels[i - 1].ticks >= lv.ticks : b.levels[i - 1].ticks <= lv.ticks)) {
+            fail(`${s.rules.symbol}: levels not sorted`);
+          }
+          if (!lv.head) fail(`${s.rules.symbol}: empty level ${lv.ticks}`);
+          let sum = 0;
+          let prev: Order | null = null;
+          for (let o = lv.head; o; o = o.next) {
+            if (o.level !== lv || o.prev !== prev || o.ticks !== lv.ticks || o.side !== b.side || !o.active) {
+              fail(`${s.rules.symbol}: broken level ${lv.ticks}`);
+            }
+            if (!o.hidden) sum += o.shown;
+            prev = o;
+          }
+          if (lv.tail !== prev) fail(`${s.rules.symbol}: bad tail at ${lv.ticks}`);
+          if (sum !== lv.size) fail(`${s.rules.symbol}: level ${lv.ticks} size ${lv.size} != ${sum}`);
+        }
+      }
+      const bb = s.bids.best();
+      const ba = s.asks.best();
+      if (bb && ba && bb.ticks >= ba.ticks) fail(`${s.rules.symbol}: crossed book ${bb.ticks} >= ${ba.ticks}`);
+    }
+  }
+
+  // ───────────────────────────── internals ─────────────────────────────
+
+  private sym(symbol: string): Sym {
+    const s = this.syms.get(symbol);
+    if (!s) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
+    return s;
+  }
+
+  private user(uid: string): User {
+    let u = this.users.get(uid);
+    if (!u) {
+      u = new User(uid, this.userList.length);
+      this.userList.push(u);
+      this.users.set(uid, u);
+    }
+    return u;
+  }
+
+  private wallet(u: User, cur: string): Wallet {
+    let w = u.wallets.get(cur);
+    if (!w) {
+      w = new Wallet(
+        new Acc(ACCOUNT_ID_PREFIX + hex16(++this.accountSeq), cur, 'main'),
+        new Acc(ACCOUNT_ID_PREFIX + hex16(++this.accountSeq), cur, 'trade'),
+      );
+      const k = this.fastScale.get(cur);
+      if (k !== undefined) w.trade.setK(k);
+      u.wallets.set(cur, w);
+    }
+    return w;
+  }
+
+  private amount(currency: string, amount: string): bigint {
+    const prec = this.currencies.get(currency);
+    if (prec === undefined) throw perr(`currency ${currency} not exists`);
+    let v: bigint;
+    try {
+      v = toUnits(amount, prec);
+    } catch {
+      throw perr(`amount must be a decimal with at most ${prec} fraction digits`);
+    }
+    if (v <= 0n) throw perr('amount must be positive');
+    return v * pow10(LEDGER_SCALE - prec);
+  }
+
+  /** Seq of an order id of `uid` on `symbol`, or -1 (unknown id, other user or symbol). */
+  private findSeq(uid: string, symbol: string, orderId: string): number {
+    if (orderId.length !== 24 || !orderId.startsWith(ORDER_ID_PREFIX) || !/^[0-9a-f]{16}$/.test(orderId.slice(8))) return -1;
+    const seq = parseInt(orderId.slice(8), 16);
+    return this.owns(uid, symbol, seq) ? seq : -1;
+  }
+
+  /** True when seq is an order of uid on symbol. */
+  private owns(uid: string, symbol: string, seq: number): boolean {
+    if (!(seq >= 1 && seq <= this.orderSeq)) return false;
+    const o = this.liveOf(seq);
+    if (o) return o.user.uid === uid && o.sym.rules.symbol === symbol;
+    return this.userList[this.archive.userIdx(seq)].uid === uid && this.symList[this.archive.symIdx(seq)].rules.symbol === symbol;
+  }
+
+  /** The live order of a seq, or undefined when done / unknown. */
+  private liveOf(seq: number): Order | undefined {
+    if (seq < 1 || seq >= this.archive.cap) return undefined;
+    const slot = this.archive.slotOf[seq];
+    return slot >= 0 ? this.pool[slot] : undefined;
+  }
+
+  /** Live order or archived state of an existing seq. */
+  private stateOf(seq: number): OrderState {
+    return this.liveOf(seq) ?? this.archive.get(seq, this.userList, this.symList);
+  }
+
+  /** ceil(rate × funds) at the quote precision, 0 for rate ≤ 0 (ledger units, BigInt path). */
+  private ceilFee(s: Sym, rate: Rate, funds: bigint): bigint {
+    if (rate.big <= 0n) return ZERO;
+    return ((rate.big * funds + s.feeQ - 1n) / s.feeQ) * s.feeGrid;
+  }
+
+  /** trunc(rate × funds) toward zero at the quote precision (ledger units, BigInt path). */
+  private truncFee(s: Sym, rate: Rate, funds: bigint): bigint {
+    return ((rate.big * funds) / s.feeQ) * s.feeGrid;
+  }
+
+  /**
+   * Number fast path. ticks × lots in qs units (10^-qs quote), or -1 when the exact value is not
+   * below 2^53 (then callers use the BigInt path). Doubles are exact for integers < 2^53 and rounding
+   * is monotonic, so a true product ≥ 2^53 never compares ≤ MAX_SAFE_INTEGER.
+   */
+  private costQ(s: Sym, ticks: number, lots: number): number {
+    if (this.bigOnly || s.unitQ === 0) return -1;
+    const c = ticks * lots * s.unitQ;
+    return c <= MAX_LOTS ? c : -1;
+  }
+
+  /** Fee of `q` qs units at `rate`, rounded at the quote precision: ceil for up=true (holds, 0 when
+   * rate ≤ 0), else toward zero. -1 when not exactly computable in doubles. Floor(a / b) of safe
+   * integers is exact (the rounding error of a/b is below 1/b). */
+  private feeQ(s: Sym, rate: Rate, q: number, up: boolean): number {
+    if (rate.num === 0 || q === 0) return 0;
+    if (up && rate.num < 0) return 0;
+    const a = q * (rate.num < 0 ? -rate.num : rate.num);
+    const b = rate.den * s.precStep;
+    if (a > MAX_LOTS || b > MAX_LOTS) return -1;
+    let k = Math.floor(a / b);
+    if (up && k * b < a) k++;
+    const f = k * s.precStep;
+    if (f > MAX_LOTS) return -1;
+    return rate.num < 0 ? -f : f;
+  }
+
+  /** Hold of a buy of `lots` at `ticks` at the taker rate: cost + ceil(fee) (ledger units). */
+  private buyHold(s: Sym, rate: Rate, ticks: number, lots: number): bigint {
+    const c = this.costQ(s, ticks, lots);
+    if (c >= 0) {
+      const f = this.feeQ(s, rate, c, true);
+      if (f >= 0 && c + f <= MAX_LOTS) return BigInt(c + f) * s.qFactor;
+    }
+    const cost = BigInt(ticks) * BigInt(lots) * s.unitFunds;
+    return cost + this.ceilFee(s, rate, cost);
+  }
+
+  /** Hold a resting limit order must carry (ledger units). */
+  private holdFor(o: Order): bigint {
+    if (o.side === SELL) return BigInt(o.remain) * o.sym.lotUnits;
+    return this.buyHold(o.sym, o.taker, o.ticks, o.remain);
+  }
+
+  private parseOrder(uid: string, req: PlaceOrderRequest, forPlace: boolean): Parsed {
+    const sym = this.sym(req.symbol);
+    if (!sym.enableTrading) throw new ExchangeError(E_DISABLED, 'trading is disabled on this symbol');
+    if (req.side !== 'buy' && req.side !== 'sell') throw perr('side must be buy or sell');
+    if (req.type !== 'limit' && req.type !== 'market') throw perr('type must be limit or market');
+    // validation alone must not create state: an unknown user is a throw-away record
+    const user = this.users.get(uid) ?? (forPlace ? this.user(uid) : new User(uid, -1));
+    const r = sym.rules;
+    const lotsOf = (field: string, s: string): number => {
+      let u: bigint;
+      try {
+        u = toUnits(s, LEDGER_SCALE);
+      } catch {
+        throw perr(`${field} must be a decimal with at most 18 fraction digits`);
+      }
+      if (u <= 0n) throw perr(`${field} must be positive`);
+      if (u % sym.lotUnits !== 0n) throw perr(`${field} must be a multiple of baseIncrement ${r.baseIncrement}`);
+      const l = u / sym.lotUnits;
+      if (l > BigInt(MAX_LOTS)) throw perr(`${field} exceeds the engine bound of 2^53-1 baseIncrements`);
+      return Number(l);
+    };
+    const tifName = req.timeInForce ?? 'GTC';
+    const tif = TIF_NAMES.indexOf(tifName as (typeof TIF_NAMES)[number]);
+    if (tif < 0) throw perr('timeInForce must be GTC, GTT, IOC or FOK');
+    const stpName = req.stp ?? '';
+    const stp = STP_NAMES.indexOf(stpName as (typeof STP_NAMES)[number]);
+    if (stp < 0) throw perr('stp must be DC, CO, CN or CB');
+    const clientOid = req.clientOid ?? '';
+    if (clientOid !== '') {
+      const prev = user.byClientOid.get(clientOid);
+      if (prev !== undefined && this.liveOf(prev)) throw perr('clientOid already exists');
+    }
+    const p: Parsed = {
+      user,
+      sym,
+      side: req.side === 'buy' ? BUY : SELL,
+      market: req.type === 'market',
+      ticks: 0,
+      lots: -1,
+      funds: -1n,
+      tif,
+      cancelAfter: 0,
+      postOnly: req.postOnly === true,
+      hidden: req.hidden === true,
+      iceberg: req.iceberg === true,
+      visible: 0,
+      stp,
+      clientOid,
+      remark: req.remark ?? '',
+      tags: req.tags ?? '',
+      hold: ZERO,
+      holdN: -1,
+    };
+    if (p.market) {
+      if (p.postOnly || p.hidden || p.iceberg) throw perr('postOnly, hidden and iceberg are only valid for limit orders');
+      if (req.cancelAfter) throw perr('cancelAfter is only valid for limit GTT orders');
+      const hasSize = req.size !== undefined && req.size !== '';
+      const hasFunds = req.funds !== undefined && req.funds !== '';
+      if (hasSize === hasFunds) throw perr('market orders need exactly one of size or funds');
+      if (hasSize) {
+        p.lots = lotsOf('size', req.size as string);
+        if (p.lots < sym.baseMinLots) throw perr(`size must be at least baseMinSize ${r.baseMinSize}`);
+        if (p.lots > sym.baseMaxLots) throw perr(`size must be at most baseMaxSize ${r.baseMaxSize}`);
+      } else {
+        if (stp === STP_DC) throw perr('stp DC is not supported for market orders by funds');
+        let f: bigint;
+        try {
+          f = toUnits(req.funds as string, LEDGER_SCALE);
+        } catch {
+          throw perr('funds must be a decimal with at most 18 fraction digits');
+        }
+        if (f <= 0n) throw perr('funds must be positive');
+        if (f % sym.quoteInc !== 0n) throw perr(`funds must be a multiple of quoteIncrement ${r.quoteIncrement}`);
+        if (f < sym.quoteMin) throw perr(`funds must be at least quoteMinSize ${r.quoteMinSize}`);
+        if (f > sym.quoteMax) throw perr(`funds must be at most quoteMaxSize ${r.quoteMaxSize}`);
+        p.funds = f;
+      }
+      this.marketHold(p);
+      return p;
+    }
+    // limit
+    if (req.funds !== undefined && req.funds !== '') throw perr('funds is not allowed for limit orders');
+    if (req.price === undefined || req.price === '') throw perr('price is required for limit orders');
+    if (req.size === undefined || req.size === '') throw perr('size is required for limit orders');
+    let pu: bigint;
+    try {
+      pu = toUnits(req.price, sym.ps, 'exact');
+    } catch {
+      throw perr(`price must be a multiple of priceIncrement ${r.priceIncrement}`);
+    }
+    if (pu <= 0n) throw perr('price must be positive');
+    if (pu % sym.priceInc !== 0n) throw perr(`price must be a multiple of priceIncrement ${r.priceIncrement}`);
+    const t = pu / sym.priceInc;
+    if (t > BigInt(MAX_LOTS)) throw perr('price exceeds the engine bound of 2^53-1 priceIncrements');
+    p.ticks = Number(t);
+    p.lots = lotsOf('size', req.size);
+    if (tif === TIF_GTT) {
+      const ca = req.cancelAfter;
+      if (ca === undefined || !Number.isSafeInteger(ca) || ca <= 0 || ca > 2_147_483_647) throw perr('cancelAfter must be a positive integer number of seconds for GTT');
+      p.cancelAfter = ca;
+    } else if (req.cancelAfter) {
+      throw perr('cancelAfter is only valid with timeInForce GTT');
+    }
+    if (p.postOnly && (tif === TIF_IOC || tif === TIF_FOK)) throw perr('postOnly is not allowed with timeInForce IOC or FOK');
+    if (p.hidden && p.iceberg) throw perr('hidden and iceberg cannot both be set');
+    if (p.iceberg) {
+      if (req.visibleSize === undefined || req.visibleSize === '') throw perr('visibleSize is required for iceberg orders');
+      p.visible = lotsOf('visibleSize', req.visibleSize);
+      if (p.visible > p.lots) throw perr('visibleSize must not exceed size');
+    } else if (req.visibleSize !== undefined && req.visibleSize !== '' && req.visibleSize !== '0') {
+      throw perr('visibleSize is only valid for iceberg orders');
+    }
+    this.checkLimitAndHold(p);
+    return p;
+  }
+
+  /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
+  private checkLimitAndHold(p: Parsed): void {
+    const s = p.sym;
+    if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
+    if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
+    const cq = this.costQ(s, p.ticks, p.lots);
+    if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
+      throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
+    }
+    if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
+      throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
+    }
+    const own = p.side === BUY ? s.bids : s.asks;
+    const lv = own.map.get(p.ticks);
+    if (lv && lv.size + p.lots > MAX_LOTS) throw perr('size would exceed the engine bound of 2^53-1 lots per price level');
+    const w = p.user.wallets.get(p.side === BUY ? s.rules.quoteCurrency : s.rules.baseCurrency);
+    if (!w) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+    const acc = w.trade;
+    if (acc.K < 0) acc.setK(p.side === BUY ? s.quoteK : s.baseK);
+    const n = this.holdNOf(s, p.side, p.user.taker, p.ticks, p.lots, acc);
+    if (n >= 0) {
+      if (!acc.canHoldN(n)) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+      p.holdN = n;
+      p.hold = ZERO;
+      return;
+    }
+    const hold = p.side === BUY ? this.buyHold(s, p.user.taker, p.ticks, p.lots) : BigInt(p.lots) * s.lotUnits;
+    if (acc.balance - acc.holds < hold) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+    p.hold = hold;
+    p.holdN = -1;
+  }
+
+  /**
+   * Number-path hold of a limit order of `lots` at `ticks` (buy: cost + ceil taker fee; sell: lots) in the
+   * account's 10^-K units, or -1 when not exactly representable below 2^53 (then the BigInt path is used).
+   */
+  private holdNOf(s: Sym, side: SideN, rate: Rate, ticks: number, lots: number, acc: Acc): number {
+    if (this.bigOnly) return -1;
+    if (side === SELL) {
+      if (s.baseMulK === 0 || acc.K !== s.baseK) return -1;
+      const v = lots * s.baseMulK;
+      return v <= MAX_LOTS ? v : -1;
+    }
+    if (s.quoteMulK === 0 || acc.K !== s.quoteK) return -1;
+    const c = this.costQ(s, ticks, lots);
+    if (c < 0) return -1;
+    const f = this.feeQ(s, rate, c, true);
+    if (f < 0) return -1;
+    const v = (c + f) * s.quoteMulK;
+    return v <= MAX_LOTS ? v : -1;
+  }
+
+  /** An order's current hold in ledger units, whichever path holds it. */
+  private holdBig(o: Order): bigint {
+    return o.holdN >= 0 ? BigInt(o.holdN) * o.acc.U : o.hold;
+  }
+
+  /** Re-evaluate a resting limit order's hold from its remaining size (after a fill or a DC decrease). */
+  private reholdLimit(o: Order): void {
+    const acc = o.acc;
+    const n = this.holdNOf(o.sym, o.side, o.taker, o.ticks, o.remain, acc);
+    if (n >= 0 && o.holdN >= 0) {
+      acc.addHoldsN(n - o.holdN);
+      o.holdN = n;
+      return;
+    }
+    this.releaseHold(o);
+    if (n >= 0) {
+      o.holdN = n;
+      acc.addHoldsN(n);
+    } else {
+      o.hold = this.holdFor(o);
+      acc.addHoldsBig(o.hold);
+    }
+  }
+
+  /** Release whatever an order holds. */
+  private releaseHold(o: Order): void {
+    if (o.holdN >= 0) {
+      o.acc.addHoldsN(-o.holdN);
+      o.holdN = -1;
+    } else if (o.hold !== ZERO) {
+      o.acc.addHoldsBig(-o.hold);
+      o.hold = ZERO;
+    }
+  }
+
+  /** Hold of a market order (see module doc) + balance check. */
+  private marketHold(p: Parsed): void {
+    const s = p.sym;
+    const opp = p.side === BUY ? s.asks : s.bids;
+    const uid = p.user.uid;
+    const skipOwn = p.stp !== STP_NONE;
+    let hold = ZERO;
+    let cur: string;
+    if (p.side === BUY) {
+      cur = s.rules.quoteCurrency;
+      if (p.funds > 0n) {
+        hold = p.funds + this.ceilFee(s, p.user.taker, p.funds);
+      } else {
+        let need = BigInt(p.lots);
+        let cost = ZERO;
+        outer: for (let i = opp.levels.length - 1; i >= 0; i--) {
+          const lv = opp.levels[i];
+          for (let m = lv.head; m; m = m.next) {
+            if (skipOwn && m.user.uid === uid) continue;
+            const take = BigInt(m.remain) < need ? BigInt(m.remain) : need;
+            cost += BigInt(lv.ticks) * take * s.unitFunds;
+            need -= take;
+            if (need === 0n) break outer;
+          }
+        }
+        hold = cost + this.ceilFee(s, p.user.taker, cost);
+      }
+    } else {
+      cur = s.rules.baseCurrency;
+      if (p.lots > 0) {
+        hold = BigInt(p.lots) * s.lotUnits;
+      } else {
+        let left = p.funds;
+        let lots = ZERO;
+        outer2: for (let i = opp.levels.length - 1; i >= 0; i--) {
+          const lv = opp.levels[i];
+          const perLot = BigInt(lv.ticks) * s.unitFunds;
+          for (let m = lv.head; m; m = m.next) {
+            if (skipOwn && m.user.uid === uid) continue;
+            const can = left / perLot;
+            if (can === 0n) break outer2;
+            const take = BigInt(m.remain) < can ? BigInt(m.remain) : can;
+            lots += take;
+            left -= take * perLot;
+          }
+        }
+        hold = lots * s.lotUnits;
+      }
+    }
+    const w = p.user.wallets.get(cur);
+    const avail = w ? w.trade.balance - w.trade.holds : ZERO;
+    if (avail < hold) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+    p.hold = hold;
+  }
+
+  /** Create the order, take its hold, match, then rest / cancel the remainder. */
+  private submit(p: Parsed, now: number): number {
+    const u = p.user;
+    const s = p.sym;
+    const seq = ++this.orderSeq;
+    const ar = this.archive;
+    ar.ensure(seq);
+    let o: Order;
+    const free = this.freeSlots.pop();
+    if (free === undefined) {
+      o = new Order();
+      o.slot = this.pool.length;
+      this.pool.push(o);
+    } else {
+      o = this.pool[free];
+    }
+    ar.slotOf[seq] = o.slot;
+    const r = s.rules;
+    const acc = this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
+    o.init(seq, p, acc, u.us(s), now);
+    if (p.clientOid !== '') u.byClientOid.set(p.clientOid, seq);
+    if (p.holdN >= 0) {
+      o.holdN = p.holdN;
+      acc.addHoldsN(p.holdN);
+    } else {
+      o.hold = p.hold;
+      acc.addHoldsBig(p.hold);
+    }
+    const mayRest = this.match(o, now);
+    if (mayRest && o.remain > 0 && !o.market && (o.tif === TIF_GTC || o.tif === TIF_GTT)) {
+      this.rest(o, now);
+    } else {
+      this.finish(o, now, true);
+    }
+    return seq;
+  }
+
+  private tradeAcc(o: Order): Acc {
+    const r = o.sym.rules;
+    return this.wallet(o.user, o.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
+  }
+
+  /** Would a post-only order cross any ordinary (not hidden, not iceberg) resting order? */
+  private postOnlyBlocked(o: Order): boolean {
+    const opp = o.side === BUY ? o.sym.asks : o.sym.bids;
+    for (let i = opp.levels.length - 1; i >= 0; i--) {
+      const lv = opp.levels[i];
+      if (o.side === BUY ? lv.ticks > o.ticks : lv.ticks < o.ticks) return false;
+      for (let m = lv.head; m; m = m.next) if (!m.hidden && !m.iceberg) return true;
+    }
+    return false;
+  }
+
+  /** FOK: can the whole size be filled now (see module doc for STP)? */
+  private fokFillable(o: Order): boolean {
+    const opp = o.side === BUY ? o.sym.asks : o.sym.bids;
+    let need = o.remain;
+    for (let i = opp.levels.length - 1; i >= 0; i--) {
+      const lv = opp.levels[i];
+      if (o.side === BUY ? lv.ticks > o.ticks : lv.ticks < o.ticks) return false;
+      for (let m = lv.head; m; m = m.next) {
+        if (o.stp !== STP_NONE && m.user === o.user) {
+          if (o.stp === STP_CO) continue;
+          return false;
+        }
+        need -= m.remain;
+        if (need <= 0) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Match the incoming order against the opposite side. Returns false when its remainder must be
+   * cancelled whatever its time in force (FOK not fillable, post-only blocked, STP CN/CB). */
+  private match(o: Order, now: number): boolean {
+    const s = o.sym;
+    const opp = o.side === BUY ? s.asks : s.bids;
+    if (!o.market) {
+      if (o.tif === TIF_FOK && !this.fokFillable(o)) return false;
+      if (o.postOnly && this.postOnlyBlocked(o)) return false;
+    }
+    const isBuy = o.side === BUY;
+    for (;;) {
+      const lv = opp.best();
+      if (lv === undefined) return true;
+      if (!o.market && (isBuy ? lv.ticks > o.ticks : lv.ticks < o.ticks)) return true;
+      const perLot = o.funds > 0n ? BigInt(lv.ticks) * s.unitFunds : ZERO;
+      while (lv.head !== null) {
+        const m: Order = lv.head;
+        if (o.stp !== STP_NONE && m.user === o.user) {
+          const st = o.stp;
+          if (st === STP_CN) {
+            return false; // taker remainder cancelled by caller
+          } else if (st === STP_CO) {
+            this.cancelResting(m, now);
+            continue;
+          } else if (st === STP_CB) {
+            this.cancelResting(m, now);
+            return false;
+          } else {
+            // DC: decrease both by the smaller remaining size; the one reaching 0 is cancelled
+            const d = Math.min(o.remain, m.remain);
+            o.remain -= d;
+            o.cancelled += d;
+            o.cancelExist = true;
+            if (!o.market) this.rehold(o, o.acc, ZERO);
+            this.reduceResting(m, d, now);
+            if (o.remain === 0) return true;
+            continue;
+          }
+        }
+        let qty: number;
+        if (o.funds > 0n) {
+          const can = o.remainFunds / perLot;
+          if (can === ZERO) return true;
+          qty = can < BigInt(m.shown) ? Number(can) : m.shown;
+          if (!isBuy) {
+            const holdLots = o.hold / s.lotUnits;
+            if (holdLots < BigInt(qty)) qty = Number(holdLots);
+            if (qty === 0) return true;
+          }
+        } else {
+          qty = o.remain < m.shown ? o.remain : m.shown;
+        }
+        this.fill(o, m, lv, qty, now);
+        if (o.funds > 0n ? o.remainFunds === ZERO : o.remain === 0) return true;
+      }
+      // level emptied by fills/cancels (removed in unlink)
+    }
+  }
+
+  /** Settle one fill of `qty` lots at maker `m`'s price between taker `o` and maker `m`. */
+  private fill(o: Order, m: Order, lv: Level, qty: number, now: number): void {
+    const s = o.sym;
+    const ticks = lv.ticks;
+    const baseAmt = BigInt(qty) * s.lotUnits;
+    // fee roles
+    const mForce = m.hidden || m.iceberg;
+    const oRate = o.postOnly ? o.maker : o.taker;
+    const mRate = mForce ? m.taker : m.maker;
+    let funds: bigint;
+    let oFee: bigint;
+    let mFee: bigint;
+    const fq = this.costQ(s, ticks, qty);
+    const ofq = fq >= 0 ? this.feeQ(s, oRate, fq, false) : -1;
+    const mfq = fq >= 0 ? this.feeQ(s, mRate, fq, false) : -1;
+    if (fq >= 0 && ofq !== -1 && mfq !== -1) {
+      funds = BigInt(fq) * s.qFactor;
+      oFee = ofq === 0 ? ZERO : BigInt(ofq) * s.qFactor;
+      mFee = mfq === 0 ? ZERO : BigInt(mfq) * s.qFactor;
+    } else {
+      funds = BigInt(ticks) * BigInt(qty) * s.unitFunds;
+      oFee = this.truncFee(s, oRate, funds);
+      mFee = this.truncFee(s, mRate, funds);
+    }
+    const r = s.rules;
+    const qw = r.quoteCurrency;
+    const bw = r.baseCurrency;
+    const buyer = o.side === BUY ? o : m;
+    const seller = o.side === BUY ? m : o;
+    const bFee = o.side === BUY ? oFee : mFee;
+    const sFee = o.side === BUY ? mFee : oFee;
+    const bq = this.wallet(buyer.user, qw).trade;
+    const bb = this.wallet(buyer.user, bw).trade;
+    const sq = this.wallet(seller.user, qw).trade;
+    const sb = this.wallet(seller.user, bw).trade;
+    // order state
+    o.deal += qty;
+    m.deal += qty;
+    o.dealFunds += funds;
+    m.dealFunds += funds;
+    o.fee += oFee;
+    m.fee += mFee;
+    if (o.funds > 0n) o.remainFunds -= funds;
+    else o.remain -= qty;
+    m.remain -= qty;
+    m.shown -= qty;
+    if (!m.hidden) lv.size -= qty;
+    o.lastUpdatedAt = now;
+    m.lastUpdatedAt = now;
+    // money
+    bq.addBalance(-(funds + bFee));
+    bb.addBalance(baseAmt);
+    sb.addBalance(-baseAmt);
+    sq.addBalance(funds - sFee);
+    this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + bFee + sFee);
+    // holds
+    this.rehold(buyer, bq, funds + bFee);
+    this.rehold(seller, sb, baseAmt);
+    // records
+    const tradeId = ++s.tradeSeq;
+    s.sequence++;
+    const oF = new FillRec(++this.fillSeq, s, tradeId, o.seq, m.seq, o.market, o.side, false, false, ticks, qty, funds, oFee, oRate.str, now);
+    const mF = new FillRec(++this.fillSeq, s, tradeId, m.seq, o.seq, false, m.side, true, mForce, ticks, qty, funds, mFee, mRate.str, now);
+    o.user.fills.push(oF);
+    m.user.fills.push(mF);
+    const t = new TapeRec(tradeId, s.sequence, ticks, qty, o.side, now);
+    s.tape.push(t);
+    if (s.tape.length - s.tapeStart > TAPE_MAX) {
+      s.tapeStart++;
+      if (s.tapeStart > TAPE_MAX) {
+        s.tape.splice(0, s.tapeStart);
+        s.tapeStart = 0;
+      }
+    }
+    if (this.tradeListeners.length > 0) {
+      const pt = this.tradeView(s, t);
+      for (const l of this.tradeListeners.slice()) l(pt);
+    }
+    // maker bookkeeping
+    if (m.remain === 0) {
+      this.unlink(m);
+      this.finish(m, now, false);
+    } else if (m.shown === 0) {
+      // iceberg refill: new tranche to the back of the level's queue
+      this.unlink(m, true);
+      m.shown = Math.min(m.visible, m.remain);
+      this.link(m, lv);
+    }
+  }
+
+  /** Recompute (limit) or consume (market) an order's hold after a fill that consumed `consumed`. */
+  private rehold(o: Order, acc: Acc, consumed: bigint): void {
+    if (!o.market) {
+      this.reholdLimit(o);
+      return;
+    }
+    o.hold -= consumed;
+    acc.addHoldsBig(-consumed);
+  }
+
+  /** DC on a resting order: decrease by d lots (cancelled), cancel it when nothing remains. */
+  private reduceResting(m: Order, d: number, now: number): void {
+    m.remain -= d;
+    m.cancelled += d;
+    m.cancelExist = true;
+    m.lastUpdatedAt = now;
+    const lv = m.level as Level;
+    if (m.remain === 0) {
+      this.unlink(m);
+      this.finish(m, now, false);
+      return;
+    }
+    const ns = Math.min(m.shown, m.remain);
+    if (!m.hidden) lv.size -= m.shown - ns;
+    m.shown = ns;
+    m.sym.sequence++;
+    this.reholdLimit(m);
+  }
+
+  private link(o: Order, lv: Level): void {
+    o.level = lv;
+    o.next = null;
+    o.prev = lv.tail;
+    if (lv.tail) lv.tail.next = o;
+    else lv.head = o;
+    lv.tail = o;
+    if (!o.hidden) lv.size += o.shown;
+    o.sym.sequence++;
+  }
+
+  /** Remove from its level (and the level from the book when empty, unless keepLevel). */
+  private unlink(o: Order, keepLevel = false): void {
+    const lv = o.level as Level;
+    if (o.prev) o.prev.next = o.next;
+    else lv.head = o.next;
+    if (o.next) o.next.prev = o.prev;
+    else lv.tail = o.prev;
+    if (!o.hidden) lv.size -= o.shown;
+    o.prev = o.next = null;
+    o.level = null;
+    o.sym.sequence++;
+    if (lv.head === null && !keepLevel) (o.side === BUY ? o.sym.bids : o.sym.asks).remove(lv);
+  }
+
+  private rest(o: Order, now: number): void {
+    const book = o.side === BUY ? o.sym.bids : o.sym.asks;
+    const lv = book.getOrCreate(o.ticks);
+    o.shown = o.iceberg ? Math.min(o.visible, o.remain) : o.remain;
+    this.link(o, lv);
+    o.inBook = true;
+    o.lastUpdatedAt = now;
+    const us = o.us;
+    o.aNext = us.head;
+    if (us.head) us.head.aPrev = o;
+    us.head = o;
+    if (o.tif === TIF_GTT) {
+      o.expireAt = o.createdAt + o.cancelAfter * 1000;
+      this.heapPush({ expireAt: o.expireAt, seq: o.seq });
+    }
+  }
+
+  /** Cancel an active resting order (user cancel, STP, GTT expiry). */
+  private cancelResting(o: Order, now: number): void {
+    if (o.inBook) this.unlink(o);
+    this.finish(o, now, true);
+  }
+
+  /** Mark done: cancel whatever remains (if cancel), release the remaining hold, move to history. */
+  private finish(o: Order, now: number, cancel: boolean): void {
+    if (cancel) {
+      if (o.funds > 0n) {
+        if (o.remainFunds > 0n) {
+          o.cancelledFunds += o.remainFunds;
+          o.remainFunds = ZERO;
+          o.cancelExist = true;
+        }
+        o.remain = 0;
+      } else if (o.remain > 0) {
+        o.cancelled += o.remain;
+        o.remain = 0;
+        o.cancelExist = true;
+      }
+    } else if (o.funds > 0n) {
+      // market funds order that stopped: treat leftover as cancelled
+      if (o.remainFunds > 0n) {
+        o.cancelledFunds += o.remainFunds;
+        o.remainFunds = ZERO;
+      }
+    }
+    this.releaseHold(o);
+    const wasResting = o.inBook;
+    o.active = false;
+    o.inBook = false;
+    o.shown = 0;
+    o.lastUpdatedAt = now;
+    const us = o.us;
+    if (wasResting) {
+      if (o.aPrev) o.aPrev.aNext = o.aNext;
+      else us.head = o.aNext;
+      if (o.aNext) o.aNext.aPrev = o.aPrev;
+      o.aPrev = o.aNext = null;
+    }
+    us.done.push(o.seq);
+    // archive the final state and return the object to the pool
+    this.archive.put(o);
+    this.archive.slotOf[o.seq] = -1;
+    this.freeSlots.push(o.slot);
+  }
+
+  // GTT heap of (expireAt, seq); entries of orders done earlier are skipped when popped
+  private heapLess(a: { expireAt: number; seq: number }, b: { expireAt: number; seq: number }): boolean {
+    return a.expireAt < b.expireAt || (a.expireAt === b.expireAt && a.seq < b.seq);
+  }
+  private heapPush(e: { expireAt: number; seq: number }): void {
+    const h = this.gtt;
+    h.push(e);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.heapLess(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+  private heapPop(): { expireAt: number; seq: number } | undefined {
+    const h = this.gtt;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.heapLess(h[l], h[m])) m = l;
+        if (r < h.length && this.heapLess(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  /** Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time. */
+  private expire(now: number): void {
+    const h = this.gtt;
+    while (h.length > 0 && h[0].expireAt <= now) {
+      const e = this.heapPop() as { expireAt: number; seq: number };
+      const o = this.liveOf(e.seq);
+      if (o) this.cancelResting(o, e.expireAt);
+    }
+  }
+
+  private orderView(o: OrderState): HfOrder {
+    const s = o.sym;
+    const r = s.rules;
+    const q = (v: bigint): string => fromUnits(v, LEDGER_SCALE);
+    let price = '0';
+    let size = '0';
+    let funds = '0';
+    let remainFunds = '0';
+    let cancelledFunds = '0';
+    let remainSize = '0';
+    let cancelledSize = '0';
+    if (o.funds > 0n) {
+      funds = q(o.funds);
+      remainFunds = q(o.remainFunds);
+      cancelledFunds = q(o.cancelledFunds);
+    } else {
+      size = s.sizeStr(o.sizeLots);
+      remainSize = s.sizeStr(o.remain);
+      cancelledSize = s.sizeStr(o.cancelled);
+      if (!o.market) {
+        price = s.priceStr(o.ticks);
+        const f = BigInt(o.ticks) * BigInt(o.sizeLots) * s.unitFunds;
+        const cf = BigInt(o.ticks) * BigInt(o.cancelled) * s.unitFunds;
+        funds = q(f);
+        cancelledFunds = q(cf);
+        remainFunds = q(f - o.dealFunds - cf);
+      }
+    }
+    return {
+      id: this.orderIdOf(o.seq),
+      symbol: r.symbol,
+      opType: 'DEAL',
+      type: o.market ? 'market' : 'limit',
+      side: o.side === BUY ? 'buy' : 'sell',
+      price,
+      size,
+      funds,
+      dealSize: s.sizeStr(o.deal),
+      dealFunds: q(o.dealFunds),
+      cancelledSize,
+      cancelledFunds,
+      remainSize,
+      remainFunds,
+      fee: q(o.fee),
+      feeCurrency: r.quoteCurrency,
+      stp: STP_NAMES[o.stp],
+      timeInForce: TIF_NAMES[o.tif],
+      postOnly: o.postOnly,
+      hidden: o.hidden,
+      iceberg: o.iceberg,
+      visibleSize: o.iceberg ? s.sizeStr(o.visible) : '0',
+      cancelAfter: o.cancelAfter,
+      channel: 'API',
+      clientOid: o.clientOid,
+      remark: o.remark,
+      tags: o.tags,
+      active: o.active,
+      inOrderBook: o.inBook,
+      cancelExist: o.cancelExist,
+      createdAt: o.createdAt,
+      lastUpdatedAt: o.lastUpdatedAt,
+      tradeType: 'TRADE',
+    };
+  }
+
+  private fillView(f: FillRec): HfFill {
+    const s = f.sym;
+    return {
+      id: f.id,
+      symbol: s.rules.symbol,
+      tradeId: f.tradeId,
+      orderId: this.orderIdOf(f.orderSeq),
+      counterOrderId: this.orderIdOf(f.counterSeq),
+      side: f.side === BUY ? 'buy' : 'sell',
+      liquidity: f.maker ? 'maker' : 'taker',
+      forceTaker: f.forceTaker,
+      price: s.priceStr(f.ticks),
+      size: s.sizeStr(f.lots),
+      funds: fromUnits(f.funds, LEDGER_SCALE),
+      fee: fromUnits(f.fee, LEDGER_SCALE),
+      feeRate: f.feeRate,
+      feeCurrency: s.rules.quoteCurrency,
+      stop: '',
+      tradeType: 'TRADE',
+      type: f.market ? 'market' : 'limit',
+      createdAt: f.createdAt,
+    };
+  }
+
+  private tradeView(s: Sym, t: TapeRec): PublicTrade {
+    return {
+      symbol: s.rules.symbol,
+      tradeId: t.tradeId,
+      sequence: String(t.sequence),
+      price: s.priceStr(t.ticks),
+      size: s.sizeStr(t.lots),
+      side: t.side === BUY ? 'buy' : 'sell',
+      time: t.time,
+    };
+  }
+}
