@@ -1,5 +1,162 @@
-import type * as vscode from 'vscode';
+/**
+ * Order book feature (issue 6): command `spotdesk.openOrderBook`, one live panel per symbol,
+ * restored after a window reload by a WebviewPanelSerializer.
+ *
+ * Activation and the serializer — what VS Code 1.100 needs:
+ * VS Code restores a serialized webview panel by firing the activation event
+ * `onWebviewPanel:<viewType>` (MainThreadWebviewPanels registers a resolver whose only job is
+ * `extensionService.activateByEvent('onWebviewPanel:' + viewType)`), then waits for the extension to
+ * register its serializer. Since VS Code 1.74 activation events are generated implicitly only from
+ * contribution points (commands → onCommand, views → onView, customEditors → onCustomEditor, …);
+ * webview PANELS have no contribution point, so nothing generates `onWebviewPanel:spotdesk.orderBook`.
+ * With an empty `activationEvents`, a restored order book would stay blank after a reload until
+ * something else (opening the SpotDesk view, running a command) happened to activate the extension.
+ * So package.json declares exactly one activation event, `onWebviewPanel:spotdesk.orderBook` — the
+ * one the issue's "views and commands activate it" rule cannot cover. It only fires when an order
+ * book panel is being restored, so it does not make activation eager.
+ * Verified in VS Code 1.100.3 (code-server) by test/e2e/orderbook.workbench.e2e.ts: with the event a
+ * reloaded window restores the panel (symbol and grouping); with `activationEvents: []` (control run)
+ * the restored tab stays empty.
+ */
+import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
+import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
+import { VIEW_TYPE, webviewOptions } from './html';
+import { OrderBookPanel, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 
-/** Registers the orderbook feature's commands, panels and providers. (Placeholder until the feature lands.) */
-export function register(_context: vscode.ExtensionContext, _services: Services): void {}
+export { VIEW_TYPE } from './html';
+export type { OrderBookPanelHandle } from './panel';
+
+/** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
+export const OPEN_COMMAND = 'spotdesk.openOrderBook';
+
+interface SymbolLike {
+  symbol: string;
+  baseCurrency: string;
+  quoteCurrency: string;
+  priceIncrement: string;
+  baseIncrement: string;
+  enableTrading?: boolean;
+}
+
+/** `spotdesk.orderBook.depth` (20 | 100, default 20). */
+function configuredDepth(): BookDepth {
+  return vscode.workspace.getConfiguration('spotdesk.orderBook').get<number>('depth') === 100 ? 100 : 20;
+}
+
+/** `spotdesk.orderBook.refreshIntervalMs` (default 1000, at least 250). */
+function configuredInterval(): number {
+  const v = vscode.workspace.getConfiguration('spotdesk.orderBook').get<number>('refreshIntervalMs', 1000);
+  return Math.max(MIN_POLL_MS, Number.isFinite(v) ? v : 1000);
+}
+
+/** Registers the order book command, the panel serializer and the settings listener. */
+export function register(context: vscode.ExtensionContext, services: Services): void {
+  const panels = new Map<string, OrderBookPanel>();
+  let lastClient: unknown;
+  let symbolCache: { profile: string; list: Promise<SymbolLike[]> } | undefined;
+
+  const symbols = (): Promise<SymbolLike[]> => {
+    const profile = services.profile().id;
+    if (!symbolCache || symbolCache.profile !== profile) {
+      const list: Promise<SymbolLike[]> = services.client().then((c) => c.getSymbols());
+      symbolCache = { profile, list };
+      list.catch(() => {
+        if (symbolCache?.list === list) symbolCache = undefined;
+      });
+    }
+    return symbolCache.list;
+  };
+
+  const deps: PanelDeps = {
+    extensionUri: context.extensionUri,
+    log: services.log,
+    source: async () => {
+      const c = await services.client();
+      lastClient = c;
+      return c satisfies BookSource;
+    },
+    meta: async (symbol): Promise<SymbolMeta | null> => {
+      const s = (await symbols()).find((x) => x.symbol === symbol);
+      return s
+        ? { symbol: s.symbol, baseCurrency: s.baseCurrency, quoteCurrency: s.quoteCurrency, priceIncrement: s.priceIncrement, baseIncrement: s.baseIncrement }
+        : null;
+    },
+    budget: () => publicBudget(lastClient, Date.now()),
+    intervalMs: configuredInterval,
+    now: () => Date.now(),
+  };
+
+  const adopt = (panel: vscode.WebviewPanel, symbol: string, settings: PanelSettings): OrderBookPanel => {
+    const p = new OrderBookPanel(panel, symbol, settings, deps);
+    panels.set(symbol, p);
+    p.onDidDispose(() => {
+      if (panels.get(symbol) === p) panels.delete(symbol);
+    });
+    return p;
+  };
+
+  const open = async (arg?: unknown): Promise<OrderBookPanelHandle | undefined> => {
+    let symbol = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
+    if (symbol === undefined) symbol = await pickSymbol(symbols);
+    if (symbol === undefined) return undefined;
+    if (!isSymbol(symbol)) {
+      void vscode.window.showErrorMessage('SpotDesk: not a trading pair symbol.');
+      return undefined;
+    }
+    const s = symbol.toUpperCase();
+    const existing = panels.get(s);
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    // No retainContextWhenHidden: the webview is rebuilt when shown again and gets a fresh snapshot.
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Order Book: ${s}`, vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
+    return adopt(panel, s, defaultSettings(configuredDepth()));
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(OPEN_COMMAND, open),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+        if (!isPanelState(state)) {
+          services.log.warn('order book: could not restore a panel (no or invalid saved state); closing it');
+          panel.dispose();
+          return;
+        }
+        const s = state.symbol.toUpperCase();
+        if (panels.has(s)) {
+          panel.dispose();
+          panels.get(s)!.reveal();
+          return;
+        }
+        adopt(panel, s, state.settings);
+      },
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('spotdesk.orderBook.refreshIntervalMs')) for (const p of panels.values()) p.configChanged();
+    }),
+    services.onDidChangeProfile(() => {
+      symbolCache = undefined;
+      lastClient = undefined;
+    }),
+    { dispose: () => [...panels.values()].forEach((p) => p.dispose()) },
+  );
+}
+
+async function pickSymbol(symbols: () => Promise<SymbolLike[]>): Promise<string | undefined> {
+  const items = symbols().then((list) =>
+    list
+      .filter((s) => s.enableTrading !== false)
+      .map((s) => ({ label: s.symbol, description: `${s.baseCurrency}/${s.quoteCurrency}`, detail: `tick ${s.priceIncrement}` }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+  );
+  try {
+    const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Order Book', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
+    return pick?.label;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}

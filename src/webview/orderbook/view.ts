@@ -1,0 +1,493 @@
+/**
+ * DOM of the order book panel, updated incrementally (issue 6).
+ *
+ * The skeleton is built once with `document.createElement`; rows live in fixed pools (one per side,
+ * as many rows as the depth), each row caching the strings it shows, so an update only touches the
+ * text nodes and styles that changed. Every API string is written with `textContent`/`Text.data`,
+ * never `innerHTML`. Asks are laid out best-nearest-the-spread: ask slot 0 (best ask) is the last
+ * row of the asks block, just above the spread row.
+ *
+ * Keyboard: the book is an ARIA grid with a roving tabindex (↑/↓, PageUp/PageDown, Home/End move
+ * between rows); the controls are native `<select>`/`<button>` elements with labels.
+ */
+import type { Grouping, BookDepth, ServiceStatus } from '../../shared/orderbook/protocol';
+import { GROUPINGS } from '../../shared/orderbook/protocol';
+import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
+
+/** Callbacks from the controls to the controller. */
+export interface ViewEvents {
+  onGrouping(g: Grouping): void;
+  onDepth(d: BookDepth): void;
+  onRefresh(): void;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?: Element): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/**
+ * A reusable row: three text cells and a depth bar, with the last values written to them.
+ *
+ * Rows outside the viewport (beyond half a viewport above or below, tracked by an
+ * IntersectionObserver) keep the latest level as `pending` and write it when they scroll near the
+ * viewport or receive focus; showing/hiding a row (which changes the layout) is always immediate.
+ * With 100 levels per side most rows are off screen, so an update touches only what can be seen.
+ */
+class Row {
+  readonly root: HTMLDivElement;
+  private readonly bar: HTMLDivElement;
+  private readonly price: Text;
+  private readonly size: Text;
+  private readonly total: Text;
+  private shown = true;
+  private p = '';
+  private s = '';
+  private t = '';
+  private r = -1;
+  /** Near the viewport (true until the observer says otherwise). */
+  private near = true;
+  private pending: ViewLevel | null = null;
+
+  constructor(readonly side: 'ask' | 'bid', parent: Element, before: Node | null) {
+    this.root = document.createElement('div');
+    this.root.className = `row ${side}`;
+    this.root.setAttribute('role', 'row');
+    this.root.tabIndex = -1;
+    this.bar = el('div', 'bar', this.root);
+    this.bar.setAttribute('aria-hidden', 'true');
+    const mk = (cls: string) => {
+      const c = el('div', `cell ${cls}`, this.root);
+      c.setAttribute('role', 'gridcell');
+      const t = document.createTextNode('');
+      c.appendChild(t);
+      return t;
+    };
+    this.price = mk('price');
+    this.size = mk('size');
+    this.total = mk('total');
+    parent.insertBefore(this.root, before);
+    this.hide();
+  }
+
+  /** Show `lvl` (now if near the viewport, else when it comes near). Returns true when the row was made to flash. */
+  set(lvl: ViewLevel): boolean {
+    if (!this.shown) {
+      this.root.hidden = false;
+      this.shown = true;
+      this.near = true; // write it now; the observer reports the real position on the next frame
+    }
+    if (!this.near) {
+      this.pending = lvl;
+      return false;
+    }
+    return this.write(lvl, true);
+  }
+
+  /** Write any pending level now (before focus moves to the row). */
+  flush(): void {
+    if (this.pending) {
+      this.write(this.pending, false); // a change that happened off screen does not flash later
+      this.pending = null;
+    }
+  }
+
+  /** Observer callback: the row came near the viewport or left it. */
+  setNear(near: boolean): void {
+    this.near = near;
+    if (near) this.flush();
+  }
+
+  private write(lvl: ViewLevel, flash: boolean): boolean {
+    if (lvl.price !== this.p) this.price.data = this.p = lvl.price;
+    if (lvl.size !== this.s) this.size.data = this.s = lvl.size;
+    if (lvl.total !== this.t) this.total.data = this.t = lvl.total;
+    // Bar width: quantised to 0.5 % (about a pixel) so tiny ratio moves do not restyle every row.
+    const r = Math.round(lvl.ratio * 200);
+    if (r !== this.r) {
+      this.r = r;
+      this.bar.style.transform = `scaleX(${r / 200})`;
+    }
+    if (flash && lvl.change) {
+      this.root.classList.add('flash');
+      return true;
+    }
+    return false;
+  }
+
+  hide(): void {
+    this.pending = null;
+    if (this.shown) {
+      this.root.hidden = true;
+      this.shown = false;
+      this.p = this.s = this.t = '';
+      this.price.data = this.size.data = this.total.data = '';
+      this.r = -1;
+    }
+  }
+
+  get visible(): boolean {
+    return this.shown;
+  }
+}
+
+/**
+ * The panel's DOM. Create once with {@link OrderBookView.mount}; then call {@link render} per
+ * accepted view and the small setters for header/footer state.
+ */
+export class OrderBookView {
+  readonly root: HTMLElement;
+  readonly grid: HTMLDivElement;
+  readonly canvas: HTMLCanvasElement;
+  private readonly asksBody: HTMLDivElement;
+  private readonly bidsBody: HTMLDivElement;
+  private asks: Row[] = [];
+  private bids: Row[] = [];
+  private readonly rowOf = new WeakMap<Element, Row>();
+  /** Whether one row already carries the grid's single tab stop (roving tabindex). */
+  private tabStop = false;
+  private readonly observer: IntersectionObserver | undefined;
+  private readonly symbolText: Text;
+  private readonly statusBanner: HTMLDivElement;
+  private readonly staleBanner: HTMLDivElement;
+  private readonly errorBanner: HTMLDivElement;
+  private readonly spreadText: Text;
+  private readonly midText: Text;
+  private readonly updatedText: Text;
+  private readonly seqText: Text;
+  private readonly pollText: Text;
+  private readonly groupingSelect: HTMLSelectElement;
+  private readonly depthSelect: HTMLSelectElement;
+  private readonly sizeHead: Text;
+  private readonly priceHead: Text;
+  private readonly totalHead: Text;
+  private flashed: HTMLElement[] = [];
+  private flashTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastSpread = '';
+  private lastMid = '';
+  private lastSeq = '';
+  private lastTime = -1;
+  private stale: 'fresh' | 'waiting' | 'stale' | '' = '';
+
+  private constructor(host: HTMLElement, events: ViewEvents) {
+    this.root = el('main', 'ob', host);
+    this.root.setAttribute('aria-label', 'Order book');
+
+    const header = el('header', 'ob-header', this.root);
+    const title = el('h1', 'ob-title', header);
+    this.symbolText = document.createTextNode('');
+    title.appendChild(this.symbolText);
+
+    const controls = el('div', 'ob-controls', header);
+    const gLabel = el('label', undefined, controls);
+    gLabel.appendChild(document.createTextNode('Group '));
+    this.groupingSelect = el('select', undefined, gLabel);
+    this.groupingSelect.setAttribute('aria-label', 'Price grouping');
+    for (const g of GROUPINGS) {
+      const o = el('option', undefined, this.groupingSelect);
+      o.value = g;
+      o.textContent = `×${g}`;
+    }
+    this.groupingSelect.addEventListener('change', () => events.onGrouping(this.groupingSelect.value as Grouping));
+
+    const dLabel = el('label', undefined, controls);
+    dLabel.appendChild(document.createTextNode('Depth '));
+    this.depthSelect = el('select', undefined, dLabel);
+    this.depthSelect.setAttribute('aria-label', 'Levels per side');
+    for (const d of ['20', '100']) {
+      const o = el('option', undefined, this.depthSelect);
+      o.value = d;
+      o.textContent = d;
+    }
+    this.depthSelect.addEventListener('change', () => events.onDepth(this.depthSelect.value === '100' ? 100 : 20));
+
+    const refresh = el('button', 'ob-refresh', controls);
+    refresh.type = 'button';
+    refresh.textContent = 'Refresh';
+    refresh.setAttribute('aria-label', 'Refresh the order book now');
+    refresh.addEventListener('click', () => events.onRefresh());
+
+    this.statusBanner = el('div', 'banner status', this.root);
+    this.statusBanner.setAttribute('role', 'status');
+    this.statusBanner.hidden = true;
+    this.staleBanner = el('div', 'banner stale', this.root);
+    this.staleBanner.setAttribute('role', 'status');
+    this.staleBanner.hidden = true;
+    this.errorBanner = el('div', 'banner error', this.root);
+    this.errorBanner.setAttribute('role', 'alert');
+    this.errorBanner.hidden = true;
+
+    const body = el('div', 'ob-body', this.root);
+    this.grid = el('div', 'ob-grid', body);
+    this.grid.setAttribute('role', 'grid');
+    this.grid.setAttribute('aria-label', 'Order book levels: asks above the spread, bids below');
+    this.grid.setAttribute('aria-readonly', 'true');
+    const head = el('div', 'row head', this.grid);
+    head.setAttribute('role', 'row');
+    const mkHead = (cls: string) => {
+      const c = el('div', `cell ${cls}`, head);
+      c.setAttribute('role', 'columnheader');
+      const t = document.createTextNode('');
+      c.appendChild(t);
+      return t;
+    };
+    this.priceHead = mkHead('price');
+    this.sizeHead = mkHead('size');
+    this.totalHead = mkHead('total');
+    this.setCurrencies('', '');
+
+    this.asksBody = el('div', 'side asks', this.grid);
+    this.asksBody.setAttribute('role', 'rowgroup');
+    this.asksBody.setAttribute('aria-label', 'Asks');
+    const spreadRow = el('div', 'row spread', this.grid);
+    spreadRow.setAttribute('role', 'row');
+    spreadRow.tabIndex = -1;
+    const spreadCell = el('div', 'cell spread-cell', spreadRow);
+    spreadCell.setAttribute('role', 'gridcell');
+    this.spreadText = document.createTextNode('Spread —');
+    spreadCell.appendChild(this.spreadText);
+    const midCell = el('div', 'cell mid-cell', spreadRow);
+    midCell.setAttribute('role', 'gridcell');
+    this.midText = document.createTextNode('Mid —');
+    midCell.appendChild(this.midText);
+    this.bidsBody = el('div', 'side bids', this.grid);
+    this.bidsBody.setAttribute('role', 'rowgroup');
+    this.bidsBody.setAttribute('aria-label', 'Bids');
+
+    const chartBox = el('section', 'ob-chart', body);
+    chartBox.setAttribute('aria-label', 'Depth chart');
+    this.canvas = el('canvas', undefined, chartBox);
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price');
+
+    const footer = el('footer', 'ob-footer', this.root);
+    footer.setAttribute('aria-live', 'off');
+    const mkFoot = (label: string) => {
+      const s = el('span', undefined, footer);
+      s.appendChild(document.createTextNode(label));
+      const v = el('span', 'value', s);
+      const t = document.createTextNode('—');
+      v.appendChild(t);
+      return t;
+    };
+    this.updatedText = mkFoot('Updated ');
+    this.seqText = mkFoot('Sequence ');
+    this.pollText = mkFoot('Polling ');
+
+    this.observer =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const e of entries) this.rowOf.get(e.target)?.setNear(e.isIntersecting);
+            },
+            { rootMargin: '50% 0px 50% 0px' },
+          )
+        : undefined;
+
+    this.grid.addEventListener('keydown', (e) => this.onKey(e));
+    this.grid.addEventListener('focusin', (e) => {
+      const t = e.target as HTMLElement;
+      if (t.getAttribute('role') === 'row') {
+        this.rowOf.get(t)?.flush();
+        this.setActiveRow(t);
+      }
+    });
+  }
+
+  /** Build the skeleton inside `host` (usually `document.body`). */
+  static mount(host: HTMLElement, events: ViewEvents): OrderBookView {
+    return new OrderBookView(host, events);
+  }
+
+  /** Symbol shown in the title (textContent: any string is inert). */
+  setSymbol(symbol: string): void {
+    this.symbolText.data = symbol;
+  }
+
+  /** Column headers with the base/quote currency codes. */
+  setCurrencies(base: string, quote: string): void {
+    this.priceHead.data = quote ? `Price (${quote})` : 'Price';
+    this.sizeHead.data = base ? `Size (${base})` : 'Size';
+    this.totalHead.data = base ? `Total (${base})` : 'Total';
+  }
+
+  /** Reflect settings in the controls; grows the row pools to `depth` rows per side. */
+  setSettings(grouping: Grouping, depth: BookDepth): void {
+    this.groupingSelect.value = grouping;
+    this.depthSelect.value = String(depth);
+    this.ensureRows(depth);
+  }
+
+  /** Label the grouping options with the price step each gives (`steps[i]` = priceIncrement × GROUPINGS[i]). */
+  setGroupingSteps(steps: readonly string[]): void {
+    const opts = this.groupingSelect.options;
+    for (let i = 0; i < opts.length; i++) {
+      const step = steps[i];
+      opts[i].textContent = step ? `×${GROUPINGS[i]} (${step})` : `×${GROUPINGS[i]}`;
+    }
+  }
+
+  private ensureRows(n: number): void {
+    const add = (r: Row) => {
+      this.rowOf.set(r.root, r);
+      this.observer?.observe(r.root);
+      return r;
+    };
+    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild)));
+    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null)));
+    if (!this.tabStop) {
+      const first = this.bids[0]?.root ?? this.asks[0]?.root;
+      if (first) {
+        first.tabIndex = 0;
+        this.tabStop = true;
+      }
+    }
+  }
+
+  /** Write every pending off-screen row now (tests; a screen reader snapshot). */
+  flushAll(): void {
+    for (const r of this.asks) r.flush();
+    for (const r of this.bids) r.flush();
+  }
+
+  /** Render one view: rows, spread/mid, footer. Only changed text nodes and styles of rows near the viewport are written. */
+  render(view: BookView): void {
+    const need = Math.max(view.asks.length, view.bids.length);
+    if (need > this.asks.length || need > this.bids.length) this.ensureRows(need);
+    let flashed = false;
+    flashed = this.fill(this.asks, view.asks) || flashed;
+    flashed = this.fill(this.bids, view.bids) || flashed;
+    const spread = view.spread === null ? 'Spread —' : `Spread ${view.spread} (${view.spreadBps} bps)`;
+    if (spread !== this.lastSpread) this.spreadText.data = this.lastSpread = spread;
+    const mid = view.mid === null ? 'Mid —' : `Mid ${view.mid}`;
+    if (mid !== this.lastMid) this.midText.data = this.lastMid = mid;
+    if (view.sequence !== this.lastSeq) this.seqText.data = this.lastSeq = view.sequence;
+    if (view.time !== this.lastTime) {
+      this.lastTime = view.time;
+      this.updatedText.data = formatTime(view.time);
+    }
+    if (flashed) this.scheduleUnflash();
+  }
+
+  private fill(rows: Row[], levels: readonly ViewLevel[]): boolean {
+    let flashed = false;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (i < levels.length) {
+        if (row.set(levels[i])) {
+          this.flashed.push(row.root);
+          flashed = true;
+        }
+      } else row.hide();
+    }
+    return flashed;
+  }
+
+  private scheduleUnflash(): void {
+    if (this.flashTimer !== undefined) return;
+    this.flashTimer = setTimeout(() => {
+      this.flashTimer = undefined;
+      for (const r of this.flashed) r.classList.remove('flash');
+      this.flashed = [];
+    }, 180);
+  }
+
+  /**
+   * Freshness: `fresh` hides the banner; `waiting` (no snapshot yet) and `stale` (no snapshot for
+   * more than 3 s) show it and dim the book.
+   */
+  setStale(state: 'fresh' | 'waiting' | 'stale'): void {
+    if (state === this.stale) return;
+    this.stale = state;
+    this.staleBanner.hidden = state === 'fresh';
+    this.staleBanner.textContent = state === 'waiting' ? 'Waiting for the first snapshot…' : 'Stale: no update for more than 3 s';
+    this.root.classList.toggle('is-stale', state !== 'fresh');
+    this.root.dataset.freshness = state;
+  }
+
+  /** Service status banner: hidden when `open`, otherwise shows the status and message. */
+  setStatus(status: ServiceStatus, msg: string): void {
+    if (status === 'open') {
+      this.statusBanner.hidden = true;
+      return;
+    }
+    const label = status === 'close' ? 'Service closed (trading stopped or maintenance)' : 'Service in cancel-only mode';
+    this.statusBanner.textContent = msg ? `${label}: ${msg}` : label;
+    this.statusBanner.hidden = false;
+  }
+
+  /** Error banner (textContent); null hides it. */
+  setError(message: string | null): void {
+    this.errorBanner.hidden = message === null;
+    this.errorBanner.textContent = message ?? '';
+  }
+
+  /** Footer polling state, e.g. "every 1000 ms", "paused", "backing off 4000 ms". */
+  setPolling(text: string): void {
+    this.pollText.data = text;
+  }
+
+  /** Current freshness state (see {@link setStale}). */
+  get freshness(): string {
+    return this.stale;
+  }
+
+  // ----- keyboard navigation (roving tabindex over the visible rows, in visual order) -----
+
+  private visibleRows(): HTMLElement[] {
+    const out: HTMLElement[] = [];
+    for (let i = this.asks.length - 1; i >= 0; i--) if (this.asks[i].visible) out.push(this.asks[i].root);
+    out.push(this.grid.querySelector('.row.spread') as HTMLElement);
+    for (const r of this.bids) if (r.visible) out.push(r.root);
+    return out;
+  }
+
+  private setActiveRow(row: HTMLElement): void {
+    for (const r of this.grid.querySelectorAll<HTMLElement>('[tabindex="0"]')) if (r !== row) r.tabIndex = -1;
+    row.tabIndex = 0;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const rows = this.visibleRows();
+    const cur = rows.indexOf(document.activeElement as HTMLElement);
+    let next = cur;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = Math.min(rows.length - 1, cur + 1);
+        break;
+      case 'ArrowUp':
+        next = Math.max(0, cur - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(rows.length - 1, cur + 10);
+        break;
+      case 'PageUp':
+        next = Math.max(0, cur - 10);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows.length - 1;
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    const target = rows[next];
+    if (target) {
+      this.rowOf.get(target)?.flush();
+      this.setActiveRow(target);
+      target.focus();
+    }
+  }
+}
+
+/** Exchange time (ms) as local `HH:MM:SS.mmm`. */
+export function formatTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Extension-host suite of the order book panel (issue 6): opens the panel against the embedded
+ * sandbox, receives level-2 snapshots, checks one panel per symbol, pause-while-hidden and the
+ * fresh snapshot on becoming visible again. `spotdesk.openOrderBook` returns the panel's
+ * {@link OrderBookPanelHandle}, which records the last snapshot posted to the webview.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { cmp } from '../../src/api/decimal';
+import type { OrderBookPanelHandle } from '../../src/extension/orderbook';
+import { compareSequence } from '../../src/shared/orderbook/viewModel';
+import { spotdesk, useSandboxProfile, waitFor } from './helpers';
+
+function assertSortedBook(s: { bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }): void {
+  assert.ok(s.bids.length > 0 && s.asks.length > 0, 'both sides have levels');
+  for (let i = 1; i < s.bids.length; i++) assert.strictEqual(cmp(s.bids[i - 1][0], s.bids[i][0]), 1, 'bids high → low');
+  for (let i = 1; i < s.asks.length; i++) assert.strictEqual(cmp(s.asks[i - 1][0], s.asks[i][0]), -1, 'asks low → high');
+  assert.strictEqual(cmp(s.bids[0][0], s.asks[0][0]), -1, 'best bid below best ask');
+}
+
+describe('Order book panel', function () {
+  this.timeout(90_000);
+  let handle: OrderBookPanelHandle | undefined;
+
+  before(async () => {
+    await useSandboxProfile();
+    await spotdesk();
+  });
+
+  after(async () => {
+    (handle as unknown as { dispose?: () => void } | undefined)?.dispose?.();
+  });
+
+  it('is contributed as "SpotDesk: Open Order Book" with depth and interval settings', () => {
+    const ext = vscode.extensions.getExtension('spotdesk.spotdesk')!;
+    const pkg = ext.packageJSON as {
+      activationEvents: string[];
+      contributes: { commands: Array<{ command: string; title: string; category: string }>; configuration: { properties: Record<string, { default?: unknown; enum?: unknown }> } };
+    };
+    const cmd = pkg.contributes.commands.find((c) => c.command === 'spotdesk.openOrderBook');
+    assert.deepStrictEqual(cmd && [cmd.category, cmd.title], ['SpotDesk', 'Open Order Book']);
+    assert.deepStrictEqual(pkg.contributes.configuration.properties['spotdesk.orderBook.depth'].enum, [20, 100]);
+    assert.strictEqual(pkg.contributes.configuration.properties['spotdesk.orderBook.refreshIntervalMs'].default, 1000);
+    assert.ok(pkg.activationEvents.includes('onWebviewPanel:spotdesk.orderBook'), 'serializer restore activates the extension');
+  });
+
+  it('opens a panel for BTC-USDT and posts level-2 snapshots from the sandbox', async () => {
+    handle = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+    assert.ok(handle, 'the command returns the panel handle');
+    assert.strictEqual(handle.symbol, 'BTC-USDT');
+    const first = await waitFor('first snapshot', () => handle!.lastPosted, 30_000);
+    assert.strictEqual(first.symbol, 'BTC-USDT');
+    assert.match(first.sequence, /^\d+$/);
+    assert.ok(first.bids.length <= 20 && first.asks.length <= 20, 'level2_20 by default');
+    assertSortedBook(first);
+    // Polling goes on while visible (default interval 1000 ms).
+    const next = await handle.nextSnapshot(15_000);
+    assert.ok(compareSequence(next.sequence, first.sequence) >= 0, `sequence ${next.sequence} not older than ${first.sequence}`);
+    assert.ok(handle.postedCount >= 2);
+  });
+
+  it('reveals the existing panel instead of opening a second one', async () => {
+    const again = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'btc-usdt');
+    assert.strictEqual(again, handle);
+    const viaNode = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', { symbol: 'BTC-USDT' });
+    assert.strictEqual(viaNode, handle);
+  });
+
+  it('stops polling while hidden and sends a fresh snapshot when visible again', async () => {
+    assert.ok(handle);
+    const doc = await vscode.workspace.openTextDocument({ content: 'cover the order book', language: 'plaintext' });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: false });
+    await waitFor('polling paused', () => !handle!.polling, 10_000);
+    const polls = handle.pollCount;
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.strictEqual(handle.pollCount, polls, 'no level-2 request while hidden');
+    const before = handle.postedCount;
+    const fresh = handle.nextSnapshot(15_000);
+    await vscode.commands.executeCommand('spotdesk.openOrderBook', 'BTC-USDT'); // reveal
+    const s = await fresh;
+    assert.ok(handle.postedCount > before);
+    assertSortedBook(s);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('closes cleanly and a new panel can use 100 levels', async () => {
+    await waitFor('panel disposed', () => handle!.disposed, 10_000);
+    assert.strictEqual(handle!.polling, false);
+    await vscode.workspace.getConfiguration('spotdesk.orderBook').update('depth', 100, vscode.ConfigurationTarget.Global);
+    try {
+      handle = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+      assert.ok(handle && handle !== undefined);
+      assert.strictEqual(handle.settings.depth, 100);
+      const s = await handle.nextSnapshot(30_000);
+      assertSortedBook(s);
+      assert.ok(s.bids.length <= 100 && s.asks.length <= 100);
+    } finally {
+      await vscode.workspace.getConfiguration('spotdesk.orderBook').update('depth', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('rejects a malformed symbol argument', async () => {
+    const r = await vscode.commands.executeCommand<OrderBookPanelHandle | undefined>('spotdesk.openOrderBook', '<img src=x onerror=alert(1)>');
+    assert.strictEqual(r, undefined);
+  });
+});

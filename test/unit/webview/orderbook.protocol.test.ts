@@ -1,0 +1,125 @@
+import { strict as assert } from 'assert';
+import { isPanelState, parseHostMessage, parseWebviewMessage } from '../../../src/shared/orderbook/protocol';
+import { level2Weight, nextPollDelay, publicBudget } from '../../../src/shared/orderbook/pollPolicy';
+import { RateLimiter } from '../../../src/api/ratelimit';
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+const goodSnapshot = {
+  type: 'snapshot',
+  snapshot: {
+    symbol: 'BTC-USDT',
+    sequence: '14610502970',
+    time: 1729176273859,
+    receivedAt: 1729176273900,
+    bids: [['66976.4', '0.69109872']],
+    asks: [['66976.5', '0.05408199']],
+  },
+};
+
+describe('order book protocol validators', () => {
+  it('accepts a well-formed snapshot', () => {
+    assert.deepEqual(parseHostMessage(goodSnapshot), goodSnapshot);
+  });
+
+  it('rejects markup or numbers where decimal strings belong', () => {
+    const bad = (bids: unknown) => parseHostMessage({ ...goodSnapshot, snapshot: { ...goodSnapshot.snapshot, bids } });
+    assert.equal(bad([[XSS, '1']]), undefined);
+    assert.equal(bad([['1', XSS]]), undefined);
+    assert.equal(bad([[66976.4, '1']]), undefined);
+    assert.equal(bad([['1e5', '1']]), undefined);
+    assert.equal(bad([['1', '1', '1']]), undefined);
+    assert.equal(parseHostMessage({ ...goodSnapshot, snapshot: { ...goodSnapshot.snapshot, sequence: 14610502970 } }), undefined);
+    assert.equal(parseHostMessage({ ...goodSnapshot, snapshot: { ...goodSnapshot.snapshot, sequence: '-1' } }), undefined);
+  });
+
+  it('lets a hostile symbol through as data (the webview renders it as text)', () => {
+    const m = parseHostMessage({ ...goodSnapshot, snapshot: { ...goodSnapshot.snapshot, symbol: XSS } });
+    assert.equal(m?.type, 'snapshot');
+  });
+
+  it('validates init, status, polling and error messages', () => {
+    const init = {
+      type: 'init',
+      symbol: 'BTC-USDT',
+      meta: { symbol: 'BTC-USDT', baseCurrency: 'BTC', quoteCurrency: 'USDT', priceIncrement: '0.1', baseIncrement: '0.00000001' },
+      settings: { grouping: '10', depth: 100 },
+      pollMs: 1000,
+    };
+    assert.deepEqual(parseHostMessage(init), init);
+    assert.equal(parseHostMessage({ ...init, settings: { grouping: '5', depth: 100 } }), undefined);
+    assert.equal(parseHostMessage({ ...init, settings: { grouping: '10', depth: 50 } }), undefined);
+    assert.equal(parseHostMessage({ ...init, meta: { ...init.meta, priceIncrement: '0' } }), undefined);
+    assert.deepEqual(parseHostMessage({ type: 'status', status: 'cancelonly', msg: 'upgrade' }), { type: 'status', status: 'cancelonly', msg: 'upgrade' });
+    assert.equal(parseHostMessage({ type: 'status', status: 'maintenance', msg: '' }), undefined);
+    assert.deepEqual(parseHostMessage({ type: 'polling', state: 'backoff', intervalMs: 2000 }), { type: 'polling', state: 'backoff', intervalMs: 2000 });
+    assert.equal(parseHostMessage({ type: 'polling', state: 'running', intervalMs: -1 }), undefined);
+    assert.deepEqual(parseHostMessage({ type: 'error', message: null }), { type: 'error', message: null });
+    assert.equal(parseHostMessage({ type: 'eval', code: 'x' }), undefined);
+    assert.equal(parseHostMessage(null), undefined);
+    assert.equal(parseHostMessage([goodSnapshot]), undefined);
+  });
+
+  it('validates webview → extension messages and strips extra fields', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'ready', extra: 1 }), { type: 'ready' });
+    assert.deepEqual(parseWebviewMessage({ type: 'setGrouping', grouping: '100' }), { type: 'setGrouping', grouping: '100' });
+    assert.equal(parseWebviewMessage({ type: 'setGrouping', grouping: 100 }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'setDepth', depth: 100 }), { type: 'setDepth', depth: 100 });
+    assert.equal(parseWebviewMessage({ type: 'setDepth', depth: '100' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'placeOrder' }), undefined);
+    assert.equal(parseWebviewMessage('ready'), undefined);
+  });
+
+  it('validates the persisted panel state', () => {
+    assert.equal(isPanelState({ symbol: 'BTC-USDT', settings: { grouping: '1', depth: 20 } }), true);
+    assert.equal(isPanelState({ symbol: XSS, settings: { grouping: '1', depth: 20 } }), false);
+    assert.equal(isPanelState({ symbol: 'BTC-USDT' }), false);
+    assert.equal(isPanelState(undefined), false);
+  });
+});
+
+describe('order book poll policy', () => {
+  const budget = (remaining: number, resetInMs = 20_000) => ({ limit: 2000, remaining, resetInMs });
+
+  it('weights level2_20 as 2 and level2_100 as 4 (spec "Limits")', () => {
+    assert.equal(level2Weight(20), 2);
+    assert.equal(level2Weight(100), 4);
+  });
+
+  it('uses the configured interval (at least 250 ms) while the budget holds', () => {
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 0 }), { delayMs: 1000, backoff: false });
+    assert.deepEqual(nextPollDelay({ baseMs: 100, weight: 2, failures: 0 }), { delayMs: 250, backoff: false });
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 0, budget: budget(1500) }), { delayMs: 1000, backoff: false });
+    // below half: 600 − 500 reserve = 100 usable = 50 polls over 20 s = 400 ms < 1000 ms → still the interval
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 0, budget: budget(600) }), { delayMs: 1000, backoff: false });
+  });
+
+  it('spreads the remaining budget over the window when it runs low', () => {
+    // 520 − 500 = 20 usable = 10 polls over 20 s → every 2000 ms
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 0, budget: budget(520) }), { delayMs: 2000, backoff: true });
+    // level2_100: 5 polls → 4000 ms
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 4, failures: 0, budget: budget(520) }), { delayMs: 4000, backoff: true });
+    // nothing above the reserve: wait for the reset (+50 ms)
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 0, budget: budget(501) }), { delayMs: 20_050, backoff: true });
+  });
+
+  it('backs off exponentially after failures, and past the reset after a 429', () => {
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 1 }), { delayMs: 2000, backoff: true });
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 3 }), { delayMs: 8000, backoff: true });
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 12 }), { delayMs: 30_000, backoff: true });
+    assert.deepEqual(nextPollDelay({ baseMs: 1000, weight: 2, failures: 1, rateLimited: true, budget: budget(0, 15_000) }), { delayMs: 15_050, backoff: true });
+  });
+
+  it("reads the client's public-pool budget (RateLimiter.budget) as remaining weight and ms to reset", async () => {
+    let now = 1000;
+    const limiter = new RateLimiter({ now: () => now });
+    const client = { budget: () => limiter.budget() };
+    assert.deepEqual(publicBudget(client, now), { limit: 2000, remaining: 2000, resetInMs: 0 });
+    await limiter.acquire('public', 4);
+    now = 11_000;
+    assert.deepEqual(publicBudget(client, now), { limit: 2000, remaining: 1996, resetInMs: 20_000 });
+    assert.equal(publicBudget({}, now), undefined);
+    assert.equal(publicBudget(undefined, now), undefined);
+    assert.equal(publicBudget({ budget: () => { throw new Error('x'); } }, now), undefined);
+  });
+});
