@@ -122,7 +122,9 @@ async function startCodeServer({ port = 8080, workspace, userDataDir, settings =
   if (workspace) args.push(workspace);
   const proc = spawn(bin, args, {
     stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, ...env },
+    // No extension gallery: the workbench would otherwise look up open-vsx.org. Tests and `npm start`
+    // send no traffic off this machine; SpotDesk is loaded in development mode, not from a gallery.
+    env: { ...process.env, EXTENSIONS_GALLERY: '{}', ...env },
   });
   const logLines = [];
   if (quiet) {

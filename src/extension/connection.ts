@@ -99,6 +99,9 @@ export class Connection implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private clientPromise: Promise<SpotClient> | undefined;
   private clientFor: string | undefined;
+  private publicPromise: Promise<SpotClient> | undefined;
+  private publicFor: string | undefined;
+  private lastPublic: SpotClient | undefined;
   private sandboxPromise: Promise<RunningSandbox> | undefined;
   private lastClient: SpotClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -196,9 +199,39 @@ export class Connection implements vscode.Disposable {
     return this.clientPromise;
   }
 
+  /**
+   * Client for the active profile's PUBLIC endpoints (GET /api/v1/markets, /api/v2/symbols,
+   * /api/v1/market/allTickers, /api/v1/status, …). When the profile can sign (the sandbox, or a
+   * user profile with credentials) this is {@link client} itself, so both share one rate-limit
+   * budget; a user profile without credentials gets a credential-less `SpotClient` on its base
+   * URL (cached until the profile or credentials change). Calling a private endpoint on that
+   * client throws.
+   * @throws UserFacingError when the sandbox cannot start.
+   */
+  async publicClient(): Promise<SpotClient> {
+    const profile = this.profile();
+    if (profile.sandbox || (await this.credentialsPresent(profile))) return this.client();
+    const key = `${profile.id} ${profile.baseUrl ?? ''}`;
+    if (!this.publicPromise || this.publicFor !== key) {
+      this.publicFor = key;
+      const p = (async () => {
+        const { SpotClient: Client } = await import('../api/client');
+        return new Client({ baseUrl: profile.baseUrl ?? '', onRequest: (e: RequestLogEntry) => this.logRequest(e) });
+      })();
+      this.publicPromise = p;
+      p.then(
+        (c) => (this.lastPublic = c),
+        () => {
+          if (this.publicPromise === p) this.publicPromise = undefined;
+        },
+      );
+    }
+    return this.publicPromise;
+  }
+
   /** The most recently created client, if any (for the status bar's budget tooltip; no I/O). */
   currentClient(): SpotClient | undefined {
-    return this.lastClient;
+    return this.lastClient ?? this.lastPublic;
   }
 
   /** The embedded sandbox's address and admin token, starting it if the sandbox profile is active. */
@@ -292,8 +325,8 @@ export class Connection implements vscode.Disposable {
   }
 
   private reset(): void {
-    const old = this.lastClient;
-    if (old) {
+    for (const old of [this.lastClient, this.lastPublic]) {
+      if (!old) continue;
       // Release its keep-alive sockets once requests still in flight have had time to finish.
       const t = setTimeout(() => old.close(), 30_000);
       t.unref?.();
@@ -301,6 +334,9 @@ export class Connection implements vscode.Disposable {
     this.clientPromise = undefined;
     this.clientFor = undefined;
     this.lastClient = undefined;
+    this.publicPromise = undefined;
+    this.publicFor = undefined;
+    this.lastPublic = undefined;
     void this.updateContextKeys();
     this.changed.fire();
   }
@@ -315,6 +351,7 @@ export class Connection implements vscode.Disposable {
   /** Stop the embedded sandbox (if started) and release listeners. */
   dispose(): void {
     this.lastClient?.close();
+    this.lastPublic?.close();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -55,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     context,
     log,
     client: () => connection.client(),
+    publicClient: () => connection.publicClient(),
     profile: () => connection.profile(),
     credentialsPresent: () => connection.credentialsPresent(),
     refresh: (what = 'all') => {

@@ -15,6 +15,13 @@ export interface Services {
    * first use. @throws Error with a user-facing message when credentials are missing.
    */
   client(): Promise<SpotClient>;
+  /**
+   * Client for PUBLIC endpoints only (markets, symbols, tickers, level 2, service status): works
+   * for a user profile without credentials (a credential-less client on its base URL); otherwise
+   * the same client as {@link client}, sharing its rate-limit budget. Private endpoints called on
+   * a credential-less client throw. @throws UserFacingError when the sandbox cannot start.
+   */
+  publicClient(): Promise<SpotClient>;
   /** The active profile: `sandbox` true for the built-in Sandbox (local) profile. */
   profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean };
   /** Re-poll tree views after an action (e.g. a withdrawal changed holds). */

@@ -1,6 +1,7 @@
 /**
  * Status bar item: active profile name + service status (GET /api/v1/status: open, close,
- * cancelonly) with the rate-limit budget left per weight pool in the tooltip. It never starts a
+ * cancelonly; public, fetched through `Connection.publicClient()` so a profile without API
+ * credentials shows it too) with the rate-limit budget left per weight pool in the tooltip. It never starts a
  * network request by itself at activation: the status is fetched after a view loaded (the client
  * exists then) and every minute while a client exists.
  */
@@ -60,12 +61,7 @@ export class StatusBar implements vscode.Disposable {
     this.inFlight = true;
     try {
       this.needsCredentials = !(await this.connection.credentialsPresent());
-      if (this.needsCredentials) {
-        this.status = undefined;
-        this.error = undefined;
-        return;
-      }
-      const client = await this.connection.client();
+      const client = await this.connection.publicClient();
       const s = await client.getStatus();
       this.status = s.status;
       this.statusMsg = s.msg;
@@ -96,7 +92,9 @@ export class StatusBar implements vscode.Disposable {
           : this.status
             ? '$(debug-pause)'
             : '$(plug)';
-    const state = this.needsCredentials ? 'no credentials' : this.error ? 'error' : this.status;
+    const service = this.error ? 'error' : this.status;
+    // Without credentials the public service status is still shown, after the credentials hint.
+    const state = this.needsCredentials ? ['no credentials', service].filter(Boolean).join(' · ') : service;
     this.item.text = `${icon} ${profile.name}${state ? ` · ${state}` : ''}`;
     this.item.backgroundColor =
       this.needsCredentials || this.error || (this.status && this.status !== 'open')
@@ -105,7 +103,7 @@ export class StatusBar implements vscode.Disposable {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**SpotDesk** — profile **${escapeMd(profile.name)}**${profile.baseUrl ? ` (${escapeMd(profile.baseUrl)})` : ''}\n\n`);
     if (this.needsCredentials) md.appendMarkdown('$(key) No API credentials for this profile: run **SpotDesk: Set API Credentials**.\n\n');
-    else if (this.error) md.appendMarkdown(`$(warning) ${escapeMd(this.error)}\n\n`);
+    if (this.error) md.appendMarkdown(`$(warning) ${escapeMd(this.error)}\n\n`);
     else if (this.status) md.appendMarkdown(`Service status: **${this.status}**${this.statusMsg ? ` — ${escapeMd(this.statusMsg)}` : ''}\n\n`);
     else md.appendMarkdown('Service status: not checked yet (open a SpotDesk view).\n\n');
     const budgets = this.budgets();

@@ -16,6 +16,10 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 
+/** A user profile's base URL for the "no credentials" screens: the discard port on loopback, where
+ * nothing listens (tests send no traffic off this machine; public requests simply fail fast). */
+const OFFLINE_PROFILE_URL = 'http://127.0.0.1:9';
+
 const SHOTS = path.join(cs.ROOT, 'screenshots');
 const SYMBOL = 'BTC-USDT';
 
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
     workspace,
     userDataDir,
     quiet: true,
-    settings: { 'spotdesk.pollIntervalSeconds': 3, 'spotdesk.profiles': [{ name: 'KuCoin', baseUrl: 'https://api.kucoin.com' }] },
+    settings: { 'spotdesk.pollIntervalSeconds': 3, 'spotdesk.profiles': [{ name: 'KuCoin', baseUrl: OFFLINE_PROFILE_URL }] },
   });
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   const errors: string[] = [];
@@ -176,14 +180,14 @@ async function main(): Promise<void> {
     });
     await step('a user profile without credentials shows the "Set API Credentials" welcome content', async () => {
       // The "KuCoin" profile is in the user settings (see startCodeServer); pick it with the
-      // real command and quick pick. Nothing is sent to api.kucoin.com: there are no credentials.
+      // real command and quick pick. Its base URL is a closed loopback port: tests never reach out.
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ timeout: 10_000 });
       await input.fill('>SpotDesk: Select Profile');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SpotDesk: Select Profile' }).first().waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api.kucoin.com' }).first().waitFor({ timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: OFFLINE_PROFILE_URL }).first().waitFor({ timeout: 10_000 });
       await page.screenshot({ path: path.join(SHOTS, 'workbench-select-profile.png') });
       await input.fill('KuCoin');
       await page.keyboard.press('Enter');

@@ -3,8 +3,11 @@
  * and the built-in Sandbox (local) profile coming up.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, spotdesk, useSandboxProfile } from './helpers';
+import { EXTENSION_ID, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 describe('SpotDesk activation and profiles', () => {
   it('declares no eager activation events and activates from its views and commands', () => {
@@ -81,6 +84,20 @@ describe('SpotDesk activation and profiles', () => {
     assert.strictEqual(status.status, 'open');
     const accounts = await client.getAccounts();
     assert.ok(accounts.length > 0, 'the sandbox provisions funded accounts');
+  });
+
+  it('checks an order document opened after activation (its provider loads on opening a *.spotorder.json)', async () => {
+    await spotdesk();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-core-')), 'lazy.spotorder.json');
+    fs.writeFileSync(file, '[\n  {"symbol":"BTC-USDT","side":"sell","type":"market","size":"0.001","funds":"10"}\n]\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    const diag = await waitFor('a SpotDesk diagnostic on the lazily loaded provider', () =>
+      vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'SpotDesk'),
+    );
+    assert.strictEqual(diag.code, 'market-size-and-funds');
+    assert.strictEqual(doc.getText(diag.range), '"10"');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('the status bar shows the profile, the service status and the budget left per pool', async () => {

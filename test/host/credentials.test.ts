@@ -5,10 +5,14 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SpotDeskApi } from '../../src/extension/extension';
+import type { SpotClient } from '../../src/api/client';
 import type { CurrencyNode } from '../../src/extension/views/accounts';
+import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
+import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
 import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const PROFILE = 'Sandbox via profile';
@@ -31,6 +35,12 @@ describe('SpotDesk profiles and credentials', function () {
     assert.ok(creds.apiSecret && creds.apiPassphrase, 'sandbox credentials file');
   });
 
+  /** A client with the sandbox's own credentials (independent of the profile under test). */
+  async function sandboxSigningClient(): Promise<SpotClient> {
+    const { SpotClient: Client } = await import('../../src/api/client');
+    return new Client({ baseUrl, credentials: { ...creds, keyVersion: String(creds.keyVersion) as '2' | '3' } });
+  }
+
   after(async () => {
     Object.assign(api.prompts, saved);
     await api.connection.clearCredentials({ id: `user:${PROFILE}`, name: PROFILE, sandbox: false });
@@ -48,6 +58,52 @@ describe('SpotDesk profiles and credentials', function () {
     await api.trees.accounts.refresh();
     assert.deepStrictEqual(await children(api.trees.accounts), [], 'empty tree → viewsWelcome "Set API Credentials"');
     await assert.rejects(api.services.client(), /has no API credentials\. Run "SpotDesk: Set API Credentials"/);
+  });
+
+  it('without credentials, Markets and the status bar still show public data (GET /api/v1/markets, allTickers, status)', async () => {
+    // A user profile pointing at the sandbox's baseUrl, without credentials (also when run alone).
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+    await cfg.update('activeProfile', PROFILE, vscode.ConfigurationTarget.Global);
+    await api.connection.clearCredentials({ id: `user:${PROFILE}`, name: PROFILE, sandbox: false });
+    await waitFor('the user profile', () => api.services.profile().id === `user:${PROFILE}`);
+    assert.strictEqual(await api.services.credentialsPresent(), false);
+    await api.trees.markets.refresh();
+    const roots = (await children(api.trees.markets)) as Array<MarketNode | { kind: string }>;
+    assert.ok(!roots.some((r) => isError(r)), `no error item: ${JSON.stringify(roots)}`);
+    // The same markets as the sandbox lists to its own (signing) client.
+    const sandboxClient = await sandboxSigningClient();
+    const markets = await sandboxClient.getMarkets();
+    assert.deepStrictEqual(roots.map((r) => (r as MarketNode).market), markets);
+    const pub = await api.services.publicClient();
+    assert.strictEqual(pub.baseUrl, baseUrl);
+    assert.strictEqual(pub.hasCredentials, false, 'a credential-less client');
+    const btc = (await sandboxClient.getSymbols()).find((s) => s.symbol === 'BTC-USDT')!;
+    const market = roots.find((r) => (r as MarketNode).market === btc.market) as MarketNode;
+    const syms = (await children(api.trees.markets, market)) as MarketSymbolNode[];
+    assert.deepStrictEqual(
+      syms.map((s) => s.symbol),
+      (await sandboxClient.getSymbols(market.market)).map((s) => s.symbol).sort((a, b) => a.localeCompare(b)),
+    );
+    assert.ok(syms.find((s) => s.symbol === 'BTC-USDT')?.ticker, 'tickers from allTickers');
+    sandboxClient.close();
+    // Private endpoints stay unavailable: Accounts keeps its welcome content.
+    await api.trees.accounts.refresh();
+    assert.deepStrictEqual(await children(api.trees.accounts), []);
+    await api.statusBar.update();
+    assert.strictEqual(api.statusBar.item.text, `$(key) ${PROFILE} · no credentials · open`);
+  });
+
+  it('without credentials, order documents still get the symbol rules (GET /api/v2/symbols is public)', async () => {
+    assert.strictEqual(await api.services.credentialsPresent(), false);
+    const hooks = (await vscode.commands.executeCommand('spotdesk.requestBuilder.testHooks')) as RequestBuilderTestHooks;
+    hooks.controller.reset();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-cred-')), 'nocreds.spotorder.json');
+    fs.writeFileSync(file, '[\n  {"symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await hooks.documents.reloadSymbols();
+    const diags = await hooks.documents.settle(doc);
+    assert.deepStrictEqual(diags.map((d) => [d.code, doc.getText(d.range)]), [['unknown-symbol', '"NOPE-USDT"']]);
   });
 
   it('Set API Credentials stores them in SecretStorage only, and the profile then signs requests', async () => {

@@ -12,7 +12,7 @@ import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/order
 import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
 import type { ErrorNode } from '../../src/extension/views/pollingTree';
 import { FIGURE_SPACE, percent } from '../../src/extension/views/format';
-import { children, isError, item, labelOf, spotdesk, useSandboxProfile } from './helpers';
+import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
 const strip = (s: string) => s.split(FIGURE_SPACE).join('');
@@ -223,6 +223,93 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.strictEqual(ti.contextValue, 'spotdesk.marketSymbol');
     assert.deepStrictEqual(ti.command?.command, 'spotdesk.openOrderBook');
     assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
+  });
+
+  it('Active Orders finds a BUY on a symbol that is neither watched nor noted (from the unexplained USDT hold)', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    await cfg().update('watchlist', [], vscode.ConfigurationTarget.Global);
+    const client = await api.services.client();
+    const noted = new Set(api.notedSymbols());
+    const tickers = new Map((await client.getAllTickers()).ticker.map((t) => [t.symbol, t]));
+    const holdsOf = async (currency: string) => (await client.getAccounts({ currency, type: 'trade' }))[0]?.holds ?? '0';
+    // The least-traded USDT pair that nobody watches (last in the discovery order), whose base
+    // currency has no hold, so that only the USDT (quote) hold can reveal the order.
+    const candidates = (await client.getSymbols())
+      .filter((s) => s.quoteCurrency === 'USDT' && s.enableTrading && s.symbol !== SYMBOL && !noted.has(s.symbol))
+      .sort((a, b) => dec.cmp(tickers.get(a.symbol)?.volValue ?? '0', tickers.get(b.symbol)?.volValue ?? '0') || a.symbol.localeCompare(b.symbol));
+    let info: (typeof candidates)[number] | undefined;
+    for (const c of candidates) {
+      if (dec.isZero(await holdsOf(c.baseCurrency))) {
+        info = c;
+        break;
+      }
+    }
+    assert.ok(info, 'an unwatched USDT symbol whose base currency has no hold');
+    // Far below the market (never fills): half the best bid / last / best ask, else 100 ticks.
+    const book = await client.getLevel2(info.symbol);
+    const ref = book.bids[0]?.[0] ?? tickers.get(info.symbol)?.last ?? book.asks[0]?.[0];
+    const price = ref ? dec.roundDown(dec.mul(ref, '0.5'), info.priceIncrement) : dec.mul(info.priceIncrement, '100');
+    assert.ok(!dec.isZero(price), `price ${price} > 0`);
+    const minSize = dec.roundUp(dec.divDown(dec.mul(info.minFunds ?? '1', '2'), price, 18), info.baseIncrement);
+    const size = dec.max(minSize, info.baseMinSize);
+    const placed = await client.placeOrder({ symbol: info.symbol, side: 'buy', type: 'limit', price, size, clientOid: `host-disc-${Date.now()}` });
+    try {
+      assert.ok(!api.notedSymbols().includes(info.symbol) && !(cfg().get<string[]>('watchlist') ?? []).includes(info.symbol), 'neither noted nor watched');
+      await api.trees.orders.refresh();
+      const roots = (await children(api.trees.orders)) as OrderSymbolNode[];
+      const group = roots.find((r) => r.symbol === info.symbol);
+      assert.ok(group, `${info!.symbol} listed after one refresh (roots: ${roots.map((r) => r.symbol).join(', ')})`);
+      const nodes = (await children(api.trees.orders, group)) as OrderNode[];
+      assert.deepStrictEqual(nodes.map((n) => [n.order.id, n.order.side, n.order.price, n.order.size]), [[placed.orderId, 'buy', price, size]]);
+      assert.ok(api.trees.orders.discoveredSymbols().includes(info.symbol), 'remembered for the next refreshes');
+    } finally {
+      await client.cancelOrder(info.symbol, placed.orderId);
+    }
+    await api.trees.orders.refresh();
+    assert.ok(!((await children(api.trees.orders)) as OrderSymbolNode[]).some((r) => r.symbol === info.symbol), 'gone after the cancel');
+    assert.ok(!api.trees.orders.discoveredSymbols().includes(info.symbol), 'forgotten once it has no orders');
+    await cfg().update('watchlist', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('polls the views only while the SpotDesk container is visible', async function () {
+    this.timeout(120_000);
+    const VIEW_PATHS = /^\/api\/(v1\/accounts|v1\/hf\/orders\/active|v1\/markets|v1\/market\/allTickers|v2\/symbols|v1\/prices)/;
+    const seen: string[] = [];
+    const conn = api.connection;
+    const original = conn.logRequest;
+    conn.logRequest = function (e) {
+      if (VIEW_PATHS.test(e.path)) seen.push(`${e.method} ${e.path}`);
+      return original.call(this, e);
+    };
+    const trees = Object.values(api.trees);
+    const intervalMs = (vscode.workspace.getConfiguration('spotdesk').get<number>('pollIntervalSeconds') ?? 10) * 1000;
+    try {
+      await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+      await waitFor('a visible SpotDesk view', () => trees.some((t) => t.view?.visible));
+      const visible = trees.filter((t) => t.view?.visible);
+      // Visible: after the load that showing triggered, the poll timer loads again by itself.
+      await Promise.all(visible.map((t) => t.refresh()));
+      const loadsBefore = visible.map((t) => t.state.loads);
+      seen.length = 0;
+      await waitFor('a timer-driven poll while visible', () => visible.every((t, i) => t.state.loads > loadsBefore[i]), intervalMs * 3);
+      assert.ok(seen.length > 0, 'requests while visible');
+
+      // Hidden: another container replaces SpotDesk in the side bar; no view request for 2 intervals.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await waitFor('SpotDesk views hidden', () => trees.every((t) => !t.view?.visible));
+      await new Promise((r) => setTimeout(r, 1000)); // let a load already in flight finish
+      const hiddenLoads = trees.map((t) => t.state.loads);
+      seen.length = 0;
+      await new Promise((r) => setTimeout(r, intervalMs * 2 + 1000));
+      assert.deepStrictEqual(seen, [], 'no view requests while hidden');
+      assert.deepStrictEqual(trees.map((t) => t.state.loads), hiddenLoads, 'no loads while hidden');
+
+      // Visible again: loads resume at once.
+      await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+      await waitFor('requests after showing again', () => seen.length > 0, intervalMs * 2);
+    } finally {
+      conn.logRequest = original;
+    }
   });
 
   it('Add to Watchlist appends the symbol to spotdesk.watchlist', async () => {

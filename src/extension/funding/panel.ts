@@ -3,9 +3,9 @@
  * buttons. Copying goes through `vscode.env.clipboard` on the extension
  * side. Messages from the webview are checked with `isFundingToHost`.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import { fundingHtml } from '../../shared/funding/html';
+import { makeNonce } from '../../shared/webviewHtml';
 import { isFundingToHost, type HostToFunding } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
 
@@ -19,7 +19,7 @@ export class FundingPanel {
   private constructor(private readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
     const webview = panel.webview;
     const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'funding.js'));
-    webview.html = fundingHtml({ cspSource: webview.cspSource, nonce: randomBytes(16).toString('base64'), scriptUri: script.toString() });
+    webview.html = fundingHtml({ cspSource: webview.cspSource, nonce: makeNonce(), scriptUri: script.toString() });
     webview.onDidReceiveMessage(async (m: unknown) => {
       if (!isFundingToHost(m)) return;
       if (m.type === 'ready') {

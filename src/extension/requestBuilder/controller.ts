@@ -19,6 +19,11 @@ export interface ControllerDeps {
   /** The client of the active profile (throws a user-facing Error without credentials). */
   client(): Promise<SpotClient>;
   /**
+   * Client for public endpoints (GET /api/v2/symbols), usable without credentials; defaults to
+   * `client`. Lets order documents get symbol rules on a profile that has no API key yet.
+   */
+  publicClient?(): Promise<SpotClient>;
+  /**
    * Modal confirmation; resolves true when the user chose `action`. Injected so tests can answer.
    */
   confirm(message: string, detail: string, action: string): Promise<boolean>;
@@ -128,7 +133,7 @@ export class RequestBuilderController {
    */
   async symbols(force = false): Promise<SymbolRules[]> {
     if (!force && this.symbolCache && Date.now() - this.symbolCache.at < 300_000) return this.symbolCache.rules;
-    const client = await this.deps.client();
+    const client = await (this.deps.publicClient ? this.deps.publicClient() : this.deps.client());
     const list = await client.getSymbols();
     const rules = list.map(toRules).sort((a, b) => a.symbol.localeCompare(b.symbol));
     this.symbolCache = { rules, at: Date.now() };

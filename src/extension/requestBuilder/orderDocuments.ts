@@ -8,20 +8,12 @@
 import * as vscode from 'vscode';
 import { analyzeOrderDocument } from '../../shared/requestBuilder/orderDocument';
 import type { SymbolRules } from '../../shared/requestBuilder/orderRules';
+import { isOrderDocument, ORDER_DOCUMENT_GLOB, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 
-/** Glob of order documents. */
-export const ORDER_DOCUMENT_GLOB = '**/*.spotorder.json';
+export { isOrderDocument, ORDER_DOCUMENT_GLOB, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
+
 /** Debounce of diagnostics while typing, ms. */
 export const DIAGNOSTIC_DEBOUNCE_MS = 250;
-/** Command run by the "Test order" lens: args (uri: string, orderIndex: number). */
-export const TEST_ORDER_COMMAND = 'spotdesk.orderDocument.testOrder';
-/** Command run by the "Show signature" lens: args (uri: string, orderIndex: number). */
-export const SHOW_SIGNATURE_COMMAND = 'spotdesk.orderDocument.showSignature';
-
-/** True for a `*.spotorder.json` document. */
-export function isOrderDocument(doc: vscode.TextDocument): boolean {
-  return doc.uri.path.toLowerCase().endsWith('.spotorder.json');
-}
 
 /** Diagnostics + CodeLenses of order documents. */
 export class OrderDocuments implements vscode.CodeLensProvider, vscode.Disposable {

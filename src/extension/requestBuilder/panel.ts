@@ -11,6 +11,7 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import { panelHtml } from '../../shared/requestBuilder/html';
+import { makeNonce } from '../../shared/webviewHtml';
 import { emptyDraft, parseToExtension, type OrderDraft } from '../../shared/requestBuilder/protocol';
 import type { Services } from '../services';
 import { RequestBuilderSession, type RequestBuilderController } from './controller';
@@ -72,7 +73,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
       runTest,
     );
     const webview = panel.webview;
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = makeNonce();
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce,

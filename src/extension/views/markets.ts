@@ -1,7 +1,9 @@
 /**
  * The Markets view: markets from GET /api/v1/markets → their symbols from
  * GET /api/v2/symbols?market= (loaded when a market is expanded) with last price and 24 h change
- * from GET /api/v1/market/allTickers (decimal strings shown as received).
+ * from GET /api/v1/market/allTickers (decimal strings shown as received). All three endpoints are
+ * public, so the view loads through `Services.publicClient()`: a user profile without API
+ * credentials lists markets too (no "Set API Credentials" welcome here).
  */
 import * as vscode from 'vscode';
 import type { SymbolInfo, Ticker } from '../../api/schemas';
@@ -39,12 +41,15 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
   private readonly symbolsByMarket = new Map<string, SymbolInfo[]>();
   private symbolsProfile: string | undefined;
 
+  /** Public data: loads without credentials. */
+  protected override readonly requiresCredentials = false;
+
   constructor(services: Services) {
     super('spotdesk.markets', services);
   }
 
   protected async load(): Promise<MarketsData> {
-    const client = await this.services.client();
+    const client = await this.services.publicClient();
     const profile = this.services.profile().id;
     if (this.symbolsProfile !== profile) {
       this.symbolsByMarket.clear();
@@ -59,7 +64,7 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
   async symbolsOf(market: string): Promise<SymbolInfo[]> {
     const cached = this.symbolsByMarket.get(market);
     if (cached) return cached;
-    const client = await this.services.client();
+    const client = await this.services.publicClient();
     const list: SymbolInfo[] = (await client.getSymbols(market)).slice();
     list.sort((a, b) => a.symbol.localeCompare(b.symbol));
     this.symbolsByMarket.set(market, list);

@@ -4,8 +4,9 @@
  * Polls only while the view is visible (`TreeView.visible` / `onDidChangeVisibility`), keeps at
  * most one request in flight, backs off exponentially after errors, shows "updated HH:mm:ss" as
  * the view's description and, when a load fails, an error item with a Retry action instead of
- * an empty tree. When the active profile lacks credentials the tree is empty so that the view's
- * `viewsWelcome` content (Set API Credentials) shows.
+ * an empty tree. When the active profile lacks credentials a view that needs them
+ * ({@link PollingTree.requiresCredentials}: Accounts, Active Orders) is empty so that its
+ * `viewsWelcome` content (Set API Credentials) shows; a view of public data (Markets) loads anyway.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -71,6 +72,13 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     return Math.max(2, s) * 1000;
   }
 
+  /**
+   * Whether this view needs API credentials (private endpoints). When true and the active profile
+   * has none, the view is left empty (its welcome content shows) and is not polled. Views of
+   * public data override this with false and load through `Services.publicClient()`.
+   */
+  protected readonly requiresCredentials: boolean = true;
+
   /** Fetch this view's data from the exchange. */
   protected abstract load(): Promise<D>;
   protected abstract rootNodes(data: D): N[] | Promise<N[]>;
@@ -119,7 +127,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     this.stopTimer();
     const run = (async () => {
       try {
-        this.needsCredentials = !(await this.services.credentialsPresent());
+        this.needsCredentials = this.requiresCredentials && !(await this.services.credentialsPresent());
         if (this.needsCredentials) {
           this.state.data = undefined;
           this.state.error = undefined;

@@ -1,8 +1,10 @@
 /**
  * HTML shell of the funding webview. Strict CSP: no inline script; the one script and the one
  * style element carry a nonce; images/fonts only from the webview's own source. Colours come from
- * VS Code theme variables. Pure (used by the extension panel and by the e2e harness page).
+ * VS Code theme variables. Pure (used by the extension panel and by the e2e harness page); the
+ * CSP and skeleton come from src/shared/webviewHtml.ts.
  */
+import { webviewPage } from '../webviewHtml';
 
 /** Inputs of {@link fundingHtml}. */
 export interface FundingHtmlOptions {
@@ -13,11 +15,6 @@ export interface FundingHtmlOptions {
   /** URI of dist/webview/funding.js as the webview may load it. */
   scriptUri: string;
   title?: string;
-}
-
-/** Escape text for a double-quoted HTML attribute or a text node (single quotes are safe there and kept for the CSP). */
-function esc(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 }
 
 /** The CSS of the panel (theme variables only). */
@@ -36,27 +33,17 @@ button.copy:focus-visible { outline: 1px solid var(--vscode-focusBorder); outlin
 .hint { color: var(--vscode-descriptionForeground); }
 `;
 
-/** The full HTML document of the funding webview. */
+/**
+ * The full HTML document of the funding webview: {@link webviewPage} with the shared CSP (plus
+ * `'nonce-…'` in style-src for the one inline `<style>`), {@link FUNDING_CSS} and `<main id="root">`.
+ */
 export function fundingHtml(o: FundingHtmlOptions): string {
-  const csp = [
-    "default-src 'none'",
-    `img-src ${o.cspSource}`,
-    `font-src ${o.cspSource}`,
-    `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
-    `script-src 'nonce-${o.nonce}'`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${esc(o.title ?? 'SpotDesk Funding')}</title>
-<style nonce="${esc(o.nonce)}">${FUNDING_CSS}</style>
-</head>
-<body>
-<main id="root" aria-live="polite"></main>
-<script nonce="${esc(o.nonce)}" src="${esc(o.scriptUri)}"></script>
-</body>
-</html>`;
+  return webviewPage({
+    cspSource: o.cspSource,
+    nonce: o.nonce,
+    scriptUri: o.scriptUri,
+    title: o.title ?? 'SpotDesk Funding',
+    inlineStyle: FUNDING_CSS,
+    body: '<main id="root" aria-live="polite"></main>',
+  });
 }

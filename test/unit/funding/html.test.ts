@@ -6,7 +6,11 @@ describe('funding webview shell and protocol', () => {
   it('strict CSP: nonce on the only script and style, no unsafe-inline, no inline handlers', () => {
     const html = fundingHtml({ cspSource: 'https://x.vscode-cdn.net', nonce: 'abc123', scriptUri: 'https://x.vscode-cdn.net/dist/webview/funding.js' });
     const csp = /content="([^"]+)"/.exec(html)?.[1];
-    assert.equal(csp, "default-src 'none'; img-src https://x.vscode-cdn.net; font-src https://x.vscode-cdn.net; style-src https://x.vscode-cdn.net 'nonce-abc123'; script-src 'nonce-abc123'");
+    assert.equal(
+      csp,
+      "default-src 'none'; script-src 'nonce-abc123'; style-src https://x.vscode-cdn.net 'nonce-abc123'; img-src https://x.vscode-cdn.net; font-src https://x.vscode-cdn.net; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'",
+    );
+    assert.match(html, /<style nonce="abc123">\nbody \{/);
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
     assert.doesNotMatch(html, /\son[a-z]+=/i);
     assert.equal(html.match(/<script /g)?.length, 1);

@@ -1,0 +1,65 @@
+/**
+ * Activation weight: the modules that loading dist/extension.js initialises eagerly (reachable from
+ * src/extension/extension.ts through static imports; dynamic import() becomes a lazily-initialised
+ * module in the CJS bundle) must not include zod, the API client/schemas or the features' heavy
+ * implementation modules. Computed from esbuild's metafile of the same bundle (no timing).
+ */
+import { strict as assert } from 'assert';
+import * as path from 'path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+async function eagerModules(): Promise<Set<string>> {
+  const r = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/extension/extension.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    write: false,
+    metafile: true,
+    outfile: 'out.js',
+    logLevel: 'silent',
+  });
+  const inputs = r.metafile.inputs;
+  const seen = new Set<string>();
+  const stack = ['src/extension/extension.ts'];
+  while (stack.length) {
+    const f = stack.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    for (const i of inputs[f]?.imports ?? []) if (i.kind !== 'dynamic-import' && !i.external) stack.push(i.path);
+  }
+  return seen;
+}
+
+describe('activation loads only light modules (dist/extension.js)', function () {
+  this.timeout(60_000);
+  let eager: Set<string>;
+  before(async () => {
+    eager = await eagerModules();
+  });
+
+  it('does not initialise zod, the API client or its schemas at load', () => {
+    const heavy = [...eager].filter((f) => f.includes('node_modules/zod/') || f === 'src/api/client.ts' || f === 'src/api/schemas.ts');
+    assert.deepEqual(heavy, []);
+  });
+
+  it('keeps the funding and request-builder implementations behind dynamic import()', () => {
+    const lazy = [
+      'src/extension/funding/deposit.ts',
+      'src/extension/funding/withdraw.ts',
+      'src/extension/funding/panel.ts',
+      'src/extension/requestBuilder/controller.ts',
+      'src/extension/requestBuilder/panel.ts',
+      'src/extension/requestBuilder/orderDocuments.ts',
+      'src/shared/requestBuilder/protocol.ts',
+      'src/shared/requestBuilder/orderDocument.ts',
+    ];
+    assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
+    // Control: the light registration modules are in the eager set.
+    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts'));
+  });
+});
