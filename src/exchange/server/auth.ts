@@ -19,8 +19,9 @@
  *   3. the form-decoded query (`+` read as a space, then percent-decoded).
  * The body is signed exactly as sent (bytes as UTF-8 text).
  */
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { computeSign, prehashOf, safeEqual, signPassphrase } from '../../api/signing';
+import { prehashOf, signPassphrase, type KeyVersion } from '../../api/signing';
 import type { Permission as EndpointPermission } from '../../api/endpoints';
 import { SandboxError, SandboxState, UserRecord } from './state';
 
@@ -34,12 +35,54 @@ export const MAX_TIMESTAMP_SKEW_MS = 5_000;
 
 const PERMISSION_NAME: Record<string, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
 
-/** Expected KC-API-PASSPHRASE per user record (deterministic; saves one HMAC per request). */
-const PASSPHRASE_CACHE = new WeakMap<UserRecord, string>();
+const TIMESTAMP_RE = /^\d{1,16}$/;
+const PLUS_RE = /\+/g;
 
+/**
+ * Per-user values derived from the key material, computed once: the HMAC key object of the secret
+ * and the bytes of the expected KC-API-PASSPHRASE (saves one HMAC and two buffers per request).
+ * Re-derived when a field of the record changed; the WeakMap lets records be garbage-collected.
+ */
+interface KeyCache {
+  secret: string;
+  passphrase: string;
+  keyVersion: KeyVersion;
+  hmacKey: KeyObject;
+  expectedPass: Buffer;
+}
+const KEY_CACHE = new WeakMap<UserRecord, KeyCache>();
+
+function keyCacheOf(user: UserRecord): KeyCache {
+  let c = KEY_CACHE.get(user);
+  if (c === undefined || c.secret !== user.apiSecret || c.passphrase !== user.apiPassphrase || c.keyVersion !== user.keyVersion) {
+    c = {
+      secret: user.apiSecret,
+      passphrase: user.apiPassphrase,
+      keyVersion: user.keyVersion,
+      hmacKey: createSecretKey(Buffer.from(user.apiSecret, 'utf8')),
+      expectedPass: Buffer.from(signPassphrase(user.apiSecret, user.apiPassphrase, user.keyVersion), 'utf8'),
+    };
+    KEY_CACHE.set(user, c);
+  }
+  return c;
+}
+
+/** Constant-time comparison of a received header value with the expected bytes. */
+function matches(received: string, expected: Buffer): boolean {
+  const b = Buffer.from(received, 'utf8');
+  return b.length === expected.length && timingSafeEqual(b, expected);
+}
+
+/** True when `sign` = base64(HMAC-SHA256(secret, prehash)), compared in constant time. */
+function signatureMatches(key: KeyObject, sign: string, prehash: string): boolean {
+  const expected = createHmac('sha256', key).update(prehash, 'utf8').digest('base64');
+  return matches(sign, Buffer.from(expected, 'latin1'));
+}
+
+/** A request header (lower-case name); the first value when repeated as an array. */
 function header(h: IncomingHttpHeaders, name: string): string | undefined {
-  const v = h[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
+  const v = h[name];
+  return typeof v === 'string' || v === undefined ? v : v[0];
 }
 
 function safeDecode(s: string): string | undefined {
@@ -57,7 +100,7 @@ export function signedPathCandidates(pathname: string, rawQuery: string): string
   const dec = safeDecode(rawQuery);
   if (dec !== undefined) forms.add(dec);
   forms.add(rawQuery);
-  const form = safeDecode(rawQuery.replace(/\+/g, ' '));
+  const form = safeDecode(rawQuery.replace(PLUS_RE, ' '));
   if (form !== undefined) forms.add(form);
   return [...forms].map((q) => `${pathname}?${q}`);
 }
@@ -75,31 +118,30 @@ export function authenticate(
   body: string,
   permission: EndpointPermission,
 ): AuthContext {
-  const key = header(headers, 'KC-API-KEY');
-  const sign = header(headers, 'KC-API-SIGN');
-  const ts = header(headers, 'KC-API-TIMESTAMP');
-  const pass = header(headers, 'KC-API-PASSPHRASE');
+  const key = header(headers, 'kc-api-key');
+  const sign = header(headers, 'kc-api-sign');
+  const ts = header(headers, 'kc-api-timestamp');
+  const pass = header(headers, 'kc-api-passphrase');
   if (!key || !sign || !ts || !pass) {
     throw new SandboxError('400001', 'Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE', 401);
   }
-  if (!/^\d{1,16}$/.test(ts) || Math.abs(Number(ts) - state.now()) > MAX_TIMESTAMP_SKEW_MS) {
+  if (!TIMESTAMP_RE.test(ts) || Math.abs(Number(ts) - state.now()) > MAX_TIMESTAMP_SKEW_MS) {
     throw new SandboxError('400002', 'Invalid KC-API-TIMESTAMP', 400);
   }
   const user = state.userByKey(key);
   if (!user || !user.apiSecret) throw new SandboxError('400003', 'KC-API-KEY not exists', 401);
-  let expectedPass = PASSPHRASE_CACHE.get(user);
-  if (expectedPass === undefined) {
-    expectedPass = signPassphrase(user.apiSecret, user.apiPassphrase, user.keyVersion);
-    PASSPHRASE_CACHE.set(user, expectedPass);
-  }
-  if (!safeEqual(pass, expectedPass)) {
+  const k = keyCacheOf(user);
+  if (!matches(pass, k.expectedPass)) {
     throw new SandboxError('400004', 'Invalid KC-API-PASSPHRASE', 401);
   }
   let ok = false;
-  for (const p of signedPathCandidates(pathname, rawQuery)) {
-    if (safeEqual(sign, computeSign(user.apiSecret, prehashOf(ts, method, p, body)))) {
-      ok = true;
-      break;
+  if (rawQuery === '') ok = signatureMatches(k.hmacKey, sign, prehashOf(ts, method, pathname, body));
+  else {
+    for (const p of signedPathCandidates(pathname, rawQuery)) {
+      if (signatureMatches(k.hmacKey, sign, prehashOf(ts, method, p, body))) {
+        ok = true;
+        break;
+      }
     }
   }
   if (!ok) throw new SandboxError('400005', 'Invalid KC-API-SIGN', 401);

@@ -10,22 +10,29 @@
  *     400002 HTTP 400), permission → 400007 (HTTP 403);
  *  5. rate limit of the row's pool with the row's weight: public per IP, spot/management per user →
  *     HTTP 429, 429000;
- *  6. JSON parse + validation with the row's `params` schema → HTTP 400, 400100 naming the field;
+ *  6. JSON parse + validation with the row's `params` schema → HTTP 400, 400100 naming the field
+ *     (hot rows first try a fast validator of fastparams.ts that accepts a subset of the schema with
+ *     the same output; anything it is unsure of goes through the zod schema, the validator of record);
  *  7. handler (routes.ts) → `{code: "200000", data}`; business errors (ExchangeError, SandboxError
  *     with status 200) → HTTP 200 `{code, msg}`;
  *  8. any unexpected exception → HTTP 500 `{code: "500000", msg}` and logged; the server never crashes.
  *
  * Every response (errors included) carries gw-ratelimit-limit / -remaining / -reset (ms).
+ *
+ * Hot path (bench/server.bench.ts): no promise or named closure per request (the body is read with
+ * callbacks), literal routes are cached, per-user key material is cached by auth.ts, and the
+ * lossless-json check runs only when the body holds a number that may have lost precision.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { isSafeNumber, parse as losslessParse, isLosslessNumber } from 'lossless-json';
-import { matchEndpoint, pathExists, POOL_QUOTAS, type Pool, type PoolQuota } from '../../api/endpoints';
+import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type Pool, type PoolQuota } from '../../api/endpoints';
 import { describeZodError } from '../../api/schemas';
 import { ExchangeError } from '../core';
-import { authenticate, AuthContext } from './auth';
+import { authenticate } from './auth';
+import { FAST_PARAMS } from './fastparams';
 import { RateLimiter, RateLimitOption, RateLimitState } from './ratelimit';
 import { HANDLERS } from './routes';
-import { SandboxError, SandboxState } from './state';
+import { SandboxError, SandboxState, UserRecord } from './state';
 import { handleAdmin, AdminContext } from './admin';
 
 /** Maximum accepted request body, bytes. */
@@ -45,55 +52,81 @@ export interface PipelineOptions {
   onClockMoved?: () => void;
 }
 
-/** A JSON response. */
-interface Reply {
-  status: number;
-  body: unknown;
-  rate?: RateLimitState;
-}
-
 /** Thrown while reading a body that exceeds the cap. */
 class BodyTooLarge extends Error {}
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      reject(new BodyTooLarge());
+/**
+ * Read a request body (UTF-8) with a byte cap, callback style (no promise per request): calls
+ * `done(null, text)` on 'end', or `done(BodyTooLarge)` when Content-Length or the bytes received
+ * exceed `limit` (a streamed body is cut off there, the rest is not buffered), or `done(err)` on a
+ * stream error. `done` is called at most once.
+ */
+function readBody(req: IncomingMessage, limit: number, done: (err: Error | null, body: string) => void): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    done(new BodyTooLarge(), '');
+    return;
+  }
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let finished = false;
+  req.on('data', (c: Buffer) => {
+    if (finished) return;
+    size += c.length;
+    if (size > limit) {
+      finished = true;
+      first = undefined;
+      chunks = undefined;
+      done(new BodyTooLarge(), '');
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > limit) {
-        done = true;
-        chunks.length = 0;
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', (e) => {
-      if (done) return;
-      done = true;
-      reject(e);
-    });
+    if (first === undefined) first = c;
+    else (chunks ??= [first]).push(c);
+  });
+  req.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(null, chunks !== undefined ? Buffer.concat(chunks).toString('utf8') : first !== undefined ? first.toString('utf8') : '');
+  });
+  req.on('error', (e: Error) => {
+    if (finished) return;
+    finished = true;
+    done(e, '');
   });
 }
 
-function envelopeError(code: string, msg: string, status: number): Reply {
-  return { status, body: { code, msg } };
+/** Preceding character + optional spaces + a number that may not survive JSON.parse (long digit run, long fraction, exponent). */
+const MAYBE_LOSSY_NUMBER = /[:,[]\s*-?(?:\d{16,}|\d+\.\d{15,}|[\d.]+[eE])/;
+
+/**
+ * True when a JSON.parse result holds a number anywhere (or is nested deeper than 32 levels, which
+ * is then treated as "may hold one"). Without numbers no literal can have lost precision.
+ */
+function holdsNumber(v: unknown, depth: number): boolean {
+  if (typeof v === 'number') return true;
+  if (v === null || typeof v !== 'object') return false;
+  if (depth > 32) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsNumber(v[i], depth + 1)) return true;
+    return false;
+  }
+  for (const k in v) if (holdsNumber((v as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
 }
 
-/** Parse a JSON request body; numbers that JSON.parse would round are rejected (send decimals as strings). */
+function checkNums(x: unknown, path: string): void {
+  if (isLosslessNumber(x)) {
+    if (!isSafeNumber(x.value)) throw new SandboxError('400100', `${path || '(body)'}: the number ${x.value} cannot be represented exactly; send it as a decimal string`, 400);
+  } else if (Array.isArray(x)) x.forEach((e, i) => checkNums(e, `${path}[${i}]`));
+  else if (x && typeof x === 'object') for (const [k, e] of Object.entries(x)) checkNums(e, path ? `${path}.${k}` : k);
+}
+
+/**
+ * Parse a JSON request body: must be a JSON object; numbers that JSON.parse would round are
+ * rejected (send decimals as strings).
+ * @throws SandboxError 400100 (HTTP 400) for an empty body, malformed JSON, a non-object, or a lossy number.
+ */
 export function parseBody(text: string): unknown {
   if (text.trim() === '') throw new SandboxError('400100', 'request body: must be a JSON object, got an empty body', 400);
   let v: unknown;
@@ -103,16 +136,8 @@ export function parseBody(text: string): unknown {
     throw new SandboxError('400100', `request body: malformed JSON (${(e as Error).message})`, 400);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new SandboxError('400100', 'request body: must be a JSON object', 400);
-  // Slow path only when a long digit run exists: make sure no numeric literal lost precision.
-  if (/[:,[]\s*-?(?:\d{16,}|\d+\.\d{15,}|[\d.]+[eE])/.test(text)) {
-    const checkNums = (x: unknown, path: string): void => {
-      if (isLosslessNumber(x)) {
-        if (!isSafeNumber(x.value)) throw new SandboxError('400100', `${path || '(body)'}: the number ${x.value} cannot be represented exactly; send it as a decimal string`, 400);
-      } else if (Array.isArray(x)) x.forEach((e, i) => checkNums(e, `${path}[${i}]`));
-      else if (x && typeof x === 'object') for (const [k, e] of Object.entries(x)) checkNums(e, path ? `${path}.${k}` : k);
-    };
-    checkNums(losslessParse(text), '');
-  }
+  // Slow path (lossless-json) only when the body holds numbers AND a long digit run / exponent exists.
+  if (holdsNumber(v, 0) && MAYBE_LOSSY_NUMBER.test(text)) checkNums(losslessParse(text), '');
   return v;
 }
 
@@ -128,14 +153,47 @@ function parseQuery(rawQuery: string): Record<string, string> {
 }
 
 const SAFE_PATH_PARAM = /^[A-Za-z0-9_.-]{1,64}$/;
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/;
 
 function clientIp(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
 /**
+ * Routing with a cache of the literal (parameter-free) paths: `matchEndpoint` of the endpoint table
+ * decides; its answers for paths without path parameters are remembered per method (bounded: at
+ * most the table's literal paths, with and without a trailing slash). Matches carrying path
+ * parameters are not cached.
+ */
+class Router {
+  private readonly literal = new Map<string, Map<string, EndpointMatch>>();
+
+  match(method: string, pathname: string): EndpointMatch | undefined {
+    let byPath = this.literal.get(method);
+    const hit = byPath?.get(pathname);
+    if (hit !== undefined) return hit;
+    const m = matchEndpoint(method, pathname);
+    if (m !== undefined && Object.keys(m.pathParams).length === 0) {
+      if (byPath === undefined) this.literal.set(method, (byPath = new Map()));
+      byPath.set(pathname, m);
+    }
+    return m;
+  }
+}
+
+/** The `{code: "200000", data}` envelope text; `data: undefined` is left out, as JSON.stringify does. */
+function okText(data: unknown): string {
+  const d = JSON.stringify(data);
+  return d === undefined ? '{"code":"200000"}' : `{"code":"200000","data":${d}}`;
+}
+
+function errorText(code: string, msg: string): string {
+  return JSON.stringify({ code, msg });
+}
+
+/**
  * Build the node:http request listener of the sandbox.
- * @returns `(req, res) => void`; never throws, never rejects.
+ * @returns `(req, res) => void`; never throws (exceptions become HTTP 500, logged).
  */
 export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { state } = opts;
@@ -143,148 +201,174 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
   const quotas: Record<Pool, PoolQuota> = { ...POOL_QUOTAS };
   if (rl) for (const p of ['public', 'spot', 'management'] as const) if (rl[p]) quotas[p] = rl[p];
   const limiter = new RateLimiter(quotas, () => state.now(), rl !== false && !(rl && rl.disabled));
+  const router = new Router();
 
-  const send = (res: ServerResponse, reply: Reply, closeConn = false): void => {
+  /** Write one JSON response: status, Content-Type, Content-Length, gw-ratelimit-* (when known). */
+  function send(res: ServerResponse, status: number, text: string, rate: RateLimitState | undefined, closeConn = false): void {
     if (res.headersSent || res.destroyed) return;
-    const text = JSON.stringify(reply.body);
-    const rate = reply.rate;
-    const headers: Record<string, string | number> = {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(text),
-    };
-    if (rate) {
-      headers['gw-ratelimit-limit'] = rate.limit;
-      headers['gw-ratelimit-remaining'] = rate.remaining;
-      headers['gw-ratelimit-reset'] = rate.resetMs;
-    }
-    if (closeConn) headers.Connection = 'close';
-    res.writeHead(reply.status, headers);
+    const headers: OutgoingHttpHeader[] = ['Content-Type', 'application/json', 'Content-Length', Buffer.byteLength(text)];
+    if (rate) headers.push('gw-ratelimit-limit', rate.limit, 'gw-ratelimit-remaining', rate.remaining, 'gw-ratelimit-reset', rate.resetMs);
+    if (closeConn) headers.push('Connection', 'close');
+    res.writeHead(status, headers); // flat [name, value, …] list: no header object to build
     res.end(text);
-  };
+  }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const ip = clientIp(req);
+  /** An error envelope with the caller IP's public pool in the headers. */
+  function sendPublicError(req: IncomingMessage, res: ServerResponse, code: string, msg: string, status: number, closeConn = false): void {
+    send(res, status, errorText(code, msg), limiter.peek(clientIp(req), 'public'), closeConn);
+  }
+
+  /** Last resort: HTTP 500, logged; the server keeps running. */
+  function fail(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+    try {
+      opts.log(`sandbox: internal error on ${req.method} ${(req.url ?? '').split('?')[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    } catch {
+      // a failing log sink must not take the server down
+    }
+    let rate: RateLimitState | undefined;
+    try {
+      rate = limiter.peek(clientIp(req), 'public');
+    } catch {
+      rate = undefined;
+    }
+    send(res, 500, errorText('500000', 'Internal error of the sandbox (logged)'), rate, true);
+  }
+
+  function handleAdminRequest(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, rawQuery: string): void {
+    const run = (body: string): void => {
+      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved };
+      const r = handleAdmin(ctx, req, method, pathname, rawQuery, body);
+      send(res, r.status, JSON.stringify(r.body), limiter.peek(clientIp(req), 'public'));
+    };
+    if (method === 'GET' || method === 'DELETE') {
+      run('');
+      return;
+    }
+    readBody(req, MAX_BODY_BYTES, (err, body) => {
+      try {
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes`, 413, true);
+        else if (err) throw err;
+        else run(body);
+      } catch (e) {
+        fail(req, res, e);
+      }
+    });
+  }
+
+  /** Steps 4-8 of the module docstring, once the body (POST) is in. */
+  function afterBody(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, rawQuery: string, match: EndpointMatch, body: string): void {
+    const ep = match.endpoint;
+    let user: UserRecord | undefined;
+    let rate: RateLimitState;
+    if (ep.permission === 'public') {
+      rate = limiter.take(clientIp(req), 'public', ep.weight);
+    } else {
+      try {
+        user = authenticate(state, req.headers, method, pathname, rawQuery, body, ep.permission).user;
+      } catch (e) {
+        if (e instanceof SandboxError) {
+          sendPublicError(req, res, e.code, e.msg, e.httpStatus);
+          return;
+        }
+        throw e;
+      }
+      rate = limiter.take(user.uid, ep.pool, ep.weight);
+    }
+    if (!rate.allowed) {
+      send(res, 429, errorText('429000', 'Too Many Requests'), rate);
+      return;
+    }
+
+    let params: Record<string, unknown> | undefined;
+    try {
+      let input: unknown;
+      if (method === 'POST') input = match.name === 'bulletPublic' ? {} : parseBody(body);
+      else {
+        for (const k in match.pathParams) {
+          const v = match.pathParams[k];
+          if (!SAFE_PATH_PARAM.test(v) || v === '.' || v === '..') throw new SandboxError('400100', `${k}: invalid path parameter`, 400);
+        }
+        input = rawQuery === '' ? { ...match.pathParams } : { ...parseQuery(rawQuery), ...match.pathParams };
+      }
+      const fast = FAST_PARAMS[match.name];
+      if (fast !== undefined) params = fast(input);
+      if (params === undefined) {
+        const parsed = ep.params.safeParse(input);
+        if (!parsed.success) throw new SandboxError('400100', describeZodError(parsed.error), 400);
+        params = parsed.data as Record<string, unknown>;
+      }
+    } catch (e) {
+      if (e instanceof SandboxError) {
+        send(res, e.httpStatus, errorText(e.code, e.msg), rate);
+        return;
+      }
+      throw e;
+    }
+
+    let text: string;
+    try {
+      text = okText(HANDLERS[match.name]({ state, user, params, baseUrl: opts.baseUrl() }));
+    } catch (e) {
+      if (e instanceof ExchangeError) {
+        send(res, 200, errorText(e.code, e.msg), rate);
+        return;
+      }
+      if (e instanceof SandboxError) {
+        send(res, e.httpStatus, errorText(e.code, e.msg), rate);
+        return;
+      }
+      throw e;
+    }
+    send(res, 200, text, rate);
+  }
+
+  /** Steps 1-3 of the module docstring; a POST continues in afterBody once its body is read. */
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const qi = url.indexOf('?');
     const pathname = qi < 0 ? url : url.slice(0, qi);
     const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
-    const publicRate = () => limiter.peek(ip, 'public');
 
     if (pathname.startsWith('/sandbox/')) {
-      let body = '';
-      try {
-        body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req, MAX_BODY_BYTES);
-      } catch (e) {
-        if (e instanceof BodyTooLarge) {
-          send(res, { ...envelopeError('400100', `request body exceeds ${MAX_BODY_BYTES} bytes`, 413), rate: publicRate() }, true);
-          return;
-        }
-        throw e;
-      }
-      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved };
-      const r = handleAdmin(ctx, req, method, pathname, rawQuery, body);
-      send(res, { ...r, rate: publicRate() });
+      handleAdminRequest(req, res, method, pathname, rawQuery);
       return;
     }
 
-    const match = matchEndpoint(method, pathname);
-    if (!match) {
+    const match = router.match(method, pathname);
+    if (match === undefined) {
       const msg = pathExists(pathname) ? `${method} is not supported on ${pathname}` : `${pathname} not found`;
-      send(res, { ...envelopeError('404000', msg, 404), rate: publicRate() });
-      return;
-    }
-    const ep = match.endpoint;
-
-    if (method === 'POST' && match.name !== 'bulletPublic') {
-      const ct = String(req.headers['content-type'] ?? '').toLowerCase();
-      if (!/^application\/json\s*(;|$)/.test(ct)) {
-        send(res, { ...envelopeError('415000', 'Content-Type must be application/json', 415), rate: publicRate() }, true);
-        return;
-      }
-    }
-
-    let body = '';
-    if (method === 'POST') {
-      try {
-        body = await readBody(req, MAX_BODY_BYTES);
-      } catch (e) {
-        if (e instanceof BodyTooLarge) {
-          send(res, { ...envelopeError('400100', `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`, 413), rate: publicRate() }, true);
-          return;
-        }
-        throw e;
-      }
-    }
-
-    let auth: AuthContext | undefined;
-    let rate: RateLimitState;
-    if (ep.permission === 'public') {
-      rate = limiter.take(ip, 'public', ep.weight);
-    } else {
-      try {
-        auth = authenticate(state, req.headers, method, pathname, rawQuery, body, ep.permission);
-      } catch (e) {
-        if (e instanceof SandboxError) {
-          send(res, { ...envelopeError(e.code, e.msg, e.httpStatus), rate: publicRate() });
-          return;
-        }
-        throw e;
-      }
-      rate = limiter.take(auth.user.uid, ep.pool, ep.weight);
-    }
-    if (!rate.allowed) {
-      send(res, { ...envelopeError('429000', 'Too Many Requests', 429), rate });
+      sendPublicError(req, res, '404000', msg, 404);
       return;
     }
 
-    let params: Record<string, unknown>;
-    try {
-      let input: unknown;
-      if (method === 'POST') input = match.name === 'bulletPublic' ? {} : parseBody(body);
-      else {
-        for (const [k, v] of Object.entries(match.pathParams)) {
-          if (!SAFE_PATH_PARAM.test(v) || v === '.' || v === '..') throw new SandboxError('400100', `${k}: invalid path parameter`, 400);
-        }
-        input = { ...parseQuery(rawQuery), ...match.pathParams };
-      }
-      const parsed = ep.params.safeParse(input);
-      if (!parsed.success) throw new SandboxError('400100', describeZodError(parsed.error), 400);
-      params = parsed.data as Record<string, unknown>;
-    } catch (e) {
-      if (e instanceof SandboxError) {
-        send(res, { ...envelopeError(e.code, e.msg, e.httpStatus), rate });
-        return;
-      }
-      throw e;
+    if (method !== 'POST') {
+      afterBody(req, res, method, pathname, rawQuery, match, '');
+      return;
     }
-
-    try {
-      const data = HANDLERS[match.name]({ state, user: auth?.user, params, baseUrl: opts.baseUrl() });
-      send(res, { status: 200, body: { code: '200000', data }, rate });
-    } catch (e) {
-      if (e instanceof ExchangeError) {
-        send(res, { ...envelopeError(e.code, e.msg, 200), rate });
+    if (match.name !== 'bulletPublic') {
+      const ct = req.headers['content-type'];
+      if (ct !== 'application/json' && !JSON_CONTENT_TYPE.test(String(ct ?? '').toLowerCase())) {
+        sendPublicError(req, res, '415000', 'Content-Type must be application/json', 415, true);
         return;
       }
-      if (e instanceof SandboxError) {
-        send(res, { ...envelopeError(e.code, e.msg, e.httpStatus), rate });
-        return;
-      }
-      throw e;
     }
-  };
+    readBody(req, MAX_BODY_BYTES, (err, body) => {
+      try {
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`, 413, true);
+        else if (err) throw err;
+        else afterBody(req, res, method, pathname, rawQuery, match, body);
+      } catch (e) {
+        fail(req, res, e);
+      }
+    });
+  }
 
   return (req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      opts.log(`sandbox: internal error on ${req.method} ${(req.url ?? '').split('?')[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      let rate: RateLimitState | undefined;
-      try {
-        rate = limiter.peek(req.socket.remoteAddress ?? 'unknown', 'public');
-      } catch {
-        rate = undefined;
-      }
-      send(res, { status: 500, body: { code: '500000', msg: 'Internal error of the sandbox (logged)' }, rate }, true);
-    });
+    try {
+      handle(req, res);
+    } catch (e) {
+      fail(req, res, e);
+    }
   };
 }

@@ -35,7 +35,9 @@ interface Window {
 
 /** Per-(key, pool) fixed-window weight counter. */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  /** Windows per pool, keyed by IP (public) or uid (spot, management). */
+  private readonly windows: Record<Pool, Map<string, Window>> = { public: new Map(), spot: new Map(), management: new Map() };
+  private size = 0;
 
   /**
    * @param quotas quota per pool; `false` disables limiting (benchmarks) — headers still report the quota.
@@ -47,29 +49,37 @@ export class RateLimiter {
     private readonly enabled = true,
   ) {}
 
-  private window(key: string, pool: Pool, t: number): Window {
-    const id = `${pool}|${key}`;
-    let w = this.windows.get(id);
-    if (!w || t - w.start >= this.quotas[pool].windowMs) {
+  private window(key: string, pool: Pool, t: number, windowMs: number): Window {
+    const m = this.windows[pool];
+    let w = m.get(key);
+    if (w === undefined) {
       w = { start: t, used: 0 };
-      this.windows.set(id, w);
-      if (this.windows.size > 100_000) this.gc(t);
+      m.set(key, w);
+      if (++this.size > 100_000) this.gc(t);
+    } else if (t - w.start >= windowMs) {
+      // a new window: reuse the record
+      w.start = t;
+      w.used = 0;
     }
     return w;
   }
 
   private gc(t: number): void {
-    for (const [id, w] of this.windows) {
-      const pool = id.slice(0, id.indexOf('|')) as Pool;
-      if (t - w.start >= this.quotas[pool].windowMs) this.windows.delete(id);
+    let size = 0;
+    for (const pool of ['public', 'spot', 'management'] as const) {
+      const windowMs = this.quotas[pool].windowMs;
+      const m = this.windows[pool];
+      for (const [id, w] of m) if (t - w.start >= windowMs) m.delete(id);
+      size += m.size;
     }
+    this.size = size;
   }
 
   /** Charge `weight` to (key, pool) if it fits; otherwise report not allowed (nothing charged). */
   take(key: string, pool: Pool, weight: number): RateLimitState {
     const t = this.now();
     const q = this.quotas[pool];
-    const w = this.window(key, pool, t);
+    const w = this.window(key, pool, t, q.windowMs);
     const allowed = !this.enabled || w.used + weight <= q.limit;
     if (allowed) w.used += weight;
     return { allowed, limit: q.limit, remaining: Math.max(0, q.limit - w.used), resetMs: Math.max(0, w.start + q.windowMs - t) };
@@ -79,7 +89,7 @@ export class RateLimiter {
   peek(key: string, pool: Pool): RateLimitState {
     const t = this.now();
     const q = this.quotas[pool];
-    const w = this.windows.get(`${pool}|${key}`);
+    const w = this.windows[pool].get(key);
     if (!w || t - w.start >= q.windowMs) return { allowed: true, limit: q.limit, remaining: q.limit, resetMs: q.windowMs };
     return { allowed: true, limit: q.limit, remaining: Math.max(0, q.limit - w.used), resetMs: Math.max(0, w.start + q.windowMs - t) };
   }

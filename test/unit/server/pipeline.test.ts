@@ -1,0 +1,97 @@
+/**
+ * Request-pipeline details of src/exchange/server/http.ts that its fast paths must keep: the
+ * lossless-number check of parseBody (skipped only when the body holds no number), the literal
+ * route cache (trailing slash, wrong method), and the order-test answers on and off the fast
+ * validator.
+ */
+import { strict as assert } from 'node:assert';
+import type { RunningSandbox } from '../../../src/exchange/server/index';
+import { parseBody } from '../../../src/exchange/server/http';
+import { SandboxError } from '../../../src/exchange/server/state';
+import { credsOf, rawRequest, signed, startTestSandbox } from './helpers';
+
+/** The 400100 message parseBody throws for `text`. */
+function rejected(text: string): string {
+  try {
+    parseBody(text);
+  } catch (e) {
+    assert.ok(e instanceof SandboxError, String(e));
+    assert.equal(e.code, '400100');
+    assert.equal(e.httpStatus, 400);
+    return e.msg;
+  }
+  assert.fail(`expected ${text} to be rejected`);
+}
+
+/** `depth` nested objects {"a":{"a":…inner…}}. */
+function nested(depth: number, inner: string): string {
+  return '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
+}
+
+describe('sandbox pipeline: parseBody', () => {
+  it('rejects numbers that JSON.parse would round, naming the field', () => {
+    assert.equal(rejected('{"tradeId":11029373945659393}'), 'tradeId: the number 11029373945659393 cannot be represented exactly; send it as a decimal string');
+    assert.equal(rejected('{"a":{"b":[1,2e400]}}'), 'a.b[1]: the number 2e400 cannot be represented exactly; send it as a decimal string');
+    assert.equal(rejected('{"cancelAfter":5,"remark":"ok","x":0.30000000000000004444}'), 'x: the number 0.30000000000000004444 cannot be represented exactly; send it as a decimal string');
+  });
+  it('accepts long digit runs inside strings, with or without other numbers in the body', () => {
+    assert.deepEqual(parseBody('{"remark":"x:12345678901234567890"}'), { remark: 'x:12345678901234567890' });
+    assert.deepEqual(parseBody('{"cancelAfter":5,"remark":":12345678901234567890"}'), { cancelAfter: 5, remark: ':12345678901234567890' });
+    assert.deepEqual(parseBody('{"n":9007199254740991,"f":0.5}'), { n: 9007199254740991, f: 0.5 });
+  });
+  it('deeply nested bodies keep the exact check (40 levels)', () => {
+    assert.equal(rejected(nested(40, '12345678901234567891')), `${Array(40).fill('a').join('.')}: the number 12345678901234567891 cannot be represented exactly; send it as a decimal string`);
+    assert.deepEqual(JSON.stringify(parseBody(nested(40, '"12345678901234567891"'))), nested(40, '"12345678901234567891"'));
+  });
+  it('empty, malformed and non-object bodies', () => {
+    assert.equal(rejected('  '), 'request body: must be a JSON object, got an empty body');
+    assert.equal(rejected('[1]'), 'request body: must be a JSON object');
+    assert.equal(rejected('null'), 'request body: must be a JSON object');
+    assert.match(rejected('{"a":'), /^request body: malformed JSON \(/);
+  });
+});
+
+describe('sandbox pipeline: routing cache and order test over HTTP', () => {
+  let sb: RunningSandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(async () => {
+    await sb.close();
+  });
+  const order = { symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '60000', size: '0.01' };
+
+  it('the order test answers the same on repeated calls, with and without a trailing slash', async () => {
+    for (const path of ['/api/v1/hf/orders/test', '/api/v1/hf/orders/test', '/api/v1/hf/orders/test/', '/api/v1/hf/orders/test/']) {
+      const r = await signed(sb, credsOf(sb), 'POST', path, { ...order, clientOid: 'pipe-1', unknownField: 1 });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.code, '200000');
+      const d = r.json.data as { orderId: string; clientOid: string };
+      assert.match(d.orderId, /^[0-9a-f]{24}$/);
+      assert.equal(d.clientOid, 'pipe-1');
+      assert.equal(r.headers['content-type'], 'application/json');
+      assert.equal(r.headers['content-length'], String(Buffer.byteLength(r.text)));
+      assert.equal(r.headers['gw-ratelimit-limit'], '4000');
+    }
+  });
+  it('bodies the fast validator leaves to zod get the schema error; cancelAfter -1 is accepted', async () => {
+    const zero = await signed(sb, credsOf(sb), 'POST', '/api/v1/hf/orders/test', { ...order, price: '0.00' });
+    assert.equal(zero.status, 400);
+    assert.deepEqual(zero.json, { code: '400100', msg: 'price: must be greater than 0' });
+    const both = await signed(sb, credsOf(sb), 'POST', '/api/v1/hf/orders/test', { ...order, type: 'market', funds: '10' });
+    assert.deepEqual(both.json, { code: '400100', msg: 'funds: a market order takes exactly one of size or funds, not both' });
+    const sdk = await signed(sb, credsOf(sb), 'POST', '/api/v1/hf/orders/test', { ...order, cancelAfter: -1 });
+    assert.equal(sdk.json.code, '200000', sdk.text);
+    // a remark of 15 emoji is 30 UTF-16 units but 15 code points: valid, decided by zod
+    const emoji = await signed(sb, credsOf(sb), 'POST', '/api/v1/hf/orders/test', { ...order, remark: '😀'.repeat(15) });
+    assert.equal(emoji.json.code, '200000', emoji.text);
+  });
+  it('wrong method and unknown path: 404000 with the public pool headers', async () => {
+    const get = await rawRequest(sb.baseUrl, 'PUT', '/api/v1/hf/orders/test');
+    assert.equal(get.status, 404);
+    assert.deepEqual(get.json, { code: '404000', msg: 'PUT is not supported on /api/v1/hf/orders/test' });
+    assert.equal(get.headers['gw-ratelimit-limit'], '2000');
+    const none = await rawRequest(sb.baseUrl, 'POST', '/api/v9/nothing', { 'Content-Type': 'application/json' }, '{}');
+    assert.deepEqual(none.json, { code: '404000', msg: '/api/v9/nothing not found' });
+  });
+});
