@@ -17,7 +17,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { contentSecurityPolicy } from '../../src/shared/orderbook/csp';
+import { orderBookCsp } from '../../src/shared/orderbook/csp';
 
 /** Repository root. */
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -149,7 +149,7 @@ function harnessHtml(origin: string, theme: ThemeName, state: unknown): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(origin, nonce)}">
+<meta http-equiv="Content-Security-Policy" content="${orderBookCsp(origin, nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${origin}/media/orderbook.css">
 <title>Order Book harness</title>

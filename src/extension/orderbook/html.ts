@@ -9,11 +9,9 @@
  * The page embeds no data: the symbol and every API string arrive by message and are rendered
  * with textContent by the webview script.
  */
-import * as crypto from 'crypto';
 import * as vscode from 'vscode';
-import { contentSecurityPolicy } from '../../shared/orderbook/csp';
-
-export { contentSecurityPolicy } from '../../shared/orderbook/csp';
+import { makeNonce, webviewPage } from '../../shared/webviewHtml';
+import { ORDER_BOOK_IMG_SRC } from '../../shared/orderbook/csp';
 
 /** The panel's view type; also the WebviewPanelSerializer key (and the `onWebviewPanel:` activation event). */
 export const VIEW_TYPE = 'spotdesk.orderBook';
@@ -28,11 +26,6 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   return { enableScripts: true, enableCommandUris: false, localResourceRoots: localResourceRoots(extensionUri) };
 }
 
-/** A fresh random nonce (base64, 128 bits) for the script tag. */
-export function makeNonce(): string {
-  return crypto.randomBytes(16).toString('base64');
-}
-
 /**
  * The panel's HTML: CSP meta, stylesheet link (media/orderbook.css) and the nonce'd script
  * (dist/webview/orderbook.js). Contains no user or API data.
@@ -40,17 +33,12 @@ export function makeNonce(): string {
 export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = makeNonce()): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'orderbook.js'));
   const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'orderbook.css'));
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css.toString()}">
-<title>Order Book</title>
-</head>
-<body>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+  return webviewPage({
+    cspSource: webview.cspSource,
+    nonce,
+    imgSrc: ORDER_BOOK_IMG_SRC,
+    title: 'Order Book',
+    scriptUri: script.toString(),
+    styleUris: [css.toString()],
+  });
 }

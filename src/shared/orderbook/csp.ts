@@ -1,24 +1,15 @@
 /**
- * Content-Security-Policy of the order book webview (issue 6), shared by the extension (which
- * writes it into the panel's HTML) and the Chromium e2e harness (which reproduces the webview
- * environment with exactly the same policy).
- *
- * `default-src 'none'`; the one script by nonce; styles only from the extension's resources
- * (`cspSource`) — no inline styles: the script sets styles through the CSSOM, which CSP allows;
- * images from the extension or `data:`; `connect-src 'none'` (the webview never talks to the
- * network: the extension polls the API and posts messages).
+ * Content-Security-Policy of the order book webview (issue 6): the shared webview policy
+ * (src/shared/webviewHtml.ts: `default-src 'none'`, script by nonce, styles/fonts from
+ * `cspSource` only, `connect-src 'none'`) plus `data:` images for the depth chart export.
+ * Used by the extension (panel HTML) and the Chromium e2e harness, so both carry the same policy.
  */
+import { contentSecurityPolicy } from '../webviewHtml';
 
-/** The policy for `cspSource` (the webview's resource origin, `webview.cspSource`) and `nonce` (base64). */
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    "connect-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+/** Extra `img-src` sources of the order book page. */
+export const ORDER_BOOK_IMG_SRC: readonly string[] = ['data:'];
+
+/** The order book's policy for `cspSource` (`webview.cspSource`) and `nonce` (base64). */
+export function orderBookCsp(cspSource: string, nonce: string): string {
+  return contentSecurityPolicy({ cspSource, nonce, imgSrc: ORDER_BOOK_IMG_SRC });
 }
