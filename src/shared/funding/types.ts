@@ -4,6 +4,8 @@
  * withdrawal quotas of GET /api/v1/withdrawals/quotas), so the client's parsed objects can be
  * passed in directly. All amounts are decimal strings (spec "General rules" 2).
  */
+import type { z } from 'zod';
+import { ReasonOfTransfer as ReasonOfTransferSchema, type WithdrawType as WithdrawTypeSchema } from '../../api/schemas';
 
 /** One chain of a currency (spec "Chain (element of chains)"; extra real-KuCoin fields optional). */
 export interface FundingChain {
@@ -60,21 +62,13 @@ export interface FundingQuota {
 export type FeeDeduction = 'INTERNAL' | 'EXTERNAL' | 'AUTO';
 
 /** Destination kind of a V4 withdrawal (`withdrawType`); ADDRESS may also go through V1. */
-export type WithdrawType = 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE';
+export type WithdrawType = z.infer<typeof WithdrawTypeSchema>;
 
 /** Which endpoint carries the withdrawal: POST /api/v1/withdrawals or POST /api/v4/withdrawals. */
 export type WithdrawApiVersion = 'V1' | 'V4';
 
-/** The `reasonOfTransfer` values of POST /api/v4/withdrawals, in the spec's order. */
-export const REASONS_OF_TRANSFER = [
-  'TRADING_IN_OTHER_PLATFORMS',
-  'TRANSFER_TO_THE_COLD_WALLET_FOR_CUSTODY',
-  'FUTURES_ACTIVITIES_IN_OTHER_PLATFORMS',
-  'ATTENDENCE_TO_THE_CRYPTO_AIRDROP',
-  'TRANSFER_TO_THE_THIRD_PARTIES',
-  'TRANSFER_TO_YOUR_OWN_ACCOUNT_HELD_IN_ANOTHER_PLATFORM',
-  'OTHER',
-] as const;
+/** The `reasonOfTransfer` values of POST /api/v4/withdrawals, in the spec's order (from the wire schema). */
+export const REASONS_OF_TRANSFER = ReasonOfTransferSchema.options;
 
 /** One `reasonOfTransfer` value. */
 export type ReasonOfTransfer = (typeof REASONS_OF_TRANSFER)[number];
