@@ -489,6 +489,14 @@ export class SpotClient {
   createDepositAddressV3(req: ParamsOf<'depositAddressV3'>): Promise<ResponseOf<'depositAddressV3'>> {
     return this.call('depositAddressV3', req);
   }
+  /**
+   * The deposit addresses the user already has for `currency`, optionally one `chain` (chain id,
+   * e.g. `trx`), oldest first; `[]` when none was created (GET /api/v2/deposit-addresses).
+   * Use it after a create answered "already exists" (260000).
+   */
+  getDepositAddresses(currency: string, chain?: string): Promise<ResponseOf<'depositAddressesV2'>> {
+    return this.call('depositAddressesV2', { currency, chain });
+  }
   /** Withdraw, V1 (POST /api/v1/withdrawals). Never retried automatically. */
   withdrawV1(req: ParamsOf<'withdrawV1'>): Promise<ResponseOf<'withdrawV1'>> {
     return this.call('withdrawV1', req);

@@ -385,6 +385,30 @@ export const DepositAddressV3 = z.object({
 /** Type of {@link DepositAddressV3}. */
 export type DepositAddressV3 = z.infer<typeof DepositAddressV3>;
 
+/**
+ * One element of GET /api/v2/deposit-addresses `data` (KuCoin "Get Deposit Addresses (V2)"): an
+ * address the user already created, e.g. `{address: "0x0202…7c", memo: "", chain: "ERC20",
+ * chainId: "eth", to: "MAIN", currency: "ETH", contractAddress: ""}`. `chain` is the chain NAME,
+ * `chainId` the chain id; `memo` is "" when the chain needs none (null accepted, as the V1 create
+ * sends it); `to` is MAIN|TRADE; `contractAddress` the token contract ("" for native coins). The
+ * kucoin-universal-sdk model marks every field optional; SpotDesk requires `address` and `chain`.
+ */
+export const DepositAddressEntry = z.object({
+  address: z.string(),
+  memo: z.string().nullable(),
+  chain: z.string(),
+  chainId: z.string().optional(),
+  to: z.string().optional(),
+  currency: z.string().optional(),
+  contractAddress: z.string().nullable().optional(),
+});
+/** Type of {@link DepositAddressEntry}. */
+export type DepositAddressEntry = z.infer<typeof DepositAddressEntry>;
+/** GET /api/v2/deposit-addresses `data`: the user's addresses of a currency (and chain), oldest first; `[]` when none. */
+export const DepositAddressList = z.array(DepositAddressEntry);
+/** Type of {@link DepositAddressList}. */
+export type DepositAddressList = z.infer<typeof DepositAddressList>;
+
 /** Withdrawal creation result (all versions): `{withdrawalId}`. */
 export const WithdrawalResult = z.object({ withdrawalId: z.string() });
 /** Type of {@link WithdrawalResult}. */
@@ -732,6 +756,8 @@ export const AccountsQuery = z.object({ currency: z.string().optional(), type: A
 export const SymbolsQuery = z.object({ market: z.string().optional() });
 /** Path+query of GET /api/v3/currencies/{currency}: optional `chain`. */
 export const CurrencyQuery = z.object({ currency: z.string().min(1), chain: z.string().optional() });
+/** Query of GET /api/v2/deposit-addresses: `currency` (required), optional `chain` (chain id such as `trx`; the sandbox also takes the name). */
+export const DepositAddressesQuery = z.object({ currency: z.string().min(1), chain: z.string().min(1).optional() });
 /** Query of GET /api/v1/withdrawals/quotas: `currency`, optional `chain`. */
 export const WithdrawalQuotasQuery = z.object({ currency: z.string().min(1), chain: z.string().optional() });
 /** Endpoints without parameters. */

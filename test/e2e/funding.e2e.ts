@@ -11,7 +11,7 @@
  * tried first (refused in place), and Back is used once. Then a V4 withdrawal by e-mail with the
  * recipient fields (company, country from GET /kyc/regions/v4, ID_CARD for TR, reason) is entered
  * and cancelled at the summary, and a deposit address (XRP, with memo) is created and copied in the
- * funding webview. Screenshots go to screenshots/ (git-ignored).
+ * funding webview; creating it again shows the existing address with a line saying so. Screenshots go to screenshots/ (git-ignored).
  */
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
@@ -210,6 +210,24 @@ async function main(): Promise<void> {
     await frame.getByRole('button', { name: 'Copied ✓' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: path.join(SHOTS, 'funding-deposit-xrp.png') });
     console.log('  ✔ deposit address webview (XRP with memo) rendered and copy works');
+
+    // The same command again: the sandbox answers 260000 "already exists"; the existing address is
+    // fetched (GET /api/v2/deposit-addresses) and shown the same way, with a line saying so.
+    const memo = /needs the memo (\d+)/.exec(panelText)?.[1];
+    assert.ok(memo, 'memo shown the first time');
+    await page.keyboard.press('F1');
+    await quickInputVisible(page);
+    await page.locator('.quick-input-widget input.input').fill('>SpotDesk: Create Deposit Address');
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await answer(page, 'XRP');
+    await frame.locator('.existing').waitFor({ timeout: 30_000 });
+    const again = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(again, /This is your existing XRP deposit address on XRP: the exchange keeps one address per currency and chain, so no new one was created\./);
+    assert.ok(again.includes(`Memo required. This address needs the memo ${memo}.`), `same memo ${memo} shown again — got: ${again}`);
+    assert.match(again, /Copy address/);
+    await page.screenshot({ path: path.join(SHOTS, 'funding-deposit-xrp-existing.png') });
+    console.log('  ✔ second Create Deposit Address for XRP shows the existing address (same memo) with the "existing" line');
   } catch (err) {
     try {
       const pages = browser.contexts().flatMap((c) => c.pages());

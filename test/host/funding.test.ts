@@ -73,6 +73,7 @@ function wrap(client: SpotClient, over: Partial<FundingClient>): FundingClient {
   return {
     getCurrencies: () => client.getCurrencies(),
     createDepositAddress: (r) => client.createDepositAddress(r),
+    getDepositAddresses: (c, ch) => client.getDepositAddresses(c, ch),
     withdrawV1: (r) => client.withdrawV1(r),
     withdrawV4: (r) => client.withdrawV4(r),
     getWithdrawalQuotas: (c, ch) => client.getWithdrawalQuotas(c, ch),
@@ -117,6 +118,8 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
   });
 
   describe('deposit address (active Sandbox profile)', () => {
+    let trc20Address = '';
+    let xrpFirst: DepositAddressView;
     async function create(currency: string, chain?: string): Promise<{ out: DepositOutcome; shown: DepositAddressView[] }> {
       const shown: DepositAddressView[] = [];
       const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency, chain, show: (v: DepositAddressView) => void shown.push(v) });
@@ -140,6 +143,8 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
         assert.strictEqual(v.memoWarning, undefined);
         assert.strictEqual(v.depositMinSize, ch.depositMinSize);
         assert.strictEqual(v.confirms, ch.confirms);
+        assert.strictEqual(v.existing, undefined);
+        if (id === 'trx') trc20Address = v.address;
       }
     });
 
@@ -160,16 +165,50 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.status, 'created', JSON.stringify(out.error));
       assert.deepStrictEqual(out.request, { currency: 'XRP' });
       const v = shown[0];
+      xrpFirst = v;
       assert.ok(v.memo.length > 0, 'XRP address carries a memo');
       assert.strictEqual(v.memoWarning, `This address needs the memo ${v.memo}. A deposit sent without it may not be credited — always include the memo (also called tag or note) when sending XRP.`);
     });
 
-    it('opens the funding webview when no `show` is injected (accepts a tree node argument)', async () => {
+    it('opens the funding webview when no `show` is injected (accepts a tree node argument); USDT TRC20 a second time shows the existing address', async () => {
       const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { kind: 'currency', currency: 'USDT', chain: 'TRC20' });
-      assert.strictEqual(out.status, 'created');
+      assert.strictEqual(out.status, 'existing', JSON.stringify(out.error));
+      assert.strictEqual(out.view?.address, trc20Address);
+      assert.strictEqual(out.view?.existing, true);
       const tab = await waitFor('a "Deposit USDT (TRC20)" webview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Deposit USDT (TRC20)'), 10_000);
       assert.ok(tab.input instanceof vscode.TabInputWebview);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    });
+
+    it('already exists (260000): the existing address is fetched and shown like a created one, memo and warning included', async () => {
+      const api = await spotdesk();
+      const xrp = (await (await api.services.client()).getCurrencies()).find((c) => c.currency === 'XRP')!.chains[0];
+      const { out, shown } = await create('XRP');
+      assert.strictEqual(out.status, 'existing', JSON.stringify(out.error));
+      assert.deepStrictEqual(out.request, { currency: 'XRP' });
+      assert.strictEqual(shown.length, 1);
+      assert.deepStrictEqual(shown[0], {
+        currency: 'XRP',
+        address: xrpFirst.address,
+        memo: xrpFirst.memo,
+        chain: 'XRP',
+        chainId: 'xrp',
+        depositMinSize: xrp.depositMinSize,
+        confirms: xrp.confirms,
+        memoWarning: xrpFirst.memoWarning,
+        existing: true,
+        note: 'This is your existing XRP deposit address on XRP: the exchange keeps one address per currency and chain, so no new one was created.',
+      });
+      assert.ok(xrpFirst.memo.length > 0);
+    });
+
+    it('already exists but the existing address cannot be fetched: the original 260000 error is explained', async () => {
+      const base = await (await spotdesk()).services.client();
+      const client = wrap(base, { getDepositAddresses: () => Promise.reject(new TransportError({ kind: 'network', method: 'GET', path: '/api/v2/deposit-addresses', message: 'GET /api/v2/deposit-addresses: connection refused' })) });
+      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency: 'USDT', chain: 'ERC20', client, show: () => undefined });
+      assert.strictEqual(out.status, 'failed');
+      assert.strictEqual(out.error?.code, '260000');
+      assert.strictEqual(out.error?.title, 'A deposit address already exists for USDT on ERC20 (260000)');
     });
 
     it('explains an unknown chain without calling the API', async () => {

@@ -30,6 +30,15 @@ export type Handler = (ctx: RouteContext) => unknown;
 /** Code answered when the service status forbids an operation (sandbox choice, documented in docs/sandbox.md). */
 export const E_SERVICE_STATUS = '400350';
 
+/**
+ * Code and message of POST /api/v1/deposit-addresses when the user already has an address for that
+ * currency and chain (KuCoin answers `{"code":"260000","msg":"Deposit address already exists."}`,
+ * HTTP 200 — as recorded in ccxt's KuCoin error map). Fetch it with GET /api/v2/deposit-addresses.
+ */
+export const E_DEPOSIT_ADDRESS_EXISTS = '260000';
+/** Message of {@link E_DEPOSIT_ADDRESS_EXISTS}. */
+export const DEPOSIT_ADDRESS_EXISTS_MSG = 'Deposit address already exists.';
+
 const DAY_MS = 24 * 3600 * 1000;
 
 function requireSymbol(state: SandboxState, symbol: string): void {
@@ -327,6 +336,8 @@ export const HANDLERS: Record<EndpointName, Handler> = {
     const p = ctx.params as S.DepositAddressRequest;
     const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
     if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
+    // KuCoin keeps one address per (currency, chain) for the V1 create: a second one is refused.
+    if (ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
     const to = (p.to ?? 'main').toUpperCase() as 'MAIN' | 'TRADE';
     const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to, address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) }) as ReturnType<SandboxState['depositAddresses']['at']> & object;
     return { address: rec.address, memo: rec.memo, chain: rec.chainName, chainId: rec.chainId, to: rec.to, currency: rec.currency };
@@ -339,6 +350,28 @@ export const HANDLERS: Record<EndpointName, Handler> = {
     const to = (p.to ?? 'main').toUpperCase() as 'MAIN' | 'TRADE';
     const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to, address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) }) as ReturnType<SandboxState['depositAddresses']['at']> & object;
     return { address: rec.address, memo: rec.memo, chainId: rec.chainId, to: rec.to, expirationDate: 0, currency: rec.currency, chainName: rec.chainName };
+  },
+  depositAddressesV2: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params as { currency: string; chain?: string };
+    const cur = ctx.state.world.currencyMap.get(p.currency) ?? ctx.state.world.currencyMap.get(p.currency.toUpperCase());
+    if (!cur) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
+    let chainId: string | undefined;
+    if (p.chain !== undefined) {
+      const chain = resolveChain(cur, p.chain);
+      if (!chain) throw new SandboxError('400100', `chain: ${p.chain} is not supported for ${cur.currency}`);
+      chainId = chain.chainId;
+    }
+    const contract = new Map(cur.chains.map((c) => [c.chainId, c.contractAddress]));
+    return ctx.state.depositAddressesOf(uid, cur.currency, chainId).map((a) => ({
+      address: a.address,
+      memo: a.memo,
+      chain: a.chainName,
+      chainId: a.chainId,
+      to: a.to,
+      currency: a.currency,
+      contractAddress: contract.get(a.chainId) ?? '',
+    }));
   },
   withdrawalQuotas: (ctx) => {
     const uid = uidOf(ctx);

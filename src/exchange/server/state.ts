@@ -708,6 +708,14 @@ export class SandboxState {
   }
 
   /**
+   * Deposit addresses of `uid` for `currency` (exact code), on `chainId` only when given, in
+   * creation order (V1 and V3 creates alike). Read-only.
+   */
+  depositAddressesOf(uid: string, currency: string, chainId?: string): DepositAddressRecord[] {
+    return this.depositAddresses.filter((a) => a.uid === uid && a.currency === currency && (chainId === undefined || a.chainId === chainId));
+  }
+
+  /**
    * Resolve a currency + chain parameter (chainId, chain name or the spec's aliases, case-insensitive)
    * to the world's records. Throws 400100 for an unknown currency or chain.
    */

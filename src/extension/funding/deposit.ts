@@ -3,13 +3,16 @@
  * Accounts tree (argument: the account's currency). Picks a currency (deposit-enabled chains only,
  * with its full name), a chain when there are several (default marked), calls
  * POST /api/v1/deposit-addresses and shows address, memo and chain with copy buttons, the memo
- * warning, the minimum deposit and confirmations. Errors are explained in words with their code.
+ * warning, the minimum deposit and confirmations. When the exchange answers that the address already
+ * exists (260000), the existing one is fetched with GET /api/v2/deposit-addresses and shown the same
+ * way, with a line saying it is the existing address (outcome 'existing'); if that fetch fails, the
+ * original error is explained. Errors are explained in words with their code.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
-import { explainFundingError, type FundingErrorExplanation } from '../../shared/funding/errors';
-import { depositAddressView, type DepositAddressView } from '../../shared/funding/summary';
+import { explainFundingError, isDepositAddressExists, type FundingErrorExplanation } from '../../shared/funding/errors';
+import { depositAddressView, existingDepositAddressView, findExistingAddress, type DepositAddressView } from '../../shared/funding/summary';
 import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
 import type { FundingClient } from './client';
 import { FundingPanel } from './panel';
@@ -27,9 +30,12 @@ export interface DepositArgs {
   client?: FundingClient;
 }
 
-/** What the command returns. */
+/**
+ * What the command returns. `existing`: the create answered "already exists" and `view` is the
+ * address the user already had (GET /api/v2/deposit-addresses).
+ */
 export interface DepositOutcome {
-  status: 'created' | 'cancelled' | 'failed';
+  status: 'created' | 'existing' | 'cancelled' | 'failed';
   view?: DepositAddressView;
   /** The request body sent. */
   request?: { currency: string; chain?: string };
@@ -53,6 +59,21 @@ function normalizeArgs(raw: unknown): DepositArgs {
 function fail(e: FundingErrorExplanation): DepositOutcome {
   void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
   return { status: 'failed', error: e };
+}
+
+/**
+ * The address the user already has for `currency` on `chain` (GET /api/v2/deposit-addresses with the
+ * chain id), as a view; undefined when the request fails (logged) or lists none for that chain.
+ */
+async function existingView(services: Services, client: FundingClient, currency: string, chain: FundingChain): Promise<DepositAddressView | undefined> {
+  try {
+    const found = findExistingAddress(await client.getDepositAddresses(currency, chain.chainId), chain);
+    if (!found) services.log.warn(`deposit address for ${currency} on ${chain.chainName} exists, but GET /api/v2/deposit-addresses listed none for that chain`);
+    return found ? existingDepositAddressView(currency, found, chain) : undefined;
+  } catch (err) {
+    services.log.warn(`could not fetch the existing ${currency} deposit address on ${chain.chainName}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
 }
 
 /** Run the command. Never throws. */
@@ -117,16 +138,31 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
 
   // Spec: `chain` only for multi-chain currencies; the chain id is what KuCoin accepts.
   const request = { currency: currency.currency, ...(chains.length > 1 || (currency.chains ?? []).length > 1 ? { chain: chain.chainId } : {}) };
+  let view: DepositAddressView;
+  let status: 'created' | 'existing';
   try {
-    const res = await client.createDepositAddress(request);
-    const view = depositAddressView(currency.currency, res, chain);
+    view = depositAddressView(currency.currency, await client.createDepositAddress(request), chain);
+    status = 'created';
     services.log.info(`deposit address created for ${currency.currency} on ${view.chain}`);
+  } catch (err) {
+    // "Already exists" (260000): show the address the user already has, like a created one.
+    const existing = isDepositAddressExists(err) ? await existingView(services, client, currency.currency, chain) : undefined;
+    if (!existing) {
+      const e = explainFundingError(err, 'deposit-address', { currency: currency.currency, chain: chain.chainName });
+      void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+      return { status: 'failed', error: e, request };
+    }
+    view = existing;
+    status = 'existing';
+    services.log.info(`deposit address for ${currency.currency} on ${view.chain} already existed; showing it`);
+  }
+  try {
     if (args.show) await args.show(view);
     else FundingPanel.showDeposit(services.context.extensionUri, view);
-    return { status: 'created', view, request };
   } catch (err) {
     const e = explainFundingError(err, 'deposit-address', { currency: currency.currency, chain: chain.chainName });
     void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
     return { status: 'failed', error: e, request };
   }
+  return { status, view, request };
 }

@@ -71,6 +71,17 @@ export function isRateLimited(err: unknown): boolean {
   return code !== undefined && code !== '260325' && /too many|rate limit|frequen|limited to \d+ per/i.test(msg);
 }
 
+/**
+ * True when a deposit-address create was refused because the address already exists: KuCoin's
+ * `260000` "Deposit address already exists." (HTTP 200), or any API error whose message says
+ * "already exist(s)"/"exists". Transport failures and non-API errors are never this.
+ */
+export function isDepositAddressExists(err: unknown): boolean {
+  const code = errorCode(err);
+  if (code === undefined) return false;
+  return code === '260000' || /already\s*exist|exists/i.test(String(field(err, 'msg') ?? ''));
+}
+
 const WHITELIST_HELP =
   'The account owner has enabled the withdrawal whitelist, so only favorite addresses may receive withdrawals — ' +
   'the address must match a favorite exactly, including its chain, and the comparison is case-sensitive. ' +
@@ -136,7 +147,7 @@ export function explainFundingError(err: unknown, op: FundingOperation, ctx: Exp
         : 'Too many requests in the current window.') + wait + ` Server message: ${msg}`,
     };
   }
-  if (!withdraw && /already\s*exist|exists/.test(lower)) {
+  if (!withdraw && isDepositAddressExists(err)) {
     return {
       ...base,
       title: `A deposit address already exists for ${ctx.currency ?? 'this currency'}${ctx.chain ? ` on ${ctx.chain}` : ''} (${code})`,

@@ -31,6 +31,7 @@ button.copy:hover { background: var(--vscode-button-hoverBackground); }
 button.copy:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 .warning { border-left: 4px solid var(--vscode-editorWarning-foreground); background: var(--vscode-inputValidation-warningBackground); color: var(--vscode-foreground); padding: 8px 12px; margin: 8px 0; }
 .hint { color: var(--vscode-descriptionForeground); }
+.existing { border-left: 4px solid var(--vscode-editorInfo-foreground); background: var(--vscode-textBlockQuote-background); padding: 8px 12px; margin: 8px 0; }
 `;
 
 /**

@@ -177,6 +177,10 @@ export interface DepositAddressView {
   confirms: number | null;
   /** Shown prominently when a memo is present. */
   memoWarning?: string;
+  /** True when this is the address the user already had (the create answered "already exists"). */
+  existing?: boolean;
+  /** One line shown above the address when `existing`: says it is the existing address. */
+  note?: string;
 }
 
 /**
@@ -200,5 +204,44 @@ export function depositAddressView(
     memoWarning: memo
       ? `This address needs the memo ${memo}. A deposit sent without it may not be credited — always include the memo (also called tag or note) when sending ${currency}.`
       : undefined,
+  };
+}
+
+/** One element of GET /api/v2/deposit-addresses as the funding feature reads it (structural subset of `DepositAddressEntry`). */
+export interface ExistingAddress {
+  address: string;
+  memo?: string | null;
+  /** Chain name, e.g. "TRC20". */
+  chain: string;
+  chainId?: string;
+}
+
+/**
+ * The address of `chain` in a GET /api/v2/deposit-addresses list: matched by `chainId`, or by chain
+ * name when the entry has no `chainId` (case-insensitive); the first (oldest) when several match.
+ * Undefined when the list has none for that chain.
+ */
+export function findExistingAddress<T extends ExistingAddress>(list: readonly T[], chain: Pick<FundingChain, 'chainId' | 'chainName'>): T | undefined {
+  const id = chain.chainId.toLowerCase();
+  const name = chain.chainName.toLowerCase();
+  return list.find((a) => (a.chainId !== undefined && a.chainId !== '' ? a.chainId.toLowerCase() === id : a.chain.toLowerCase() === name));
+}
+
+/**
+ * The view of an address the user already had: exactly {@link depositAddressView} (address, memo,
+ * chain, memo warning, minimum deposit, confirmations) plus `existing: true` and a `note` saying it
+ * is the existing address, e.g. "This is your existing USDT deposit address on TRC20: the exchange
+ * keeps one address per currency and chain, so no new one was created."
+ */
+export function existingDepositAddressView(
+  currency: string,
+  entry: ExistingAddress,
+  chain?: Pick<FundingChain, 'depositMinSize' | 'confirms'>,
+): DepositAddressView {
+  const v = depositAddressView(currency, entry, chain);
+  return {
+    ...v,
+    existing: true,
+    note: `This is your existing ${currency} deposit address on ${v.chain}: the exchange keeps one address per currency and chain, so no new one was created.`,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Funding webview: shows a created deposit address (address, memo, chain — each copyable — with
- * the memo warning, minimum deposit and confirmations). Built by esbuild target `webview-funding` → dist/webview/funding.js.
+ * Funding webview: shows a created (or already existing, with a line saying so) deposit address
+ * (address, memo, chain — each copyable — with the memo warning, minimum deposit and confirmations). Built by esbuild target `webview-funding` → dist/webview/funding.js.
  * DOM is built with createElement/textContent only (no innerHTML), no inline handlers.
  */
 import type { FundingToHost, HostToFunding } from '../../shared/funding/protocol';
@@ -40,6 +40,11 @@ function row(label: string, value: string, copy?: 'address' | 'memo'): HTMLEleme
 function renderDeposit(v: DepositAddressView): void {
   root.replaceChildren();
   root.append(el('h1', undefined, `Deposit ${v.currency} — ${v.chain}`));
+  if (v.existing && v.note) {
+    const n = el('p', 'existing', v.note);
+    n.setAttribute('role', 'status');
+    root.append(n);
+  }
   if (v.memoWarning) {
     const w = el('div', 'warning');
     w.setAttribute('role', 'alert');

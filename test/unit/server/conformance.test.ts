@@ -8,7 +8,7 @@
  *
  * Covered: market data (timestamp, status, markets, currencies, currency, symbols, all tickers,
  * level-2 20/100, fiat prices), base fee, accounts, HF order test / place / get / active list /
- * cancel / fills, inner transfer, deposit address (V1 and V3), withdrawal (V1 and V3), and errors
+ * cancel / fills, inner transfer, deposit address (V1 and V3, read back with Get Deposit Addresses V2), withdrawal (V1 and V3), and errors
  * (insufficient balance 200004, wrong secret → 401 / 400004, unknown key → 401 / 400003,
  * missing permission → 403 / 400007).
  * Each SDK result is compared with the sandbox's own state (or a raw HTTP read) field by field.
@@ -247,6 +247,12 @@ describe('conformance with kucoin-universal-sdk (key version 3)', function () {
     const addr = await accountSvc.getDepositApi().addDepositAddressV1(Account.Deposit.AddDepositAddressV1Req.create({ currency: 'USDT', chain: 'trx' }));
     assert.ok(addr.address.length > 10, addr.address);
     assert.equal(addr.chain, 'TRC20');
+    // the SDK's "Get Deposit Addresses (V2)" reads it back (GET /api/v2/deposit-addresses, an array)
+    const listed = await accountSvc.getDepositApi().getDepositAddressV2(Account.Deposit.GetDepositAddressV2Req.builder().setCurrency('USDT').setChain('trx').build());
+    assert.deepEqual(
+      listed.data.map((a) => [a.address, a.memo, a.chain, a.chainId, a.currency]),
+      [[addr.address, '', 'TRC20', 'trx', 'USDT']],
+    );
     const addr3 = await accountSvc.getDepositApi().addDepositAddressV3(Account.Deposit.AddDepositAddressV3Req.create({ currency: 'BTC', chain: 'btc' }));
     assert.ok(addr3.address.length > 10, addr3.address);
     assert.equal(sb.state.depositAddresses.filter((a) => a.uid === user.uid).length, 2);

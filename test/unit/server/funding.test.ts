@@ -25,35 +25,44 @@ describe('sandbox server: funding', () => {
   describe('deposit addresses', () => {
     let u: User;
     let client: SpotClient;
+    const stored = (uid: string) => sb.state.depositAddresses.filter((a) => a.uid === uid);
     before(async () => {
       u = await createUser(sb);
       client = new SpotClient({ baseUrl: sb.baseUrl, credentials: u, now: () => sb.state.now(), maxRetries: 0 });
     });
     after(() => client.close());
 
-    it('USDT: default ERC20, OMNI and TRC20 by name; no memo', async () => {
+    it('USDT: default ERC20, OMNI and TRC20 by name (each chain once); no memo', async () => {
       const d = await client.createDepositAddress({ currency: 'USDT' });
       assert.equal(d.chain, 'ERC20');
       assert.equal(d.chainId, 'eth');
       assert.equal(d.memo, '');
       assert.match(d.address, /^0x[0-9a-f]{40}$/);
       assert.equal((await client.createDepositAddress({ currency: 'USDT', chain: 'OMNI' })).chain, 'OMNI');
-      assert.equal((await client.createDepositAddress({ currency: 'USDT', chain: 'TRC20' })).chain, 'TRC20');
-      assert.equal((await client.createDepositAddress({ currency: 'USDT', chain: 'trx' })).chainId, 'trx');
+      const t = await client.createDepositAddress({ currency: 'USDT', chain: 'TRC20' });
+      assert.equal(t.chain, 'TRC20');
+      assert.equal(t.chainId, 'trx');
+      assert.deepEqual(stored(u.uid).map((a) => a.chainId), ['eth', 'omni', 'trx']);
     });
 
-    it('BTC: default Native; parameter forms btc / bech32 / trx and names Native / Segwit / TRC20', async () => {
+    it('BTC: default Native; parameter forms btc / bech32 / trx and names Native / Segwit / TRC20 (a fresh user per form)', async () => {
       assert.equal((await client.createDepositAddress({ currency: 'BTC' })).chainId, 'btc');
-      const pairs: Array<[string, string]> = [
-        ['btc', 'btc'],
-        ['bech32', 'bech32'],
-        ['trx', 'trx'],
-        ['Native', 'btc'],
-        ['Segwit', 'bech32'],
-        ['TRC20', 'trx'],
+      const pairs: Array<[string, string, string]> = [
+        ['btc', 'btc', 'BTC'],
+        ['bech32', 'bech32', 'BTC-Segwit'],
+        ['trx', 'trx', 'TRC20'],
+        ['Native', 'btc', 'BTC'],
+        ['Segwit', 'bech32', 'BTC-Segwit'],
+        ['TRC20', 'trx', 'TRC20'],
       ];
-      for (const [chain, id] of pairs) assert.equal((await client.createDepositAddress({ currency: 'BTC', chain })).chainId, id, chain);
-      assert.equal((await client.createDepositAddress({ currency: 'BTC', chain: 'bech32' })).chain, 'BTC-Segwit');
+      for (const [chain, id, name] of pairs) {
+        const other = await createUser(sb);
+        const c = new SpotClient({ baseUrl: sb.baseUrl, credentials: other, now: () => sb.state.now(), maxRetries: 0 });
+        const a = await c.createDepositAddress({ currency: 'BTC', chain });
+        c.close();
+        assert.deepEqual([a.chainId, a.chain], [id, name], chain);
+        assert.equal(stored(other.uid).length, 1);
+      }
     });
 
     it('memo returned where the chain needs a tag (XRP, TON); V3 form with `to`', async () => {
@@ -66,12 +75,69 @@ describe('sandbox server: funding', () => {
       assert.equal(t.expirationDate, 0);
     });
 
-    it('unknown currency or chain → 400100', async () => {
+    it('V1: a second create for the same currency + chain (any spelling) → 260000 "Deposit address already exists." (HTTP 200), nothing stored', async () => {
+      const before = stored(u.uid).map((a) => a.address);
+      for (const body of [{ currency: 'USDT', chain: 'trx' }, { currency: 'USDT', chain: 'TRC20' }, { currency: 'USDT' }, { currency: 'XRP' }, { currency: 'BTC', chain: 'Native' }]) {
+        const r = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', body);
+        assert.equal(r.status, 200, JSON.stringify(body));
+        assert.deepEqual(r.json, { code: '260000', msg: 'Deposit address already exists.' }, JSON.stringify(body));
+      }
+      await assert.rejects(client.createDepositAddress({ currency: 'USDT', chain: 'OMNI' }), (e: unknown) => (e as { code?: string }).code === '260000');
+      assert.deepEqual(stored(u.uid).map((a) => a.address), before);
+      // another chain of the same currency is still a first create
+      assert.equal((await client.createDepositAddress({ currency: 'USDT', chain: 'kcc' })).chainId, 'kcc');
+      assert.equal(stored(u.uid).length, before.length + 1);
+    });
+
+    it('V3 keeps creating (KuCoin documents no refusal for V3): a second TON address, both listed by GET', async () => {
+      const n = stored(u.uid).length;
+      const again = await client.createDepositAddressV3({ currency: 'TON', chain: 'ton' });
+      assert.equal(again.to, 'MAIN');
+      assert.equal(stored(u.uid).length, n + 1);
+      const list = await client.getDepositAddresses('TON');
+      assert.deepEqual(list.map((a) => [a.chainId, a.to]), [['ton', 'TRADE'], ['ton', 'MAIN']]);
+      assert.equal(list[1].address, again.address);
+    });
+
+    it('GET /api/v2/deposit-addresses returns the stored address with its memo; by chain id or name; [] when none', async () => {
+      const [rec] = sb.state.depositAddresses.filter((a) => a.uid === u.uid && a.currency === 'XRP');
+      const xrp = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=XRP&chain=xrp');
+      assert.equal(xrp.status, 200);
+      assert.deepEqual(xrp.json, {
+        code: '200000',
+        data: [{ address: rec.address, memo: rec.memo, chain: 'XRP', chainId: 'xrp', to: 'MAIN', currency: 'XRP', contractAddress: '' }],
+      });
+      assert.match(rec.memo, /^\d{10}$/);
+      const usdt = await client.getDepositAddresses('USDT');
+      assert.deepEqual(usdt.map((a) => [a.chain, a.chainId, a.memo, a.to]), [
+        ['ERC20', 'eth', '', 'MAIN'],
+        ['OMNI', 'omni', '', 'MAIN'],
+        ['TRC20', 'trx', '', 'MAIN'],
+        ['KCC', 'kcc', '', 'MAIN'],
+      ]);
+      const trc = await client.getDepositAddresses('USDT', 'TRC20');
+      assert.deepEqual(trc.map((a) => a.address), [stored(u.uid).find((a) => a.chainId === 'trx')!.address]);
+      assert.equal(trc[0].contractAddress, sb.state.world.currencyMap.get('USDT')!.chains.find((c) => c.chainId === 'trx')!.contractAddress);
+      assert.deepEqual(await client.getDepositAddresses('ETH'), []);
+      // another user's addresses are never listed
+      const other = await createUser(sb);
+      const r = await signed(sb, other, 'GET', '/api/v2/deposit-addresses?currency=USDT');
+      assert.deepEqual(r.json, { code: '200000', data: [] });
+    });
+
+    it('unknown currency or chain → 400100 (create and GET)', async () => {
       const r = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', { currency: 'NOPE' });
       assert.equal(r.json.code, '400100');
       const r2 = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', { currency: 'USDT', chain: 'solana' });
       assert.equal(r2.json.code, '400100');
       assert.match(String(r2.json.msg), /chain/);
+      const g = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=NOPE');
+      assert.deepEqual(g.json, { code: '400100', msg: 'currency: NOPE is not supported' });
+      const g2 = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=USDT&chain=solana');
+      assert.deepEqual(g2.json, { code: '400100', msg: 'chain: solana is not supported for USDT' });
+      const g3 = await signed(sb, u, 'GET', '/api/v2/deposit-addresses');
+      assert.equal(g3.json.code, '400100');
+      assert.match(String(g3.json.msg), /^currency: /);
     });
   });
 
