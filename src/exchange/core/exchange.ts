@@ -22,11 +22,23 @@
  *   Resting-order holds likewise live in a per-account Number accumulator in units of 10^-K of the
  *   currency (K fixed by the first symbol using the currency), flushed into the BigInt part before it
  *   could leave ±(2^53−1); availability is checked against a Number lower bound of the free balance
- *   and, when that is inconclusive, exactly in BigInt.
+ *   and, when that is inconclusive, exactly in BigInt. Fast-path fills add to Number accumulators the
+ *   same way: account balances (10^-K units), an order's dealFunds and fee and a symbol's collected fees
+ *   (qs units); each flushes into its BigInt part before an addition could leave ±(2^53−1), so every
+ *   Number sum is exact (a double sum of safe integers is exact whenever its true value is safe).
+ * - String API: price/size strings of ≤ 15 digits with no more fraction digits than the increment are
+ *   parsed to ticks/lots in doubles (exact); anything else goes through src/api/decimal (BigInt), which
+ *   also produces the errors.
  *
  * Memory layout: live orders are pooled objects (intrusive lists in their price level and in their user's
- * active list; rarely used fields in a side object; flags packed in one int); a done order's final state
- * goes to a typed-array archive (no per-order heap objects for the history), its object back to the pool.
+ * active list; rarely used fields in a side object; flags packed in one int; the number fields that
+ * exceed 2^31 — timestamps, Number holds, deal funds, fees — in a Float64Array by pool slot, so no boxed
+ * heap number per order); a done order's final state goes to a typed-array archive (no per-order heap
+ * objects for the history), its object back to the pool. Fill records and the public trade tape are
+ * typed arrays too (FillStore, Sym.tape ring); wire objects are built only when queried. The trade
+ * accounts of a user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per
+ * fill), and a live order reaches its user, symbol and hold account through that record (fewer fields
+ * per order for the garbage collector to trace).
  *
  * Other readings (documented choices):
  * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
@@ -87,6 +99,7 @@ export const ORDER_ID_PREFIX = '6a5d0c00';
 const ACCOUNT_ID_PREFIX = '6a5d0c01';
 const MAX_LOTS = Number.MAX_SAFE_INTEGER;
 const TAPE_MAX = 10_000;
+const TAPE_STRIDE = 6; // tradeId, sequence, ticks, lots, side, time
 const ZERO = 0n;
 
 const BUY = 0;
@@ -107,6 +120,26 @@ const STP_NAMES = ['', 'DC', 'CO', 'CN', 'CB'] as const;
 function perr(msg: string): ExchangeError {
   return new ExchangeError(E_PARAM, msg);
 }
+/** Char code of hex digit v (0..15, lowercase). */
+function hexCode(v: number): number {
+  return v < 10 ? 48 + v : 87 + v;
+}
+/**
+ * ORDER_ID_PREFIX + 16 lowercase hex digits of seq (0 ≤ seq ≤ 2^53−1), built as one flat string:
+ * a concatenation of ≥ 13 chars is a cons string that every later read (e.g. cancel by id) must flatten.
+ */
+function orderIdString(seq: number): string {
+  const hi = Math.floor(seq / 4294967296);
+  const lo = seq >>> 0;
+  const p = ORDER_ID_PREFIX;
+  return String.fromCharCode(
+    p.charCodeAt(0), p.charCodeAt(1), p.charCodeAt(2), p.charCodeAt(3), p.charCodeAt(4), p.charCodeAt(5), p.charCodeAt(6), p.charCodeAt(7),
+    hexCode((hi >>> 28) & 15), hexCode((hi >>> 24) & 15), hexCode((hi >>> 20) & 15), hexCode((hi >>> 16) & 15),
+    hexCode((hi >>> 12) & 15), hexCode((hi >>> 8) & 15), hexCode((hi >>> 4) & 15), hexCode(hi & 15),
+    hexCode((lo >>> 28) & 15), hexCode((lo >>> 24) & 15), hexCode((lo >>> 20) & 15), hexCode((lo >>> 16) & 15),
+    hexCode((lo >>> 12) & 15), hexCode((lo >>> 8) & 15), hexCode((lo >>> 4) & 15), hexCode(lo & 15),
+  );
+}
 function hex16(n: number): string {
   return n.toString(16).padStart(16, '0');
 }
@@ -115,6 +148,50 @@ function pow10(n: number): bigint {
 }
 function fracDigits(s: string): number {
   return parse(s).scale;
+}
+/**
+ * A zeroed typed array with every 4 KiB page already written: large typed arrays come from lazily
+ * mapped zero pages, and the first write to each page faults. Touching them all at allocation moves those
+ * faults off the order path (one allocation every 4,096 orders pays them instead of ~2% of orders).
+ */
+function prefaulted<T extends Float64Array | Int32Array>(a: T): T {
+  const step = 4096 / a.BYTES_PER_ELEMENT;
+  for (let i = 0; i < a.length; i += step) a[i] = 0;
+  return a;
+}
+
+/** 10^k as an exact double, k = 0..22. */
+const POW10N = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * Fast path of decimal parsing (string API): a plain unsigned decimal of at most 15 digits ("123",
+ * "0.5", "100000.1") with at most `scale` fraction digits, as integer units at `scale`, when the result
+ * is ≤ 2^53−1; -1 for anything else (then callers use the exact BigInt path of src/api/decimal, which
+ * also produces the errors). Exact: ≤ 15 decimal digits are exact in a double, and a product whose true
+ * value exceeds 2^53−1 never rounds to ≤ 2^53−1.
+ */
+function fastUnits(str: string, scale: number): number {
+  const n = str.length;
+  if (n === 0 || n > 16) return -1;
+  let v = 0;
+  let digits = 0;
+  let dot = -1;
+  for (let i = 0; i < n; i++) {
+    const c = str.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && dot < 0 && i > 0 && i < n - 1) {
+      dot = i;
+    } else {
+      return -1;
+    }
+  }
+  if (digits > 15) return -1;
+  const frac = dot < 0 ? 0 : n - dot - 1;
+  if (frac > scale || scale - frac > 22) return -1;
+  const u = v * POW10N[scale - frac];
+  return u <= MAX_LOTS ? u : -1;
 }
 
 /**
@@ -126,20 +203,36 @@ class Rate {
   readonly num: number;
   readonly den: number;
   readonly str: string;
+  /** index of `str` in RATE_STRS (fill records keep this index, not the string) */
+  readonly id: number;
   constructor(s: string) {
     const p = parse(s);
     this.big = p.units * pow10(RATE_SCALE - p.scale);
     this.num = Number(p.units);
     this.den = 10 ** p.scale;
     this.str = fromUnits(p.units, p.scale);
+    let id = RATE_IDS.get(this.str);
+    if (id === undefined) {
+      id = RATE_STRS.push(this.str) - 1;
+      RATE_IDS.set(this.str, id);
+    }
+    this.id = id;
   }
 }
+/** Distinct fee-rate strings ever used (bounded by the distinct rates configured), by Rate.id. */
+const RATE_STRS: string[] = [];
+const RATE_IDS = new Map<string, number>();
 const DEFAULT_RATE = new Rate('0.001');
 
 /** One balance of one currency of one type. */
 class Acc {
-  /** balance in ledger units (change only through addBalance) */
-  balance = ZERO;
+  /** BigInt part of the balance, ledger units (change only through addBalance) */
+  balanceB = ZERO;
+  /**
+   * Number part of the balance in units of 10^-K of the currency (fills on the fast path), |balanceN| ≤
+   * 2^53−1: flushed into balanceB before an addition could leave that range.
+   */
+  balanceN = 0;
   /** BigInt part of the holds, ledger units (change only through addHoldsBig) */
   holdsB = ZERO;
   /**
@@ -160,22 +253,39 @@ class Acc {
     readonly type: AccountType,
   ) {}
 
+  /** Balance, ledger units. */
+  get balance(): bigint {
+    return this.balanceN === 0 ? this.balanceB : this.balanceB + BigInt(this.balanceN) * this.U;
+  }
+
   /** Total holds, ledger units. */
   get holds(): bigint {
     return this.holdsN === 0 ? this.holdsB : this.holdsB + BigInt(this.holdsN) * this.U;
   }
 
-  /** Adopt the currency's fast scale (only while no Number holds exist). */
+  /** Adopt the currency's fast scale (only while no Number holds or balance exist). */
   setK(k: number): void {
-    if (this.K === k || this.holdsN !== 0 || k < 0) return;
+    if (this.K === k || this.holdsN !== 0 || this.balanceN !== 0 || k < 0) return;
     this.K = k;
     this.U = pow10(LEDGER_SCALE - k);
     this.dirty = true;
   }
 
   addBalance(v: bigint): void {
-    this.balance += v;
+    this.balanceB += v;
     this.dirty = true;
+  }
+
+  /** Add x (10^-K units, |x| ≤ 2^53−1) to the Number balance. */
+  addBalanceN(x: number): void {
+    const t = this.balanceN + x;
+    if (t > MAX_LOTS || t < -MAX_LOTS) {
+      this.balanceB += BigInt(this.balanceN) * this.U;
+      this.balanceN = x;
+      this.dirty = true;
+    } else {
+      this.balanceN = t;
+    }
   }
 
   addHoldsBig(v: bigint): void {
@@ -195,11 +305,16 @@ class Acc {
     }
   }
 
-  /** Exact: can `h` more (10^-K units) be held? available = balance − holds ≥ h. */
+  /**
+   * Exact: can `h` more (10^-K units) be held? available = balance − holds ≥ h, i.e.
+   * (balanceB − holdsB)/U + balanceN − holdsN − h ≥ 0. freeN ≤ (balanceB − holdsB)/U, so
+   * holdsN + h − balanceN ≤ freeN suffices; that difference is exact whenever its true value lies in
+   * (−2^53, 2^53] and otherwise rounds (monotonically) to the same side of freeN (|freeN| < 2^53).
+   */
   canHoldN(h: number): boolean {
     if (this.dirty) this.refresh();
     const t = this.holdsN + h;
-    if (this.freeOk && t <= this.freeN && t <= MAX_LOTS) return true;
+    if (this.freeOk && t <= MAX_LOTS && t - this.balanceN <= this.freeN) return true;
     return this.balance - this.holdsB - BigInt(this.holdsN) * this.U - BigInt(h) * this.U >= 0n;
   }
 
@@ -209,7 +324,7 @@ class Acc {
       this.freeOk = false;
       return;
     }
-    const d = this.balance - this.holdsB;
+    const d = this.balanceB - this.holdsB;
     let q = d / this.U;
     if (d < 0n && q * this.U !== d) q -= 1n;
     // a LOWER bound of the free amount is all the Number check needs: cap it at 2^53−1
@@ -231,7 +346,8 @@ class User {
   readonly wallets = new Map<string, Wallet>();
   taker: Rate = DEFAULT_RATE;
   maker: Rate = DEFAULT_RATE;
-  readonly fills: FillRec[] = [];
+  /** ids of this user's fills (see FillStore), oldest first */
+  readonly fills: number[] = [];
   /** per-symbol order lists */
   readonly perSym = new Map<Sym, UserSym>();
   lastSym: Sym | null = null;
@@ -247,7 +363,7 @@ class User {
     if (this.lastSym === s) return this.lastUS as UserSym;
     let u = this.perSym.get(s);
     if (!u) {
-      u = new UserSym();
+      u = new UserSym(this, s);
       this.perSym.set(s, u);
     }
     this.lastSym = s;
@@ -258,7 +374,14 @@ class User {
 
 /** A user's orders on one symbol: intrusive list of active orders + done orders (done order). */
 class UserSym {
+  constructor(
+    readonly user: User,
+    readonly sym: Sym,
+  ) {}
   head: Order | null = null;
+  /** cached trade accounts of the symbol's quote and base currency (set once they exist; wallets are never removed) */
+  qAcc: Acc | null = null;
+  bAcc: Acc | null = null;
   /** seqs of done orders, in done order */
   readonly done: number[] = [];
   /** active orders, oldest first */
@@ -269,36 +392,45 @@ class UserSym {
   }
 }
 
-/** Internal fill record (one per side per trade). Converted to {@link HfFill} on read. */
-class FillRec {
-  constructor(
-    readonly id: number,
-    readonly sym: Sym,
-    readonly tradeId: number,
-    readonly orderSeq: number,
-    readonly counterSeq: number,
-    readonly market: boolean,
-    readonly side: SideN,
-    readonly maker: boolean,
-    readonly forceTaker: boolean,
-    readonly ticks: number,
-    readonly lots: number,
-    readonly funds: bigint,
-    readonly fee: bigint,
-    readonly feeRate: string,
-    readonly createdAt: number,
-  ) {}
-}
+const FS_STRIDE = 11; // sym idx, tradeId, orderSeq, counterSeq, flags, ticks, lots, funds, fee, rate id, createdAt
+const FS_SIDE = 1;
+const FS_MARKET = 2;
+const FS_MAKER = 4;
+const FS_FORCE = 8;
 
-class TapeRec {
-  constructor(
-    readonly tradeId: number,
-    readonly sequence: number,
-    readonly ticks: number,
-    readonly lots: number,
-    readonly side: SideN,
-    readonly time: number,
-  ) {}
+/**
+ * Fill records (one per side per trade) in chunked typed arrays, indexed by fill id: no per-fill heap
+ * object. funds and fee are stored as integers in the symbol's qs units (10^-qs of the quote, exact below
+ * 2^53) or, when the fill was settled on the BigInt path, as NaN with the exact values in `big`.
+ * Converted to {@link HfFill} on read.
+ */
+class FillStore {
+  private readonly chunks: Float64Array[] = [];
+  /** fill id → [funds, fee] in ledger units, for fills settled on the BigInt path */
+  readonly big = new Map<number, [bigint, bigint]>();
+
+  put(id: number, symIdx: number, tradeId: number, orderSeq: number, counterSeq: number, flags: number, ticks: number, lots: number, fundsQ: number, feeQ: number, rateId: number, at: number): void {
+    const c = id >>> CHUNK_BITS;
+    while (this.chunks.length <= c) this.chunks.push(prefaulted(new Float64Array(FS_STRIDE << CHUNK_BITS)));
+    const a = this.chunks[c];
+    const k = (id & CHUNK_MASK) * FS_STRIDE;
+    a[k] = symIdx;
+    a[k + 1] = tradeId;
+    a[k + 2] = orderSeq;
+    a[k + 3] = counterSeq;
+    a[k + 4] = flags;
+    a[k + 5] = ticks;
+    a[k + 6] = lots;
+    a[k + 7] = fundsQ;
+    a[k + 8] = feeQ;
+    a[k + 9] = rateId;
+    a[k + 10] = at;
+  }
+
+  /** Field `f` (0..10, see FS_STRIDE) of fill `id`. */
+  get(id: number, f: number): number {
+    return this.chunks[id >>> CHUNK_BITS][(id & CHUNK_MASK) * FS_STRIDE + f];
+  }
 }
 
 class Level {
@@ -385,11 +517,18 @@ class Sym {
   readonly asks = new BookSide(SELL);
   sequence = 1;
   tradeSeq = 0;
-  readonly tape: TapeRec[] = [];
-  tapeStart = 0;
+  /** ring of the last TAPE_MAX trades: TAPE_STRIDE numbers each (allocated at the first trade) */
+  tape: Float64Array | null = null;
+  /** trades ever recorded in `tape` */
+  tapeCount = 0;
+  /** collected fees not yet added to Exchange.fees, qs units (|feeN| ≤ 2^53−1) */
+  feeN = 0;
   readonly ps: number;
   readonly bs: number;
   readonly priceInc: bigint; // at ps
+  /** priceInc / baseInc as Numbers (0 when not safe integers: string fast path off) */
+  readonly priceIncN: number;
+  readonly baseIncN: number;
   readonly baseInc: bigint; // at bs
   /** ledger units (quote) of 1 tick × 1 lot */
   readonly unitFunds: bigint;
@@ -426,6 +565,8 @@ class Sym {
     if (this.ps + this.bs > LEDGER_SCALE) throw perr('priceIncrement and baseIncrement need more than 18 fraction digits');
     this.priceInc = toUnits(rules.priceIncrement, this.ps);
     this.baseInc = toUnits(rules.baseIncrement, this.bs);
+    this.priceIncN = this.priceInc <= BigInt(MAX_LOTS) ? Number(this.priceInc) : 0;
+    this.baseIncN = this.baseInc <= BigInt(MAX_LOTS) ? Number(this.baseInc) : 0;
     if (this.priceInc <= 0n || this.baseInc <= 0n) throw perr('increments must be positive');
     this.unitFunds = this.priceInc * this.baseInc * pow10(LEDGER_SCALE - this.ps - this.bs);
     this.lotUnits = this.baseInc * pow10(LEDGER_SCALE - this.bs);
@@ -512,30 +653,61 @@ class Order implements OrderState {
   // user's active-order list links (newest at head)
   aPrev: Order | null = null;
   aNext: Order | null = null;
-  /** trade account the hold sits in */
-  acc!: Acc;
+  /** the owner's record on the symbol: gives user, sym and (cached there) the trade account of the hold */
   us!: UserSym;
-  user!: User;
-  sym!: Sym;
   taker!: Rate;
   maker!: Rate;
   seq = 0;
   ticks = 0; // 0 for market
   sizeLots = 0; // -1 for funds orders
-  createdAt = 0;
   // state
   remain = 0; // lots (size orders)
   deal = 0;
   cancelled = 0;
   shown = 0; // lots matchable now / displayed (iceberg tranche)
-  dealFunds = ZERO;
-  fee = ZERO;
+  /** dealFunds = dealB + dealN × sym.qFactor (dealN: qs units, 0 ≤ dealN ≤ 2^53−1, fast path) */
+  dealB = ZERO;
+  /** fee = feeB + feeN × sym.qFactor (feeN: qs units, |feeN| ≤ 2^53−1, fast path) */
+  feeB = ZERO;
   hold = ZERO;
-  /** hold on the Number path (account 10^-K units), -1 when `hold` (BigInt) is used */
-  holdN = -1;
-  lastUpdatedAt = 0;
   /** index in the pool */
   slot = 0;
+  /**
+   * The pool's number columns: createdAt, lastUpdatedAt (ms), holdN (hold on the Number path in account
+   * 10^-K units, -1 when `hold` (BigInt) is used), dealN, feeN (qs units) of slot `slot`. Values above
+   * 2^31 would otherwise be boxed heap numbers per order for the garbage collector to trace.
+   */
+  constructor(readonly pn: PoolNums) {}
+  get createdAt(): number {
+    return this.pn.a[this.slot * PN_STRIDE];
+  }
+  set createdAt(v: number) {
+    this.pn.a[this.slot * PN_STRIDE] = v;
+  }
+  get lastUpdatedAt(): number {
+    return this.pn.a[this.slot * PN_STRIDE + 1];
+  }
+  set lastUpdatedAt(v: number) {
+    this.pn.a[this.slot * PN_STRIDE + 1] = v;
+  }
+  get holdN(): number {
+    return this.pn.a[this.slot * PN_STRIDE + 2];
+  }
+  set holdN(v: number) {
+    this.pn.a[this.slot * PN_STRIDE + 2] = v;
+  }
+  get dealN(): number {
+    return this.pn.a[this.slot * PN_STRIDE + 3];
+  }
+  set dealN(v: number) {
+    this.pn.a[this.slot * PN_STRIDE + 3] = v;
+  }
+  get feeN(): number {
+    return this.pn.a[this.slot * PN_STRIDE + 4];
+  }
+  set feeN(v: number) {
+    this.pn.a[this.slot * PN_STRIDE + 4] = v;
+  }
   /** packed flags: side, market, tif, postOnly, hidden, iceberg, stp, cancelExist, active, inBook */
   f = 0;
   /** rarely used fields (funds orders, GTT, iceberg, STP, clientOid/remark/tags); null = defaults */
@@ -546,10 +718,10 @@ class Order implements OrderState {
     this.prev = this.next = null;
     this.level = null;
     this.aPrev = this.aNext = null;
-    this.acc = acc;
+    // the hold's trade account is read through `us` (see `acc`)
+    if ((p.side & F_SELL) === 0) us.qAcc = acc;
+    else us.bAcc = acc;
     this.us = us;
-    this.user = p.user;
-    this.sym = p.sym;
     this.taker = p.user.taker;
     this.maker = p.user.maker;
     this.seq = seq;
@@ -560,8 +732,10 @@ class Order implements OrderState {
     this.deal = 0;
     this.cancelled = 0;
     this.shown = 0;
-    this.dealFunds = ZERO;
-    this.fee = ZERO;
+    this.dealB = ZERO;
+    this.dealN = 0;
+    this.feeB = ZERO;
+    this.feeN = 0;
     this.hold = ZERO;
     this.holdN = -1;
     this.lastUpdatedAt = now;
@@ -576,6 +750,45 @@ class Order implements OrderState {
       F_ACTIVE;
     const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
     this.x = plain ? null : new OrderExt(p);
+  }
+
+  /** Deal funds, ledger units. */
+  get dealFunds(): bigint {
+    return this.dealN === 0 ? this.dealB : this.dealB + BigInt(this.dealN) * this.sym.qFactor;
+  }
+  /** Fees paid (negative: rebate), ledger units. */
+  get fee(): bigint {
+    return this.feeN === 0 ? this.feeB : this.feeB + BigInt(this.feeN) * this.sym.qFactor;
+  }
+  /** Fast-path fill: add `funds` (0..2^53−1) and `fee` (|fee| ≤ 2^53−1) qs units. */
+  addDealN(funds: number, fee: number): void {
+    const d = this.dealN + funds;
+    if (d > MAX_LOTS) {
+      this.dealB += BigInt(this.dealN) * this.sym.qFactor;
+      this.dealN = funds;
+    } else {
+      this.dealN = d;
+    }
+    const f = this.feeN + fee;
+    if (f > MAX_LOTS || f < -MAX_LOTS) {
+      this.feeB += BigInt(this.feeN) * this.sym.qFactor;
+      this.feeN = fee;
+    } else {
+      this.feeN = f;
+    }
+  }
+
+  /** Owner. */
+  get user(): User {
+    return this.us.user;
+  }
+  /** Symbol. */
+  get sym(): Sym {
+    return this.us.sym;
+  }
+  /** Trade account the hold sits in (quote for buys, base for sells; set on the owner's record by init). */
+  get acc(): Acc {
+    return ((this.f & F_SELL) === 0 ? this.us.qAcc : this.us.bAcc) as Acc;
   }
 
   private ext(): OrderExt {
@@ -659,6 +872,19 @@ class Order implements OrderState {
   }
 }
 
+const PN_STRIDE = 5;
+/** Number columns of the live-order pool, PN_STRIDE per slot (see Order.pn); grown with the pool. */
+class PoolNums {
+  a = new Float64Array(PN_STRIDE * 1024);
+  /** Make room for slot `slot`. */
+  ensure(slot: number): void {
+    if ((slot + 1) * PN_STRIDE <= this.a.length) return;
+    const b = new Float64Array(this.a.length * 2);
+    b.set(this.a);
+    this.a = b;
+  }
+}
+
 /** Rarely used order fields, allocated only for orders that need them. */
 class OrderExt {
   funds: bigint; // -1n for size orders (ledger units of quote)
@@ -691,7 +917,7 @@ const F_STP_SHIFT = 7; // 3 bits
 const F_CANCEL_EXIST = 1 << 10;
 const F_ACTIVE = 1 << 11;
 const F_IN_BOOK = 1 << 12;
-const NUM_STRIDE = 8; // ticks, sizeLots, deal, cancelled, createdAt, lastUpdatedAt, visible, cancelAfter
+const NUM_STRIDE = 10; // ticks, sizeLots, deal, cancelled, createdAt, lastUpdatedAt, visible, cancelAfter, dealN, feeN
 const META_STRIDE = 3; // user idx, sym idx, flags
 const CHUNK_BITS = 12; // archive chunk = 4,096 orders
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
@@ -714,8 +940,8 @@ class Archive {
 
   ensure(seq: number): void {
     while (this.numC.length <= seq >>> CHUNK_BITS) {
-      this.numC.push(new Float64Array(NUM_STRIDE << CHUNK_BITS));
-      this.metaC.push(new Int32Array(META_STRIDE << CHUNK_BITS));
+      this.numC.push(prefaulted(new Float64Array(NUM_STRIDE << CHUNK_BITS)));
+      this.metaC.push(prefaulted(new Int32Array(META_STRIDE << CHUNK_BITS)));
     }
     if (seq < this.cap) return;
     let cap = this.cap;
@@ -744,11 +970,17 @@ class Archive {
     meta[m + 1] = o.sym.idx;
     // same bit layout as Order.f, without the live-state bits
     meta[m + 2] = o.f & ~(F_ACTIVE | F_IN_BOOK);
-    // dealFunds and fee are non-zero only after a fill (deal > 0), funds/cancelledFunds only for funds orders
+    // dealFunds and fee are non-zero only after a fill (deal > 0), funds/cancelledFunds only for funds orders;
+    // size orders whose amounts are all on the Number path keep them in the typed array (qs units)
     if (o.deal > 0 || o.sizeLots < 0) {
-      this.big.set(seq, [o.funds, o.dealFunds, o.cancelledFunds, o.fee]);
+      if (o.sizeLots >= 0 && o.dealB === ZERO && o.feeB === ZERO) {
+        num[n + 8] = o.dealN;
+        num[n + 9] = o.feeN;
+      } else {
+        this.big.set(seq, [o.funds, o.dealFunds, o.cancelledFunds, o.fee]);
+      }
     }
-    if (o.clientOid !== '' || o.remark !== '' || o.tags !== '') this.str.set(seq, [o.clientOid, o.remark, o.tags]);
+    if (o.x !== null && (o.clientOid !== '' || o.remark !== '' || o.tags !== '')) this.str.set(seq, [o.clientOid, o.remark, o.tags]);
   }
 
   userIdx(seq: number): number {
@@ -770,10 +1002,12 @@ class Archive {
     const fl = meta[m + 2];
     const b = this.big.get(seq);
     const st = this.str.get(seq);
+    const sym = syms[meta[m + 1]];
+    const qn = (v: number): bigint => (v === 0 ? ZERO : BigInt(v) * sym.qFactor);
     return {
       seq,
       user: users[meta[m]],
-      sym: syms[meta[m + 1]],
+      sym,
       side: (fl & F_SELL) as SideN,
       market: (fl & F_MARKET) !== 0,
       ticks: num[n],
@@ -792,10 +1026,10 @@ class Archive {
       remain: 0,
       deal: num[n + 2],
       cancelled: num[n + 3],
-      dealFunds: b ? b[1] : ZERO,
+      dealFunds: b ? b[1] : qn(num[n + 8]),
       remainFunds: ZERO,
       cancelledFunds: b ? b[2] : ZERO,
-      fee: b ? b[3] : ZERO,
+      fee: b ? b[3] : qn(num[n + 9]),
       active: false,
       inBook: false,
       cancelExist: (fl & F_CANCEL_EXIST) !== 0,
@@ -833,6 +1067,10 @@ interface Parsed {
   tags: string;
   hold: bigint; // required hold in ledger units (quote for buys, base for sells), when holdN < 0
   holdN: number; // required hold in the account's 10^-K units (Number path), -1 when on the BigInt path
+  acc: Acc | null; // the trade account of the hold, when already resolved (limit orders)
+  /** own-side level at `ticks` as found by checkLimitAndHold (undefined: none); matching never touches the
+   * own side, so it is still the book's level when the order rests */
+  level: Level | undefined;
 }
 
 /** Best bid/ask (visible levels only); null when that side has no visible level. */
@@ -868,9 +1106,12 @@ export class Exchange {
   private readonly archive = new Archive();
   /** pool of live-order objects (index = slot) and its free slots */
   private readonly pool: Order[] = [];
+  private readonly pn = new PoolNums();
   private readonly freeSlots: number[] = [];
   private orderSeq = 0;
   private fillSeq = 0;
+  /** every fill record, by fill id */
+  private readonly fillStore = new FillStore();
   private accountSeq = 0;
   private holdSeq = 0;
   private readonly fees = new Map<string, bigint>();
@@ -904,6 +1145,8 @@ export class Exchange {
     tags: '',
     hold: ZERO,
     holdN: -1,
+    acc: null,
+    level: undefined,
   };
 
   /** Disable the Number fast path (tests run the model on both paths). */
@@ -1020,7 +1263,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     this.parseOrder(uid, req, false);
-    return { orderId: ORDER_ID_PREFIX + hex16(this.orderSeq + 1), clientOid: req.clientOid ?? '' };
+    return { orderId: orderIdString(this.orderSeq + 1), clientOid: req.clientOid ?? '' };
   }
 
   /**
@@ -1034,7 +1277,7 @@ export class Exchange {
     this.expire(now);
     const p = this.parseOrder(uid, req, true);
     const seq = this.submit(p, now);
-    return { orderId: ORDER_ID_PREFIX + hex16(seq), clientOid: p.clientOid };
+    return { orderId: orderIdString(seq), clientOid: p.clientOid };
   }
 
   /**
@@ -1075,7 +1318,7 @@ export class Exchange {
 
   /** Order id string of an order sequence number (see {@link placeLimitTicks}). */
   orderIdOf(seq: number): string {
-    return ORDER_ID_PREFIX + hex16(seq);
+    return orderIdString(seq);
   }
 
   /**
@@ -1224,18 +1467,21 @@ export class Exchange {
       if (oseq < 0) return { items: [], lastId: 0 };
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
+    const fs = this.fillStore;
     for (let i = u.fills.length - 1; i >= 0 && out.length < limit; i--) {
-      const f = u.fills[i];
-      if (f.sym !== sym) continue;
+      const id = u.fills[i];
+      if (fs.get(id, 0) !== sym.idx) continue;
       if (oseq >= 0) {
-        if (f.orderSeq !== oseq) continue;
+        if (fs.get(id, 2) !== oseq) continue;
       } else {
-        if (q.lastId !== undefined && f.id >= q.lastId) continue;
-        if (side >= 0 && f.side !== side) continue;
-        if (q.type !== undefined && (f.market ? 'market' : 'limit') !== q.type) continue;
-        if (f.createdAt < start || f.createdAt > end) continue;
+        const fl = fs.get(id, 4);
+        if (q.lastId !== undefined && id >= q.lastId) continue;
+        if (side >= 0 && (fl & FS_SIDE) !== side) continue;
+        if (q.type !== undefined && ((fl & FS_MARKET) !== 0 ? 'market' : 'limit') !== q.type) continue;
+        const at = fs.get(id, 10);
+        if (at < start || at > end) continue;
       }
-      out.push(this.fillView(f));
+      out.push(this.fillView(id));
     }
     return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
   }
@@ -1293,9 +1539,9 @@ export class Exchange {
   trades(symbol: string, sinceMs = 0): PublicTrade[] {
     const s = this.sym(symbol);
     const out: PublicTrade[] = [];
-    for (let i = s.tapeStart; i < s.tape.length; i++) {
-      const t = s.tape[i];
-      if (t.time >= sinceMs) out.push(this.tradeView(s, t));
+    for (let i = Math.max(0, s.tapeCount - TAPE_MAX); i < s.tapeCount; i++) {
+      const slot = i % TAPE_MAX;
+      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= sinceMs) out.push(this.tradeView(s, slot));
     }
     return out;
   }
@@ -1404,6 +1650,7 @@ export class Exchange {
 
   /** Fees collected per currency (decimal strings), including withdrawal fees, net of maker rebates. */
   collectedFees(): Record<string, string> {
+    this.flushFees();
     const out: Record<string, string> = {};
     for (const [c, v] of this.fees) out[c] = fromUnits(v, LEDGER_SCALE);
     return out;
@@ -1432,6 +1679,7 @@ export class Exchange {
     const fail = (m: string): never => {
       throw new Error(`invariant violated: ${m}`);
     };
+    this.flushFees();
     let activeCount = 0;
     const total = new Map<string, bigint>();
     const reserved = new Map<Acc, bigint>();
@@ -1573,8 +1821,16 @@ export class Exchange {
 
   /** Seq of an order id of `uid` on `symbol`, or -1 (unknown id, other user or symbol). */
   private findSeq(uid: string, symbol: string, orderId: string): number {
-    if (orderId.length !== 24 || !orderId.startsWith(ORDER_ID_PREFIX) || !/^[0-9a-f]{16}$/.test(orderId.slice(8))) return -1;
-    const seq = parseInt(orderId.slice(8), 16);
+    if (typeof orderId !== 'string' || orderId.length !== 24 || !orderId.startsWith(ORDER_ID_PREFIX)) return -1;
+    // 16 lowercase hex digits; a value above 2^53−1 is no existing seq
+    let seq = 0;
+    for (let i = 8; i < 24; i++) {
+      const c = orderId.charCodeAt(i);
+      const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (d < 0) return -1;
+      seq = seq * 16 + d;
+      if (seq > MAX_LOTS) return -1;
+    }
     return this.owns(uid, symbol, seq) ? seq : -1;
   }
 
@@ -1662,6 +1918,8 @@ export class Exchange {
     const user = this.users.get(uid) ?? (forPlace ? this.user(uid) : new User(uid, -1));
     const r = sym.rules;
     const lotsOf = (field: string, s: string): number => {
+      const fu = sym.baseIncN > 0 ? fastUnits(s, sym.bs) : -1;
+      if (fu > 0 && fu % sym.baseIncN === 0) return fu / sym.baseIncN;
       let u: bigint;
       try {
         u = toUnits(s, LEDGER_SCALE);
@@ -1705,6 +1963,8 @@ export class Exchange {
       tags: req.tags ?? '',
       hold: ZERO,
       holdN: -1,
+      acc: null,
+      level: undefined,
     };
     if (p.market) {
       if (p.postOnly || p.hidden || p.iceberg) throw perr('postOnly, hidden and iceberg are only valid for limit orders');
@@ -1737,17 +1997,12 @@ export class Exchange {
     if (req.funds !== undefined && req.funds !== '') throw perr('funds is not allowed for limit orders');
     if (req.price === undefined || req.price === '') throw perr('price is required for limit orders');
     if (req.size === undefined || req.size === '') throw perr('size is required for limit orders');
-    let pu: bigint;
-    try {
-      pu = toUnits(req.price, sym.ps, 'exact');
-    } catch {
-      throw perr(`price must be a multiple of priceIncrement ${r.priceIncrement}`);
+    const pf = sym.priceIncN > 0 ? fastUnits(req.price, sym.ps) : -1;
+    if (pf > 0 && pf % sym.priceIncN === 0) {
+      p.ticks = pf / sym.priceIncN;
+    } else {
+      p.ticks = this.ticksOf(sym, req.price);
     }
-    if (pu <= 0n) throw perr('price must be positive');
-    if (pu % sym.priceInc !== 0n) throw perr(`price must be a multiple of priceIncrement ${r.priceIncrement}`);
-    const t = pu / sym.priceInc;
-    if (t > BigInt(MAX_LOTS)) throw perr('price exceeds the engine bound of 2^53-1 priceIncrements');
-    p.ticks = Number(t);
     p.lots = lotsOf('size', req.size);
     if (tif === TIF_GTT) {
       const ca = req.cancelAfter;
@@ -1769,6 +2024,21 @@ export class Exchange {
     return p;
   }
 
+  /** Ticks of a limit price string (exact BigInt path). @throws ExchangeError 400100 not a positive multiple of priceIncrement, or above 2^53−1 ticks. */
+  private ticksOf(sym: Sym, price: string): number {
+    let pu: bigint;
+    try {
+      pu = toUnits(price, sym.ps, 'exact');
+    } catch {
+      throw perr(`price must be a multiple of priceIncrement ${sym.rules.priceIncrement}`);
+    }
+    if (pu <= 0n) throw perr('price must be positive');
+    if (pu % sym.priceInc !== 0n) throw perr(`price must be a multiple of priceIncrement ${sym.rules.priceIncrement}`);
+    const t = pu / sym.priceInc;
+    if (t > BigInt(MAX_LOTS)) throw perr('price exceeds the engine bound of 2^53-1 priceIncrements');
+    return Number(t);
+  }
+
   /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
   private checkLimitAndHold(p: Parsed): void {
     const s = p.sym;
@@ -1783,11 +2053,22 @@ export class Exchange {
     }
     const own = p.side === BUY ? s.bids : s.asks;
     const lv = own.map.get(p.ticks);
+    p.level = lv;
     if (lv && lv.size + p.lots > MAX_LOTS) throw perr('size would exceed the engine bound of 2^53-1 lots per price level');
-    const w = p.user.wallets.get(p.side === BUY ? s.rules.quoteCurrency : s.rules.baseCurrency);
-    if (!w) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
-    const acc = w.trade;
+    // trade account holding the order's funds (cached per user and symbol once it exists)
+    const us = p.user.us(s);
+    let acc = p.side === BUY ? us.qAcc : us.bAcc;
+    if (acc === null) {
+      const w = p.user.wallets.get(p.side === BUY ? s.rules.quoteCurrency : s.rules.baseCurrency);
+      if (!w) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+      acc = w.trade;
+      if (p.user.idx >= 0) {
+        if (p.side === BUY) us.qAcc = acc;
+        else us.bAcc = acc;
+      }
+    }
     if (acc.K < 0) acc.setK(p.side === BUY ? s.quoteK : s.baseK);
+    p.acc = acc;
     const n = this.holdNOf(s, p.side, p.user.taker, p.ticks, p.lots, acc);
     if (n >= 0) {
       if (!acc.canHoldN(n)) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
@@ -1921,15 +2202,19 @@ export class Exchange {
     let o: Order;
     const free = this.freeSlots.pop();
     if (free === undefined) {
-      o = new Order();
+      o = new Order(this.pn);
       o.slot = this.pool.length;
+      this.pn.ensure(o.slot);
       this.pool.push(o);
     } else {
       o = this.pool[free];
     }
     ar.slotOf[seq] = o.slot;
     const r = s.rules;
-    const acc = this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
+    const acc = p.acc ?? this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
+    const level = p.level;
+    p.acc = null;
+    p.level = undefined;
     o.init(seq, p, acc, u.us(s), now);
     if (p.clientOid !== '') u.byClientOid.set(p.clientOid, seq);
     if (p.holdN >= 0) {
@@ -1941,7 +2226,7 @@ export class Exchange {
     }
     const mayRest = this.match(o, now);
     if (mayRest && o.remain > 0 && !o.market && (o.tif === TIF_GTC || o.tif === TIF_GTT)) {
-      this.rest(o, now);
+      this.rest(o, now, level);
     } else {
       this.finish(o, now, true);
     }
@@ -1997,7 +2282,7 @@ export class Exchange {
       const lv = opp.best();
       if (lv === undefined) return true;
       if (!o.market && (isBuy ? lv.ticks > o.ticks : lv.ticks < o.ticks)) return true;
-      const perLot = o.funds > 0n ? BigInt(lv.ticks) * s.unitFunds : ZERO;
+      const perLot = o.sizeLots < 0 ? BigInt(lv.ticks) * s.unitFunds : ZERO;
       while (lv.head !== null) {
         const m: Order = lv.head;
         if (o.stp !== STP_NONE && m.user === o.user) {
@@ -2023,7 +2308,7 @@ export class Exchange {
           }
         }
         let qty: number;
-        if (o.funds > 0n) {
+        if (o.sizeLots < 0) {
           const can = o.remainFunds / perLot;
           if (can === ZERO) return true;
           qty = can < BigInt(m.shown) ? Number(can) : m.shown;
@@ -2036,88 +2321,125 @@ export class Exchange {
           qty = o.remain < m.shown ? o.remain : m.shown;
         }
         this.fill(o, m, lv, qty, now);
-        if (o.funds > 0n ? o.remainFunds === ZERO : o.remain === 0) return true;
+        if (o.sizeLots < 0 ? o.remainFunds === ZERO : o.remain === 0) return true;
       }
       // level emptied by fills/cancels (removed in unlink)
     }
   }
 
-  /** Settle one fill of `qty` lots at maker `m`'s price between taker `o` and maker `m`. */
+  /**
+   * Settle one fill of `qty` lots at maker `m`'s price between taker `o` and maker `m`.
+   * Fast path (funds and both fees exact integers below 2^53 in qs units): order amounts, balances and
+   * collected fees are added as Numbers (each accumulator flushes into its BigInt part before it could
+   * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
+   */
   private fill(o: Order, m: Order, lv: Level, qty: number, now: number): void {
     const s = o.sym;
     const ticks = lv.ticks;
-    const baseAmt = BigInt(qty) * s.lotUnits;
     // fee roles
-    const mForce = m.hidden || m.iceberg;
-    const oRate = o.postOnly ? o.maker : o.taker;
+    const mForce = (m.f & (F_HIDDEN | F_ICEBERG)) !== 0;
+    const oRate = (o.f & F_POST) !== 0 ? o.maker : o.taker;
     const mRate = mForce ? m.taker : m.maker;
-    let funds: bigint;
-    let oFee: bigint;
-    let mFee: bigint;
+    const isBuy = (o.f & F_SELL) === 0;
+    const buyer = isBuy ? o : m;
+    const seller = isBuy ? m : o;
+    const bq = this.quoteAcc(buyer);
+    const bb = this.baseAcc(buyer);
+    const sq = this.quoteAcc(seller);
+    const sb = this.baseAcc(seller);
     const fq = this.costQ(s, ticks, qty);
     const ofq = fq >= 0 ? this.feeQ(s, oRate, fq, false) : -1;
     const mfq = fq >= 0 ? this.feeQ(s, mRate, fq, false) : -1;
-    if (fq >= 0 && ofq !== -1 && mfq !== -1) {
-      funds = BigInt(fq) * s.qFactor;
-      oFee = ofq === 0 ? ZERO : BigInt(ofq) * s.qFactor;
-      mFee = mfq === 0 ? ZERO : BigInt(mfq) * s.qFactor;
+    // fill-record values: qs units (fast path) or NaN with the BigInt values in the store's map
+    let fundsRec = NaN;
+    let oFeeRec = NaN;
+    let mFeeRec = NaN;
+    let funds = ZERO;
+    let oFee = ZERO;
+    let mFee = ZERO;
+    const fast = fq >= 0 && ofq !== -1 && mfq !== -1;
+    if (fast) {
+      fundsRec = fq;
+      oFeeRec = ofq;
+      mFeeRec = mfq;
+      o.addDealN(fq, ofq);
+      m.addDealN(fq, mfq);
+      const bFee = isBuy ? ofq : mfq;
+      const sFee = isBuy ? mfq : ofq;
+      this.addQuoteN(bq, s, -fq, -bFee);
+      this.addQuoteN(sq, s, fq, -sFee);
+      this.addBaseN(bb, s, qty);
+      this.addBaseN(sb, s, -qty);
+      this.addFeesN(s, bFee, sFee);
+      if (o.sizeLots < 0 || buyer.market || seller.market) {
+        // funds orders and market holds work in BigInt
+        funds = BigInt(fq) * s.qFactor;
+        oFee = BigInt(ofq) * s.qFactor;
+        mFee = BigInt(mfq) * s.qFactor;
+      }
     } else {
       funds = BigInt(ticks) * BigInt(qty) * s.unitFunds;
       oFee = this.truncFee(s, oRate, funds);
       mFee = this.truncFee(s, mRate, funds);
+      const bFee = isBuy ? oFee : mFee;
+      const sFee = isBuy ? mFee : oFee;
+      const baseAmt = BigInt(qty) * s.lotUnits;
+      o.dealB += funds;
+      m.dealB += funds;
+      o.feeB += oFee;
+      m.feeB += mFee;
+      bq.addBalance(-(funds + bFee));
+      bb.addBalance(baseAmt);
+      sb.addBalance(-baseAmt);
+      sq.addBalance(funds - sFee);
+      const qw = s.rules.quoteCurrency;
+      this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + bFee + sFee);
     }
-    const r = s.rules;
-    const qw = r.quoteCurrency;
-    const bw = r.baseCurrency;
-    const buyer = o.side === BUY ? o : m;
-    const seller = o.side === BUY ? m : o;
-    const bFee = o.side === BUY ? oFee : mFee;
-    const sFee = o.side === BUY ? mFee : oFee;
-    const bq = this.wallet(buyer.user, qw).trade;
-    const bb = this.wallet(buyer.user, bw).trade;
-    const sq = this.wallet(seller.user, qw).trade;
-    const sb = this.wallet(seller.user, bw).trade;
     // order state
     o.deal += qty;
     m.deal += qty;
-    o.dealFunds += funds;
-    m.dealFunds += funds;
-    o.fee += oFee;
-    m.fee += mFee;
-    if (o.funds > 0n) o.remainFunds -= funds;
+    if (o.sizeLots < 0) o.remainFunds -= funds;
     else o.remain -= qty;
     m.remain -= qty;
     m.shown -= qty;
-    if (!m.hidden) lv.size -= qty;
+    if ((m.f & F_HIDDEN) === 0) lv.size -= qty;
     o.lastUpdatedAt = now;
     m.lastUpdatedAt = now;
-    // money
-    bq.addBalance(-(funds + bFee));
-    bb.addBalance(baseAmt);
-    sb.addBalance(-baseAmt);
-    sq.addBalance(funds - sFee);
-    this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + bFee + sFee);
     // holds
-    this.rehold(buyer, bq, funds + bFee);
-    this.rehold(seller, sb, baseAmt);
+    // (a limit order with nothing left is done: its hold is released whole, no recomputation)
+    if (buyer.market) this.consumeHold(buyer, bq, funds + (isBuy ? oFee : mFee));
+    else if (buyer.remain === 0) this.releaseHold(buyer);
+    else this.reholdLimit(buyer);
+    if (seller.market) this.consumeHold(seller, sb, BigInt(qty) * s.lotUnits);
+    else if (seller.remain === 0) this.releaseHold(seller);
+    else this.reholdLimit(seller);
     // records
     const tradeId = ++s.tradeSeq;
     s.sequence++;
-    const oF = new FillRec(++this.fillSeq, s, tradeId, o.seq, m.seq, o.market, o.side, false, false, ticks, qty, funds, oFee, oRate.str, now);
-    const mF = new FillRec(++this.fillSeq, s, tradeId, m.seq, o.seq, false, m.side, true, mForce, ticks, qty, funds, mFee, mRate.str, now);
-    o.user.fills.push(oF);
-    m.user.fills.push(mF);
-    const t = new TapeRec(tradeId, s.sequence, ticks, qty, o.side, now);
-    s.tape.push(t);
-    if (s.tape.length - s.tapeStart > TAPE_MAX) {
-      s.tapeStart++;
-      if (s.tapeStart > TAPE_MAX) {
-        s.tape.splice(0, s.tapeStart);
-        s.tapeStart = 0;
-      }
+    const fs = this.fillStore;
+    const oId = ++this.fillSeq;
+    fs.put(oId, s.idx, tradeId, o.seq, m.seq, (o.f & F_SELL) | ((o.f & F_MARKET) !== 0 ? FS_MARKET : 0), ticks, qty, fundsRec, oFeeRec, oRate.id, now);
+    const mId = ++this.fillSeq;
+    fs.put(mId, s.idx, tradeId, m.seq, o.seq, (m.f & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0), ticks, qty, fundsRec, mFeeRec, mRate.id, now);
+    if (!fast) {
+      fs.big.set(oId, [funds, oFee]);
+      fs.big.set(mId, [funds, mFee]);
     }
+    o.user.fills.push(oId);
+    m.user.fills.push(mId);
+    let tape = s.tape;
+    if (tape === null) tape = s.tape = new Float64Array(TAPE_MAX * TAPE_STRIDE);
+    const slot = s.tapeCount % TAPE_MAX;
+    const k = slot * TAPE_STRIDE;
+    tape[k] = tradeId;
+    tape[k + 1] = s.sequence;
+    tape[k + 2] = ticks;
+    tape[k + 3] = qty;
+    tape[k + 4] = o.f & F_SELL;
+    tape[k + 5] = now;
+    s.tapeCount++;
     if (this.tradeListeners.length > 0) {
-      const pt = this.tradeView(s, t);
+      const pt = this.tradeView(s, slot);
       for (const l of this.tradeListeners.slice()) l(pt);
     }
     // maker bookkeeping
@@ -2130,6 +2452,80 @@ export class Exchange {
       m.shown = Math.min(m.visible, m.remain);
       this.link(m, lv);
     }
+  }
+
+  /** Trade account of an order's quote currency (created if missing), cached per user and symbol. */
+  private quoteAcc(o: Order): Acc {
+    const us = o.us;
+    return us.qAcc ?? (us.qAcc = this.wallet(o.user, o.sym.rules.quoteCurrency).trade);
+  }
+
+  /** Trade account of an order's base currency (created if missing), cached per user and symbol. */
+  private baseAcc(o: Order): Acc {
+    const us = o.us;
+    return us.bAcc ?? (us.bAcc = this.wallet(o.user, o.sym.rules.baseCurrency).trade);
+  }
+
+  /** Add a + b qs units of the quote (a, b safe integers) to a quote account's balance: Number path when
+   * the sum and its scaling to the account's 10^-K units stay exact (|·| ≤ 2^53−1), else BigInt. */
+  private addQuoteN(acc: Acc, s: Sym, a: number, b: number): void {
+    const x = a + b; // exact whenever |a + b| ≤ 2^53−1, otherwise rounded beyond that bound
+    if (s.quoteMulK !== 0 && acc.K === s.quoteK && x <= MAX_LOTS && x >= -MAX_LOTS) {
+      const y = x * s.quoteMulK;
+      if (y <= MAX_LOTS && y >= -MAX_LOTS) {
+        acc.addBalanceN(y);
+        return;
+      }
+    }
+    acc.addBalance((BigInt(a) + BigInt(b)) * s.qFactor);
+  }
+
+  /** Add `lots` (safe integer, may be negative) of the base to a base account's balance. */
+  private addBaseN(acc: Acc, s: Sym, lots: number): void {
+    if (s.baseMulK !== 0 && acc.K === s.baseK) {
+      const y = lots * s.baseMulK;
+      if (y <= MAX_LOTS && y >= -MAX_LOTS) {
+        acc.addBalanceN(y);
+        return;
+      }
+    }
+    acc.addBalance(BigInt(lots) * s.lotUnits);
+  }
+
+  /** Add a + b qs units (safe integers) to the symbol's pending collected fees (flushed to `fees`). */
+  private addFeesN(s: Sym, a: number, b: number): void {
+    // the first fill of a symbol creates the currency's entry (as the BigInt path does), so `fees` keeps
+    // the same keys in the same order whichever path settles
+    if (s.tradeSeq === 0 && !this.fees.has(s.rules.quoteCurrency)) this.fees.set(s.rules.quoteCurrency, ZERO);
+    // two single additions, each exact when its true result is within ±(2^53−1) (checked after each)
+    const t1 = s.feeN + a;
+    const t = t1 + b;
+    if (t1 > MAX_LOTS || t1 < -MAX_LOTS || t > MAX_LOTS || t < -MAX_LOTS) {
+      this.flushFeesOf(s);
+      const qw = s.rules.quoteCurrency;
+      this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + (BigInt(a) + BigInt(b)) * s.qFactor);
+    } else {
+      s.feeN = t;
+    }
+  }
+
+  /** Move a symbol's pending Number fees into `fees` (exact). */
+  private flushFeesOf(s: Sym): void {
+    if (s.feeN === 0) return;
+    const qw = s.rules.quoteCurrency;
+    this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + BigInt(s.feeN) * s.qFactor);
+    s.feeN = 0;
+  }
+
+  /** Move every symbol's pending Number fees into `fees` (before `fees` is read). */
+  private flushFees(): void {
+    for (const s of this.symList) this.flushFeesOf(s);
+  }
+
+  /** Consume `consumed` ledger units of a market order's (transient) hold after a fill. */
+  private consumeHold(o: Order, acc: Acc, consumed: bigint): void {
+    o.hold -= consumed;
+    acc.addHoldsBig(-consumed);
   }
 
   /** Recompute (limit) or consume (market) an order's hold after a fill that consumed `consumed`. */
@@ -2186,9 +2582,10 @@ export class Exchange {
     if (lv.head === null && !keepLevel) (o.side === BUY ? o.sym.bids : o.sym.asks).remove(lv);
   }
 
-  private rest(o: Order, now: number): void {
-    const book = o.side === BUY ? o.sym.bids : o.sym.asks;
-    const lv = book.getOrCreate(o.ticks);
+  /** Rest a limit order in the book (`level`: its price level when already known to exist). */
+  private rest(o: Order, now: number, level: Level | undefined): void {
+    // a level still in the book is never empty (empty levels are removed at once)
+    const lv = level !== undefined && level.head !== null ? level : (o.side === BUY ? o.sym.bids : o.sym.asks).getOrCreate(o.ticks);
     o.shown = o.iceberg ? Math.min(o.visible, o.remain) : o.remain;
     this.link(o, lv);
     o.inBook = true;
@@ -2212,7 +2609,7 @@ export class Exchange {
   /** Mark done: cancel whatever remains (if cancel), release the remaining hold, move to history. */
   private finish(o: Order, now: number, cancel: boolean): void {
     if (cancel) {
-      if (o.funds > 0n) {
+      if (o.sizeLots < 0) {
         if (o.remainFunds > 0n) {
           o.cancelledFunds += o.remainFunds;
           o.remainFunds = ZERO;
@@ -2224,7 +2621,7 @@ export class Exchange {
         o.remain = 0;
         o.cancelExist = true;
       }
-    } else if (o.funds > 0n) {
+    } else if (o.sizeLots < 0) {
       // market funds order that stopped: treat leftover as cancelled
       if (o.remainFunds > 0n) {
         o.cancelledFunds += o.remainFunds;
@@ -2362,39 +2759,53 @@ export class Exchange {
     };
   }
 
-  private fillView(f: FillRec): HfFill {
-    const s = f.sym;
+  private fillView(id: number): HfFill {
+    const fs = this.fillStore;
+    const s = this.symList[fs.get(id, 0)];
+    const fl = fs.get(id, 4);
+    const fundsQ = fs.get(id, 7);
+    let funds: bigint;
+    let fee: bigint;
+    if (Number.isNaN(fundsQ)) {
+      [funds, fee] = fs.big.get(id) as [bigint, bigint];
+    } else {
+      funds = BigInt(fundsQ) * s.qFactor;
+      fee = BigInt(fs.get(id, 8)) * s.qFactor;
+    }
     return {
-      id: f.id,
+      id,
       symbol: s.rules.symbol,
-      tradeId: f.tradeId,
-      orderId: this.orderIdOf(f.orderSeq),
-      counterOrderId: this.orderIdOf(f.counterSeq),
-      side: f.side === BUY ? 'buy' : 'sell',
-      liquidity: f.maker ? 'maker' : 'taker',
-      forceTaker: f.forceTaker,
-      price: s.priceStr(f.ticks),
-      size: s.sizeStr(f.lots),
-      funds: fromUnits(f.funds, LEDGER_SCALE),
-      fee: fromUnits(f.fee, LEDGER_SCALE),
-      feeRate: f.feeRate,
+      tradeId: fs.get(id, 1),
+      orderId: this.orderIdOf(fs.get(id, 2)),
+      counterOrderId: this.orderIdOf(fs.get(id, 3)),
+      side: (fl & FS_SIDE) === 0 ? 'buy' : 'sell',
+      liquidity: (fl & FS_MAKER) !== 0 ? 'maker' : 'taker',
+      forceTaker: (fl & FS_FORCE) !== 0,
+      price: s.priceStr(fs.get(id, 5)),
+      size: s.sizeStr(fs.get(id, 6)),
+      funds: fromUnits(funds, LEDGER_SCALE),
+      fee: fromUnits(fee, LEDGER_SCALE),
+      feeRate: RATE_STRS[fs.get(id, 9)],
       feeCurrency: s.rules.quoteCurrency,
       stop: '',
       tradeType: 'TRADE',
-      type: f.market ? 'market' : 'limit',
-      createdAt: f.createdAt,
+      type: (fl & FS_MARKET) !== 0 ? 'market' : 'limit',
+      createdAt: fs.get(id, 10),
     };
   }
 
-  private tradeView(s: Sym, t: TapeRec): PublicTrade {
+  /** Public trade in tape slot `slot` of symbol `s`. */
+  private tradeView(s: Sym, slot: number): PublicTrade {
+    const t = s.tape as Float64Array;
+    const k = slot * TAPE_STRIDE;
     return {
       symbol: s.rules.symbol,
-      tradeId: t.tradeId,
-      sequence: String(t.sequence),
-      price: s.priceStr(t.ticks),
-      size: s.sizeStr(t.lots),
-      side: t.side === BUY ? 'buy' : 'sell',
-      time: t.time,
+      tradeId: t[k],
+      sequence: String(t[k + 1]),
+      price: s.priceStr(t[k + 2]),
+      size: s.sizeStr(t[k + 3]),
+      side: t[k + 4] === BUY ? 'buy' : 'sell',
+      time: t[k + 5],
     };
   }
 }

@@ -572,3 +572,73 @@ describe('exchange core: exact arithmetic beyond 2^53', () => {
     assert.equal(run(false), run(true));
   });
 });
+
+describe('exchange core: Number fast paths (string parsing, balance and fee accumulators)', () => {
+  it('decimal strings parse to the same ticks/lots on the fast path and the BigInt path; malformed ones are rejected', () => {
+    const { ex } = setup();
+    // leading zeros and trailing fraction zeros (the latter beyond the increment's digits: BigInt path)
+    const a = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '0100.0', size: '0.10' });
+    const b = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '100.10', size: '00.1000' });
+    // 16 and 17 significant digits (fast path declines, BigInt path parses)
+    const c = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '0000000000000100.2', size: '0.10000000000000' });
+    assert.deepEqual(
+      [a, b, c].map((id) => ex.getOrder('buyer', SYM, id)).map((o) => [o.price, o.size, o.funds]),
+      [
+        ['100', '0.1', '10'],
+        ['100.1', '0.1', '10.01'],
+        ['100.2', '0.1', '10.02'],
+      ],
+    );
+    for (const price of ['1e2', '.5', '5.', '-100', '+100', '10 0', '100.05', '0', '0.0']) {
+      assert.throws(() => ex.placeOrder('buyer', { symbol: SYM, side: 'buy', type: 'limit', price, size: '0.1' }), ExchangeError, price);
+    }
+    for (const size of ['1e-1', '.1', '0.00005', '0', '-0.1']) {
+      assert.throws(() => ex.placeOrder('buyer', { symbol: SYM, side: 'buy', type: 'limit', price: '100', size }), ExchangeError, size);
+    }
+    // order ids: only 24 lowercase hex digits with the prefix are ids
+    for (const id of [a.toUpperCase(), `${a.slice(0, 23)}g`, `${a}0`, a.slice(1)]) throwsCode(() => ex.cancelOrder('buyer', SYM, id), '400100', 'order not exists');
+    ex.checkInvariants();
+  });
+
+  it('balances and collected fees accumulated past 2^53 units on the Number path flush exactly (same as the BigInt-only path)', () => {
+    const run = (bigIntOnly: boolean): string => {
+      const { ex } = world(1_700_000_000_000, bigIntOnly);
+      fund(ex, 'whale', 'USDT', '100000000000');
+      fund(ex, 'miner', 'BTC', '10000000');
+      ex.setFeeRates('whale', '0.001', '-0.0001');
+      ex.setFeeRates('miner', '0.0013', '0.0007');
+      // 100 fills of up to 99,999,990.3 USDT (~10^10 USDT = 10^16 units of 10^-6 > 2^53), rebates included
+      for (let i = 0; i < 100; i++) {
+        ex.placeLimitTicks('whale', SYM, 'buy', 999_999_903, 9998 + (i % 3));
+        ex.placeLimitTicks('miner', SYM, 'sell', 999_999_903, 9998 + (i % 3));
+      }
+      ex.checkInvariants();
+      return JSON.stringify([ex.accounts('whale'), ex.accounts('miner'), ex.collectedFees(), ex.fills('whale', { symbol: SYM, limit: 3 })]);
+    };
+    const fast = run(false);
+    assert.equal(fast, run(true));
+    // the whale's quote balance really moved by more than 2^53 units of 10^-6 USDT
+    const whaleUsdt = (JSON.parse(fast) as { currency: string; type: string; balance: string }[][])[0].find((x) => x.currency === 'USDT' && x.type === 'trade');
+    assert.ok(whaleUsdt && 100_000_000_000 - Number(whaleUsdt.balance) > 2 ** 53 / 1e6, JSON.stringify(whaleUsdt));
+  });
+});
+
+describe('exchange core: collected fees on the Number path', () => {
+  it('a zero-fee fill still lists the quote currency, in first-fill order (same as the BigInt-only path)', () => {
+    const run = (bigIntOnly: boolean): string => {
+      const { ex } = world(1_700_000_000_000, bigIntOnly);
+      fund(ex, 'a', 'USDT', '1000');
+      fund(ex, 'b', 'BTC', '1');
+      ex.deposit('b', 'BTC', '1');
+      ex.setFeeRates('a', '0', '0');
+      ex.setFeeRates('b', '0', '0');
+      place(ex, 'b', { side: 'sell', type: 'limit', price: '100', size: '0.5' });
+      place(ex, 'a', { side: 'buy', type: 'limit', price: '100', size: '0.5' });
+      ex.settleWithdrawal(ex.holdWithdrawal('b', 'BTC', '0.5'), '0.0001');
+      ex.checkInvariants();
+      return JSON.stringify(ex.collectedFees());
+    };
+    assert.equal(run(false), '{"USDT":"0","BTC":"0.0001"}');
+    assert.equal(run(true), run(false));
+  });
+});
