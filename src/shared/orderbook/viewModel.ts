@@ -143,9 +143,9 @@ export interface BookView {
 }
 
 /**
- * Memo of parsed sizes (decimal string → integer units at `scale`, via `toUnits`): most levels keep
- * their size from one snapshot to the next, so each distinct string is parsed once. Exact; bounded
- * (cleared beyond 4096 entries or when the scale changes).
+ * Memo of parsed sizes (decimal string → integer units at `scale`, via `toUnits`) for the exact
+ * BigInt path of {@link buildView}: each distinct string is parsed once. Exact; bounded (cleared
+ * beyond 4096 entries or when the scale changes).
  */
 export class UnitMemo {
   private scale = -1;
@@ -159,8 +159,6 @@ export class UnitMemo {
     }
     let u = this.map.get(s);
     if (u === undefined) {
-      // Exact for every size of the current snapshot (scale is their maximum fraction digits); a
-      // previous snapshot's size with more digits (only compared for the flash direction) truncates.
       u = toUnits(s, scale, 'down');
       this.map.set(s, u);
     }
@@ -168,16 +166,87 @@ export class UnitMemo {
   }
 }
 
-/** Remembered sizes by price of the previous view, per side (for change flags), and the size memo. */
-export interface PreviousSizes {
-  asks: Map<string, string>;
-  bids: Map<string, string>;
-  readonly memo: UnitMemo;
+/** Powers of ten that are exact Numbers, 10^0 … 10^15. */
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/** The levels of one side of the previous view, by index (best first), for change flags. */
+class SideMemory {
+  prices: string[] = [];
+  sizes: string[] = [];
+  length = 0;
+  /** Offset (previous index − current index) of the last price found away from its index (the book moved). */
+  offset = 0;
+  /** Previous price → index, built only when a price is not found at its index (or index + offset). */
+  private byPrice: Map<string, number> | null = null;
+  // Second buffers, swapped with prices/sizes after each view: no per-update allocation.
+  private nextPrices: string[] = [];
+  private nextSizes: string[] = [];
+
+  /** Previous size at `price` (expected near index `i`), or undefined when the price is new. */
+  sizeAt(price: string, i: number): string | undefined {
+    if (i < this.length && this.prices[i] === price) return this.sizes[i];
+    const j = i + this.offset;
+    if (j >= 0 && j < this.length && this.prices[j] === price) return this.sizes[j];
+    if (!this.byPrice) {
+      this.byPrice = new Map();
+      for (let k = 0; k < this.length; k++) this.byPrice.set(this.prices[k], k);
+    }
+    const k = this.byPrice.get(price);
+    if (k === undefined) return undefined;
+    this.offset = k - i;
+    return this.sizes[k];
+  }
+
+  /** Record level `i` of the view being built. */
+  record(i: number, price: string, size: string): void {
+    this.nextPrices[i] = price;
+    this.nextSizes[i] = size;
+  }
+
+  /** Make the recorded `n` levels the previous ones. */
+  commit(n: number): void {
+    [this.prices, this.nextPrices] = [this.nextPrices, this.prices];
+    [this.sizes, this.nextSizes] = [this.nextSizes, this.sizes];
+    this.length = n;
+    this.byPrice = null;
+  }
+
+  /** The previous levels as a price → size map (inspection and tests; not used on the update path). */
+  toMap(): Map<string, string> {
+    const m = new Map<string, string>();
+    for (let k = 0; k < this.length; k++) m.set(this.prices[k], this.sizes[k]);
+    return m;
+  }
+}
+
+/**
+ * What {@link buildView} remembers between views of one panel: each side's previous levels (for
+ * the change flags, diffed by index and price without rebuilding a map per update), the size memo
+ * of the exact BigInt path, and scratch buffers reused across updates.
+ */
+export class PreviousSizes {
+  /** @internal */ readonly askMem = new SideMemory();
+  /** @internal */ readonly bidMem = new SideMemory();
+  /** Size memo of the BigInt path (books whose amounts do not fit 2^53 units). */
+  readonly memo = new UnitMemo();
+  /** @internal Scratch of each side's aggregated levels (see {@link Scratch}). */
+  readonly askScratch: Scratch = newScratch();
+  /** @internal */ readonly bidScratch: Scratch = newScratch();
+
+  /** Previous ask sizes by price (a fresh Map; for inspection and tests). */
+  get asks(): Map<string, string> {
+    return this.askMem.toMap();
+  }
+
+  /** Previous bid sizes by price (a fresh Map; for inspection and tests). */
+  get bids(): Map<string, string> {
+    return this.bidMem.toMap();
+  }
 }
 
 /** Empty {@link PreviousSizes}. */
 export function emptyPrevious(): PreviousSizes {
-  return { asks: new Map(), bids: new Map(), memo: new UnitMemo() };
+  return new PreviousSizes();
 }
 
 /**
@@ -189,95 +258,306 @@ export function groupingStep(priceIncrement: string, grouping: Grouping): string
   return fromUnits(toUnits(priceIncrement, scale) * BigInt(grouping), scale);
 }
 
-interface Agg {
-  price: string;
-  units: bigint;
-  sizeText: string | null; // the API string when the level was not merged with another
+/**
+ * One side's aggregated levels as parallel arrays (reused between updates): display price and size
+ * strings, and the cumulative amounts — exact integer units in `cum` (fast path, `exact` false), or
+ * exact total strings in `total` with `cum` only approximate (BigInt path, `exact` true).
+ */
+interface Scratch {
+  price: string[];
+  size: string[];
+  total: string[];
+  cum: number[];
+  n: number;
+  exact: boolean;
 }
 
-/** Group one side in place of the tick grid. Bids round down, asks round up onto the step grid. */
-function groupSide(levels: readonly BookLevel[], side: 'asks' | 'bids', step: string, grouped: boolean, sizeScale: number, memo: UnitMemo): Agg[] {
-  const out: Agg[] = [];
-  if (!grouped) {
-    for (const [p, s] of levels) out.push({ price: p, units: memo.units(s, sizeScale), sizeText: s });
-    return out;
+function newScratch(): Scratch {
+  return { price: [], size: [], total: [], cum: [], n: 0, exact: false };
+}
+
+/**
+ * A {@link ViewLevel} whose `total` string is formatted on first read (the renderer reads it only
+ * for rows near the viewport; the chart uses {@link Level.depth}). Immutable once built.
+ */
+class Level implements ViewLevel {
+  private text: string | undefined;
+  /** Cumulative size as a Number (presentation only: the depth chart's y). */
+  readonly depth: number;
+
+  constructor(
+    readonly price: string,
+    readonly size: string,
+    /** Cumulative integer units at `scale` (exact when `total` is not given). */
+    private readonly cum: number,
+    private readonly scale: number,
+    readonly ratio: number,
+    readonly change: ViewLevel['change'],
+    total: string | undefined,
+  ) {
+    this.text = total;
+    // Division of two exact integers is correctly rounded: the same Number as Number(total).
+    this.depth = total === undefined ? cum / POW10[scale] : Number(total);
   }
-  const stepScale = fractionDigits(step);
-  let priceScale = stepScale;
-  for (const [p] of levels) priceScale = Math.max(priceScale, fractionDigits(p));
-  const stepU = toUnits(step, priceScale);
-  const down = 10n ** BigInt(priceScale - stepScale);
-  let lastBucket: bigint | undefined;
-  for (const [p, s] of levels) {
-    const pu = toUnits(p, priceScale);
-    const r = pu % stepU;
-    const bucket = r === 0n ? pu : side === 'bids' ? pu - r : pu - r + stepU;
-    const su = memo.units(s, sizeScale);
-    if (bucket === lastBucket) {
-      const a = out[out.length - 1];
-      a.units += su;
-      a.sizeText = null;
-    } else {
-      out.push({ price: fromUnitsFixed(bucket / down, stepScale), units: su, sizeText: s });
-      lastBucket = bucket;
+
+  /** Cumulative size from the best price to this level inclusive, exact decimal string. */
+  get total(): string {
+    return (this.text ??= formatUnits(this.cum, this.scale));
+  }
+
+  /** Plain-object form (JSON and structured logs see the same fields as {@link ViewLevel}). */
+  toJSON(): ViewLevel {
+    return { price: this.price, size: this.size, total: this.total, ratio: this.ratio, change: this.change };
+  }
+}
+
+// ----- exact integer-unit arithmetic on Numbers (the fast path) -----------------------------------
+// Sizes and prices are converted digit by digit to integer units at a fixed scale; every unit count,
+// sum and bucket stays an integer ≤ 2^53 − 1, where Number arithmetic is exact (integer lots/ticks).
+// Anything larger makes the fast path give up (NaN) and buildView falls back to scaled BigInts.
+
+
+/**
+ * Units of the plain decimal `s` at `scale` (truncated below it), or NaN when the result could
+ * exceed 2^53 − 1. `s` is validated by the protocol (digits with at most one dot).
+ */
+function unitsOf(s: string, scale: number): number {
+  if (scale > 15) return NaN;
+  let n = 0;
+  let frac = -1;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 46 /* . */) {
+      frac = 0;
+      continue;
     }
+    if (frac >= 0) {
+      if (frac === scale) break; // digits below the scale are truncated
+      frac++;
+    }
+    n = n * 10 + (c - 48);
+    if (n > Number.MAX_SAFE_INTEGER) return NaN;
   }
-  return out;
+  const u = n * POW10[scale - (frac < 0 ? 0 : frac)];
+  return u <= Number.MAX_SAFE_INTEGER ? u : NaN;
+}
+
+/** Integer units (0 ≤ u ≤ 2^53 − 1) at `scale` as a plain decimal, trailing zeros removed ("1.5", "0"). */
+function formatUnits(u: number, scale: number): string {
+  let s = String(u);
+  if (scale === 0) return s;
+  if (s.length <= scale) s = s.padStart(scale + 1, '0');
+  const intLen = s.length - scale;
+  let end = s.length;
+  while (end > intLen && s.charCodeAt(end - 1) === 48) end--;
+  return end === intLen ? s.slice(0, intLen) : `${s.slice(0, intLen)}.${s.slice(intLen, end)}`;
+}
+
+/** Integer units at `scale` keeping exactly `scale` fraction digits ("1.50"). */
+function formatUnitsFixed(u: number, scale: number): string {
+  let s = String(u);
+  if (scale === 0) return s;
+  if (s.length <= scale) s = s.padStart(scale + 1, '0');
+  return `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}`;
+}
+
+/**
+ * Exact comparison of two plain non-negative decimal strings ("01.50" vs "1.5" → 0) without
+ * allocating. @returns −1, 0 or 1.
+ */
+export function comparePlain(a: string, b: string): -1 | 0 | 1 {
+  let ia = 0;
+  let ib = 0;
+  while (ia < a.length - 1 && a.charCodeAt(ia) === 48 && a.charCodeAt(ia + 1) !== 46) ia++;
+  while (ib < b.length - 1 && b.charCodeAt(ib) === 48 && b.charCodeAt(ib + 1) !== 46) ib++;
+  let da = a.indexOf('.', ia);
+  let db = b.indexOf('.', ib);
+  if (da < 0) da = a.length;
+  if (db < 0) db = b.length;
+  const la = da - ia;
+  const lb = db - ib;
+  if (la !== lb) return la < lb ? -1 : 1;
+  for (let k = 0; k < la; k++) {
+    const x = a.charCodeAt(ia + k);
+    const y = b.charCodeAt(ib + k);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  const fa = a.length - da - 1;
+  const fb = b.length - db - 1;
+  const f = Math.max(fa, fb, 0);
+  for (let k = 0; k < f; k++) {
+    const x = k < fa ? a.charCodeAt(da + 1 + k) : 48;
+    const y = k < fb ? b.charCodeAt(db + 1 + k) : 48;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * Fast path: aggregate one side into `out` with Number integer units. Returns the side's grand
+ * total in units, or NaN when some amount does not fit 2^53 − 1 units (then nothing is usable).
+ */
+function aggregateFast(levels: readonly BookLevel[], side: 'asks' | 'bids', grouped: boolean, stepUnits: number, priceScale: number, stepScale: number, sizeScale: number, out: Scratch): number {
+  let n = 0;
+  let cum = 0;
+  const down = POW10[priceScale - stepScale];
+  let lastBucket = -1;
+  let merged = false;
+  for (let i = 0; i < levels.length; i++) {
+    const p = levels[i][0];
+    const s = levels[i][1];
+    const su = unitsOf(s, sizeScale);
+    if (su !== su) return NaN;
+    if (grouped) {
+      const pu = unitsOf(p, priceScale);
+      if (pu !== pu) return NaN;
+      const r = pu % stepUnits;
+      const bucket = r === 0 ? pu : side === 'bids' ? pu - r : pu - r + stepUnits;
+      if (bucket > Number.MAX_SAFE_INTEGER) return NaN;
+      if (bucket === lastBucket) {
+        cum += su;
+        if (cum > Number.MAX_SAFE_INTEGER) return NaN;
+        out.cum[n - 1] = cum;
+        merged = true;
+        continue;
+      }
+      if (merged) out.size[n - 1] = formatUnits(cum - (n >= 2 ? out.cum[n - 2] : 0), sizeScale);
+      merged = false;
+      lastBucket = bucket;
+      out.price[n] = formatUnitsFixed(bucket / down, stepScale);
+    } else out.price[n] = p;
+    cum += su;
+    if (cum > Number.MAX_SAFE_INTEGER) return NaN;
+    out.size[n] = s;
+    out.cum[n] = cum;
+    n++;
+  }
+  if (merged) out.size[n - 1] = formatUnits(cum - (n >= 2 ? out.cum[n - 2] : 0), sizeScale);
+  out.n = n;
+  out.exact = false;
+  return cum;
+}
+
+/**
+ * Exact path (scaled BigInt, any magnitude): aggregate one side into `out`. Returns the grand total
+ * in units as a BigInt. Bids round down, asks round up onto the step grid.
+ */
+function aggregateExact(levels: readonly BookLevel[], side: 'asks' | 'bids', step: string, grouped: boolean, sizeScale: number, memo: UnitMemo, out: Scratch): bigint {
+  const units: bigint[] = [];
+  let n = 0;
+  if (!grouped) {
+    for (const [p, s] of levels) {
+      out.price[n] = p;
+      out.size[n] = s;
+      units[n++] = memo.units(s, sizeScale);
+    }
+  } else {
+    const stepScale = fractionDigits(step);
+    let priceScale = stepScale;
+    for (const [p] of levels) priceScale = Math.max(priceScale, fractionDigits(p));
+    const stepU = toUnits(step, priceScale);
+    const down = 10n ** BigInt(priceScale - stepScale);
+    let lastBucket: bigint | undefined;
+    let merged = false;
+    for (const [p, s] of levels) {
+      const pu = toUnits(p, priceScale);
+      const r = pu % stepU;
+      const bucket = r === 0n ? pu : side === 'bids' ? pu - r : pu - r + stepU;
+      const su = memo.units(s, sizeScale);
+      if (bucket === lastBucket) {
+        units[n - 1] += su;
+        merged = true;
+      } else {
+        if (merged) out.size[n - 1] = fromUnits(units[n - 1], sizeScale);
+        merged = false;
+        out.price[n] = fromUnitsFixed(bucket / down, stepScale);
+        out.size[n] = s;
+        units[n++] = su;
+        lastBucket = bucket;
+      }
+    }
+    if (merged) out.size[n - 1] = fromUnits(units[n - 1], sizeScale);
+  }
+  let cum = 0n;
+  for (let i = 0; i < n; i++) {
+    cum += units[i];
+    out.total[i] = fromUnits(cum, sizeScale);
+    out.cum[i] = Number(cum); // bar ratio only
+  }
+  out.n = n;
+  out.exact = true;
+  return cum;
 }
 
 /**
  * Build the {@link BookView} of a snapshot.
+ *
+ * Cost: with `previous`, the only per-update allocations are the view, its two level arrays and
+ * one object per level (plus the grouped price/size strings); each level's total string is
+ * formatted when first read: change flags are
+ * found by diffing against the previous levels by index (then index + the book's shift, then a
+ * map built only when the book moved). Amounts are summed as exact integer units in Numbers while
+ * they fit 2^53 − 1 units, else as scaled BigInts — the strings are identical either way.
  *
  * @param snap the accepted snapshot (bids high→low, asks low→high, spec "Order book snapshot").
  * @param priceIncrement the symbol's priceIncrement (decimal string); grouping multiplies it.
  * @param grouping ×1 keeps the API's levels and strings untouched; ×10/×100/×1000 merge levels into
  *   buckets of `priceIncrement × grouping` (bids rounded down, asks rounded up, so a bucket never
  *   crosses the spread).
- * @param previous sizes of the previous view by price; its maps are replaced by this view's sizes.
+ * @param previous what the previous view of this panel left (see {@link PreviousSizes}); updated
+ *   to this view's levels. Without it no level is flagged as changed.
  * @throws DecimalFormatError when a price or size is not a plain decimal string.
  */
 export function buildView(snap: BookSnapshot, priceIncrement: string, grouping: Grouping, previous?: PreviousSizes): BookView {
   const step = groupingStep(priceIncrement, grouping);
   const grouped = grouping !== '1';
   let sizeScale = 0;
-  for (const [, s] of snap.bids) sizeScale = Math.max(sizeScale, fractionDigits(s));
-  for (const [, s] of snap.asks) sizeScale = Math.max(sizeScale, fractionDigits(s));
+  for (let i = 0; i < snap.bids.length; i++) sizeScale = Math.max(sizeScale, fractionDigits(snap.bids[i][1]));
+  for (let i = 0; i < snap.asks.length; i++) sizeScale = Math.max(sizeScale, fractionDigits(snap.asks[i][1]));
+  const stepScale = fractionDigits(step);
+  let priceScale = stepScale;
+  if (grouped) {
+    for (let i = 0; i < snap.bids.length; i++) priceScale = Math.max(priceScale, fractionDigits(snap.bids[i][0]));
+    for (let i = 0; i < snap.asks.length; i++) priceScale = Math.max(priceScale, fractionDigits(snap.asks[i][0]));
+  }
 
-  const memo = previous?.memo ?? new UnitMemo();
-  const asksAgg = groupSide(snap.asks, 'asks', step, grouped, sizeScale, memo);
-  const bidsAgg = groupSide(snap.bids, 'bids', step, grouped, sizeScale, memo);
+  const askOut = previous?.askScratch ?? newScratch();
+  const bidOut = previous?.bidScratch ?? newScratch();
+  const stepUnits = grouped && priceScale <= 15 ? unitsOf(step, priceScale) : NaN;
+  let askTotal = grouped && stepUnits !== stepUnits ? NaN : aggregateFast(snap.asks, 'asks', grouped, stepUnits, priceScale, stepScale, sizeScale, askOut);
+  let bidTotal = askTotal !== askTotal ? NaN : aggregateFast(snap.bids, 'bids', grouped, stepUnits, priceScale, stepScale, sizeScale, bidOut);
+  if (askTotal !== askTotal || bidTotal !== bidTotal) {
+    const memo = previous?.memo ?? new UnitMemo();
+    const a = aggregateExact(snap.asks, 'asks', step, grouped, sizeScale, memo, askOut);
+    const b = aggregateExact(snap.bids, 'bids', step, grouped, sizeScale, memo, bidOut);
+    askTotal = Number(a);
+    bidTotal = Number(b);
+  }
+  const maxTotal = Math.max(askTotal, bidTotal) || 1;
 
-  let askTotal = 0n;
-  for (const a of asksAgg) askTotal += a.units;
-  let bidTotal = 0n;
-  for (const b of bidsAgg) bidTotal += b.units;
-  const maxTotal = Number(askTotal > bidTotal ? askTotal : bidTotal) || 1;
-
-  const side = (aggs: Agg[], prev: Map<string, string> | undefined): ViewLevel[] => {
-    const rows: ViewLevel[] = new Array(aggs.length);
-    let cum = 0n;
-    const next = prev ? new Map<string, string>() : undefined;
-    for (let i = 0; i < aggs.length; i++) {
-      const a = aggs[i];
-      cum += a.units;
-      const size = a.sizeText ?? fromUnits(a.units, sizeScale);
+  const side = (agg: Scratch, mem: SideMemory | undefined): ViewLevel[] => {
+    const rows: ViewLevel[] = new Array<ViewLevel>(agg.n);
+    for (let i = 0; i < agg.n; i++) {
+      const price = agg.price[i];
+      const size = agg.size[i];
       let change: ViewLevel['change'] = null;
-      if (prev) {
-        const before = prev.get(a.price);
-        if (before === undefined) change = prev.size === 0 ? null : 'new';
-        else if (before !== size) change = memo.units(before, sizeScale) < a.units ? 'up' : 'down';
-        next!.set(a.price, size);
+      if (mem && mem.length > 0) {
+        const before = mem.sizeAt(price, i);
+        if (before === undefined) change = 'new';
+        else if (before !== size) {
+          const c = comparePlain(before, size);
+          change = c < 0 ? 'up' : c > 0 ? 'down' : null;
+        }
       }
-      rows[i] = { price: a.price, size, total: fromUnits(cum, sizeScale), ratio: Number(cum) / maxTotal, change };
+      mem?.record(i, price, size);
+      rows[i] = new Level(price, size, agg.cum[i], sizeScale, agg.cum[i] / maxTotal, change, agg.exact ? agg.total[i] : undefined);
     }
-    if (next) nextMaps.push(next);
+    mem?.commit(agg.n);
     return rows;
   };
 
-  const nextMaps: Map<string, string>[] = [];
-  const asks = side(asksAgg, previous?.asks);
-  const bids = side(bidsAgg, previous?.bids);
-  if (previous) [previous.asks, previous.bids] = nextMaps;
+  const asks = side(askOut, previous?.askMem);
+  const bids = side(bidOut, previous?.bidMem);
   const { spread, mid, bps } = spreadOf(snap.bids[0]?.[0], snap.asks[0]?.[0]);
   return { sequence: snap.sequence, time: snap.time, asks, bids, spread, spreadBps: bps, mid, step };
 }
@@ -311,6 +591,6 @@ export interface DepthPoint {
 
 /** Depth chart series of a view: bids and asks, best first, price → cumulative size (Numbers for drawing only). */
 export function depthSeries(view: BookView): { bids: DepthPoint[]; asks: DepthPoint[] } {
-  const conv = (rows: readonly ViewLevel[]) => rows.map((r) => ({ x: Number(r.price), y: Number(r.total) }));
+  const conv = (rows: readonly ViewLevel[]) => rows.map((r) => ({ x: Number(r.price), y: r instanceof Level ? r.depth : Number(r.total) }));
   return { bids: conv(view.bids), asks: conv(view.asks) };
 }

@@ -50,8 +50,6 @@ export class OrderBookController {
   private settings: PanelSettings = { grouping: '1', depth: 20 };
   private previous = emptyPrevious();
   private pollText = '—';
-  /** The last rendered view (tests read it). */
-  lastView: BookView | undefined;
   readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0 };
 
   constructor(
@@ -73,6 +71,11 @@ export class OrderBookController {
     }
     this.view.setSettings(this.settings.grouping, this.settings.depth);
     this.view.setStale('waiting');
+  }
+
+  /** The last view written to the DOM (tests wait for it; rendering happens on the next animation frame). */
+  get lastView(): BookView | undefined {
+    return this.view.renderedView;
   }
 
   /** Handle one raw message from the extension (validated here). */
@@ -139,7 +142,6 @@ export class OrderBookController {
     if (!snap) return;
     try {
       const view = buildView(snap, this.meta?.priceIncrement ?? smallestIncrement(snap), this.settings.grouping, this.previous);
-      this.lastView = view;
       this.view.render(view);
       this.chart.draw(view);
     } catch (err) {
@@ -191,7 +193,7 @@ function start(): void {
   const w = window as unknown as { __SPOTDESK_TEST_HOOKS__?: boolean; __orderbook?: OrderBookController; __orderbookLib?: object };
   if (w.__SPOTDESK_TEST_HOOKS__ === true) {
     w.__orderbook = ctl;
-    w.__orderbookLib = { buildView, emptyPrevious, BookStore };
+    w.__orderbookLib = { buildView, emptyPrevious, BookStore, parseHostMessage };
   }
   api.postMessage({ type: 'ready' });
 }

@@ -3,8 +3,9 @@
  *
  * The skeleton is built once with `document.createElement`; rows live in fixed pools (one per side,
  * as many rows as the depth), each row caching the strings it shows, so an update only touches the
- * text nodes and styles that changed. Every API string is written with `textContent`/`Text.data`,
- * never `innerHTML`. Asks are laid out best-nearest-the-spread: ask slot 0 (best ask) is the last
+ * text nodes and styles that changed. Updates are written once per animation frame (the latest view
+ * wins), the update path never reads layout, and depth bars are `transform: scaleX()` (no
+ * relayout). Every API string is written with `textContent`/`Text.data`, never `innerHTML`. Asks are laid out best-nearest-the-spread: ask slot 0 (best ask) is the last
  * row of the asks block, just above the spread row.
  *
  * Keyboard: the book is an ARIA grid with a roving tabindex (↑/↓, PageUp/PageDown, Home/End move
@@ -28,13 +29,19 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?
   return e;
 }
 
+/** `scaleX(k / 200)` for k = 0…200, built once: a bar update writes a ready string. */
+const SCALE_X: readonly string[] = Array.from({ length: 201 }, (_, k) => `scaleX(${k / 200})`);
+
 /**
  * A reusable row: three text cells and a depth bar, with the last values written to them.
  *
- * Rows outside the viewport (beyond half a viewport above or below, tracked by an
+ * Rows outside the viewport (beyond a quarter of a viewport above or below, tracked by an
  * IntersectionObserver) keep the latest level as `pending` and write it when they scroll near the
- * viewport or receive focus; showing/hiding a row (which changes the layout) is always immediate.
- * With 100 levels per side most rows are off screen, so an update touches only what can be seen.
+ * viewport or receive focus; showing/hiding a row (which changes the layout) is always immediate,
+ * and a row being shown is written at once. `near` is only ever what the observer last reported:
+ * an observer reports changes of intersection, so a row shown off screen gets no report and must
+ * not be assumed near. With 100 levels per side most rows are off screen, so an update touches
+ * only what can be seen.
  */
 class Row {
   readonly root: HTMLDivElement;
@@ -47,11 +54,13 @@ class Row {
   private s = '';
   private t = '';
   private r = -1;
-  /** Near the viewport (true until the observer says otherwise). */
-  private near = true;
+  /** Near the viewport, as last reported by the observer (always true without an observer). */
+  private near: boolean;
   private pending: ViewLevel | null = null;
 
-  constructor(readonly side: 'ask' | 'bid', parent: Element, before: Node | null) {
+  /** @param observed whether an IntersectionObserver will report this row's position. */
+  constructor(readonly side: 'ask' | 'bid', parent: Element, before: Node | null, observed: boolean) {
+    this.near = !observed;
     this.root = document.createElement('div');
     this.root.className = `row ${side}`;
     this.root.setAttribute('role', 'row');
@@ -77,7 +86,8 @@ class Row {
     if (!this.shown) {
       this.root.hidden = false;
       this.shown = true;
-      this.near = true; // write it now; the observer reports the real position on the next frame
+      this.pending = null;
+      return this.write(lvl, true); // written at once; the observer reports its position next frame
     }
     if (!this.near) {
       this.pending = lvl;
@@ -104,11 +114,13 @@ class Row {
     if (lvl.price !== this.p) this.price.data = this.p = lvl.price;
     if (lvl.size !== this.s) this.size.data = this.s = lvl.size;
     if (lvl.total !== this.t) this.total.data = this.t = lvl.total;
-    // Bar width: quantised to 0.5 % (about a pixel) so tiny ratio moves do not restyle every row.
+    // Bar width: quantised to 0.5 % (2–3 px) and rewritten only when it moved by 1 % or more (or
+    // to/from empty), so the small drift of every ratio at each update does not restyle every row;
+    // a bar is never off by more than 0.5 %.
     const r = Math.round(lvl.ratio * 200);
-    if (r !== this.r) {
+    if (this.r < 0 || r - this.r >= 2 || this.r - r >= 2 || (r === 0) !== (this.r === 0)) {
       this.r = r;
-      this.bar.style.transform = `scaleX(${r / 200})`;
+      this.bar.style.transform = SCALE_X[r] ?? `scaleX(${r / 200})`;
     }
     if (flash && lvl.change) {
       this.root.classList.add('flash');
@@ -170,6 +182,10 @@ export class OrderBookView {
   private lastSeq = '';
   private lastTime = -1;
   private stale: 'fresh' | 'waiting' | 'stale' | '' = '';
+  /** View waiting for the next animation frame, its frame request, and the last view written. */
+  private pendingView: BookView | undefined;
+  private frame = 0;
+  private rendered: BookView | undefined;
 
   private constructor(host: HTMLElement, events: ViewEvents) {
     this.root = el('main', 'ob', host);
@@ -282,7 +298,7 @@ export class OrderBookView {
             (entries) => {
               for (const e of entries) this.rowOf.get(e.target)?.setNear(e.isIntersecting);
             },
-            { rootMargin: '50% 0px 50% 0px' },
+            { rootMargin: '25% 0px 25% 0px' },
           )
         : undefined;
 
@@ -290,6 +306,7 @@ export class OrderBookView {
     this.grid.addEventListener('focusin', (e) => {
       const t = e.target as HTMLElement;
       if (t.getAttribute('role') === 'row') {
+        this.flush();
         this.rowOf.get(t)?.flush();
         this.setActiveRow(t);
       }
@@ -335,8 +352,8 @@ export class OrderBookView {
       this.observer?.observe(r.root);
       return r;
     };
-    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild)));
-    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null)));
+    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild, !!this.observer)));
+    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null, !!this.observer)));
     if (!this.tabStop) {
       const first = this.bids[0]?.root ?? this.asks[0]?.root;
       if (first) {
@@ -346,14 +363,41 @@ export class OrderBookView {
     }
   }
 
-  /** Write every pending off-screen row now (tests; a screen reader snapshot). */
+  /** Write the pending view and every pending off-screen row now (tests; a screen reader snapshot). */
   flushAll(): void {
+    this.flush();
     for (const r of this.asks) r.flush();
     for (const r of this.bids) r.flush();
   }
 
-  /** Render one view: rows, spread/mid, footer. Only changed text nodes and styles of rows near the viewport are written. */
+  /**
+   * Render one view: rows, spread/mid, footer. The DOM is written once per animation frame with the
+   * latest view (several updates within a frame cost one write; nothing is written while the panel
+   * is hidden and frames do not run). Only changed text nodes and styles of rows near the viewport
+   * are written. {@link flush} writes a pending view now.
+   */
   render(view: BookView): void {
+    this.pendingView = view;
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  /** The last view written to the DOM (tests and the benchmark wait for it). */
+  get renderedView(): BookView | undefined {
+    return this.rendered;
+  }
+
+  /** Write the pending view (if any) now; the frame callback, the keyboard handlers and tests call it. */
+  flush(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    const view = this.pendingView;
+    if (!view) return;
+    this.pendingView = undefined;
+    this.write(view);
+    this.rendered = view;
+  }
+
+  private write(view: BookView): void {
     const need = Math.max(view.asks.length, view.bids.length);
     if (need > this.asks.length || need > this.bids.length) this.ensureRows(need);
     let flashed = false;
@@ -450,6 +494,7 @@ export class OrderBookView {
   }
 
   private onKey(e: KeyboardEvent): void {
+    this.flush(); // rows shown/hidden by a pending view count
     const rows = this.visibleRows();
     const cur = rows.indexOf(document.activeElement as HTMLElement);
     let next = cur;
