@@ -35,6 +35,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import type { BookSnapshot } from '../src/shared/orderbook/protocol';
+import { mulberry32 } from '../src/exchange/server/world';
 import { buildBundle, post, startHarness, type Harness } from '../test/e2e/orderbookHarness';
 
 const LEVELS = 100;
@@ -45,17 +46,6 @@ const RENDER_EVERY = 4;
 const RENDER_FRAMES = Number(process.env.OB_BENCH_FRAMES ?? 300);
 const SUSTAIN_MS = Number(process.env.OB_BENCH_SUSTAIN_MS ?? 1500);
 const RATES = [50, 100, 200, 400, 800, 1600];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Deterministic moving 100-level books; prices in ticks of 0.1, sizes as 8-decimal strings (built from integers). */
 function makeBooks(n: number): BookSnapshot[] {
