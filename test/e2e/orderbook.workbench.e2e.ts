@@ -19,20 +19,9 @@ import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { step } from './steps';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
-
-async function step<T>(name: string, f: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    const r = await f();
-    console.log(`  ✔ ${name} (${Date.now() - t0} ms)`);
-    return r;
-  } catch (err) {
-    console.log(`  ✖ ${name}`);
-    throw err;
-  }
-}
 
 /** The webview frame that hosts the order book document (inner iframe of the webview element). */
 async function bookFrame(page: Page, timeoutMs: number): Promise<Frame> {

@@ -13,6 +13,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { step } from './steps';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 
@@ -22,18 +23,6 @@ const OFFLINE_PROFILE_URL = 'http://127.0.0.1:9';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
 const SYMBOL = 'BTC-USDT';
-
-async function step<T>(name: string, f: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    const r = await f();
-    console.log(`  ✔ ${name} (${Date.now() - t0} ms)`);
-    return r;
-  } catch (err) {
-    console.log(`  ✖ ${name}`);
-    throw err;
-  }
-}
 
 /** The pane (view) of the SpotDesk container whose header reads `title`. */
 function pane(page: Page, title: string) {
