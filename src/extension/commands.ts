@@ -12,7 +12,7 @@ import type { AccountsTree, AccountNode } from './views/accounts';
 import type { OrdersTree, OrderNode, OrderSymbolNode } from './views/orders';
 import type { MarketsTree } from './views/markets';
 import { describeError } from './views/pollingTree';
-import { validateAmount } from './views/format';
+import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
 
 /** Everything the commands act on. */
@@ -113,16 +113,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const a = node.account;
       const from = a.type;
       const to = from === 'main' ? 'trade' : 'main';
+      const client = await connection.client();
+      // The currency's precision bounds the amount (GET /api/v3/currencies/{currency}); if it cannot
+      // be read, the exchange still validates it.
+      const precision = await client.getCurrency(a.currency).then((c) => c.precision, () => undefined);
+      const max = precision === undefined ? a.available : maxTransferable(a.available, precision);
       const amount = await prompts.input({
         title: `Transfer ${a.currency}: ${from} → ${to}`,
-        prompt: `Amount of ${a.currency} to move (available ${a.available}; transfers carry no fee)`,
-        placeHolder: a.available,
-        validateInput: (v) => validateAmount(v, a.available, a.currency),
+        prompt: `Amount of ${a.currency} to move (available ${a.available}${max !== a.available ? `, at most ${max} at ${precision} decimals` : ''}; transfers carry no fee)`,
+        placeHolder: max,
+        validateInput: (v) => validateAmount(v, a.available, a.currency, precision),
       });
       if (amount === undefined) return;
-      const err = validateAmount(amount, a.available, a.currency);
+      const err = validateAmount(amount, a.available, a.currency, precision);
       if (err) throw new Error(err);
-      const client = await connection.client();
       await client.innerTransfer({ clientOid: randomUUID(), currency: a.currency, from, to, amount: amount.trim() });
       services.log.info(`transferred ${amount.trim()} ${a.currency} ${from} → ${to}`);
       void vscode.window.setStatusBarMessage(`SpotDesk: moved ${amount.trim()} ${a.currency} from ${from} to ${to}`, 5000);

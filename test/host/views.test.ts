@@ -130,6 +130,8 @@ describe('SpotDesk tree views on the sandbox', function () {
     api.prompts.input = async (o) => {
       assert.strictEqual(o.validateInput?.('abc'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
       assert.strictEqual(o.validateInput?.(dec.add(main.account.available, '1')), `Only ${main.account.available} USDT is available.`);
+      // USDT's precision (8, from GET /api/v3/currencies/USDT) bounds the amount
+      assert.match(String(o.validateInput?.('0.000000001')), /^USDT amounts have at most 8 decimals/);
       return '12.345';
     };
     const moved = await vscode.commands.executeCommand('spotdesk.transfer', main);

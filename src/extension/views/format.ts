@@ -61,15 +61,27 @@ export function hhmmss(d: Date): string {
 }
 
 /**
- * Validate a transfer amount typed by the user: a positive plain decimal ≤ `available`.
+ * Validate a transfer amount typed by the user: a positive plain decimal ≤ `available`, with at
+ * most `precision` fraction digits when the currency's precision is known (GET /api/v3/currencies).
  * Returns an error message for the input box, or undefined when valid.
  */
-export function validateAmount(input: string, available: string, currency: string): string | undefined {
+export function validateAmount(input: string, available: string, currency: string, precision?: number): string | undefined {
   const v = input.trim();
   if (!dec.isDecimal(v)) return 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).';
   if (dec.isNegative(v) || dec.isZero(v)) return 'The amount must be greater than zero.';
   if (dec.cmp(v, available) > 0) return `Only ${available} ${currency} is available.`;
+  if (precision !== undefined && dec.fractionDigits(dec.normalize(v)) > precision) {
+    return `${currency} amounts have at most ${precision} decimals: at most ${maxTransferable(available, precision)} can be moved.`;
+  }
   return undefined;
+}
+
+/**
+ * The largest amount of `available` that can be moved at `precision` fraction digits (rounded
+ * down): trade balances can carry dust finer than the currency precision (fill funds are exact).
+ */
+export function maxTransferable(available: string, precision: number): string {
+  return dec.roundDown(available, dec.precisionIncrement(precision));
 }
 
 /** Next back-off delay in ms after an error: doubles from `baseMs`, capped at `maxMs`. */

@@ -2,7 +2,7 @@
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as dec from '../../../src/api/decimal';
-import { FIGURE_SPACE as S, alignDecimals, backoffMs, fiatValue, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
+import { FIGURE_SPACE as S, alignDecimals, backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
 
 describe('extension/views/format', () => {
   it('alignDecimals pads fractions with zeros and integers with figure spaces', () => {
@@ -54,6 +54,15 @@ describe('extension/views/format', () => {
     assert.strictEqual(validateAmount('0', '1', 'BTC'), 'The amount must be greater than zero.');
     assert.strictEqual(validateAmount('1e3', '5000', 'BTC'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
     assert.strictEqual(validateAmount('1,000', '5000', 'BTC'), 'Enter a plain decimal number such as 12.5 (no exponent, no thousands separators).');
+  });
+
+  it('validateAmount enforces the currency precision; maxTransferable rounds dust down', () => {
+    // a trade balance with dust finer than USDT's 8 decimals (fill funds are exact)
+    assert.strictEqual(maxTransferable('3920119.481450314', 8), '3920119.48145031');
+    assert.strictEqual(maxTransferable('12.5', 8), '12.5');
+    assert.strictEqual(validateAmount('3920119.481450314', '3920119.481450314', 'USDT', 8), 'USDT amounts have at most 8 decimals: at most 3920119.48145031 can be moved.');
+    assert.strictEqual(validateAmount('3920119.48145031', '3920119.481450314', 'USDT', 8), undefined);
+    assert.strictEqual(validateAmount('1.50000000', '2', 'USDT', 2), undefined, 'trailing zeros do not count');
   });
 
   it('backoffMs doubles from the base and is capped', () => {
