@@ -39,6 +39,10 @@
  * accounts of a user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per
  * fill), and a live order reaches its user, symbol and hold account through that record (fewer fields
  * per order for the garbage collector to trace).
+ * Price levels are found through a LevelIndex per book side (a direct array over a 2^16-tick window
+ * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
+ * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
+ * field (`tNow`) rather than a parameter, so no boxed double is passed between them.
  *
  * Other readings (documented choices):
  * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
@@ -440,10 +444,51 @@ class Level {
   constructor(readonly ticks: number) {}
 }
 
+const LX_SPAN = 1 << 16; // ticks covered by a LevelIndex window
+
+/**
+ * Price → level index of one book side: a direct array over a window of LX_SPAN ticks centred on the
+ * first price seen (one array load instead of a hash lookup), with a Map for prices outside the window.
+ * Same contract as the Map it replaces (get/set/delete/size).
+ */
+class LevelIndex {
+  private base = 0;
+  private win: (Level | undefined)[] | null = null;
+  private readonly out = new Map<number, Level>();
+  /** number of levels indexed */
+  size = 0;
+
+  get(ticks: number): Level | undefined {
+    const k = ticks - this.base;
+    if (this.win !== null && k >= 0 && k < LX_SPAN) return this.win[k];
+    return this.out.get(ticks);
+  }
+
+  /** Index a level not yet indexed. */
+  set(ticks: number, lv: Level): void {
+    if (this.win === null) {
+      this.base = Math.max(0, ticks - LX_SPAN / 2);
+      this.win = new Array<Level | undefined>(LX_SPAN).fill(undefined);
+    }
+    const k = ticks - this.base;
+    if (k >= 0 && k < LX_SPAN) this.win[k] = lv;
+    else this.out.set(ticks, lv);
+    this.size++;
+  }
+
+  /** Remove an indexed level. */
+  delete(ticks: number): void {
+    const k = ticks - this.base;
+    if (this.win !== null && k >= 0 && k < LX_SPAN) this.win[k] = undefined;
+    else this.out.delete(ticks);
+    this.size--;
+  }
+}
+
 /** One side of a book: levels sorted so that the BEST level is LAST (O(1) access/pop). */
 class BookSide {
   readonly levels: Level[] = [];
-  readonly map = new Map<number, Level>();
+  readonly map = new LevelIndex();
   constructor(readonly side: SideN) {}
 
   best(): Level | undefined {
@@ -1110,6 +1155,9 @@ export class Exchange {
   private readonly freeSlots: number[] = [];
   private orderSeq = 0;
   private fillSeq = 0;
+  /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
+   * instead of a parameter: a double argument would be boxed (a heap number per call) */
+  private tNow = 0;
   /** every fill record, by fill id */
   private readonly fillStore = new FillStore();
   private accountSeq = 0;
@@ -1276,7 +1324,8 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     const p = this.parseOrder(uid, req, true);
-    const seq = this.submit(p, now);
+    this.tNow = now;
+    const seq = this.submit(p);
     return { orderId: orderIdString(seq), clientOid: p.clientOid };
   }
 
@@ -1313,7 +1362,8 @@ export class Exchange {
     p.clientOid = opts?.clientOid ?? '';
     p.hold = ZERO;
     this.checkLimitAndHold(p);
-    return this.submit(p, now);
+    this.tNow = now;
+    return this.submit(p);
   }
 
   /** Order id string of an order sequence number (see {@link placeLimitTicks}). */
@@ -1335,7 +1385,8 @@ export class Exchange {
     if (seq < 0) throw perr('order not exists');
     const o = this.liveOf(seq);
     if (!o) throw perr('order is not active');
-    this.cancelResting(o, now);
+    this.tNow = now;
+    this.cancelResting(o);
     return { orderId };
   }
 
@@ -1346,7 +1397,8 @@ export class Exchange {
     if (this.gtt.length > 0) this.expire(now);
     const o = this.liveOf(seq);
     if (!o || o.user.uid !== uid) return false;
-    this.cancelResting(o, now);
+    this.tNow = now;
+    this.cancelResting(o);
     return true;
   }
 
@@ -1359,7 +1411,8 @@ export class Exchange {
     const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
     const o = this.liveOf(seq);
     if (!o || o.sym.rules.symbol !== symbol) throw perr('order not exists');
-    this.cancelResting(o, now);
+    this.tNow = now;
+    this.cancelResting(o);
     return { clientOid };
   }
 
@@ -1373,7 +1426,8 @@ export class Exchange {
     if (!u) return [];
     const list = u.us(this.sym(symbol)).activeList();
     const ids = list.map((o) => this.orderIdOf(o.seq));
-    for (const o of list) this.cancelResting(o, now);
+    this.tNow = now;
+    for (const o of list) this.cancelResting(o);
     return ids;
   }
 
@@ -2193,7 +2247,8 @@ export class Exchange {
   }
 
   /** Create the order, take its hold, match, then rest / cancel the remainder. */
-  private submit(p: Parsed, now: number): number {
+  private submit(p: Parsed): number {
+    const now = this.tNow;
     const u = p.user;
     const s = p.sym;
     const seq = ++this.orderSeq;
@@ -2224,11 +2279,11 @@ export class Exchange {
       o.hold = p.hold;
       acc.addHoldsBig(p.hold);
     }
-    const mayRest = this.match(o, now);
+    const mayRest = this.match(o);
     if (mayRest && o.remain > 0 && !o.market && (o.tif === TIF_GTC || o.tif === TIF_GTT)) {
-      this.rest(o, now, level);
+      this.rest(o, level);
     } else {
-      this.finish(o, now, true);
+      this.finish(o, true);
     }
     return seq;
   }
@@ -2270,7 +2325,7 @@ export class Exchange {
 
   /** Match the incoming order against the opposite side. Returns false when its remainder must be
    * cancelled whatever its time in force (FOK not fillable, post-only blocked, STP CN/CB). */
-  private match(o: Order, now: number): boolean {
+  private match(o: Order): boolean {
     const s = o.sym;
     const opp = o.side === BUY ? s.asks : s.bids;
     if (!o.market) {
@@ -2290,10 +2345,10 @@ export class Exchange {
           if (st === STP_CN) {
             return false; // taker remainder cancelled by caller
           } else if (st === STP_CO) {
-            this.cancelResting(m, now);
+            this.cancelResting(m);
             continue;
           } else if (st === STP_CB) {
-            this.cancelResting(m, now);
+            this.cancelResting(m);
             return false;
           } else {
             // DC: decrease both by the smaller remaining size; the one reaching 0 is cancelled
@@ -2302,7 +2357,7 @@ export class Exchange {
             o.cancelled += d;
             o.cancelExist = true;
             if (!o.market) this.rehold(o, o.acc, ZERO);
-            this.reduceResting(m, d, now);
+            this.reduceResting(m, d);
             if (o.remain === 0) return true;
             continue;
           }
@@ -2320,7 +2375,7 @@ export class Exchange {
         } else {
           qty = o.remain < m.shown ? o.remain : m.shown;
         }
-        this.fill(o, m, lv, qty, now);
+        this.fill(o, m, lv, qty);
         if (o.sizeLots < 0 ? o.remainFunds === ZERO : o.remain === 0) return true;
       }
       // level emptied by fills/cancels (removed in unlink)
@@ -2333,7 +2388,8 @@ export class Exchange {
    * collected fees are added as Numbers (each accumulator flushes into its BigInt part before it could
    * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
    */
-  private fill(o: Order, m: Order, lv: Level, qty: number, now: number): void {
+  private fill(o: Order, m: Order, lv: Level, qty: number): void {
+    const now = this.tNow;
     const s = o.sym;
     const ticks = lv.ticks;
     // fee roles
@@ -2445,7 +2501,7 @@ export class Exchange {
     // maker bookkeeping
     if (m.remain === 0) {
       this.unlink(m);
-      this.finish(m, now, false);
+      this.finish(m, false);
     } else if (m.shown === 0) {
       // iceberg refill: new tranche to the back of the level's queue
       this.unlink(m, true);
@@ -2539,7 +2595,8 @@ export class Exchange {
   }
 
   /** DC on a resting order: decrease by d lots (cancelled), cancel it when nothing remains. */
-  private reduceResting(m: Order, d: number, now: number): void {
+  private reduceResting(m: Order, d: number): void {
+    const now = this.tNow;
     m.remain -= d;
     m.cancelled += d;
     m.cancelExist = true;
@@ -2547,7 +2604,7 @@ export class Exchange {
     const lv = m.level as Level;
     if (m.remain === 0) {
       this.unlink(m);
-      this.finish(m, now, false);
+      this.finish(m, false);
       return;
     }
     const ns = Math.min(m.shown, m.remain);
@@ -2583,7 +2640,8 @@ export class Exchange {
   }
 
   /** Rest a limit order in the book (`level`: its price level when already known to exist). */
-  private rest(o: Order, now: number, level: Level | undefined): void {
+  private rest(o: Order, level: Level | undefined): void {
+    const now = this.tNow;
     // a level still in the book is never empty (empty levels are removed at once)
     const lv = level !== undefined && level.head !== null ? level : (o.side === BUY ? o.sym.bids : o.sym.asks).getOrCreate(o.ticks);
     o.shown = o.iceberg ? Math.min(o.visible, o.remain) : o.remain;
@@ -2601,13 +2659,14 @@ export class Exchange {
   }
 
   /** Cancel an active resting order (user cancel, STP, GTT expiry). */
-  private cancelResting(o: Order, now: number): void {
+  private cancelResting(o: Order): void {
     if (o.inBook) this.unlink(o);
-    this.finish(o, now, true);
+    this.finish(o, true);
   }
 
   /** Mark done: cancel whatever remains (if cancel), release the remaining hold, move to history. */
-  private finish(o: Order, now: number, cancel: boolean): void {
+  private finish(o: Order, cancel: boolean): void {
+    const now = this.tNow;
     if (cancel) {
       if (o.sizeLots < 0) {
         if (o.remainFunds > 0n) {
@@ -2690,7 +2749,10 @@ export class Exchange {
     while (h.length > 0 && h[0].expireAt <= now) {
       const e = this.heapPop() as { expireAt: number; seq: number };
       const o = this.liveOf(e.seq);
-      if (o) this.cancelResting(o, e.expireAt);
+      if (o) {
+        this.tNow = e.expireAt;
+        this.cancelResting(o);
+      }
     }
   }
 
