@@ -215,6 +215,17 @@ async function main(): Promise<void> {
       await page.waitForFunction(() => (window as unknown as Win).__posted.some((m) => m.type === 'setGrouping'));
       const posted = await page.evaluate(() => (window as unknown as Win).__posted.filter((m) => m.type === 'setGrouping'));
       assert.deepEqual(posted, [{ type: 'setGrouping', grouping: '10' }]);
+      // The regrouped view is written in the next animation frame (rows far from the viewport when
+      // they come near it): wait for that frame, then flush every row before reading the book.
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) =>
+            requestAnimationFrame(() => {
+              (window as unknown as { __orderbook: { view: { flushAll(): void } } }).__orderbook.view.flushAll();
+              resolve();
+            }),
+          ),
+      );
       const bids = await rows(page, 'bid');
       for (const [p] of bids) assert.match(p, /^\d+$/, `bucket ${p} on the 1.0 grid`);
       assert.ok(bids.length > 0 && bids.length <= s.bids.length);
