@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/core';
+import { mulberry32 } from '../src/exchange/server/world';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const WINDOW = 10_000;
@@ -28,17 +29,8 @@ const MID = 1_000_000; // ticks of 0.1 → price 100000.0
 const USERS = 64;
 const SYM = 'BTC-USDT';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG: the sandbox's seeded mulberry32. */
+const rng = mulberry32;
 
 interface Stream {
   name: string;

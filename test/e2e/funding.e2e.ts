@@ -19,16 +19,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium, type Page } from 'playwright-core';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const cs = require('../../scripts/lib/codeServer.js') as {
-  ROOT: string;
-  CHROMIUM_ARGS: string[];
-  startCodeServer(o: { port: number; workspace?: string; quiet?: boolean; settings?: Record<string, unknown> }): Promise<{ port: number; stop(): Promise<void>; logLines: string[] }>;
-  workbenchUrl(o: { port: number; folder?: string; extensionPath?: string }): string;
-  freePort(): Promise<number>;
-  chromiumPath(): string;
-  say(msg: string): void;
-};
+import * as cs from '../../scripts/lib/codeServer';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
 const ADDRESS = 'TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8';

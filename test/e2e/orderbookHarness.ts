@@ -17,21 +17,14 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import * as cs from '../../scripts/lib/codeServer';
 import { orderBookCsp } from '../../src/shared/orderbook/csp';
 
 /** Repository root. */
 export const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Launch flags required for Chromium in this environment. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** Launch flags required for Chromium in this environment (one list, in scripts/lib/codeServer). */
+export const CHROMIUM_ARGS = cs.CHROMIUM_ARGS;
 
 /** VS Code theme name → body class and the `--vscode-*` variables the panel uses. */
 export type ThemeName = 'dark' | 'light' | 'hc';
@@ -205,7 +198,7 @@ export async function startHarness(): Promise<Harness> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: CHROMIUM_ARGS, headless: true });
   let n = 0;
   return {
     origin,

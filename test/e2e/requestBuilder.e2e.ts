@@ -23,6 +23,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { chromium, type Page } from 'playwright-core';
+import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as D from '../../src/api/decimal';
 import { startSandbox } from '../../src/exchange/server/index';
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   const cspViolations: string[] = [];
   try {
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 });
