@@ -393,13 +393,7 @@ export type DepositAddressV3 = z.infer<typeof DepositAddressV3>;
  * sends it); `to` is MAIN|TRADE; `contractAddress` the token contract ("" for native coins). The
  * kucoin-universal-sdk model marks every field optional; SpotDesk requires `address` and `chain`.
  */
-export const DepositAddressEntry = z.object({
-  address: z.string(),
-  memo: z.string().nullable(),
-  chain: z.string(),
-  chainId: z.string().optional(),
-  to: z.string().optional(),
-  currency: z.string().optional(),
+export const DepositAddressEntry = DepositAddress.extend({
   contractAddress: z.string().nullable().optional(),
 });
 /** Type of {@link DepositAddressEntry}. */

@@ -5,7 +5,7 @@
  * for the last 6 characters of the destination. Pure.
  */
 import type { WithdrawalQuote } from './quote';
-import type { FundingChain, ReasonOfTransfer, WithdrawalDraft } from './types';
+import type { FundingChain, V4Recipient, WithdrawalDraft } from './types';
 
 /** Number of trailing destination characters the user must re-type to confirm. */
 export const CONFIRM_SUFFIX_LENGTH = 6;
@@ -101,8 +101,8 @@ export interface V1Body {
   feeDeductType?: 'INTERNAL' | 'EXTERNAL';
 }
 
-/** Body of POST /api/v4/withdrawals. */
-export interface V4Body {
+/** Body of POST /api/v4/withdrawals: the destination and amount fields plus the recipient fields. */
+export interface V4Body extends V4Recipient {
   currency: string;
   toAddress: string;
   amount: string;
@@ -112,16 +112,6 @@ export interface V4Body {
   isInner?: boolean;
   remark?: string;
   feeDeductType?: 'INTERNAL' | 'EXTERNAL';
-  receiverType: 'individual' | 'company';
-  firstName?: string;
-  lastName?: string;
-  companyName?: string;
-  country?: string;
-  identityType?: 'ID_CARD' | 'PASSPORT';
-  identityNo?: string;
-  reasonOfTransfer?: ReasonOfTransfer;
-  wallet?: string;
-  tin?: string;
 }
 
 /**
