@@ -30,15 +30,16 @@
  *   parsed to ticks/lots in doubles (exact); anything else goes through src/api/decimal (BigInt), which
  *   also produces the errors.
  *
- * Memory layout: live orders are pooled objects (intrusive lists in their price level and in their user's
- * active list; rarely used fields in a side object; flags packed in one int; the number fields that
- * exceed 2^31 — timestamps, Number holds, deal funds, fees — in a Float64Array by pool slot, so no boxed
- * heap number per order); a done order's final state goes to a typed-array archive (no per-order heap
- * objects for the history), its object back to the pool. Fill records and the public trade tape are
- * typed arrays too (FillStore, Sym.tape ring); wire objects are built only when queried. The trade
- * accounts of a user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per
- * fill), and a live order reaches its user, symbol and hold account through that record (fewer fields
- * per order for the garbage collector to trace).
+ * Memory layout: live orders are rows of typed arrays indexed by a pool slot, not objects (LF_* doubles
+ * for the fields that may exceed 2^31, LI_* int32 for links, flags, owner and fee-rate ids; price-level
+ * queues and a user's active list are linked by slot; rarely used fields and BigInt parts in an OrderExt
+ * only for the orders that need one; freed slots reused last-freed first). A done order's final state
+ * goes to an int32 archive (40 bytes per order, wider values in a side map) that also chains each user's
+ * done orders per symbol. Fill records and the public trade tape are typed arrays too (FillStore,
+ * Sym.tape ring); wire objects are built only when queried. So the garbage collector has no per-order
+ * object to trace or move, however deep the book. Large typed arrays are written once per 4 KiB page
+ * when allocated (prefaulted), so page faults do not land on the order path. The trade accounts of a
+ * user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per fill).
  * Price levels are found through a LevelIndex per book side (a direct array over a 2^16-tick window
  * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
  * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
@@ -210,21 +211,26 @@ class Rate {
   /** index of `str` in RATE_STRS (fill records keep this index, not the string) */
   readonly id: number;
   constructor(s: string) {
-    const p = parse(s);
+    const raw = parse(s);
+    this.str = fromUnits(raw.units, raw.scale);
+    // from the normalised string, so that every Rate of one id (see RATE_OBJS) has the same num/den
+    const p = parse(this.str);
     this.big = p.units * pow10(RATE_SCALE - p.scale);
     this.num = Number(p.units);
     this.den = 10 ** p.scale;
-    this.str = fromUnits(p.units, p.scale);
     let id = RATE_IDS.get(this.str);
     if (id === undefined) {
       id = RATE_STRS.push(this.str) - 1;
       RATE_IDS.set(this.str, id);
+      RATE_OBJS.push(this);
     }
     this.id = id;
   }
 }
 /** Distinct fee-rate strings ever used (bounded by the distinct rates configured), by Rate.id. */
 const RATE_STRS: string[] = [];
+/** One Rate object per Rate.id (equal in value to every other Rate of that id): live orders keep the id. */
+const RATE_OBJS: Rate[] = [];
 const RATE_IDS = new Map<string, number>();
 const DEFAULT_RATE = new Rate('0.001');
 
@@ -358,16 +364,22 @@ class User {
   lastUS: UserSym | null = null;
   /** clientOid → seq of the most recent order with it */
   readonly byClientOid = new Map<string, number>();
+  /**
+   * @param idx index in the exchange's user list (-1: a throw-away record of an order validation)
+   * @param usList the exchange's list of per-user-per-symbol records (live orders refer to them by index)
+   */
   constructor(
     readonly uid: string,
     readonly idx: number,
+    private readonly usList: UserSym[],
   ) {}
-  /** Order lists of this user on a symbol (created on first use). */
+  /** Order lists of this user on a symbol (created on first use; registered in usList unless throw-away). */
   us(s: Sym): UserSym {
     if (this.lastSym === s) return this.lastUS as UserSym;
     let u = this.perSym.get(s);
     if (!u) {
-      u = new UserSym(this, s);
+      u = new UserSym(this, s, this.idx < 0 ? -1 : this.usList.length);
+      if (this.idx >= 0) this.usList.push(u);
       this.perSym.set(s, u);
     }
     this.lastSym = s;
@@ -376,24 +388,23 @@ class User {
   }
 }
 
-/** A user's orders on one symbol: intrusive list of active orders + done orders (done order). */
+/** A user's orders on one symbol: list of active orders (live-order slots) + done orders (done order). */
 class UserSym {
+  /**
+   * @param idx index in the exchange's UserSym list (live orders keep it in LI_US), -1 for throw-away records
+   */
   constructor(
     readonly user: User,
     readonly sym: Sym,
+    readonly idx: number,
   ) {}
-  head: Order | null = null;
+  /** slot of the newest active order, -1 when none (the list goes on through LI_ANEXT, newest first) */
+  head = -1;
   /** cached trade accounts of the symbol's quote and base currency (set once they exist; wallets are never removed) */
   qAcc: Acc | null = null;
   bAcc: Acc | null = null;
-  /** seqs of done orders, in done order */
-  readonly done: number[] = [];
-  /** active orders, oldest first */
-  activeList(): Order[] {
-    const out: Order[] = [];
-    for (let o = this.head; o; o = o.aNext) out.push(o);
-    return out.reverse();
-  }
+  /** seq of the most recently archived done order (0: none); earlier ones via Archive.prevDone */
+  lastDone = 0;
 }
 
 const FS_STRIDE = 11; // sym idx, tradeId, orderSeq, counterSeq, flags, ticks, lots, funds, fee, rate id, createdAt
@@ -437,10 +448,13 @@ class FillStore {
   }
 }
 
+/** A price level: FIFO queue of live-order slots linked through LI_NEXT / LI_PREV. */
 class Level {
   size = 0; // visible lots
-  head: Order | null = null;
-  tail: Order | null = null;
+  /** first (oldest) order's slot, -1 when empty */
+  head = -1;
+  /** last (newest) order's slot, -1 when empty */
+  tail = -1;
   constructor(readonly ticks: number) {}
 }
 
@@ -684,253 +698,55 @@ interface OrderState {
   lastUpdatedAt: number;
 }
 
-/**
- * A live (active or being matched) order: pooled object, intrusive list node in its price level and in
- * its user's active list. When done it is written to the archive and its object returned to the pool,
- * so nothing may keep a reference to an Order after finish() (fills, clientOid index and the GTT heap
- * keep sequence numbers).
+/*
+ * Live orders (active, or being matched) are rows of two typed arrays indexed by a pool slot, not
+ * objects: `lf` (Float64Array, LF_STRIDE numbers per slot: every field that may exceed 2^31) and `li`
+ * (Int32Array, LI_STRIDE per slot: links, flags, owner and fee-rate ids). Price levels are FIFO queues
+ * of slots (LI_NEXT/LI_PREV), a user's active orders a list of slots (LI_ANEXT/LI_APREV). Rarely used
+ * fields and the BigInt parts of amounts live in an {@link OrderExt} per slot (null for plain orders).
+ * No per-order heap object: nothing for the garbage collector to trace or move, and a slot freed by
+ * a done order is reused first (LIFO), so the hot rows stay in cache. A slot is meaningful only while
+ * archive.slotOf[seq] points to it; views materialise an {@link OrderState} when queried.
  */
-class Order implements OrderState {
-  // book links
-  prev: Order | null = null;
-  next: Order | null = null;
-  level: Level | null = null;
-  // user's active-order list links (newest at head)
-  aPrev: Order | null = null;
-  aNext: Order | null = null;
-  /** the owner's record on the symbol: gives user, sym and (cached there) the trade account of the hold */
-  us!: UserSym;
-  taker!: Rate;
-  maker!: Rate;
-  seq = 0;
-  ticks = 0; // 0 for market
-  sizeLots = 0; // -1 for funds orders
-  // state
-  remain = 0; // lots (size orders)
-  deal = 0;
-  cancelled = 0;
-  shown = 0; // lots matchable now / displayed (iceberg tranche)
-  /** dealFunds = dealB + dealN × sym.qFactor (dealN: qs units, 0 ≤ dealN ≤ 2^53−1, fast path) */
-  dealB = ZERO;
-  /** fee = feeB + feeN × sym.qFactor (feeN: qs units, |feeN| ≤ 2^53−1, fast path) */
-  feeB = ZERO;
-  hold = ZERO;
-  /** index in the pool */
-  slot = 0;
-  /**
-   * The pool's number columns: createdAt, lastUpdatedAt (ms), holdN (hold on the Number path in account
-   * 10^-K units, -1 when `hold` (BigInt) is used), dealN, feeN (qs units) of slot `slot`. Values above
-   * 2^31 would otherwise be boxed heap numbers per order for the garbage collector to trace.
-   */
-  constructor(readonly pn: PoolNums) {}
-  get createdAt(): number {
-    return this.pn.a[this.slot * PN_STRIDE];
-  }
-  set createdAt(v: number) {
-    this.pn.a[this.slot * PN_STRIDE] = v;
-  }
-  get lastUpdatedAt(): number {
-    return this.pn.a[this.slot * PN_STRIDE + 1];
-  }
-  set lastUpdatedAt(v: number) {
-    this.pn.a[this.slot * PN_STRIDE + 1] = v;
-  }
-  get holdN(): number {
-    return this.pn.a[this.slot * PN_STRIDE + 2];
-  }
-  set holdN(v: number) {
-    this.pn.a[this.slot * PN_STRIDE + 2] = v;
-  }
-  get dealN(): number {
-    return this.pn.a[this.slot * PN_STRIDE + 3];
-  }
-  set dealN(v: number) {
-    this.pn.a[this.slot * PN_STRIDE + 3] = v;
-  }
-  get feeN(): number {
-    return this.pn.a[this.slot * PN_STRIDE + 4];
-  }
-  set feeN(v: number) {
-    this.pn.a[this.slot * PN_STRIDE + 4] = v;
-  }
-  /** packed flags: side, market, tif, postOnly, hidden, iceberg, stp, cancelExist, active, inBook */
-  f = 0;
-  /** rarely used fields (funds orders, GTT, iceberg, STP, clientOid/remark/tags); null = defaults */
-  x: OrderExt | null = null;
+const LF_STRIDE = 12;
+/** limit price, ticks (0 for market orders) */
+const LF_TICKS = 0;
+/** size, lots (-1 for market orders by funds) */
+const LF_LOTS = 1;
+/** remaining lots (size orders) */
+const LF_REMAIN = 2;
+/** lots matchable now / displayed (the iceberg tranche) */
+const LF_SHOWN = 3;
+const LF_DEAL = 4;
+const LF_CANC = 5;
+/** hold on the Number path in the hold account's 10^-K units; -1 when the hold is ext.hold (BigInt) */
+const LF_HOLDN = 6;
+/** Number part of dealFunds, qs units (0..2^53−1): dealFunds = ext.dealB + LF_DEALN × sym.qFactor */
+const LF_DEALN = 7;
+/** Number part of the fee, qs units (|·| ≤ 2^53−1): fee = ext.feeB + LF_FEEN × sym.qFactor */
+const LF_FEEN = 8;
+/** createdAt, ms */
+const LF_CREATED = 9;
+/** lastUpdatedAt, ms */
+const LF_UPDATED = 10;
+/** order sequence number (its id is orderIdString(seq)) */
+const LF_SEQ = 11;
+const LI_STRIDE = 8;
+/** next (newer) order in the price level's queue, -1 at the tail */
+const LI_NEXT = 0;
+const LI_PREV = 1;
+/** next (older) order in the owner's active list, -1 at the end */
+const LI_ANEXT = 2;
+const LI_APREV = 3;
+/** packed flags (F_*) */
+const LI_FLAGS = 4;
+/** index of the owner's UserSym (gives user, symbol and the trade accounts of the hold) */
+const LI_US = 5;
+/** Rate.id of the taker / maker rate snapshotted at placement (see RATE_OBJS) */
+const LI_TAKER = 6;
+const LI_MAKER = 7;
 
-  /** (Re)initialise a pooled object for a new order. */
-  init(seq: number, p: Parsed, acc: Acc, us: UserSym, now: number): void {
-    this.prev = this.next = null;
-    this.level = null;
-    this.aPrev = this.aNext = null;
-    // the hold's trade account is read through `us` (see `acc`)
-    if ((p.side & F_SELL) === 0) us.qAcc = acc;
-    else us.bAcc = acc;
-    this.us = us;
-    this.taker = p.user.taker;
-    this.maker = p.user.maker;
-    this.seq = seq;
-    this.ticks = p.ticks;
-    this.sizeLots = p.lots;
-    this.createdAt = now;
-    this.remain = p.lots > 0 ? p.lots : 0;
-    this.deal = 0;
-    this.cancelled = 0;
-    this.shown = 0;
-    this.dealB = ZERO;
-    this.dealN = 0;
-    this.feeB = ZERO;
-    this.feeN = 0;
-    this.hold = ZERO;
-    this.holdN = -1;
-    this.lastUpdatedAt = now;
-    this.f =
-      p.side |
-      (p.market ? F_MARKET : 0) |
-      (p.tif << F_TIF_SHIFT) |
-      (p.postOnly ? F_POST : 0) |
-      (p.hidden ? F_HIDDEN : 0) |
-      (p.iceberg ? F_ICEBERG : 0) |
-      (p.stp << F_STP_SHIFT) |
-      F_ACTIVE;
-    const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
-    this.x = plain ? null : new OrderExt(p);
-  }
-
-  /** Deal funds, ledger units. */
-  get dealFunds(): bigint {
-    return this.dealN === 0 ? this.dealB : this.dealB + BigInt(this.dealN) * this.sym.qFactor;
-  }
-  /** Fees paid (negative: rebate), ledger units. */
-  get fee(): bigint {
-    return this.feeN === 0 ? this.feeB : this.feeB + BigInt(this.feeN) * this.sym.qFactor;
-  }
-  /** Fast-path fill: add `funds` (0..2^53−1) and `fee` (|fee| ≤ 2^53−1) qs units. */
-  addDealN(funds: number, fee: number): void {
-    const d = this.dealN + funds;
-    if (d > MAX_LOTS) {
-      this.dealB += BigInt(this.dealN) * this.sym.qFactor;
-      this.dealN = funds;
-    } else {
-      this.dealN = d;
-    }
-    const f = this.feeN + fee;
-    if (f > MAX_LOTS || f < -MAX_LOTS) {
-      this.feeB += BigInt(this.feeN) * this.sym.qFactor;
-      this.feeN = fee;
-    } else {
-      this.feeN = f;
-    }
-  }
-
-  /** Owner. */
-  get user(): User {
-    return this.us.user;
-  }
-  /** Symbol. */
-  get sym(): Sym {
-    return this.us.sym;
-  }
-  /** Trade account the hold sits in (quote for buys, base for sells; set on the owner's record by init). */
-  get acc(): Acc {
-    return ((this.f & F_SELL) === 0 ? this.us.qAcc : this.us.bAcc) as Acc;
-  }
-
-  private ext(): OrderExt {
-    if (this.x === null) this.x = new OrderExt(null);
-    return this.x;
-  }
-  get side(): SideN {
-    return (this.f & F_SELL) as SideN;
-  }
-  get market(): boolean {
-    return (this.f & F_MARKET) !== 0;
-  }
-  get tif(): number {
-    return (this.f >> F_TIF_SHIFT) & 3;
-  }
-  get postOnly(): boolean {
-    return (this.f & F_POST) !== 0;
-  }
-  get hidden(): boolean {
-    return (this.f & F_HIDDEN) !== 0;
-  }
-  get iceberg(): boolean {
-    return (this.f & F_ICEBERG) !== 0;
-  }
-  get stp(): number {
-    return (this.f >> F_STP_SHIFT) & 7;
-  }
-  get cancelExist(): boolean {
-    return (this.f & F_CANCEL_EXIST) !== 0;
-  }
-  set cancelExist(v: boolean) {
-    this.f = v ? this.f | F_CANCEL_EXIST : this.f & ~F_CANCEL_EXIST;
-  }
-  get active(): boolean {
-    return (this.f & F_ACTIVE) !== 0;
-  }
-  set active(v: boolean) {
-    this.f = v ? this.f | F_ACTIVE : this.f & ~F_ACTIVE;
-  }
-  get inBook(): boolean {
-    return (this.f & F_IN_BOOK) !== 0;
-  }
-  set inBook(v: boolean) {
-    this.f = v ? this.f | F_IN_BOOK : this.f & ~F_IN_BOOK;
-  }
-  get funds(): bigint {
-    return this.x === null ? -1n : this.x.funds;
-  }
-  get remainFunds(): bigint {
-    return this.x === null ? ZERO : this.x.remainFunds;
-  }
-  set remainFunds(v: bigint) {
-    this.ext().remainFunds = v;
-  }
-  get cancelledFunds(): bigint {
-    return this.x === null ? ZERO : this.x.cancelledFunds;
-  }
-  set cancelledFunds(v: bigint) {
-    this.ext().cancelledFunds = v;
-  }
-  get cancelAfter(): number {
-    return this.x === null ? 0 : this.x.cancelAfter;
-  }
-  get expireAt(): number {
-    return this.x === null ? 0 : this.x.expireAt;
-  }
-  set expireAt(v: number) {
-    this.ext().expireAt = v;
-  }
-  get visible(): number {
-    return this.x === null ? 0 : this.x.visible;
-  }
-  get clientOid(): string {
-    return this.x === null ? '' : this.x.clientOid;
-  }
-  get remark(): string {
-    return this.x === null ? '' : this.x.remark;
-  }
-  get tags(): string {
-    return this.x === null ? '' : this.x.tags;
-  }
-}
-
-const PN_STRIDE = 5;
-/** Number columns of the live-order pool, PN_STRIDE per slot (see Order.pn); grown with the pool. */
-class PoolNums {
-  a = new Float64Array(PN_STRIDE * 1024);
-  /** Make room for slot `slot`. */
-  ensure(slot: number): void {
-    if ((slot + 1) * PN_STRIDE <= this.a.length) return;
-    const b = new Float64Array(this.a.length * 2);
-    b.set(this.a);
-    this.a = b;
-  }
-}
-
-/** Rarely used order fields, allocated only for orders that need them. */
+/** Rarely used order fields and BigInt amounts, allocated only for orders that need them. */
 class OrderExt {
   funds: bigint; // -1n for size orders (ledger units of quote)
   remainFunds: bigint; // funds orders
@@ -941,6 +757,11 @@ class OrderExt {
   clientOid: string;
   remark: string;
   tags: string;
+  /** hold on the BigInt path (ledger units), used when LF_HOLDN < 0 */
+  hold = ZERO;
+  /** BigInt parts of dealFunds and fee (ledger units), see LF_DEALN / LF_FEEN */
+  dealB = ZERO;
+  feeB = ZERO;
   constructor(p: Parsed | null) {
     this.funds = p ? p.funds : -1n;
     this.remainFunds = p && p.funds > 0n ? p.funds : ZERO;
@@ -962,31 +783,78 @@ const F_STP_SHIFT = 7; // 3 bits
 const F_CANCEL_EXIST = 1 << 10;
 const F_ACTIVE = 1 << 11;
 const F_IN_BOOK = 1 << 12;
-const NUM_STRIDE = 10; // ticks, sizeLots, deal, cancelled, createdAt, lastUpdatedAt, visible, cancelAfter, dealN, feeN
-const META_STRIDE = 3; // user idx, sym idx, flags
+/** flags kept in the archive (all but the live-state bits), below 2^11 */
+const F_ARCHIVED = (1 << 11) - 1;
+/** symbols are at most 2^20 (the archive packs symbol index and flags in one int32) */
+const MAX_SYMBOLS = 1 << 20;
+/**
+ * Done-order record: AR_STRIDE int32 per seq (40 bytes).
+ * [0] ticks [1] sizeLots [2] deal [3] cancelled [4] createdAt − the chunk's base time
+ * [5] lastUpdatedAt − createdAt [6] user index [7] symbol index << 11 | flags (AR_WIDE set: the numbers
+ * of [0]–[5], [8], [9] did not fit in int32 and are in Archive.wide) [8] seq − the previous done seq of
+ * the same user and symbol (0: none) [9] 1 + index of [dealN, feeN] in the fill-amount store (0: none).
+ */
+const AR_STRIDE = 10;
+const AR_WIDE = 1 << 31;
 const CHUNK_BITS = 12; // archive chunk = 4,096 orders
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
+/** Archived fields of orders that have any of them. */
+interface ArchivedExt {
+  clientOid: string;
+  remark: string;
+  tags: string;
+  visible: number;
+  cancelAfter: number;
+}
+
+/** A done order's numbers when one of them does not fit the int32 record. */
+interface WideRecord {
+  ticks: number;
+  sizeLots: number;
+  deal: number;
+  cancelled: number;
+  createdAt: number;
+  lastUpdatedAt: number;
+  /** previous done seq of the same user and symbol, 0 when none */
+  prevDone: number;
+  dealN: number;
+  feeN: number;
+}
+
+/** True when v is an integer that fits an int32. */
+function i32(v: number): boolean {
+  return (v | 0) === v;
+}
+
 /**
- * Done-order archive: final state of every done order by seq, in typed arrays (no per-order objects
- * for the garbage collector to trace); BigInt amounts and strings only for the orders that have them.
- * Also maps seq → pool slot of live orders (-1 when not live).
+ * Done-order archive: final state of every done order by seq, in int32 records (40 bytes per order, plus
+ * 16 for one with fills on the Number path; no per-order objects for the garbage collector to trace);
+ * BigInt amounts, strings and out-of-range numbers only for the orders that have them. The done orders
+ * of one user and symbol are chained newest first (UserSym.lastDone, then [8]). Also maps seq → pool
+ * slot of live orders (-1 when not live).
  */
 class Archive {
   /** chunks of CHUNK orders: no copying as the history grows */
-  private readonly numC: Float64Array[] = [];
-  private readonly metaC: Int32Array[] = [];
+  private readonly recC: Int32Array[] = [];
+  /** per chunk: createdAt of the first order archived in it (NaN until then) */
+  private readonly baseC: number[] = [];
+  /** [dealN, feeN] (qs units) of archived orders with fills on the Number path, in chunks of CHUNK pairs */
+  private readonly fillAmtC: Float64Array[] = [];
+  private fillAmts = 0;
   slotOf = new Int32Array(1024).fill(-1);
   cap = 1024;
   /** seq → [funds, dealFunds, cancelledFunds, fee] when any is non-zero (funds orders, filled orders) */
   readonly big = new Map<number, bigint[]>();
-  /** seq → [clientOid, remark, tags] when any is non-empty */
-  readonly str = new Map<number, string[]>();
+  /** seq → clientOid, remark, tags, visible, cancelAfter when any is set */
+  readonly ext = new Map<number, ArchivedExt>();
+  /** seq → numbers of records flagged AR_WIDE */
+  readonly wide = new Map<number, WideRecord>();
 
   ensure(seq: number): void {
-    while (this.numC.length <= seq >>> CHUNK_BITS) {
-      this.numC.push(prefaulted(new Float64Array(NUM_STRIDE << CHUNK_BITS)));
-      this.metaC.push(prefaulted(new Int32Array(META_STRIDE << CHUNK_BITS)));
+    while (this.recC.length <= seq >>> CHUNK_BITS) {
+      this.recC.push(prefaulted(new Int32Array(AR_STRIDE << CHUNK_BITS)));
+      this.baseC.push(NaN);
     }
     if (seq < this.cap) return;
     let cap = this.cap;
@@ -997,89 +865,152 @@ class Archive {
     this.cap = cap;
   }
 
-  put(o: Order): void {
-    const seq = o.seq;
-    const n = (seq & CHUNK_MASK) * NUM_STRIDE;
-    const num = this.numC[seq >>> CHUNK_BITS];
-    num[n] = o.ticks;
-    num[n + 1] = o.sizeLots;
-    num[n + 2] = o.deal;
-    num[n + 3] = o.cancelled;
-    num[n + 4] = o.createdAt;
-    num[n + 5] = o.lastUpdatedAt;
-    num[n + 6] = o.visible;
-    num[n + 7] = o.cancelAfter;
-    const m = (seq & CHUNK_MASK) * META_STRIDE;
-    const meta = this.metaC[seq >>> CHUNK_BITS];
-    meta[m] = o.user.idx;
-    meta[m + 1] = o.sym.idx;
-    // same bit layout as Order.f, without the live-state bits
-    meta[m + 2] = o.f & ~(F_ACTIVE | F_IN_BOOK);
+  /** Archive the final state of the live order in row `k` of `lf` (flags, owner record and ext given). */
+  put(seq: number, lf: Float64Array, k: number, flags: number, us: UserSym, x: OrderExt | null): void {
+    const c = seq >>> CHUNK_BITS;
+    const rec = this.recC[c];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    const created = lf[k + LF_CREATED];
+    let base = this.baseC[c];
+    if (base !== base) base = this.baseC[c] = created;
+    const ticks = lf[k + LF_TICKS];
+    const lots = lf[k + LF_LOTS];
+    const deal = lf[k + LF_DEAL];
+    const cancelled = lf[k + LF_CANC];
+    const updated = lf[k + LF_UPDATED];
+    const prev = us.lastDone;
+    us.lastDone = seq;
     // dealFunds and fee are non-zero only after a fill (deal > 0), funds/cancelledFunds only for funds orders;
-    // size orders whose amounts are all on the Number path keep them in the typed array (qs units)
-    if (o.deal > 0 || o.sizeLots < 0) {
-      if (o.sizeLots >= 0 && o.dealB === ZERO && o.feeB === ZERO) {
-        num[n + 8] = o.dealN;
-        num[n + 9] = o.feeN;
+    // size orders whose amounts are all on the Number path keep them as Numbers (qs units)
+    let dealN = 0;
+    let feeN = 0;
+    if (deal > 0 || lots < 0) {
+      const dn = lf[k + LF_DEALN];
+      const fn = lf[k + LF_FEEN];
+      if (lots >= 0 && (x === null || (x.dealB === ZERO && x.feeB === ZERO))) {
+        dealN = dn;
+        feeN = fn;
       } else {
-        this.big.set(seq, [o.funds, o.dealFunds, o.cancelledFunds, o.fee]);
+        const qf = us.sym.qFactor;
+        const dealB = x === null ? ZERO : x.dealB;
+        const feeB = x === null ? ZERO : x.feeB;
+        this.big.set(seq, [
+          x === null ? -1n : x.funds,
+          dn === 0 ? dealB : dealB + BigInt(dn) * qf,
+          x === null ? ZERO : x.cancelledFunds,
+          fn === 0 ? feeB : feeB + BigInt(fn) * qf,
+        ]);
       }
     }
-    if (o.x !== null && (o.clientOid !== '' || o.remark !== '' || o.tags !== '')) this.str.set(seq, [o.clientOid, o.remark, o.tags]);
+    rec[r + 6] = us.user.idx;
+    let meta = (us.sym.idx << 11) | (flags & F_ARCHIVED);
+    const dc = created - base;
+    const du = updated - created;
+    const dp = prev === 0 ? 0 : seq - prev;
+    if (i32(ticks) && i32(lots) && i32(deal) && i32(cancelled) && i32(dc) && i32(du) && i32(dp)) {
+      rec[r] = ticks;
+      rec[r + 1] = lots;
+      rec[r + 2] = deal;
+      rec[r + 3] = cancelled;
+      rec[r + 4] = dc;
+      rec[r + 5] = du;
+      rec[r + 8] = dp;
+      if (dealN !== 0 || feeN !== 0) {
+        const i = this.fillAmts++;
+        if (i >>> CHUNK_BITS >= this.fillAmtC.length) this.fillAmtC.push(prefaulted(new Float64Array(2 << CHUNK_BITS)));
+        const a = this.fillAmtC[i >>> CHUNK_BITS];
+        a[(i & CHUNK_MASK) * 2] = dealN;
+        a[(i & CHUNK_MASK) * 2 + 1] = feeN;
+        rec[r + 9] = i + 1;
+      }
+    } else {
+      meta |= AR_WIDE;
+      this.wide.set(seq, { ticks, sizeLots: lots, deal, cancelled, createdAt: created, lastUpdatedAt: updated, prevDone: prev, dealN, feeN });
+    }
+    rec[r + 7] = meta;
+    if (x !== null && (x.clientOid !== '' || x.remark !== '' || x.tags !== '' || x.visible !== 0 || x.cancelAfter !== 0)) {
+      this.ext.set(seq, { clientOid: x.clientOid, remark: x.remark, tags: x.tags, visible: x.visible, cancelAfter: x.cancelAfter });
+    }
   }
 
   userIdx(seq: number): number {
-    return this.metaC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * META_STRIDE];
+    return this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 6];
   }
   symIdx(seq: number): number {
-    return this.metaC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * META_STRIDE + 1];
+    return (this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 7] >>> 11) & (MAX_SYMBOLS - 1);
   }
   lastUpdatedAt(seq: number): number {
-    return this.numC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * NUM_STRIDE + 5];
+    const rec = this.recC[seq >>> CHUNK_BITS];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    if ((rec[r + 7] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).lastUpdatedAt;
+    return this.baseC[seq >>> CHUNK_BITS] + rec[r + 4] + rec[r + 5];
+  }
+  /** The done order archived before `seq` for the same user and symbol, 0 when none. */
+  prevDone(seq: number): number {
+    const rec = this.recC[seq >>> CHUNK_BITS];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    if ((rec[r + 7] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).prevDone;
+    const d = rec[r + 8];
+    return d === 0 ? 0 : seq - d;
   }
 
   /** Materialise a done order. */
   get(seq: number, users: User[], syms: Sym[]): OrderState {
-    const n = (seq & CHUNK_MASK) * NUM_STRIDE;
-    const m = (seq & CHUNK_MASK) * META_STRIDE;
-    const num = this.numC[seq >>> CHUNK_BITS];
-    const meta = this.metaC[seq >>> CHUNK_BITS];
-    const fl = meta[m + 2];
+    const c = seq >>> CHUNK_BITS;
+    const rec = this.recC[c];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    const meta = rec[r + 7];
+    const fl = meta & F_ARCHIVED;
+    const w = (meta & AR_WIDE) !== 0 ? (this.wide.get(seq) as WideRecord) : undefined;
+    let dealN: number;
+    let feeN: number;
+    if (w) {
+      dealN = w.dealN;
+      feeN = w.feeN;
+    } else if (rec[r + 9] !== 0) {
+      const i = rec[r + 9] - 1;
+      dealN = this.fillAmtC[i >>> CHUNK_BITS][(i & CHUNK_MASK) * 2];
+      feeN = this.fillAmtC[i >>> CHUNK_BITS][(i & CHUNK_MASK) * 2 + 1];
+    } else {
+      dealN = 0;
+      feeN = 0;
+    }
+    const created = w ? w.createdAt : this.baseC[c] + rec[r + 4];
     const b = this.big.get(seq);
-    const st = this.str.get(seq);
-    const sym = syms[meta[m + 1]];
+    const ex = this.ext.get(seq);
+    const sym = syms[(meta >>> 11) & (MAX_SYMBOLS - 1)];
     const qn = (v: number): bigint => (v === 0 ? ZERO : BigInt(v) * sym.qFactor);
     return {
       seq,
-      user: users[meta[m]],
+      user: users[rec[r + 6]],
       sym,
       side: (fl & F_SELL) as SideN,
       market: (fl & F_MARKET) !== 0,
-      ticks: num[n],
-      sizeLots: num[n + 1],
+      ticks: w ? w.ticks : rec[r],
+      sizeLots: w ? w.sizeLots : rec[r + 1],
       funds: b ? b[0] : -1n,
       tif: (fl >> F_TIF_SHIFT) & 3,
-      cancelAfter: num[n + 7],
+      cancelAfter: ex ? ex.cancelAfter : 0,
       postOnly: (fl & F_POST) !== 0,
       hidden: (fl & F_HIDDEN) !== 0,
       iceberg: (fl & F_ICEBERG) !== 0,
-      visible: num[n + 6],
+      visible: ex ? ex.visible : 0,
       stp: (fl >> F_STP_SHIFT) & 7,
-      clientOid: st ? st[0] : '',
-      remark: st ? st[1] : '',
-      tags: st ? st[2] : '',
+      clientOid: ex ? ex.clientOid : '',
+      remark: ex ? ex.remark : '',
+      tags: ex ? ex.tags : '',
       remain: 0,
-      deal: num[n + 2],
-      cancelled: num[n + 3],
-      dealFunds: b ? b[1] : qn(num[n + 8]),
+      deal: w ? w.deal : rec[r + 2],
+      cancelled: w ? w.cancelled : rec[r + 3],
+      dealFunds: b ? b[1] : qn(dealN),
       remainFunds: ZERO,
       cancelledFunds: b ? b[2] : ZERO,
-      fee: b ? b[3] : qn(num[n + 9]),
+      fee: b ? b[3] : qn(feeN),
       active: false,
       inBook: false,
       cancelExist: (fl & F_CANCEL_EXIST) !== 0,
-      createdAt: num[n + 4],
-      lastUpdatedAt: num[n + 5],
+      createdAt: created,
+      lastUpdatedAt: w ? w.lastUpdatedAt : created + rec[r + 5],
     };
   }
 }
@@ -1149,10 +1080,18 @@ export class Exchange {
   private readonly symList: Sym[] = [];
   /** done orders + seq → live slot */
   private readonly archive = new Archive();
-  /** pool of live-order objects (index = slot) and its free slots */
-  private readonly pool: Order[] = [];
-  private readonly pn = new PoolNums();
+  /** live-order columns (see LF_* / LI_*), grown by doubling; read them again after allocSlot() */
+  private lf = new Float64Array(LF_STRIDE * 1024);
+  private li = new Int32Array(LI_STRIDE * 1024);
+  /** OrderExt of each slot (null: plain order) */
+  private readonly lx: (OrderExt | null)[] = [];
+  /** slots ever allocated, and the capacity of the columns */
+  private liveSlots = 0;
+  private liveCap = 1024;
+  /** free slots, reused last-freed first */
   private readonly freeSlots: number[] = [];
+  /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
+  private readonly usList: UserSym[] = [];
   private orderSeq = 0;
   private fillSeq = 0;
   /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
@@ -1174,7 +1113,7 @@ export class Exchange {
   private lastSymbolSym: Sym | null = null;
   /** scratch request of placeLimitTicks (fields not set there keep these plain-limit defaults) */
   private readonly scratch: Parsed = {
-    user: new User('', -1),
+    user: new User('', -1, []),
     sym: null as unknown as Sym,
     side: BUY,
     market: false,
@@ -1236,6 +1175,7 @@ export class Exchange {
       existing.enableTrading = rules.enableTrading;
       return;
     }
+    if (this.symList.length >= MAX_SYMBOLS) throw perr(`at most ${MAX_SYMBOLS} symbols`);
     const qp = this.currencies.get(rules.quoteCurrency);
     if (qp === undefined || !this.currencies.has(rules.baseCurrency)) {
       throw perr(`currencies of ${rules.symbol} must be added first`);
@@ -1384,7 +1324,7 @@ export class Exchange {
     const seq = this.findSeq(uid, symbol, orderId);
     if (seq < 0) throw perr('order not exists');
     const o = this.liveOf(seq);
-    if (!o) throw perr('order is not active');
+    if (o < 0) throw perr('order is not active');
     this.tNow = now;
     this.cancelResting(o);
     return { orderId };
@@ -1396,7 +1336,7 @@ export class Exchange {
     const now = this.now();
     if (this.gtt.length > 0) this.expire(now);
     const o = this.liveOf(seq);
-    if (!o || o.user.uid !== uid) return false;
+    if (o < 0 || this.usOf(o).user.uid !== uid) return false;
     this.tNow = now;
     this.cancelResting(o);
     return true;
@@ -1410,7 +1350,7 @@ export class Exchange {
     this.sym(symbol);
     const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
     const o = this.liveOf(seq);
-    if (!o || o.sym.rules.symbol !== symbol) throw perr('order not exists');
+    if (o < 0 || this.usOf(o).sym.rules.symbol !== symbol) throw perr('order not exists');
     this.tNow = now;
     this.cancelResting(o);
     return { clientOid };
@@ -1424,8 +1364,8 @@ export class Exchange {
     this.sym(symbol);
     const u = this.users.get(uid);
     if (!u) return [];
-    const list = u.us(this.sym(symbol)).activeList();
-    const ids = list.map((o) => this.orderIdOf(o.seq));
+    const list = this.activeSlots(u.us(this.sym(symbol)));
+    const ids = list.map((o) => this.orderIdOf(this.lf[o * LF_STRIDE + LF_SEQ]));
     this.tNow = now;
     for (const o of list) this.cancelResting(o);
     return ids;
@@ -1466,7 +1406,10 @@ export class Exchange {
     this.sym(symbol);
     const u = this.users.get(uid);
     if (!u) return [];
-    return u.us(this.sym(symbol)).activeList().sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq).map((o) => this.orderView(o));
+    return this.activeSlots(u.us(this.sym(symbol)))
+      .map((o) => this.liveState(o))
+      .sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq)
+      .map((o) => this.orderView(o));
   }
 
   /**
@@ -1480,14 +1423,14 @@ export class Exchange {
     this.sym(symbol);
     const u = this.users.get(uid);
     if (!u) return [];
-    const list = u.us(this.sym(symbol)).done;
+    const us = u.us(this.sym(symbol));
     const start = Math.max(q.startAt ?? 0, now - HISTORY_WINDOW_MS);
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: OrderState[] = [];
-    for (let i = list.length - 1; i >= 0; i--) {
-      const t = this.archive.lastUpdatedAt(list[i]);
-      if (t >= start && t <= end) out.push(this.stateOf(list[i]));
+    for (let seq = us.lastDone; seq !== 0; seq = this.archive.prevDone(seq)) {
+      const t = this.archive.lastUpdatedAt(seq);
+      if (t >= start && t <= end) out.push(this.stateOf(seq));
     }
     out.sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq);
     return out.slice(0, limit).map((o) => this.orderView(o));
@@ -1734,6 +1677,8 @@ export class Exchange {
       throw new Error(`invariant violated: ${m}`);
     };
     this.flushFees();
+    const lf = this.lf;
+    const li = this.li;
     let activeCount = 0;
     const total = new Map<string, bigint>();
     const reserved = new Map<Acc, bigint>();
@@ -1743,7 +1688,7 @@ export class Exchange {
     for (const h of this.wholds.values()) addR(h.acc, h.amount);
     for (let seq = 1; seq <= this.orderSeq; seq++) {
       const live = this.liveOf(seq);
-      const o: OrderState = live ?? this.archive.get(seq, this.userList, this.symList);
+      const o: OrderState = live >= 0 ? this.liveState(live) : this.archive.get(seq, this.userList, this.symList);
       const id = this.orderIdOf(seq);
       if (o.seq !== seq) fail(`order ${id}: archived under the wrong seq`);
       if (o.funds < 0n) {
@@ -1752,33 +1697,41 @@ export class Exchange {
         fail(`order ${id}: dealFunds+remainFunds+cancelledFunds != funds`);
       }
       if (o.remain < 0 || o.remainFunds < 0n) fail(`order ${id}: negative remaining`);
-      if (!live) {
+      if (live < 0) {
         if (o.active || o.inBook || o.remain !== 0) fail(`done order ${id} still active`);
         continue;
       }
+      const k = live * LF_STRIDE;
       const lh = this.holdBig(live);
+      const x = this.lx[live];
       if (!o.active || lh < 0n) fail(`live order ${id} not active or negative hold`);
-      if (live.holdN >= 0 && live.hold !== ZERO) fail(`order ${id} holds on both paths`);
+      if (lf[k + LF_HOLDN] >= 0 && x !== null && x.hold !== ZERO) fail(`order ${id} holds on both paths`);
       if (o.remain <= 0) fail(`active order ${id} has nothing remaining`);
-      if (!o.inBook || !live.level || o.market) fail(`active order ${id} not resting in the book`);
+      if (!o.inBook || o.market || this.levelOf(live) === undefined) fail(`active order ${id} not resting in the book`);
       const expect = this.holdFor(live);
       if (lh !== expect) fail(`order ${id} holds ${lh}, expected ${expect}`);
       const w = o.user.wallets.get(o.side === BUY ? o.sym.rules.quoteCurrency : o.sym.rules.baseCurrency);
-      if (!w || live.acc !== w.trade) fail(`order ${id} has no account`);
+      if (!w || this.accOf(live) !== w.trade) fail(`order ${id} has no account`);
       else addR(w.trade, lh);
-      if (live.shown <= 0 || live.shown > o.remain) fail(`order ${id} shown ${live.shown} of remain ${o.remain}`);
-      if (!o.iceberg && live.shown !== o.remain) fail(`order ${id} shown != remain`);
+      const shown = lf[k + LF_SHOWN];
+      if (shown <= 0 || shown > o.remain) fail(`order ${id} shown ${shown} of remain ${o.remain}`);
+      if (!o.iceberg && shown !== o.remain) fail(`order ${id} shown != remain`);
       activeCount++;
     }
     let pooled = 0;
-    for (const o of this.pool) if (this.liveOf(o.seq) === o) pooled++;
-    if (pooled !== activeCount || this.pool.length - this.freeSlots.length !== activeCount) fail('order pool out of step with live orders');
+    for (let slot = 0; slot < this.liveSlots; slot++) if (this.liveOf(lf[slot * LF_STRIDE + LF_SEQ]) === slot) pooled++;
+    if (pooled !== activeCount || this.liveSlots - this.freeSlots.length !== activeCount || this.lx.length !== this.liveSlots) {
+      fail('order pool out of step with live orders');
+    }
+    for (const slot of this.freeSlots) if (this.lx[slot] !== null) fail(`free slot ${slot} keeps order fields`);
     let listed = 0;
     for (const u of this.users.values()) {
       for (const us of u.perSym.values()) {
-        let prev: Order | null = null;
-        for (let o = us.head; o; o = o.aNext) {
-          if (!o.active || o.us !== us || o.user !== u || o.aPrev !== prev) fail(`${u.uid}: broken active-order list`);
+        if (this.usList[us.idx] !== us) fail(`${u.uid}: unregistered order list`);
+        let prev = -1;
+        for (let o = us.head; o !== -1; o = li[o * LI_STRIDE + LI_ANEXT]) {
+          const j = o * LI_STRIDE;
+          if ((li[j + LI_FLAGS] & F_ACTIVE) === 0 || li[j + LI_US] !== us.idx || li[j + LI_APREV] !== prev) fail(`${u.uid}: broken active-order list`);
           prev = o;
           listed++;
         }
@@ -1808,14 +1761,26 @@ export class Exchange {
           if (i > 0 && (b.side === BUY ? b.levels[i - 1].ticks >= lv.ticks : b.levels[i - 1].ticks <= lv.ticks)) {
             fail(`${s.rules.symbol}: levels not sorted`);
           }
-          if (!lv.head) fail(`${s.rules.symbol}: empty level ${lv.ticks}`);
+          if (b.map.get(lv.ticks) !== lv) fail(`${s.rules.symbol}: level ${lv.ticks} not indexed`);
+          if (lv.head === -1) fail(`${s.rules.symbol}: empty level ${lv.ticks}`);
           let sum = 0;
-          let prev: Order | null = null;
-          for (let o = lv.head; o; o = o.next) {
-            if (o.level !== lv || o.prev !== prev || o.ticks !== lv.ticks || o.side !== b.side || !o.active) {
+          let prev = -1;
+          for (let o = lv.head; o !== -1; o = li[o * LI_STRIDE + LI_NEXT]) {
+            const j = o * LI_STRIDE;
+            const fl = li[j + LI_FLAGS];
+            const us = this.usList[li[j + LI_US]];
+            if (
+              li[j + LI_PREV] !== prev ||
+              lf[o * LF_STRIDE + LF_TICKS] !== lv.ticks ||
+              (fl & F_SELL) !== b.side ||
+              (fl & (F_ACTIVE | F_IN_BOOK)) !== (F_ACTIVE | F_IN_BOOK) ||
+              us === undefined ||
+              us.sym !== s ||
+              this.liveOf(lf[o * LF_STRIDE + LF_SEQ]) !== o
+            ) {
               fail(`${s.rules.symbol}: broken level ${lv.ticks}`);
             }
-            if (!o.hidden) sum += o.shown;
+            if ((fl & F_HIDDEN) === 0) sum += lf[o * LF_STRIDE + LF_SHOWN];
             prev = o;
           }
           if (lv.tail !== prev) fail(`${s.rules.symbol}: bad tail at ${lv.ticks}`);
@@ -1839,7 +1804,7 @@ export class Exchange {
   private user(uid: string): User {
     let u = this.users.get(uid);
     if (!u) {
-      u = new User(uid, this.userList.length);
+      u = new User(uid, this.userList.length, this.usList);
       this.userList.push(u);
       this.users.set(uid, u);
     }
@@ -1892,20 +1857,121 @@ export class Exchange {
   private owns(uid: string, symbol: string, seq: number): boolean {
     if (!(seq >= 1 && seq <= this.orderSeq)) return false;
     const o = this.liveOf(seq);
-    if (o) return o.user.uid === uid && o.sym.rules.symbol === symbol;
+    if (o >= 0) {
+      const us = this.usOf(o);
+      return us.user.uid === uid && us.sym.rules.symbol === symbol;
+    }
     return this.userList[this.archive.userIdx(seq)].uid === uid && this.symList[this.archive.symIdx(seq)].rules.symbol === symbol;
   }
 
-  /** The live order of a seq, or undefined when done / unknown. */
-  private liveOf(seq: number): Order | undefined {
-    if (seq < 1 || seq >= this.archive.cap) return undefined;
-    const slot = this.archive.slotOf[seq];
-    return slot >= 0 ? this.pool[slot] : undefined;
+  /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */
+  private liveOf(seq: number): number {
+    if (!(seq >= 1 && seq < this.archive.cap)) return -1;
+    return this.archive.slotOf[seq] ?? -1;
   }
 
   /** Live order or archived state of an existing seq. */
   private stateOf(seq: number): OrderState {
-    return this.liveOf(seq) ?? this.archive.get(seq, this.userList, this.symList);
+    const o = this.liveOf(seq);
+    return o >= 0 ? this.liveState(o) : this.archive.get(seq, this.userList, this.symList);
+  }
+
+  /** The state of the live order in `slot`, materialised for views and invariant checks. */
+  private liveState(slot: number): OrderState {
+    const lf = this.lf;
+    const k = slot * LF_STRIDE;
+    const fl = this.li[slot * LI_STRIDE + LI_FLAGS];
+    const us = this.usOf(slot);
+    const x = this.lx[slot];
+    return {
+      seq: lf[k + LF_SEQ],
+      user: us.user,
+      sym: us.sym,
+      side: (fl & F_SELL) as SideN,
+      market: (fl & F_MARKET) !== 0,
+      ticks: lf[k + LF_TICKS],
+      sizeLots: lf[k + LF_LOTS],
+      funds: x === null ? -1n : x.funds,
+      tif: (fl >> F_TIF_SHIFT) & 3,
+      cancelAfter: x === null ? 0 : x.cancelAfter,
+      postOnly: (fl & F_POST) !== 0,
+      hidden: (fl & F_HIDDEN) !== 0,
+      iceberg: (fl & F_ICEBERG) !== 0,
+      visible: x === null ? 0 : x.visible,
+      stp: (fl >> F_STP_SHIFT) & 7,
+      clientOid: x === null ? '' : x.clientOid,
+      remark: x === null ? '' : x.remark,
+      tags: x === null ? '' : x.tags,
+      remain: lf[k + LF_REMAIN],
+      deal: lf[k + LF_DEAL],
+      cancelled: lf[k + LF_CANC],
+      dealFunds: (x === null ? ZERO : x.dealB) + BigInt(lf[k + LF_DEALN]) * us.sym.qFactor,
+      remainFunds: x === null ? ZERO : x.remainFunds,
+      cancelledFunds: x === null ? ZERO : x.cancelledFunds,
+      fee: (x === null ? ZERO : x.feeB) + BigInt(lf[k + LF_FEEN]) * us.sym.qFactor,
+      active: (fl & F_ACTIVE) !== 0,
+      inBook: (fl & F_IN_BOOK) !== 0,
+      cancelExist: (fl & F_CANCEL_EXIST) !== 0,
+      createdAt: lf[k + LF_CREATED],
+      lastUpdatedAt: lf[k + LF_UPDATED],
+    };
+  }
+
+  /** The owner's per-symbol record of a live order. */
+  private usOf(slot: number): UserSym {
+    return this.usList[this.li[slot * LI_STRIDE + LI_US]];
+  }
+
+  /** Trade account a live order's hold sits in (quote for buys, base for sells; set on the owner's record at placement). */
+  private accOf(slot: number): Acc {
+    const j = slot * LI_STRIDE;
+    const us = this.usList[this.li[j + LI_US]];
+    return ((this.li[j + LI_FLAGS] & F_SELL) === 0 ? us.qAcc : us.bAcc) as Acc;
+  }
+
+  /** The OrderExt of a live order (created on first use). */
+  private ext(slot: number): OrderExt {
+    let x = this.lx[slot];
+    if (x === null) {
+      x = new OrderExt(null);
+      this.lx[slot] = x;
+    }
+    return x;
+  }
+
+  /** The price level a resting order is queued in (undefined when not in the book). */
+  private levelOf(slot: number): Level | undefined {
+    const fl = this.li[slot * LI_STRIDE + LI_FLAGS];
+    if ((fl & F_IN_BOOK) === 0) return undefined;
+    const s = this.usOf(slot).sym;
+    return ((fl & F_SELL) === 0 ? s.bids : s.asks).map.get(this.lf[slot * LF_STRIDE + LF_TICKS]);
+  }
+
+  /** Slots of a user's active orders on a symbol, oldest first. */
+  private activeSlots(us: UserSym): number[] {
+    const out: number[] = [];
+    for (let o = us.head; o !== -1; o = this.li[o * LI_STRIDE + LI_ANEXT]) out.push(o);
+    return out.reverse();
+  }
+
+  /** A free live-order slot (the last freed one first); grows the columns when none is free. */
+  private allocSlot(): number {
+    const free = this.freeSlots.pop();
+    if (free !== undefined) return free;
+    const slot = this.liveSlots++;
+    if (slot >= this.liveCap) {
+      const cap = this.liveCap * 2;
+      // prefaulted: the first write to each fresh page would otherwise fault on the order path
+      const lf = prefaulted(new Float64Array(cap * LF_STRIDE));
+      lf.set(this.lf);
+      const li = prefaulted(new Int32Array(cap * LI_STRIDE));
+      li.set(this.li);
+      this.lf = lf;
+      this.li = li;
+      this.liveCap = cap;
+    }
+    this.lx.push(null);
+    return slot;
   }
 
   /** ceil(rate × funds) at the quote precision, 0 for rate ≤ 0 (ledger units, BigInt path). */
@@ -1958,9 +2024,13 @@ export class Exchange {
   }
 
   /** Hold a resting limit order must carry (ledger units). */
-  private holdFor(o: Order): bigint {
-    if (o.side === SELL) return BigInt(o.remain) * o.sym.lotUnits;
-    return this.buyHold(o.sym, o.taker, o.ticks, o.remain);
+  private holdFor(o: number): bigint {
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    const s = this.usList[this.li[j + LI_US]].sym;
+    const remain = this.lf[k + LF_REMAIN];
+    if ((this.li[j + LI_FLAGS] & F_SELL) !== 0) return BigInt(remain) * s.lotUnits;
+    return this.buyHold(s, RATE_OBJS[this.li[j + LI_TAKER]], this.lf[k + LF_TICKS], remain);
   }
 
   private parseOrder(uid: string, req: PlaceOrderRequest, forPlace: boolean): Parsed {
@@ -1969,7 +2039,7 @@ export class Exchange {
     if (req.side !== 'buy' && req.side !== 'sell') throw perr('side must be buy or sell');
     if (req.type !== 'limit' && req.type !== 'market') throw perr('type must be limit or market');
     // validation alone must not create state: an unknown user is a throw-away record
-    const user = this.users.get(uid) ?? (forPlace ? this.user(uid) : new User(uid, -1));
+    const user = this.users.get(uid) ?? (forPlace ? this.user(uid) : new User(uid, -1, this.usList));
     const r = sym.rules;
     const lotsOf = (field: string, s: string): number => {
       const fu = sym.baseIncN > 0 ? fastUnits(s, sym.bs) : -1;
@@ -1995,7 +2065,7 @@ export class Exchange {
     const clientOid = req.clientOid ?? '';
     if (clientOid !== '') {
       const prev = user.byClientOid.get(clientOid);
-      if (prev !== undefined && this.liveOf(prev)) throw perr('clientOid already exists');
+      if (prev !== undefined && this.liveOf(prev) >= 0) throw perr('clientOid already exists');
     }
     const p: Parsed = {
       user,
@@ -2157,37 +2227,53 @@ export class Exchange {
   }
 
   /** An order's current hold in ledger units, whichever path holds it. */
-  private holdBig(o: Order): bigint {
-    return o.holdN >= 0 ? BigInt(o.holdN) * o.acc.U : o.hold;
+  private holdBig(o: number): bigint {
+    const h = this.lf[o * LF_STRIDE + LF_HOLDN];
+    if (h >= 0) return BigInt(h) * this.accOf(o).U;
+    const x = this.lx[o];
+    return x === null ? ZERO : x.hold;
   }
 
   /** Re-evaluate a resting limit order's hold from its remaining size (after a fill or a DC decrease). */
-  private reholdLimit(o: Order): void {
-    const acc = o.acc;
-    const n = this.holdNOf(o.sym, o.side, o.taker, o.ticks, o.remain, acc);
-    if (n >= 0 && o.holdN >= 0) {
-      acc.addHoldsN(n - o.holdN);
-      o.holdN = n;
+  private reholdLimit(o: number): void {
+    const lf = this.lf;
+    const li = this.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    const us = this.usList[li[j + LI_US]];
+    const isSell = (li[j + LI_FLAGS] & F_SELL) !== 0;
+    const acc = (isSell ? us.bAcc : us.qAcc) as Acc;
+    const n = this.holdNOf(us.sym, isSell ? SELL : BUY, RATE_OBJS[li[j + LI_TAKER]], lf[k + LF_TICKS], lf[k + LF_REMAIN], acc);
+    const cur = lf[k + LF_HOLDN];
+    if (n >= 0 && cur >= 0) {
+      acc.addHoldsN(n - cur);
+      lf[k + LF_HOLDN] = n;
       return;
     }
     this.releaseHold(o);
     if (n >= 0) {
-      o.holdN = n;
+      lf[k + LF_HOLDN] = n;
       acc.addHoldsN(n);
     } else {
-      o.hold = this.holdFor(o);
-      acc.addHoldsBig(o.hold);
+      const h = this.holdFor(o);
+      this.ext(o).hold = h;
+      acc.addHoldsBig(h);
     }
   }
 
   /** Release whatever an order holds. */
-  private releaseHold(o: Order): void {
-    if (o.holdN >= 0) {
-      o.acc.addHoldsN(-o.holdN);
-      o.holdN = -1;
-    } else if (o.hold !== ZERO) {
-      o.acc.addHoldsBig(-o.hold);
-      o.hold = ZERO;
+  private releaseHold(o: number): void {
+    const k = o * LF_STRIDE + LF_HOLDN;
+    const h = this.lf[k];
+    if (h >= 0) {
+      this.accOf(o).addHoldsN(-h);
+      this.lf[k] = -1;
+      return;
+    }
+    const x = this.lx[o];
+    if (x !== null && x.hold !== ZERO) {
+      this.accOf(o).addHoldsBig(-x.hold);
+      x.hold = ZERO;
     }
   }
 
@@ -2208,9 +2294,10 @@ export class Exchange {
         let cost = ZERO;
         outer: for (let i = opp.levels.length - 1; i >= 0; i--) {
           const lv = opp.levels[i];
-          for (let m = lv.head; m; m = m.next) {
-            if (skipOwn && m.user.uid === uid) continue;
-            const take = BigInt(m.remain) < need ? BigInt(m.remain) : need;
+          for (let m = lv.head; m !== -1; m = this.li[m * LI_STRIDE + LI_NEXT]) {
+            if (skipOwn && this.usOf(m).user.uid === uid) continue;
+            const rem = BigInt(this.lf[m * LF_STRIDE + LF_REMAIN]);
+            const take = rem < need ? rem : need;
             cost += BigInt(lv.ticks) * take * s.unitFunds;
             need -= take;
             if (need === 0n) break outer;
@@ -2228,11 +2315,12 @@ export class Exchange {
         outer2: for (let i = opp.levels.length - 1; i >= 0; i--) {
           const lv = opp.levels[i];
           const perLot = BigInt(lv.ticks) * s.unitFunds;
-          for (let m = lv.head; m; m = m.next) {
-            if (skipOwn && m.user.uid === uid) continue;
+          for (let m = lv.head; m !== -1; m = this.li[m * LI_STRIDE + LI_NEXT]) {
+            if (skipOwn && this.usOf(m).user.uid === uid) continue;
             const can = left / perLot;
             if (can === 0n) break outer2;
-            const take = BigInt(m.remain) < can ? BigInt(m.remain) : can;
+            const rem = BigInt(this.lf[m * LF_STRIDE + LF_REMAIN]);
+            const take = rem < can ? rem : can;
             lots += take;
             left -= take * perLot;
           }
@@ -2254,33 +2342,62 @@ export class Exchange {
     const seq = ++this.orderSeq;
     const ar = this.archive;
     ar.ensure(seq);
-    let o: Order;
-    const free = this.freeSlots.pop();
-    if (free === undefined) {
-      o = new Order(this.pn);
-      o.slot = this.pool.length;
-      this.pn.ensure(o.slot);
-      this.pool.push(o);
-    } else {
-      o = this.pool[free];
-    }
-    ar.slotOf[seq] = o.slot;
+    const o = this.allocSlot();
+    ar.slotOf[seq] = o;
     const r = s.rules;
     const acc = p.acc ?? this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
     const level = p.level;
     p.acc = null;
     p.level = undefined;
-    o.init(seq, p, acc, u.us(s), now);
+    const us = u.us(s);
+    // the hold's trade account is read through the owner's record (see accOf)
+    if (p.side === BUY) us.qAcc = acc;
+    else us.bAcc = acc;
+    const lf = this.lf;
+    const li = this.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    lf[k + LF_TICKS] = p.ticks;
+    lf[k + LF_LOTS] = p.lots;
+    lf[k + LF_REMAIN] = p.lots > 0 ? p.lots : 0;
+    lf[k + LF_SHOWN] = 0;
+    lf[k + LF_DEAL] = 0;
+    lf[k + LF_CANC] = 0;
+    lf[k + LF_HOLDN] = p.holdN >= 0 ? p.holdN : -1;
+    lf[k + LF_DEALN] = 0;
+    lf[k + LF_FEEN] = 0;
+    lf[k + LF_CREATED] = now;
+    lf[k + LF_UPDATED] = now;
+    lf[k + LF_SEQ] = seq;
+    li[j + LI_NEXT] = -1;
+    li[j + LI_PREV] = -1;
+    li[j + LI_ANEXT] = -1;
+    li[j + LI_APREV] = -1;
+    li[j + LI_FLAGS] =
+      p.side |
+      (p.market ? F_MARKET : 0) |
+      (p.tif << F_TIF_SHIFT) |
+      (p.postOnly ? F_POST : 0) |
+      (p.hidden ? F_HIDDEN : 0) |
+      (p.iceberg ? F_ICEBERG : 0) |
+      (p.stp << F_STP_SHIFT) |
+      F_ACTIVE;
+    li[j + LI_US] = us.idx;
+    li[j + LI_TAKER] = u.taker.id;
+    li[j + LI_MAKER] = u.maker.id;
+    const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
+    this.lx[o] = plain ? null : new OrderExt(p);
     if (p.clientOid !== '') u.byClientOid.set(p.clientOid, seq);
     if (p.holdN >= 0) {
-      o.holdN = p.holdN;
       acc.addHoldsN(p.holdN);
     } else {
-      o.hold = p.hold;
+      if (p.hold !== ZERO) this.ext(o).hold = p.hold;
       acc.addHoldsBig(p.hold);
     }
     const mayRest = this.match(o);
-    if (mayRest && o.remain > 0 && !o.market && (o.tif === TIF_GTC || o.tif === TIF_GTT)) {
+    const fl = li[j + LI_FLAGS];
+    const tif = (fl >> F_TIF_SHIFT) & 3;
+    if (mayRest && lf[k + LF_REMAIN] > 0 && (fl & F_MARKET) === 0 && (tif === TIF_GTC || tif === TIF_GTT)) {
       this.rest(o, level);
     } else {
       this.finish(o, true);
@@ -2288,35 +2405,44 @@ export class Exchange {
     return seq;
   }
 
-  private tradeAcc(o: Order): Acc {
-    const r = o.sym.rules;
-    return this.wallet(o.user, o.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
-  }
-
   /** Would a post-only order cross any ordinary (not hidden, not iceberg) resting order? */
-  private postOnlyBlocked(o: Order): boolean {
-    const opp = o.side === BUY ? o.sym.asks : o.sym.bids;
+  private postOnlyBlocked(o: number): boolean {
+    const li = this.li;
+    const isBuy = (li[o * LI_STRIDE + LI_FLAGS] & F_SELL) === 0;
+    const ticks = this.lf[o * LF_STRIDE + LF_TICKS];
+    const s = this.usOf(o).sym;
+    const opp = isBuy ? s.asks : s.bids;
     for (let i = opp.levels.length - 1; i >= 0; i--) {
       const lv = opp.levels[i];
-      if (o.side === BUY ? lv.ticks > o.ticks : lv.ticks < o.ticks) return false;
-      for (let m = lv.head; m; m = m.next) if (!m.hidden && !m.iceberg) return true;
+      if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
+      for (let m = lv.head; m !== -1; m = li[m * LI_STRIDE + LI_NEXT]) {
+        if ((li[m * LI_STRIDE + LI_FLAGS] & (F_HIDDEN | F_ICEBERG)) === 0) return true;
+      }
     }
     return false;
   }
 
   /** FOK: can the whole size be filled now (see module doc for STP)? */
-  private fokFillable(o: Order): boolean {
-    const opp = o.side === BUY ? o.sym.asks : o.sym.bids;
-    let need = o.remain;
+  private fokFillable(o: number): boolean {
+    const lf = this.lf;
+    const li = this.li;
+    const j = o * LI_STRIDE;
+    const isBuy = (li[j + LI_FLAGS] & F_SELL) === 0;
+    const stp = (li[j + LI_FLAGS] >> F_STP_SHIFT) & 7;
+    const own = li[j + LI_US];
+    const ticks = lf[o * LF_STRIDE + LF_TICKS];
+    const opp = isBuy ? this.usList[own].sym.asks : this.usList[own].sym.bids;
+    let need = lf[o * LF_STRIDE + LF_REMAIN];
     for (let i = opp.levels.length - 1; i >= 0; i--) {
       const lv = opp.levels[i];
-      if (o.side === BUY ? lv.ticks > o.ticks : lv.ticks < o.ticks) return false;
-      for (let m = lv.head; m; m = m.next) {
-        if (o.stp !== STP_NONE && m.user === o.user) {
-          if (o.stp === STP_CO) continue;
+      if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
+      for (let m = lv.head; m !== -1; m = li[m * LI_STRIDE + LI_NEXT]) {
+        // same UserSym ⇔ same user (the maker is on the same symbol)
+        if (stp !== STP_NONE && li[m * LI_STRIDE + LI_US] === own) {
+          if (stp === STP_CO) continue;
           return false;
         }
-        need -= m.remain;
+        need -= lf[m * LF_STRIDE + LF_REMAIN];
         if (need <= 0) return true;
       }
     }
@@ -2325,58 +2451,70 @@ export class Exchange {
 
   /** Match the incoming order against the opposite side. Returns false when its remainder must be
    * cancelled whatever its time in force (FOK not fillable, post-only blocked, STP CN/CB). */
-  private match(o: Order): boolean {
-    const s = o.sym;
-    const opp = o.side === BUY ? s.asks : s.bids;
-    if (!o.market) {
-      if (o.tif === TIF_FOK && !this.fokFillable(o)) return false;
-      if (o.postOnly && this.postOnlyBlocked(o)) return false;
+  private match(o: number): boolean {
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    const fo = this.li[j + LI_FLAGS];
+    const own = this.li[j + LI_US];
+    const s = this.usList[own].sym;
+    const isBuy = (fo & F_SELL) === 0;
+    const market = (fo & F_MARKET) !== 0;
+    const byFunds = this.lf[k + LF_LOTS] < 0;
+    const stp = (fo >> F_STP_SHIFT) & 7;
+    const ticks = this.lf[k + LF_TICKS];
+    const opp = isBuy ? s.asks : s.bids;
+    if (!market) {
+      if (((fo >> F_TIF_SHIFT) & 3) === TIF_FOK && !this.fokFillable(o)) return false;
+      if ((fo & F_POST) !== 0 && this.postOnlyBlocked(o)) return false;
     }
-    const isBuy = o.side === BUY;
     for (;;) {
       const lv = opp.best();
       if (lv === undefined) return true;
-      if (!o.market && (isBuy ? lv.ticks > o.ticks : lv.ticks < o.ticks)) return true;
-      const perLot = o.sizeLots < 0 ? BigInt(lv.ticks) * s.unitFunds : ZERO;
-      while (lv.head !== null) {
-        const m: Order = lv.head;
-        if (o.stp !== STP_NONE && m.user === o.user) {
-          const st = o.stp;
-          if (st === STP_CN) {
+      if (!market && (isBuy ? lv.ticks > ticks : lv.ticks < ticks)) return true;
+      const perLot = byFunds ? BigInt(lv.ticks) * s.unitFunds : ZERO;
+      while (lv.head !== -1) {
+        const m = lv.head;
+        // (lf/li are not reallocated while matching: no slot is allocated)
+        const lf = this.lf;
+        if (stp !== STP_NONE && this.li[m * LI_STRIDE + LI_US] === own) {
+          if (stp === STP_CN) {
             return false; // taker remainder cancelled by caller
-          } else if (st === STP_CO) {
-            this.cancelResting(m);
+          } else if (stp === STP_CO) {
+            this.cancelResting(m, lv);
             continue;
-          } else if (st === STP_CB) {
-            this.cancelResting(m);
+          } else if (stp === STP_CB) {
+            this.cancelResting(m, lv);
             return false;
           } else {
             // DC: decrease both by the smaller remaining size; the one reaching 0 is cancelled
-            const d = Math.min(o.remain, m.remain);
-            o.remain -= d;
-            o.cancelled += d;
-            o.cancelExist = true;
-            if (!o.market) this.rehold(o, o.acc, ZERO);
-            this.reduceResting(m, d);
-            if (o.remain === 0) return true;
+            const d = Math.min(lf[k + LF_REMAIN], lf[m * LF_STRIDE + LF_REMAIN]);
+            lf[k + LF_REMAIN] -= d;
+            lf[k + LF_CANC] += d;
+            this.li[j + LI_FLAGS] |= F_CANCEL_EXIST;
+            if (!market) this.reholdLimit(o);
+            this.reduceResting(m, lv, d);
+            if (lf[k + LF_REMAIN] === 0) return true;
             continue;
           }
         }
+        const shown = lf[m * LF_STRIDE + LF_SHOWN];
         let qty: number;
-        if (o.sizeLots < 0) {
-          const can = o.remainFunds / perLot;
+        if (byFunds) {
+          const x = this.lx[o] as OrderExt;
+          const can = x.remainFunds / perLot;
           if (can === ZERO) return true;
-          qty = can < BigInt(m.shown) ? Number(can) : m.shown;
+          qty = can < BigInt(shown) ? Number(can) : shown;
           if (!isBuy) {
-            const holdLots = o.hold / s.lotUnits;
+            const holdLots = x.hold / s.lotUnits;
             if (holdLots < BigInt(qty)) qty = Number(holdLots);
             if (qty === 0) return true;
           }
         } else {
-          qty = o.remain < m.shown ? o.remain : m.shown;
+          const remain = lf[k + LF_REMAIN];
+          qty = remain < shown ? remain : shown;
         }
         this.fill(o, m, lv, qty);
-        if (o.sizeLots < 0 ? o.remainFunds === ZERO : o.remain === 0) return true;
+        if (byFunds ? (this.lx[o] as OrderExt).remainFunds === ZERO : lf[k + LF_REMAIN] === 0) return true;
       }
       // level emptied by fills/cancels (removed in unlink)
     }
@@ -2388,21 +2526,33 @@ export class Exchange {
    * collected fees are added as Numbers (each accumulator flushes into its BigInt part before it could
    * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
    */
-  private fill(o: Order, m: Order, lv: Level, qty: number): void {
+  private fill(o: number, m: number, lv: Level, qty: number): void {
     const now = this.tNow;
-    const s = o.sym;
+    const lf = this.lf;
+    const li = this.li;
+    const ok = o * LF_STRIDE;
+    const mk = m * LF_STRIDE;
+    const oj = o * LI_STRIDE;
+    const mj = m * LI_STRIDE;
+    const fo = li[oj + LI_FLAGS];
+    const fm = li[mj + LI_FLAGS];
+    const ous = this.usList[li[oj + LI_US]];
+    const mus = this.usList[li[mj + LI_US]];
+    const s = ous.sym;
     const ticks = lv.ticks;
     // fee roles
-    const mForce = (m.f & (F_HIDDEN | F_ICEBERG)) !== 0;
-    const oRate = (o.f & F_POST) !== 0 ? o.maker : o.taker;
-    const mRate = mForce ? m.taker : m.maker;
-    const isBuy = (o.f & F_SELL) === 0;
-    const buyer = isBuy ? o : m;
-    const seller = isBuy ? m : o;
-    const bq = this.quoteAcc(buyer);
-    const bb = this.baseAcc(buyer);
-    const sq = this.quoteAcc(seller);
-    const sb = this.baseAcc(seller);
+    const mForce = (fm & (F_HIDDEN | F_ICEBERG)) !== 0;
+    const oRate = RATE_OBJS[(fo & F_POST) !== 0 ? li[oj + LI_MAKER] : li[oj + LI_TAKER]];
+    const mRate = RATE_OBJS[mForce ? li[mj + LI_TAKER] : li[mj + LI_MAKER]];
+    const isBuy = (fo & F_SELL) === 0;
+    const bus = isBuy ? ous : mus;
+    const sus = isBuy ? mus : ous;
+    const bq = bus.qAcc ?? this.tradeAccOf(bus, true);
+    const bb = bus.bAcc ?? this.tradeAccOf(bus, false);
+    const sq = sus.qAcc ?? this.tradeAccOf(sus, true);
+    const sb = sus.bAcc ?? this.tradeAccOf(sus, false);
+    const oMarket = (fo & F_MARKET) !== 0;
+    const oFunds = lf[ok + LF_LOTS] < 0;
     const fq = this.costQ(s, ticks, qty);
     const ofq = fq >= 0 ? this.feeQ(s, oRate, fq, false) : -1;
     const mfq = fq >= 0 ? this.feeQ(s, mRate, fq, false) : -1;
@@ -2418,8 +2568,8 @@ export class Exchange {
       fundsRec = fq;
       oFeeRec = ofq;
       mFeeRec = mfq;
-      o.addDealN(fq, ofq);
-      m.addDealN(fq, mfq);
+      this.addDealN(o, s, fq, ofq);
+      this.addDealN(m, s, fq, mfq);
       const bFee = isBuy ? ofq : mfq;
       const sFee = isBuy ? mfq : ofq;
       this.addQuoteN(bq, s, -fq, -bFee);
@@ -2427,8 +2577,8 @@ export class Exchange {
       this.addBaseN(bb, s, qty);
       this.addBaseN(sb, s, -qty);
       this.addFeesN(s, bFee, sFee);
-      if (o.sizeLots < 0 || buyer.market || seller.market) {
-        // funds orders and market holds work in BigInt
+      if (oFunds || oMarket) {
+        // funds orders and market holds work in BigInt (only the incoming order can be a market order)
         funds = BigInt(fq) * s.qFactor;
         oFee = BigInt(ofq) * s.qFactor;
         mFee = BigInt(mfq) * s.qFactor;
@@ -2440,10 +2590,12 @@ export class Exchange {
       const bFee = isBuy ? oFee : mFee;
       const sFee = isBuy ? mFee : oFee;
       const baseAmt = BigInt(qty) * s.lotUnits;
-      o.dealB += funds;
-      m.dealB += funds;
-      o.feeB += oFee;
-      m.feeB += mFee;
+      const ox = this.ext(o);
+      const mx = this.ext(m);
+      ox.dealB += funds;
+      mx.dealB += funds;
+      ox.feeB += oFee;
+      mx.feeB += mFee;
       bq.addBalance(-(funds + bFee));
       bb.addBalance(baseAmt);
       sb.addBalance(-baseAmt);
@@ -2452,74 +2604,96 @@ export class Exchange {
       this.fees.set(qw, (this.fees.get(qw) ?? ZERO) + bFee + sFee);
     }
     // order state
-    o.deal += qty;
-    m.deal += qty;
-    if (o.sizeLots < 0) o.remainFunds -= funds;
-    else o.remain -= qty;
-    m.remain -= qty;
-    m.shown -= qty;
-    if ((m.f & F_HIDDEN) === 0) lv.size -= qty;
-    o.lastUpdatedAt = now;
-    m.lastUpdatedAt = now;
-    // holds
-    // (a limit order with nothing left is done: its hold is released whole, no recomputation)
-    if (buyer.market) this.consumeHold(buyer, bq, funds + (isBuy ? oFee : mFee));
-    else if (buyer.remain === 0) this.releaseHold(buyer);
-    else this.reholdLimit(buyer);
-    if (seller.market) this.consumeHold(seller, sb, BigInt(qty) * s.lotUnits);
-    else if (seller.remain === 0) this.releaseHold(seller);
-    else this.reholdLimit(seller);
+    lf[ok + LF_DEAL] += qty;
+    lf[mk + LF_DEAL] += qty;
+    if (oFunds) (this.lx[o] as OrderExt).remainFunds -= funds;
+    else lf[ok + LF_REMAIN] -= qty;
+    lf[mk + LF_REMAIN] -= qty;
+    lf[mk + LF_SHOWN] -= qty;
+    if ((fm & F_HIDDEN) === 0) lv.size -= qty;
+    lf[ok + LF_UPDATED] = now;
+    lf[mk + LF_UPDATED] = now;
+    // holds (the maker is a resting limit order; a limit order with nothing left is done: its hold is
+    // released whole, no recomputation)
+    if (oMarket) {
+      this.consumeHold(o, isBuy ? bq : sb, isBuy ? funds + oFee : BigInt(qty) * s.lotUnits);
+    } else if (lf[ok + LF_REMAIN] === 0) {
+      this.releaseHold(o);
+    } else {
+      this.reholdLimit(o);
+    }
+    if (lf[mk + LF_REMAIN] === 0) this.releaseHold(m);
+    else this.reholdLimit(m);
     // records
     const tradeId = ++s.tradeSeq;
     s.sequence++;
     const fs = this.fillStore;
+    const oSeq = lf[ok + LF_SEQ];
+    const mSeq = lf[mk + LF_SEQ];
     const oId = ++this.fillSeq;
-    fs.put(oId, s.idx, tradeId, o.seq, m.seq, (o.f & F_SELL) | ((o.f & F_MARKET) !== 0 ? FS_MARKET : 0), ticks, qty, fundsRec, oFeeRec, oRate.id, now);
+    fs.put(oId, s.idx, tradeId, oSeq, mSeq, (fo & F_SELL) | (oMarket ? FS_MARKET : 0), ticks, qty, fundsRec, oFeeRec, oRate.id, now);
     const mId = ++this.fillSeq;
-    fs.put(mId, s.idx, tradeId, m.seq, o.seq, (m.f & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0), ticks, qty, fundsRec, mFeeRec, mRate.id, now);
+    fs.put(mId, s.idx, tradeId, mSeq, oSeq, (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0), ticks, qty, fundsRec, mFeeRec, mRate.id, now);
     if (!fast) {
       fs.big.set(oId, [funds, oFee]);
       fs.big.set(mId, [funds, mFee]);
     }
-    o.user.fills.push(oId);
-    m.user.fills.push(mId);
+    ous.user.fills.push(oId);
+    mus.user.fills.push(mId);
     let tape = s.tape;
     if (tape === null) tape = s.tape = new Float64Array(TAPE_MAX * TAPE_STRIDE);
     const slot = s.tapeCount % TAPE_MAX;
-    const k = slot * TAPE_STRIDE;
-    tape[k] = tradeId;
-    tape[k + 1] = s.sequence;
-    tape[k + 2] = ticks;
-    tape[k + 3] = qty;
-    tape[k + 4] = o.f & F_SELL;
-    tape[k + 5] = now;
+    const t = slot * TAPE_STRIDE;
+    tape[t] = tradeId;
+    tape[t + 1] = s.sequence;
+    tape[t + 2] = ticks;
+    tape[t + 3] = qty;
+    tape[t + 4] = fo & F_SELL;
+    tape[t + 5] = now;
     s.tapeCount++;
     if (this.tradeListeners.length > 0) {
       const pt = this.tradeView(s, slot);
       for (const l of this.tradeListeners.slice()) l(pt);
     }
     // maker bookkeeping
-    if (m.remain === 0) {
-      this.unlink(m);
+    if (lf[mk + LF_REMAIN] === 0) {
+      this.unlink(m, lv, false);
       this.finish(m, false);
-    } else if (m.shown === 0) {
+    } else if (lf[mk + LF_SHOWN] === 0) {
       // iceberg refill: new tranche to the back of the level's queue
-      this.unlink(m, true);
-      m.shown = Math.min(m.visible, m.remain);
+      this.unlink(m, lv, true);
+      const x = this.lx[m] as OrderExt;
+      lf[mk + LF_SHOWN] = Math.min(x.visible, lf[mk + LF_REMAIN]);
       this.link(m, lv);
     }
   }
 
-  /** Trade account of an order's quote currency (created if missing), cached per user and symbol. */
-  private quoteAcc(o: Order): Acc {
-    const us = o.us;
-    return us.qAcc ?? (us.qAcc = this.wallet(o.user, o.sym.rules.quoteCurrency).trade);
+  /** Trade account of the quote (quote=true) or base currency of a user on a symbol (created if missing), cached on the record. */
+  private tradeAccOf(us: UserSym, quote: boolean): Acc {
+    if (quote) return us.qAcc ?? (us.qAcc = this.wallet(us.user, us.sym.rules.quoteCurrency).trade);
+    return us.bAcc ?? (us.bAcc = this.wallet(us.user, us.sym.rules.baseCurrency).trade);
   }
 
-  /** Trade account of an order's base currency (created if missing), cached per user and symbol. */
-  private baseAcc(o: Order): Acc {
-    const us = o.us;
-    return us.bAcc ?? (us.bAcc = this.wallet(o.user, o.sym.rules.baseCurrency).trade);
+  /** Fast-path fill of order `o`: add `funds` (0..2^53−1) and `fee` (|fee| ≤ 2^53−1) qs units. */
+  private addDealN(o: number, s: Sym, funds: number, fee: number): void {
+    const lf = this.lf;
+    const k = o * LF_STRIDE;
+    const d = lf[k + LF_DEALN] + funds;
+    if (d > MAX_LOTS) {
+      const x = this.ext(o);
+      x.dealB += BigInt(lf[k + LF_DEALN]) * s.qFactor;
+      lf[k + LF_DEALN] = funds;
+    } else {
+      lf[k + LF_DEALN] = d;
+    }
+    const f = lf[k + LF_FEEN] + fee;
+    if (f > MAX_LOTS || f < -MAX_LOTS) {
+      const x = this.ext(o);
+      x.feeB += BigInt(lf[k + LF_FEEN]) * s.qFactor;
+      lf[k + LF_FEEN] = fee;
+    } else {
+      lf[k + LF_FEEN] = f;
+    }
   }
 
   /** Add a + b qs units of the quote (a, b safe integers) to a quote account's balance: Number path when
@@ -2578,135 +2752,150 @@ export class Exchange {
     for (const s of this.symList) this.flushFeesOf(s);
   }
 
-  /** Consume `consumed` ledger units of a market order's (transient) hold after a fill. */
-  private consumeHold(o: Order, acc: Acc, consumed: bigint): void {
-    o.hold -= consumed;
+  /** Consume `consumed` ledger units of a market order's (transient, BigInt) hold after a fill. */
+  private consumeHold(o: number, acc: Acc, consumed: bigint): void {
+    this.ext(o).hold -= consumed;
     acc.addHoldsBig(-consumed);
   }
 
-  /** Recompute (limit) or consume (market) an order's hold after a fill that consumed `consumed`. */
-  private rehold(o: Order, acc: Acc, consumed: bigint): void {
-    if (!o.market) {
-      this.reholdLimit(o);
-      return;
-    }
-    o.hold -= consumed;
-    acc.addHoldsBig(-consumed);
-  }
-
-  /** DC on a resting order: decrease by d lots (cancelled), cancel it when nothing remains. */
-  private reduceResting(m: Order, d: number): void {
+  /** DC on a resting order `m` (queued in `lv`): decrease by d lots (cancelled), cancel it when nothing remains. */
+  private reduceResting(m: number, lv: Level, d: number): void {
     const now = this.tNow;
-    m.remain -= d;
-    m.cancelled += d;
-    m.cancelExist = true;
-    m.lastUpdatedAt = now;
-    const lv = m.level as Level;
-    if (m.remain === 0) {
-      this.unlink(m);
+    const lf = this.lf;
+    const k = m * LF_STRIDE;
+    const j = m * LI_STRIDE;
+    const remain = lf[k + LF_REMAIN] - d;
+    lf[k + LF_REMAIN] = remain;
+    lf[k + LF_CANC] += d;
+    this.li[j + LI_FLAGS] |= F_CANCEL_EXIST;
+    lf[k + LF_UPDATED] = now;
+    if (remain === 0) {
+      this.unlink(m, lv, false);
       this.finish(m, false);
       return;
     }
-    const ns = Math.min(m.shown, m.remain);
-    if (!m.hidden) lv.size -= m.shown - ns;
-    m.shown = ns;
-    m.sym.sequence++;
+    const shown = lf[k + LF_SHOWN];
+    const ns = Math.min(shown, remain);
+    if ((this.li[j + LI_FLAGS] & F_HIDDEN) === 0) lv.size -= shown - ns;
+    lf[k + LF_SHOWN] = ns;
+    this.usOf(m).sym.sequence++;
     this.reholdLimit(m);
   }
 
-  private link(o: Order, lv: Level): void {
-    o.level = lv;
-    o.next = null;
-    o.prev = lv.tail;
-    if (lv.tail) lv.tail.next = o;
+  /** Append order `o` to the back of level `lv`'s queue. */
+  private link(o: number, lv: Level): void {
+    const li = this.li;
+    const j = o * LI_STRIDE;
+    const tail = lv.tail;
+    li[j + LI_NEXT] = -1;
+    li[j + LI_PREV] = tail;
+    if (tail !== -1) li[tail * LI_STRIDE + LI_NEXT] = o;
     else lv.head = o;
     lv.tail = o;
-    if (!o.hidden) lv.size += o.shown;
-    o.sym.sequence++;
+    if ((li[j + LI_FLAGS] & F_HIDDEN) === 0) lv.size += this.lf[o * LF_STRIDE + LF_SHOWN];
+    this.usList[li[j + LI_US]].sym.sequence++;
   }
 
-  /** Remove from its level (and the level from the book when empty, unless keepLevel). */
-  private unlink(o: Order, keepLevel = false): void {
-    const lv = o.level as Level;
-    if (o.prev) o.prev.next = o.next;
-    else lv.head = o.next;
-    if (o.next) o.next.prev = o.prev;
-    else lv.tail = o.prev;
-    if (!o.hidden) lv.size -= o.shown;
-    o.prev = o.next = null;
-    o.level = null;
-    o.sym.sequence++;
-    if (lv.head === null && !keepLevel) (o.side === BUY ? o.sym.bids : o.sym.asks).remove(lv);
+  /** Remove order `o` from its level `lv` (and the level from the book when empty, unless keepLevel). */
+  private unlink(o: number, lv: Level, keepLevel: boolean): void {
+    const li = this.li;
+    const j = o * LI_STRIDE;
+    const prev = li[j + LI_PREV];
+    const next = li[j + LI_NEXT];
+    if (prev !== -1) li[prev * LI_STRIDE + LI_NEXT] = next;
+    else lv.head = next;
+    if (next !== -1) li[next * LI_STRIDE + LI_PREV] = prev;
+    else lv.tail = prev;
+    const fl = li[j + LI_FLAGS];
+    if ((fl & F_HIDDEN) === 0) lv.size -= this.lf[o * LF_STRIDE + LF_SHOWN];
+    li[j + LI_PREV] = -1;
+    li[j + LI_NEXT] = -1;
+    const s = this.usList[li[j + LI_US]].sym;
+    s.sequence++;
+    if (lv.head === -1 && !keepLevel) ((fl & F_SELL) === 0 ? s.bids : s.asks).remove(lv);
   }
 
   /** Rest a limit order in the book (`level`: its price level when already known to exist). */
-  private rest(o: Order, level: Level | undefined): void {
+  private rest(o: number, level: Level | undefined): void {
     const now = this.tNow;
+    const lf = this.lf;
+    const li = this.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    const fl = li[j + LI_FLAGS];
+    const us = this.usList[li[j + LI_US]];
+    const x = this.lx[o];
     // a level still in the book is never empty (empty levels are removed at once)
-    const lv = level !== undefined && level.head !== null ? level : (o.side === BUY ? o.sym.bids : o.sym.asks).getOrCreate(o.ticks);
-    o.shown = o.iceberg ? Math.min(o.visible, o.remain) : o.remain;
+    const lv = level !== undefined && level.head !== -1 ? level : ((fl & F_SELL) === 0 ? us.sym.bids : us.sym.asks).getOrCreate(lf[k + LF_TICKS]);
+    const remain = lf[k + LF_REMAIN];
+    lf[k + LF_SHOWN] = (fl & F_ICEBERG) !== 0 ? Math.min((x as OrderExt).visible, remain) : remain;
     this.link(o, lv);
-    o.inBook = true;
-    o.lastUpdatedAt = now;
-    const us = o.us;
-    o.aNext = us.head;
-    if (us.head) us.head.aPrev = o;
+    li[j + LI_FLAGS] = fl | F_IN_BOOK;
+    lf[k + LF_UPDATED] = now;
+    const head = us.head;
+    li[j + LI_ANEXT] = head;
+    if (head !== -1) li[head * LI_STRIDE + LI_APREV] = o;
     us.head = o;
-    if (o.tif === TIF_GTT) {
-      o.expireAt = o.createdAt + o.cancelAfter * 1000;
-      this.heapPush({ expireAt: o.expireAt, seq: o.seq });
+    if (((fl >> F_TIF_SHIFT) & 3) === TIF_GTT) {
+      const ex = x as OrderExt;
+      ex.expireAt = lf[k + LF_CREATED] + ex.cancelAfter * 1000;
+      this.heapPush({ expireAt: ex.expireAt, seq: lf[k + LF_SEQ] });
     }
   }
 
-  /** Cancel an active resting order (user cancel, STP, GTT expiry). */
-  private cancelResting(o: Order): void {
-    if (o.inBook) this.unlink(o);
+  /** Cancel an active order (user cancel, STP, GTT expiry); `lv`: its level when the caller knows it. */
+  private cancelResting(o: number, lv?: Level): void {
+    if ((this.li[o * LI_STRIDE + LI_FLAGS] & F_IN_BOOK) !== 0) this.unlink(o, lv ?? (this.levelOf(o) as Level), false);
     this.finish(o, true);
   }
 
   /** Mark done: cancel whatever remains (if cancel), release the remaining hold, move to history. */
-  private finish(o: Order, cancel: boolean): void {
+  private finish(o: number, cancel: boolean): void {
     const now = this.tNow;
-    if (cancel) {
-      if (o.sizeLots < 0) {
-        if (o.remainFunds > 0n) {
-          o.cancelledFunds += o.remainFunds;
-          o.remainFunds = ZERO;
-          o.cancelExist = true;
-        }
-        o.remain = 0;
-      } else if (o.remain > 0) {
-        o.cancelled += o.remain;
-        o.remain = 0;
-        o.cancelExist = true;
+    const lf = this.lf;
+    const li = this.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    const x = this.lx[o];
+    let fl = li[j + LI_FLAGS];
+    if (lf[k + LF_LOTS] < 0) {
+      // funds order: what is left of the funds is cancelled (a market order that stopped is not flagged)
+      const ex = x as OrderExt;
+      if (ex.remainFunds > 0n) {
+        ex.cancelledFunds += ex.remainFunds;
+        ex.remainFunds = ZERO;
+        if (cancel) fl |= F_CANCEL_EXIST;
       }
-    } else if (o.sizeLots < 0) {
-      // market funds order that stopped: treat leftover as cancelled
-      if (o.remainFunds > 0n) {
-        o.cancelledFunds += o.remainFunds;
-        o.remainFunds = ZERO;
+      if (cancel) lf[k + LF_REMAIN] = 0;
+    } else if (cancel) {
+      const remain = lf[k + LF_REMAIN];
+      if (remain > 0) {
+        lf[k + LF_CANC] += remain;
+        lf[k + LF_REMAIN] = 0;
+        fl |= F_CANCEL_EXIST;
       }
     }
+    li[j + LI_FLAGS] = fl;
     this.releaseHold(o);
-    const wasResting = o.inBook;
-    o.active = false;
-    o.inBook = false;
-    o.shown = 0;
-    o.lastUpdatedAt = now;
-    const us = o.us;
-    if (wasResting) {
-      if (o.aPrev) o.aPrev.aNext = o.aNext;
-      else us.head = o.aNext;
-      if (o.aNext) o.aNext.aPrev = o.aPrev;
-      o.aPrev = o.aNext = null;
+    const us = this.usList[li[j + LI_US]];
+    if ((fl & F_IN_BOOK) !== 0) {
+      const ap = li[j + LI_APREV];
+      const an = li[j + LI_ANEXT];
+      if (ap !== -1) li[ap * LI_STRIDE + LI_ANEXT] = an;
+      else us.head = an;
+      if (an !== -1) li[an * LI_STRIDE + LI_APREV] = ap;
     }
-    us.done.push(o.seq);
-    // archive the final state and return the object to the pool
-    this.archive.put(o);
-    this.archive.slotOf[o.seq] = -1;
-    this.freeSlots.push(o.slot);
+    fl &= ~(F_ACTIVE | F_IN_BOOK);
+    li[j + LI_FLAGS] = fl;
+    lf[k + LF_SHOWN] = 0;
+    lf[k + LF_UPDATED] = now;
+    const seq = lf[k + LF_SEQ];
+    // archive the final state and free the slot
+    this.archive.put(seq, lf, k, fl, us, x);
+    this.archive.slotOf[seq] = -1;
+    this.lx[o] = null;
+    this.freeSlots.push(o);
   }
-
   // GTT heap of (expireAt, seq); entries of orders done earlier are skipped when popped
   private heapLess(a: { expireAt: number; seq: number }, b: { expireAt: number; seq: number }): boolean {
     return a.expireAt < b.expireAt || (a.expireAt === b.expireAt && a.seq < b.seq);
@@ -2749,7 +2938,7 @@ export class Exchange {
     while (h.length > 0 && h[0].expireAt <= now) {
       const e = this.heapPop() as { expireAt: number; seq: number };
       const o = this.liveOf(e.seq);
-      if (o) {
+      if (o >= 0) {
         this.tNow = e.expireAt;
         this.cancelResting(o);
       }
