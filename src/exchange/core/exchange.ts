@@ -608,7 +608,8 @@ class Sym {
   readonly precStep: number; // qs units per quote-precision unit
   readonly quoteMinQ: number;
   readonly quoteMaxQ: number;
-  /** Number holds: 10^(K_quote − qs) and 10^(K_base − bs), 0 when the currency's fast scale is finer-unfit */
+  /** Number path: account units (10^-K) per qs unit of the quote (10^(K_quote − qs)) and per lot of the base
+   * (baseIncrement × 10^(K_base − bs)); 0 when not representable (then the BigInt path is used) */
   quoteMulK = 0;
   baseMulK = 0;
   quoteK = -1;
@@ -1190,9 +1191,10 @@ export class Exchange {
     sym.quoteK = kq;
     sym.baseK = kb;
     sym.quoteMulK = kq >= sym.qs ? 10 ** (kq - sym.qs) : 0;
-    sym.baseMulK = kb >= sym.bs ? 10 ** (kb - sym.bs) : 0;
+    // one lot is baseInc units at bs, i.e. baseInc × 10^(kb − bs) units of 10^-kb (baseIncrement need not be a power of ten)
+    const bm = kb >= sym.bs ? sym.baseInc * pow10(kb - sym.bs) : 0n;
+    sym.baseMulK = bm <= BigInt(MAX_LOTS) ? Number(bm) : 0;
     if (sym.quoteMulK > MAX_LOTS) sym.quoteMulK = 0;
-    if (sym.baseMulK > MAX_LOTS) sym.baseMulK = 0;
     this.symList.push(sym);
     this.syms.set(rules.symbol, sym);
   }

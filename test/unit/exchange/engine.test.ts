@@ -623,6 +623,45 @@ describe('exchange core: Number fast paths (string parsing, balance and fee accu
   });
 });
 
+describe('exchange core: increments that are not powers of ten', () => {
+  it('baseIncrement 10 / 0.5 / 0.0025 and priceIncrement 0.05: holds, fills and balances exact, same as the BigInt-only path', () => {
+    const cases = [
+      { base: 'SHIB', bp: 2, baseIncrement: '10', priceIncrement: '0.00000001', price: '0.00002', size: '50000', take: '20000', fund: '100000', takerBase: '120000' },
+      { base: 'DOT', bp: 4, baseIncrement: '0.5', priceIncrement: '0.05', price: '6.35', size: '12.5', take: '4', fund: '100', takerBase: '104' },
+      { base: 'XYZ', bp: 8, baseIncrement: '0.0025', priceIncrement: '0.05', price: '101.15', size: '1.0075', take: '0.505', fund: '10', takerBase: '10.505' },
+    ];
+    for (const c of cases) {
+      const run = (bigIntOnly: boolean): string => {
+        const ex = new Exchange({ now: () => 1_700_000_000_000, bigIntOnly });
+        const symbol = `${c.base}-USDT`;
+        ex.addCurrency({ currency: c.base, precision: c.bp });
+        ex.addCurrency({ currency: 'USDT', precision: 6 });
+        ex.addSymbol({ symbol, baseCurrency: c.base, quoteCurrency: 'USDT', baseIncrement: c.baseIncrement, priceIncrement: c.priceIncrement, quoteIncrement: '0.000001', baseMinSize: c.baseIncrement, baseMaxSize: '1000000000', quoteMinSize: '0.0001', quoteMaxSize: '1000000', enableTrading: true });
+        for (const u of ['maker', 'taker']) {
+          for (const [cur, amt] of [[c.base, c.fund], ['USDT', '100000']]) {
+            ex.deposit(u, cur, amt);
+            ex.transfer(u, cur, 'main', 'trade', amt);
+          }
+        }
+        const sell = ex.placeOrder('maker', { symbol, side: 'sell', type: 'limit', price: c.price, size: c.size }).orderId;
+        ex.checkInvariants();
+        // the resting sell holds exactly its size of the base currency
+        assert.equal(ex.accounts('maker', { currency: c.base, type: 'trade' })[0].holds, c.size, `${symbol} sell hold`);
+        ex.placeOrder('taker', { symbol, side: 'buy', type: 'limit', price: c.price, size: c.take });
+        ex.placeOrder('taker', { symbol, side: 'sell', type: 'limit', price: c.price, size: c.baseIncrement });
+        ex.placeOrder('maker', { symbol, side: 'buy', type: 'market', size: c.baseIncrement });
+        ex.checkInvariants();
+        return JSON.stringify([ex.accounts('maker'), ex.accounts('taker'), ex.getOrder('maker', symbol, sell), ex.collectedFees()]);
+      };
+      const fast = run(false);
+      assert.equal(fast, run(true), c.base);
+      // the taker received exactly `take` of the base (its own sell of one increment rests: held, not sold)
+      const takerBase = (JSON.parse(fast) as { currency: string; type: string; balance: string; holds: string }[][])[1].find((x) => x.currency === c.base && x.type === 'trade');
+      assert.deepEqual([takerBase?.balance, takerBase?.holds], [c.takerBase, c.baseIncrement], c.base);
+    }
+  });
+});
+
 describe('exchange core: collected fees on the Number path', () => {
   it('a zero-fee fill still lists the quote currency, in first-fill order (same as the BigInt-only path)', () => {
     const run = (bigIntOnly: boolean): string => {
