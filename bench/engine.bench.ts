@@ -9,7 +9,9 @@
  * cancelOrder with decimal strings, same code path after parsing), and p50/p99 latency per order of
  * ours (every order timed with performance.now() — a double, no allocation that could itself trigger GC —
  * in a separate pass, so timing does not distort the throughput runs; timer overhead subtracted).
- * Fairness: both engines get the same pre-generated streams (typed arrays, ids and strings built before
+ * Fairness: both engines get the same pre-generated streams (typed arrays; the baseline's order ids and the
+ * string API's decimal strings are built before timing, right before the run that uses them, so no run
+ * carries another run's millions of strings in its heap for the garbage collector to mark;
  * timing), nodejs-order-book its natural API (`limit({id, side: Side, size, price})`, `cancel(id)`),
  * a forced GC (node --expose-gc) before every run, and each stream runs in its own process. Throughput is
  * reported by wall clock and by process CPU time (user+system of all threads, so V8's parallel GC threads
@@ -38,9 +40,6 @@ interface Stream {
   ticks: Int32Array;
   lots: Int32Array;
   cancels: boolean;
-  ids: string[]; // baseline ids
-  priceStr: string[];
-  sizeStr: string[];
 }
 
 function fmtTicks(t: number): string {
@@ -61,9 +60,6 @@ function gen(name: string, seed: number, aggressive: number, band: number, alter
   const side = new Uint8Array(N);
   const ticks = new Int32Array(N);
   const lots = new Int32Array(N);
-  const ids: string[] = new Array(N);
-  const priceStr: string[] = new Array(N);
-  const sizeStr: string[] = new Array(N);
   for (let i = 0; i < N; i++) {
     const s = alternate ? i & 1 : r() < 0.5 ? 0 : 1;
     const aggr = r() < aggressive;
@@ -74,11 +70,26 @@ function gen(name: string, seed: number, aggressive: number, band: number, alter
     side[i] = s;
     ticks[i] = t;
     lots[i] = aggr ? 1 + Math.floor(r() * 20) : 1 + Math.floor(r() * 100);
-    ids[i] = `o${i}`;
-    priceStr[i] = fmtTicks(t);
-    sizeStr[i] = fmtLots(lots[i]);
   }
-  return { name, side, ticks, lots, cancels, ids, priceStr, sizeStr };
+  return { name, side, ticks, lots, cancels };
+}
+
+/** The baseline's order ids ("o0", "o1", ...), built before its run. */
+function baselineIds(): string[] {
+  const ids: string[] = new Array(N);
+  for (let i = 0; i < N; i++) ids[i] = `o${i}`;
+  return ids;
+}
+
+/** Price and size of every order of a stream as decimal strings (string API run), built before its run. */
+function decimalStrings(s: Stream): { priceStr: string[]; sizeStr: string[] } {
+  const priceStr: string[] = new Array(N);
+  const sizeStr: string[] = new Array(N);
+  for (let i = 0; i < N; i++) {
+    priceStr[i] = fmtTicks(s.ticks[i]);
+    sizeStr[i] = fmtLots(s.lots[i]);
+  }
+  return { priceStr, sizeStr };
 }
 
 function newExchange(): { ex: Exchange; uids: string[] } {
@@ -152,12 +163,12 @@ function takerOrderIds(ex: Exchange, uid: string): string[] {
 }
 
 /** Ours via the public string API (placeOrder / cancelOrder with decimal strings). */
-function runOursStrings(s: Stream): T {
+function runOursStrings(s: Stream, d: { priceStr: string[]; sizeStr: string[] }): T {
   const { ex, uids } = newExchange();
   const oids: string[] = new Array(N);
   return timed(() => {
     for (let i = 0; i < N; i++) {
-      oids[i] = ex.placeOrder(uids[i % USERS], { symbol: SYM, side: s.side[i] === 0 ? 'buy' : 'sell', type: 'limit', price: s.priceStr[i], size: s.sizeStr[i] }).orderId;
+      oids[i] = ex.placeOrder(uids[i % USERS], { symbol: SYM, side: s.side[i] === 0 ? 'buy' : 'sell', type: 'limit', price: d.priceStr[i], size: d.sizeStr[i] }).orderId;
       if (s.cancels && i >= WINDOW) {
         const j = i - WINDOW;
         try {
@@ -195,12 +206,12 @@ function latencyOurs(s: Stream): { p50: number; p99: number; p999: number; overh
   return { p50: lat[Math.floor(N * 0.5)], p99: lat[Math.floor(N * 0.99)], p999: lat[Math.floor(N * 0.999)], overhead };
 }
 
-function runBaseline(s: Stream): T {
+function runBaseline(s: Stream, ids: string[]): T {
   const ob = new OrderBook();
   return timed(() => {
     for (let i = 0; i < N; i++) {
-      ob.limit({ id: s.ids[i], side: s.side[i] === 0 ? Side.BUY : Side.SELL, size: s.lots[i], price: s.ticks[i] });
-      if (s.cancels && i >= WINDOW) ob.cancel(s.ids[i - WINDOW]);
+      ob.limit({ id: ids[i], side: s.side[i] === 0 ? Side.BUY : Side.SELL, size: s.lots[i], price: s.ticks[i] });
+      if (s.cancels && i >= WINDOW) ob.cancel(ids[i - WINDOW]);
     }
   });
 }
@@ -244,9 +255,9 @@ function main(): void {
     gc();
     const [ours, cross] = runOurs(s);
     gc();
-    const base = runBaseline(s);
+    const base = runBaseline(s, baselineIds());
     gc();
-    const str = runOursStrings(s);
+    const str = runOursStrings(s, decimalStrings(s));
     gc();
     const lat = latencyOurs(s);
     const verdict = (ok: boolean, okCpu: boolean): string => `${ok ? 'MET' : 'NOT MET'} [cpu: ${okCpu ? 'MET' : 'NOT MET'}]`;
