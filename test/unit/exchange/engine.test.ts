@@ -449,6 +449,26 @@ describe('exchange core: validation, errors, queries', () => {
     assert.equal(ex.getOrder('buyer', SYM, b).active, true);
   });
 
+  it('done orders keep values that do not fit the compact archive: an order resting 30 days, fractional-ms clocks, prices beyond 2^31 ticks', () => {
+    const { ex, clock } = setup();
+    const t0 = clock.t;
+    const long = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '90', size: '1', clientOid: 'long' });
+    const plain = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '91', size: '0.5' });
+    ex.cancelOrder('buyer', SYM, plain);
+    clock.t += 30 * 24 * 3600 * 1000 + 0.5; // lastUpdatedAt − createdAt > 2^31 ms, and not an integer
+    ex.cancelOrder('buyer', SYM, long);
+    const o = ex.getOrder('buyer', SYM, long);
+    assert.deepEqual([o.createdAt, o.lastUpdatedAt, o.price, o.cancelledSize, o.clientOid, o.active], [t0, clock.t, '90', '1', 'long', false]);
+    // a price of 2^31 + 1 ticks (the symbol's priceIncrement is 0.1)
+    const high = place(ex, 'seller', { side: 'sell', type: 'limit', price: '214748364.9', size: '0.0001' });
+    ex.cancelOrder('seller', SYM, high);
+    assert.deepEqual([ex.getOrder('seller', SYM, high).price, ex.getOrder('seller', SYM, high).cancelledSize], ['214748364.9', '0.0001']);
+    // the done-order chain of a user spans compact and wide records, newest first
+    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: 0 }).map((d) => d.id), [long]);
+    clock.t = t0 + 1;
+    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: t0, endAt: t0 + 1 }).map((d) => d.id), [plain]);
+  });
+
   it('fills: newest first, lastId pagination, filters, 3×24 h window', () => {
     const { ex, clock } = setup();
     const t0 = clock.t;
