@@ -356,8 +356,8 @@ class User {
   readonly wallets = new Map<string, Wallet>();
   taker: Rate = DEFAULT_RATE;
   maker: Rate = DEFAULT_RATE;
-  /** ids of this user's fills (see FillStore), oldest first */
-  readonly fills: number[] = [];
+  /** id of this user's most recent fill (0: none); earlier ones via FillStore.prev */
+  lastFill = 0;
   /** per-symbol order lists */
   readonly perSym = new Map<Sym, UserSym>();
   lastSym: Sym | null = null;
@@ -407,44 +407,128 @@ class UserSym {
   lastDone = 0;
 }
 
-const FS_STRIDE = 11; // sym idx, tradeId, orderSeq, counterSeq, flags, ticks, lots, funds, fee, rate id, createdAt
 const FS_SIDE = 1;
 const FS_MARKET = 2;
 const FS_MAKER = 4;
 const FS_FORCE = 8;
+/** Float64 fields per trade: tradeId, taker seq, maker seq, ticks, lots, funds, taker fee, maker fee,
+ * createdAt, previous fill id of the taker's user, previous fill id of the maker's user */
+const TS_F = 11;
+/** Int32 fields per trade: symbol index, taker flags | maker flags << 8, taker rate id, maker rate id */
+const TS_I = 4;
 
 /**
- * Fill records (one per side per trade) in chunked typed arrays, indexed by fill id: no per-fill heap
- * object. funds and fee are stored as integers in the symbol's qs units (10^-qs of the quote, exact below
- * 2^53) or, when the fill was settled on the BigInt path, as NaN with the exact values in `big`.
- * Converted to {@link HfFill} on read.
+ * Fill records in chunked typed arrays, one record per trade holding both of its fills (taker fill id
+ * 2k+1, maker fill id 2k+2 for the k-th trade): 104 bytes per trade, no per-fill heap object. funds and
+ * fees are integers in the symbol's qs units (10^-qs of the quote, exact below 2^53) or, when the trade
+ * was settled on the BigInt path, NaN with the exact values in `big`. Each fill links to the previous
+ * fill of the same user (User.lastFill starts the chain). Converted to {@link HfFill} on read.
  */
 class FillStore {
-  private readonly chunks: Float64Array[] = [];
+  private readonly fC: Float64Array[] = [];
+  private readonly iC: Int32Array[] = [];
   /** fill id → [funds, fee] in ledger units, for fills settled on the BigInt path */
   readonly big = new Map<number, [bigint, bigint]>();
 
-  put(id: number, symIdx: number, tradeId: number, orderSeq: number, counterSeq: number, flags: number, ticks: number, lots: number, fundsQ: number, feeQ: number, rateId: number, at: number): void {
-    const c = id >>> CHUNK_BITS;
-    while (this.chunks.length <= c) this.chunks.push(prefaulted(new Float64Array(FS_STRIDE << CHUNK_BITS)));
-    const a = this.chunks[c];
-    const k = (id & CHUNK_MASK) * FS_STRIDE;
-    a[k] = symIdx;
-    a[k + 1] = tradeId;
-    a[k + 2] = orderSeq;
-    a[k + 3] = counterSeq;
-    a[k + 4] = flags;
-    a[k + 5] = ticks;
-    a[k + 6] = lots;
-    a[k + 7] = fundsQ;
-    a[k + 8] = feeQ;
-    a[k + 9] = rateId;
-    a[k + 10] = at;
+  /** Record trade `k` (0-based; its fills are 2k+1 and 2k+2). Flags are FS_* bits, fees qs units or NaN. */
+  put(
+    k: number,
+    symIdx: number,
+    tradeId: number,
+    takerSeq: number,
+    makerSeq: number,
+    takerFlags: number,
+    makerFlags: number,
+    ticks: number,
+    lots: number,
+    fundsQ: number,
+    takerFeeQ: number,
+    makerFeeQ: number,
+    takerRate: number,
+    makerRate: number,
+    at: number,
+    takerPrev: number,
+    makerPrev: number,
+  ): void {
+    const c = k >>> CHUNK_BITS;
+    if (c >= this.fC.length) {
+      this.fC.push(prefaulted(new Float64Array(TS_F << CHUNK_BITS)));
+      this.iC.push(prefaulted(new Int32Array(TS_I << CHUNK_BITS)));
+    }
+    const f = this.fC[c];
+    const x = (k & CHUNK_MASK) * TS_F;
+    f[x] = tradeId;
+    f[x + 1] = takerSeq;
+    f[x + 2] = makerSeq;
+    f[x + 3] = ticks;
+    f[x + 4] = lots;
+    f[x + 5] = fundsQ;
+    f[x + 6] = takerFeeQ;
+    f[x + 7] = makerFeeQ;
+    f[x + 8] = at;
+    f[x + 9] = takerPrev;
+    f[x + 10] = makerPrev;
+    const n = this.iC[c];
+    const y = (k & CHUNK_MASK) * TS_I;
+    n[y] = symIdx;
+    n[y + 1] = takerFlags | (makerFlags << 8);
+    n[y + 2] = takerRate;
+    n[y + 3] = makerRate;
   }
 
-  /** Field `f` (0..10, see FS_STRIDE) of fill `id`. */
-  get(id: number, f: number): number {
-    return this.chunks[id >>> CHUNK_BITS][(id & CHUNK_MASK) * FS_STRIDE + f];
+  /** Float64 field `f` of the trade of fill `id`. */
+  private fl(id: number, f: number): number {
+    const k = (id - 1) >>> 1;
+    return this.fC[k >>> CHUNK_BITS][(k & CHUNK_MASK) * TS_F + f];
+  }
+  /** Int32 field `f` of the trade of fill `id`. */
+  private in(id: number, f: number): number {
+    const k = (id - 1) >>> 1;
+    return this.iC[k >>> CHUNK_BITS][(k & CHUNK_MASK) * TS_I + f];
+  }
+  /** 0 for the taker's fill, 1 for the maker's. */
+  private side(id: number): number {
+    return (id - 1) & 1;
+  }
+
+  symIdx(id: number): number {
+    return this.in(id, 0);
+  }
+  tradeId(id: number): number {
+    return this.fl(id, 0);
+  }
+  orderSeq(id: number): number {
+    return this.fl(id, 1 + this.side(id));
+  }
+  counterSeq(id: number): number {
+    return this.fl(id, 2 - this.side(id));
+  }
+  /** FS_* flags of this fill. */
+  flags(id: number): number {
+    return (this.in(id, 1) >> (8 * this.side(id))) & 255;
+  }
+  ticks(id: number): number {
+    return this.fl(id, 3);
+  }
+  lots(id: number): number {
+    return this.fl(id, 4);
+  }
+  /** funds in qs units, NaN when on the BigInt path (see `big`) */
+  fundsQ(id: number): number {
+    return this.fl(id, 5);
+  }
+  feeQ(id: number): number {
+    return this.fl(id, 6 + this.side(id));
+  }
+  rateId(id: number): number {
+    return this.in(id, 2 + this.side(id));
+  }
+  createdAt(id: number): number {
+    return this.fl(id, 8);
+  }
+  /** The previous fill of the same user (0: none). */
+  prev(id: number): number {
+    return this.fl(id, 9 + this.side(id));
   }
 }
 
@@ -1467,17 +1551,16 @@ export class Exchange {
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const fs = this.fillStore;
-    for (let i = u.fills.length - 1; i >= 0 && out.length < limit; i--) {
-      const id = u.fills[i];
-      if (fs.get(id, 0) !== sym.idx) continue;
+    for (let id = u.lastFill; id !== 0 && out.length < limit; id = fs.prev(id)) {
+      if (fs.symIdx(id) !== sym.idx) continue;
       if (oseq >= 0) {
-        if (fs.get(id, 2) !== oseq) continue;
+        if (fs.orderSeq(id) !== oseq) continue;
       } else {
-        const fl = fs.get(id, 4);
+        const fl = fs.flags(id);
         if (q.lastId !== undefined && id >= q.lastId) continue;
         if (side >= 0 && (fl & FS_SIDE) !== side) continue;
         if (q.type !== undefined && ((fl & FS_MARKET) !== 0 ? 'market' : 'limit') !== q.type) continue;
-        const at = fs.get(id, 10);
+        const at = fs.createdAt(id);
         if (at < start || at > end) continue;
       }
       out.push(this.fillView(id));
@@ -2633,15 +2716,37 @@ export class Exchange {
     const oSeq = lf[ok + LF_SEQ];
     const mSeq = lf[mk + LF_SEQ];
     const oId = ++this.fillSeq;
-    fs.put(oId, s.idx, tradeId, oSeq, mSeq, (fo & F_SELL) | (oMarket ? FS_MARKET : 0), ticks, qty, fundsRec, oFeeRec, oRate.id, now);
     const mId = ++this.fillSeq;
-    fs.put(mId, s.idx, tradeId, mSeq, oSeq, (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0), ticks, qty, fundsRec, mFeeRec, mRate.id, now);
+    // each user's fills are chained newest first (taker's fill, then maker's: a self-trade lists both)
+    const ou = ous.user;
+    const mu = mus.user;
+    const oPrev = ou.lastFill;
+    ou.lastFill = oId;
+    const mPrev = mu.lastFill;
+    mu.lastFill = mId;
+    fs.put(
+      (oId - 1) >>> 1,
+      s.idx,
+      tradeId,
+      oSeq,
+      mSeq,
+      (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
+      (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
+      ticks,
+      qty,
+      fundsRec,
+      oFeeRec,
+      mFeeRec,
+      oRate.id,
+      mRate.id,
+      now,
+      oPrev,
+      mPrev,
+    );
     if (!fast) {
       fs.big.set(oId, [funds, oFee]);
       fs.big.set(mId, [funds, mFee]);
     }
-    ous.user.fills.push(oId);
-    mus.user.fills.push(mId);
     let tape = s.tape;
     if (tape === null) tape = s.tape = new Float64Array(TAPE_MAX * TAPE_STRIDE);
     const slot = s.tapeCount % TAPE_MAX;
@@ -3014,36 +3119,36 @@ export class Exchange {
 
   private fillView(id: number): HfFill {
     const fs = this.fillStore;
-    const s = this.symList[fs.get(id, 0)];
-    const fl = fs.get(id, 4);
-    const fundsQ = fs.get(id, 7);
+    const s = this.symList[fs.symIdx(id)];
+    const fl = fs.flags(id);
+    const fundsQ = fs.fundsQ(id);
     let funds: bigint;
     let fee: bigint;
     if (Number.isNaN(fundsQ)) {
       [funds, fee] = fs.big.get(id) as [bigint, bigint];
     } else {
       funds = BigInt(fundsQ) * s.qFactor;
-      fee = BigInt(fs.get(id, 8)) * s.qFactor;
+      fee = BigInt(fs.feeQ(id)) * s.qFactor;
     }
     return {
       id,
       symbol: s.rules.symbol,
-      tradeId: fs.get(id, 1),
-      orderId: this.orderIdOf(fs.get(id, 2)),
-      counterOrderId: this.orderIdOf(fs.get(id, 3)),
+      tradeId: fs.tradeId(id),
+      orderId: this.orderIdOf(fs.orderSeq(id)),
+      counterOrderId: this.orderIdOf(fs.counterSeq(id)),
       side: (fl & FS_SIDE) === 0 ? 'buy' : 'sell',
       liquidity: (fl & FS_MAKER) !== 0 ? 'maker' : 'taker',
       forceTaker: (fl & FS_FORCE) !== 0,
-      price: s.priceStr(fs.get(id, 5)),
-      size: s.sizeStr(fs.get(id, 6)),
+      price: s.priceStr(fs.ticks(id)),
+      size: s.sizeStr(fs.lots(id)),
       funds: fromUnits(funds, LEDGER_SCALE),
       fee: fromUnits(fee, LEDGER_SCALE),
-      feeRate: RATE_STRS[fs.get(id, 9)],
+      feeRate: RATE_STRS[fs.rateId(id)],
       feeCurrency: s.rules.quoteCurrency,
       stop: '',
       tradeType: 'TRADE',
       type: (fl & FS_MARKET) !== 0 ? 'market' : 'limit',
-      createdAt: fs.get(id, 10),
+      createdAt: fs.createdAt(id),
     };
   }
 
