@@ -747,8 +747,8 @@ class Sym {
 }
 
 /**
- * Fields of an order as read by views and invariants: implemented by the live {@link Order} and by
- * records materialised from the done-order archive.
+ * Fields of an order as read by views and invariants: materialised from a live order's row (liveState) or
+ * from its done-order archive record (Archive.get).
  */
 interface OrderState {
   seq: number;
@@ -1376,7 +1376,7 @@ export class Exchange {
     if (!Number.isSafeInteger(ticks) || ticks <= 0) throw perr('price must be positive');
     if (!Number.isSafeInteger(lots) || lots <= 0) throw perr('size must be positive');
     const tifName = opts?.tif ?? 'GTC';
-    // one scratch request object, reused (submit copies every field into the pooled order)
+    // one scratch request object, reused (submit copies every field into the order's row)
     const p = this.scratch;
     p.user = user;
     p.sym = sym;
