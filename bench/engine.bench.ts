@@ -11,12 +11,13 @@
  * in a separate pass, so timing does not distort the throughput runs; timer overhead subtracted).
  * Fairness: both engines get the same pre-generated streams (typed arrays; the baseline's order ids and the
  * string API's decimal strings are built before timing, right before the run that uses them, so no run
- * carries another run's millions of strings in its heap for the garbage collector to mark;
- * timing), nodejs-order-book its natural API (`limit({id, side: Side, size, price})`, `cancel(id)`),
+ * carries another run's millions of strings in its heap for the garbage collector to mark),
+ * nodejs-order-book its natural API (`limit({id, side: Side, size, price})`, `cancel(id)`),
  * a forced GC (node --expose-gc) before every run, and each stream runs in its own process. Throughput is
  * reported by wall clock and by process CPU time (user+system of all threads, so V8's parallel GC threads
- * count too: robust when other processes load the machine, lower than wall on an idle one); the issue-3 targets are printed next to the figures with MET / NOT MET (judged on wall clock,
- * CPU-time verdict in brackets).
+ * count too: robust when other processes load the machine; on an idle one its orders/s come out lower than
+ * by wall clock). The issue-3 targets are printed next to the figures with MET / NOT MET (judged on wall
+ * clock, CPU-time verdict in brackets).
  * `BENCH_N` overrides the stream length (default 1,000,000); `BENCH_STREAMS` picks streams (e.g. "B").
  */
 import { spawnSync } from 'node:child_process';
