@@ -21,6 +21,8 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fromUnits, parse } from '../src/api/decimal';
+import { mulberry32 } from '../src/exchange/server/world';
 
 type Outcome = { ok: any } | { err: { name: string; code?: string; message: string } };
 
@@ -43,16 +45,6 @@ const NEW = process.env.NEW ?? opt('new') ?? resolve('src/exchange/core/index.ts
 const TRACE = opt('trace') !== undefined;
 const LOOSE_KEYS = opt('loose-keys') !== undefined;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 class Rng {
   constructor(seed: number, readonly next = mulberry32(seed)) {}
   int = (lo: number, hi: number): number => lo + Math.floor(this.next() * (hi - lo + 1));
@@ -69,20 +61,11 @@ class Rng {
   big = (n: number): bigint => BigInt(String(this.int(1, 9)) + Array.from({ length: n - 1 }, () => this.int(0, 9)).join(''));
 }
 /** Plain decimal string of units × 10^-scale (no trailing zeros). */
-function fmt(units: bigint, scale: number): string {
-  const neg = units < 0n;
-  let d = (neg ? -units : units).toString();
-  if (scale > 0) {
-    d = d.padStart(scale + 1, '0');
-    const f = d.slice(-scale).replace(/0+$/, '');
-    d = f ? `${d.slice(0, -scale)}.${f}` : d.slice(0, -scale);
-  }
-  return neg ? `-${d}` : d;
-}
+const fmt = fromUnits;
 /** [units, scale] of a plain decimal string. */
 function scaled(s: string): [bigint, number] {
-  const dot = s.indexOf('.');
-  return dot < 0 ? [BigInt(s), 0] : [BigInt(s.replace('.', '')), s.length - dot - 1];
+  const p = parse(s);
+  return [p.units, p.scale];
 }
 /** Decimal string as units of 10^-18 (coverage classification only). */
 const dec = (s: string): bigint => scaled(s)[0] * 10n ** BigInt(18 - scaled(s)[1]);
