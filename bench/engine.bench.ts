@@ -24,22 +24,12 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, Side } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/core';
-import { mulberry32 } from '../src/exchange/server/world';
+import { STREAMS, SYM, USERS, WINDOW, genStream, setUpBenchWorld, type OrderStream } from './engineStreams';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
-const WINDOW = 10_000;
-const MID = 1_000_000; // ticks of 0.1 → price 100000.0
-const USERS = 64;
-const SYM = 'BTC-USDT';
 
-/** Deterministic PRNG: the sandbox's seeded mulberry32. */
-const rng = mulberry32;
-
-interface Stream {
+interface Stream extends OrderStream {
   name: string;
-  side: Uint8Array; // 0 buy, 1 sell
-  ticks: Int32Array;
-  lots: Int32Array;
   cancels: boolean;
 }
 
@@ -55,24 +45,10 @@ function fmtLots(l: number): string {
   return frac ? `${int}.${frac}` : int;
 }
 
-/** Orders around MID: a fraction `aggressive` placed through the touch (crossing), the rest passive within `band` ticks. */
-function gen(name: string, seed: number, aggressive: number, band: number, alternate: boolean, cancels: boolean): Stream {
-  const r = rng(seed);
-  const side = new Uint8Array(N);
-  const ticks = new Int32Array(N);
-  const lots = new Int32Array(N);
-  for (let i = 0; i < N; i++) {
-    const s = alternate ? i & 1 : r() < 0.5 ? 0 : 1;
-    const aggr = r() < aggressive;
-    const off = 1 + Math.floor(r() * band);
-    let t: number;
-    if (aggr) t = s === 0 ? MID + off : MID - off;
-    else t = s === 0 ? MID - off : MID + off;
-    side[i] = s;
-    ticks[i] = t;
-    lots[i] = aggr ? 1 + Math.floor(r() * 20) : 1 + Math.floor(r() * 100);
-  }
-  return { name, side, ticks, lots, cancels };
+/** Stream `name` (A, B or L, see bench/engineStreams.ts) of N orders. */
+function gen(name: keyof typeof STREAMS): Stream {
+  const p = STREAMS[name];
+  return { name, cancels: p.cancels, ...genStream(N, p.seed, p.aggressive, p.band, p.alternate) };
 }
 
 /** The baseline's order ids ("o0", "o1", ...), built before its run. */
@@ -98,31 +74,7 @@ function newExchange(): { ex: Exchange; uids: string[] } {
   // `let` holding a double allocates a heap number on every increment (harness cost, not the engine's)
   const clock = new Float64Array([1_700_000_000_000]);
   const ex = new Exchange({ now: () => clock[0]++ });
-  ex.addCurrency({ currency: 'BTC', precision: 8 });
-  ex.addCurrency({ currency: 'USDT', precision: 6 });
-  ex.addSymbol({
-    symbol: SYM,
-    baseCurrency: 'BTC',
-    quoteCurrency: 'USDT',
-    baseIncrement: '0.0001',
-    priceIncrement: '0.1',
-    quoteIncrement: '0.000001',
-    baseMinSize: '0.0001',
-    baseMaxSize: '10000',
-    quoteMinSize: '0.1',
-    quoteMaxSize: '99999999',
-    enableTrading: true,
-  });
-  const uids: string[] = [];
-  for (let u = 0; u < USERS; u++) {
-    const uid = `user${u}`;
-    uids.push(uid);
-    ex.setFeeRates(uid, '0.001', '0.0005');
-    for (const [cur, amt] of [['USDT', '100000000000'], ['BTC', '1000000']]) {
-      ex.deposit(uid, cur, amt);
-      ex.transfer(uid, cur, 'main', 'trade', amt);
-    }
-  }
+  const uids = setUpBenchWorld(ex);
   return { ex, uids };
 }
 
@@ -246,9 +198,9 @@ function main(): void {
   }
   const only = process.env.BENCH_STREAMS.toUpperCase();
   const streams = [
-    only.includes('A') ? gen('A', 1, 0.09, 200, false, false) : null,
-    only.includes('B') ? gen('B', 1, 0.09, 200, false, true) : null,
-    only.includes('L') ? gen('L', 3, 0.27, 10, true, false) : null,
+    only.includes('A') ? gen('A') : null,
+    only.includes('B') ? gen('B') : null,
+    only.includes('L') ? gen('L') : null,
   ].filter((x): x is Stream => x !== null);
   const rate = (t: number): string => Math.round(N / t).toLocaleString('en-US');
   if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);

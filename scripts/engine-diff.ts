@@ -23,6 +23,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fromUnits, parse } from '../src/api/decimal';
 import { mulberry32 } from '../src/exchange/server/world';
+import { STREAMS, SYM, USERS as STREAM_USERS, WINDOW, genStream, setUpBenchWorld, type OrderStream } from '../bench/engineStreams';
 
 type Outcome = { ok: any } | { err: { name: string; code?: string; message: string } };
 
@@ -597,39 +598,13 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
 }
 
 // ───────────────────────────── benchmark streams ─────────────────────────────
-type Stream = { side: Uint8Array; ticks: Int32Array; lots: Int32Array };
-/** Same generator as bench/engine.bench.ts gen() (mulberry32 of the sandbox, same draw order). */
-function genStream(n: number, seed: number, aggressive: number, band: number, alternate: boolean): Stream {
-  const rr = mulberry32(seed);
-  const MID = 1_000_000;
-  const s: Stream = { side: new Uint8Array(n), ticks: new Int32Array(n), lots: new Int32Array(n) };
-  for (let i = 0; i < n; i++) {
-    const sd = alternate ? i & 1 : rr() < 0.5 ? 0 : 1;
-    const aggr = rr() < aggressive;
-    const off = 1 + Math.floor(rr() * band);
-    s.side[i] = sd;
-    s.ticks[i] = aggr ? (sd === 0 ? MID + off : MID - off) : sd === 0 ? MID - off : MID + off;
-    s.lots[i] = aggr ? 1 + Math.floor(rr() * 20) : 1 + Math.floor(rr() * 100);
-  }
-  return s;
-}
+type Stream = OrderStream;
 /** Replay a stream through placeLimitTicks / cancelSeq (clock: T0 + 2i per order, +1 for its cancel) and
  * hash the observable end state. Checkpoints: digest of the top of book every 10,000 orders. */
 function streamHash(mod: any, s: Stream, cancels: boolean, n: number): { hash: string; sections: Record<string, string>; ms: number; trades: number; fills: number; active: number; cps: string[] } {
-  const SYM = 'BTC-USDT';
   const clock = { t: T0 };
   const ex = new mod.Exchange({ now: () => clock.t });
-  ex.addCurrency({ currency: 'BTC', precision: 8 });
-  ex.addCurrency({ currency: 'USDT', precision: 6 });
-  ex.addSymbol({ symbol: SYM, baseCurrency: 'BTC', quoteCurrency: 'USDT', baseIncrement: '0.0001', priceIncrement: '0.1', quoteIncrement: '0.000001', baseMinSize: '0.0001', baseMaxSize: '10000', quoteMinSize: '0.1', quoteMaxSize: '99999999', enableTrading: true });
-  const uids = Array.from({ length: 64 }, (_, u) => `user${u}`);
-  for (const uid of uids) {
-    ex.setFeeRates(uid, '0.001', '0.0005');
-    for (const [cur, amt] of [['USDT', '100000000000'], ['BTC', '1000000']]) {
-      ex.deposit(uid, cur, amt);
-      ex.transfer(uid, cur, 'main', 'trade', amt);
-    }
-  }
+  const uids = setUpBenchWorld(ex);
   let trades = 0;
   ex.onTrade(() => trades++);
   const seqs = new Float64Array(n);
@@ -640,14 +615,14 @@ function streamHash(mod: any, s: Stream, cancels: boolean, n: number): { hash: s
   for (let i = 0; i < n; i++) {
     clock.t = T0 + 2 * i;
     try {
-      seqs[i] = ex.placeLimitTicks(uids[i % 64], SYM, s.side[i] === 0 ? 'buy' : 'sell', s.ticks[i], s.lots[i]);
+      seqs[i] = ex.placeLimitTicks(uids[i % STREAM_USERS], SYM, s.side[i] === 0 ? 'buy' : 'sell', s.ticks[i], s.lots[i]);
     } catch (e: any) {
       seqs[i] = -1;
       errors.push(`${i} ${e?.message}`);
     }
-    if (cancels && i >= 10_000) {
+    if (cancels && i >= WINDOW) {
       clock.t += 1;
-      cres[i] = ex.cancelSeq(uids[(i - 10_000) % 64], seqs[i - 10_000]) ? 1 : 2;
+      cres[i] = ex.cancelSeq(uids[(i - WINDOW) % STREAM_USERS], seqs[i - WINDOW]) ? 1 : 2;
     }
     if (i % 10_000 === 9_999) cps.push(createHash('sha256').update(js([ex.level2(SYM, 10), ex.sequence(SYM), ex.collectedFees(), trades])).digest('hex').slice(0, 16));
   }
@@ -698,16 +673,17 @@ async function streams(OM: any, NM: any): Promise<void> {
   let allOk = true;
   for (const name of ['A', 'B', 'L']) {
     if (!which.includes(name)) continue;
-    const s = name === 'L' ? genStream(n, 3, 0.27, 10, true) : genStream(n, 1, 0.09, 200, false);
+    const p = STREAMS[name as keyof typeof STREAMS];
+    const s = genStream(n, p.seed, p.aggressive, p.band, p.alternate);
     gc();
-    const o = streamHash(OM, s, name === 'B', n);
+    const o = streamHash(OM, s, p.cancels, n);
     gc();
-    const w = streamHash(NM, s, name === 'B', n);
+    const w = streamHash(NM, s, p.cancels, n);
     gc();
     const same = o.hash === w.hash;
     allOk &&= same;
     const cp = o.cps.findIndex((c, i) => c !== w.cps[i]);
-    console.log(`stream ${name}${name === 'B' ? ' (+cancel i-10k)' : ''} N=${n}: trades ${o.trades}, fills ${o.fills} (new ${w.fills}), active at end ${o.active}; replay old ${o.ms.toFixed(0)} ms, new ${w.ms.toFixed(0)} ms`);
+    console.log(`stream ${name}${p.cancels ? ' (+cancel i-10k)' : ''} N=${n}: trades ${o.trades}, fills ${o.fills} (new ${w.fills}), active at end ${o.active}; replay old ${o.ms.toFixed(0)} ms, new ${w.ms.toFixed(0)} ms`);
     console.log(`  old ${o.hash}\n  new ${w.hash}\n  ${same ? 'MATCH' : `MISMATCH${cp >= 0 ? ` (top-of-book checkpoints first differ after order ${(cp + 1) * 10_000})` : ''}`}`);
     if (!same) console.log(`  differing sections: ${Object.keys({ ...o.sections, ...w.sections }).filter((k) => o.sections[k] !== w.sections[k]).join(', ')}`);
   }
