@@ -583,75 +583,88 @@ class LevelIndex {
   }
 }
 
-/** One side of a book: levels sorted so that the BEST level is LAST (O(1) access/pop). */
+/**
+ * One side of a book. Level prices are kept sorted with the BEST level LAST (bids ascending, asks
+ * descending) in a Float64Array (ticks are safe integers, exact in a double): a new or emptied level moves
+ * the prices after it with one memmove and no pointer writes, and the best level is appended or popped in
+ * O(1). The Level objects live in `map`; `best()` is cached.
+ */
 class BookSide {
-  readonly levels: Level[] = [];
+  /** level prices (ticks), px[0..count), best last */
+  private px = new Float64Array(64);
+  /** number of levels */
+  count = 0;
+  /** the best level, undefined when the side is empty */
+  private top: Level | undefined = undefined;
   readonly map = new LevelIndex();
   constructor(readonly side: SideN) {}
 
+  /** The best level (highest bid, lowest ask), undefined when empty. */
   best(): Level | undefined {
-    return this.levels[this.levels.length - 1];
+    return this.top;
   }
 
-  /** Better-or-equal comparator: bids best = highest, asks best = lowest. */
+  /** The level at sorted index i (0 = the worst, count − 1 = the best); undefined only if the index is broken. */
+  at(i: number): Level | undefined {
+    return this.map.get(this.px[i]);
+  }
+
+  /** The level at `ticks`, created (and placed in price order) when there is none. */
   getOrCreate(ticks: number): Level {
     let lv = this.map.get(ticks);
     if (lv) return lv;
     lv = new Level(ticks);
     this.map.set(ticks, lv);
-    const a = this.levels;
-    // bids ascending (best = highest last); asks descending (best = lowest last)
-    let lo = 0;
-    let hi = a.length;
-    if (this.side === BUY) {
-      if (hi === 0 || a[hi - 1].ticks < ticks) {
-        a.push(lv);
-        return lv;
-      }
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (a[mid].ticks < ticks) lo = mid + 1;
-        else hi = mid;
-      }
-    } else {
-      if (hi === 0 || a[hi - 1].ticks > ticks) {
-        a.push(lv);
-        return lv;
-      }
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (a[mid].ticks > ticks) lo = mid + 1;
-        else hi = mid;
-      }
+    const n = this.count;
+    if (n === this.px.length) {
+      const px = new Float64Array(n * 2);
+      px.set(this.px);
+      this.px = px;
     }
-    a.splice(lo, 0, lv);
+    const a = this.px;
+    const buy = this.side === BUY;
+    // a new best level goes last
+    if (n === 0 || (buy ? a[n - 1] < ticks : a[n - 1] > ticks)) {
+      a[n] = ticks;
+      this.count = n + 1;
+      this.top = lv;
+      return lv;
+    }
+    // first index whose price is better than `ticks`
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (buy ? a[mid] < ticks : a[mid] > ticks) lo = mid + 1;
+      else hi = mid;
+    }
+    a.copyWithin(lo + 1, lo, n);
+    a[lo] = ticks;
+    this.count = n + 1;
     return lv;
   }
 
+  /** Remove a level of this side (it must be indexed here). */
   remove(lv: Level): void {
     this.map.delete(lv.ticks);
-    const a = this.levels;
-    const n = a.length;
-    if (a[n - 1] === lv) {
-      a.pop();
+    const a = this.px;
+    const n = this.count;
+    const ticks = lv.ticks;
+    if (a[n - 1] === ticks) {
+      this.count = n - 1;
+      this.top = n > 1 ? this.map.get(a[n - 2]) : undefined;
       return;
     }
+    const buy = this.side === BUY;
     let lo = 0;
     let hi = n;
-    if (this.side === BUY) {
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (a[mid].ticks < lv.ticks) lo = mid + 1;
-        else hi = mid;
-      }
-    } else {
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (a[mid].ticks > lv.ticks) lo = mid + 1;
-        else hi = mid;
-      }
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (buy ? a[mid] < ticks : a[mid] > ticks) lo = mid + 1;
+      else hi = mid;
     }
-    a.splice(lo, 1);
+    a.copyWithin(lo, lo + 1, n);
+    this.count = n - 1;
   }
 }
 
@@ -1581,8 +1594,8 @@ export class Exchange {
     const s = this.sym(symbol);
     const side = (b: BookSide): [string, string][] => {
       const out: [string, string][] = [];
-      for (let i = b.levels.length - 1; i >= 0 && out.length < depth; i--) {
-        const lv = b.levels[i];
+      for (let i = b.count - 1; i >= 0 && out.length < depth; i--) {
+        const lv = b.at(i) as Level;
         if (lv.size > 0) out.push([s.priceStr(lv.ticks), s.sizeStr(lv.size)]);
       }
       return out;
@@ -1600,7 +1613,10 @@ export class Exchange {
     this.expire(this.now());
     const s = this.sym(symbol);
     const best = (b: BookSide): Level | undefined => {
-      for (let i = b.levels.length - 1; i >= 0; i--) if (b.levels[i].size > 0) return b.levels[i];
+      for (let i = b.count - 1; i >= 0; i--) {
+        const lv = b.at(i) as Level;
+        if (lv.size > 0) return lv;
+      }
       return undefined;
     };
     const bb = best(s.bids);
@@ -1840,13 +1856,14 @@ export class Exchange {
     }
     for (const s of this.syms.values()) {
       for (const b of [s.bids, s.asks]) {
-        if (b.levels.length !== b.map.size) fail(`${s.rules.symbol}: level index mismatch`);
-        for (let i = 0; i < b.levels.length; i++) {
-          const lv = b.levels[i];
-          if (i > 0 && (b.side === BUY ? b.levels[i - 1].ticks >= lv.ticks : b.levels[i - 1].ticks <= lv.ticks)) {
+        if (b.count !== b.map.size) fail(`${s.rules.symbol}: level index mismatch`);
+        if (b.best() !== (b.count > 0 ? b.at(b.count - 1) : undefined)) fail(`${s.rules.symbol}: best level is not the last`);
+        for (let i = 0; i < b.count; i++) {
+          const lv = b.at(i) ?? fail(`${s.rules.symbol}: level at index ${i} not indexed`);
+          const pv = i > 0 ? (b.at(i - 1) as Level) : undefined;
+          if (pv !== undefined && (b.side === BUY ? pv.ticks >= lv.ticks : pv.ticks <= lv.ticks)) {
             fail(`${s.rules.symbol}: levels not sorted`);
           }
-          if (b.map.get(lv.ticks) !== lv) fail(`${s.rules.symbol}: level ${lv.ticks} not indexed`);
           if (lv.head === -1) fail(`${s.rules.symbol}: empty level ${lv.ticks}`);
           let sum = 0;
           let prev = -1;
@@ -2377,8 +2394,8 @@ export class Exchange {
       } else {
         let need = BigInt(p.lots);
         let cost = ZERO;
-        outer: for (let i = opp.levels.length - 1; i >= 0; i--) {
-          const lv = opp.levels[i];
+        outer: for (let i = opp.count - 1; i >= 0; i--) {
+          const lv = opp.at(i) as Level;
           for (let m = lv.head; m !== -1; m = this.li[m * LI_STRIDE + LI_NEXT]) {
             if (skipOwn && this.usOf(m).user.uid === uid) continue;
             const rem = BigInt(this.lf[m * LF_STRIDE + LF_REMAIN]);
@@ -2397,8 +2414,8 @@ export class Exchange {
       } else {
         let left = p.funds;
         let lots = ZERO;
-        outer2: for (let i = opp.levels.length - 1; i >= 0; i--) {
-          const lv = opp.levels[i];
+        outer2: for (let i = opp.count - 1; i >= 0; i--) {
+          const lv = opp.at(i) as Level;
           const perLot = BigInt(lv.ticks) * s.unitFunds;
           for (let m = lv.head; m !== -1; m = this.li[m * LI_STRIDE + LI_NEXT]) {
             if (skipOwn && this.usOf(m).user.uid === uid) continue;
@@ -2497,8 +2514,8 @@ export class Exchange {
     const ticks = this.lf[o * LF_STRIDE + LF_TICKS];
     const s = this.usOf(o).sym;
     const opp = isBuy ? s.asks : s.bids;
-    for (let i = opp.levels.length - 1; i >= 0; i--) {
-      const lv = opp.levels[i];
+    for (let i = opp.count - 1; i >= 0; i--) {
+      const lv = opp.at(i) as Level;
       if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
       for (let m = lv.head; m !== -1; m = li[m * LI_STRIDE + LI_NEXT]) {
         if ((li[m * LI_STRIDE + LI_FLAGS] & (F_HIDDEN | F_ICEBERG)) === 0) return true;
@@ -2518,8 +2535,8 @@ export class Exchange {
     const ticks = lf[o * LF_STRIDE + LF_TICKS];
     const opp = isBuy ? this.usList[own].sym.asks : this.usList[own].sym.bids;
     let need = lf[o * LF_STRIDE + LF_REMAIN];
-    for (let i = opp.levels.length - 1; i >= 0; i--) {
-      const lv = opp.levels[i];
+    for (let i = opp.count - 1; i >= 0; i--) {
+      const lv = opp.at(i) as Level;
       if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
       for (let m = lv.head; m !== -1; m = li[m * LI_STRIDE + LI_NEXT]) {
         // same UserSym ⇔ same user (the maker is on the same symbol)

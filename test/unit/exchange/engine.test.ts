@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Exchange, ExchangeError } from '../../../src/exchange/core';
+import { fromUnits } from '../../../src/api/decimal';
 import { SYM, fund, place, trade, world } from './helpers';
 
 /** Expect an ExchangeError with this code (and message, when given). */
@@ -512,6 +513,52 @@ describe('exchange core: validation, errors, queries', () => {
     off();
     assert.deepEqual(seen, ['sell 100 2', 'sell 99 0.5']);
     assert.deepEqual(ex.trades(SYM).map((t) => t.price), ['100', '99']);
+  });
+});
+
+describe('exchange core: price levels', () => {
+  it('levels stay in price order when created and emptied at any depth (level2 and best bid/ask against a reference)', () => {
+    const { ex } = setup();
+    fund(ex, 'buyer', 'USDT', '5000');
+    fund(ex, 'seller', 'BTC', '50');
+    let x = 7;
+    const rnd = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % n;
+    };
+    const live: { id: string; uid: string; side: 'buy' | 'sell'; ticks: number; lots: number }[] = [];
+    const check = (): void => {
+      const ref = { buy: new Map<number, number>(), sell: new Map<number, number>() };
+      for (const o of live) ref[o.side].set(o.ticks, (ref[o.side].get(o.ticks) ?? 0) + o.lots);
+      const rows = (m: Map<number, number>, desc: boolean): [string, string][] =>
+        [...m].sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).map(([t, l]) => [fromUnits(BigInt(t), 1), fromUnits(BigInt(l), 4)]);
+      const l2 = ex.level2(SYM, 10_000);
+      assert.deepEqual(l2.bids, rows(ref.buy, true));
+      assert.deepEqual(l2.asks, rows(ref.sell, false));
+      const bba = ex.bestBidAsk(SYM);
+      assert.deepEqual([bba.bestBid, bba.bestAsk], [l2.bids[0]?.[0] ?? null, l2.asks[0]?.[0] ?? null]);
+    };
+    let levelsSeen = 0;
+    for (let step = 0; step < 1500; step++) {
+      if (live.length > 0 && rnd(3) === 0) {
+        const o = live.splice(rnd(live.length), 1)[0];
+        ex.cancelOrder(o.uid, SYM, o.id);
+        ex.checkInvariants();
+      } else {
+        // bids 10.0-49.9, asks 60.0-99.9 (never crossing): 400 possible levels a side, created at any depth
+        const side = rnd(2) === 0 ? 'buy' : 'sell';
+        const ticks = side === 'buy' ? 100 + rnd(400) : 600 + rnd(400);
+        const lots = 100 * (1 + rnd(5));
+        const uid = side === 'buy' ? 'buyer' : 'seller';
+        // place() checks the invariants: levels sorted best last, every level indexed, best() the last one
+        const id = place(ex, uid, { side, type: 'limit', price: fromUnits(BigInt(ticks), 1), size: fromUnits(BigInt(lots), 4) });
+        live.push({ id, uid, side, ticks, lots });
+      }
+      if (step % 25 === 0) check();
+      levelsSeen = Math.max(levelsSeen, ex.level2(SYM, 10_000).bids.length);
+    }
+    check();
+    assert.ok(levelsSeen > 150, `only ${levelsSeen} bid levels at once`);
   });
 });
 
