@@ -128,9 +128,9 @@ function main(): void {
     ['maker + taker, one full fill', 'fill'],
   ];
   for (const [label, sc] of rows) {
-    ours(sc, N / 5);
+    ours(sc, Math.ceil(N / 5));
     const a = ours(sc, N);
-    baseline(sc, N / 5);
+    baseline(sc, Math.ceil(N / 5));
     const b = baseline(sc, N);
     console.log(`  ${label.padEnd(30)} ours ${a.toFixed(0).padStart(5)} ns   nodejs-order-book ${b.toFixed(0).padStart(6)} ns   ratio ${(b / a).toFixed(2)}x`);
   }
