@@ -630,18 +630,25 @@ class BookSide {
       this.top = lv;
       return lv;
     }
-    // first index whose price is better than `ticks`
+    const lo = this.search(ticks);
+    a.copyWithin(lo + 1, lo, n);
+    a[lo] = ticks;
+    this.count = n + 1;
+    return lv;
+  }
+
+  /** Binary search: the first sorted index whose price is not worse than `ticks` (its index when present). */
+  private search(ticks: number): number {
+    const a = this.px;
+    const buy = this.side === BUY;
     let lo = 0;
-    let hi = n;
+    let hi = this.count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (buy ? a[mid] < ticks : a[mid] > ticks) lo = mid + 1;
       else hi = mid;
     }
-    a.copyWithin(lo + 1, lo, n);
-    a[lo] = ticks;
-    this.count = n + 1;
-    return lv;
+    return lo;
   }
 
   /** Remove a level of this side (it must be indexed here). */
@@ -655,14 +662,7 @@ class BookSide {
       this.top = n > 1 ? this.map.get(a[n - 2]) : undefined;
       return;
     }
-    const buy = this.side === BUY;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (buy ? a[mid] < ticks : a[mid] > ticks) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.search(ticks);
     a.copyWithin(lo, lo + 1, n);
     this.count = n - 1;
   }
