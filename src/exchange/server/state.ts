@@ -190,20 +190,12 @@ export type Command =
   | {
       op: 'withdrawal.create';
       t: number;
-      args: {
-        withdrawalId: string;
-        uid: string;
-        version: 'v1' | 'v3' | 'v4';
-        currency: string;
-        chainId: string;
-        withdrawType: 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE';
-        toAddress: string;
-        memo: string;
-        isInner: boolean;
-        remark: string;
-        amount: string;
-        feeDeductType?: 'INTERNAL' | 'EXTERNAL';
-      };
+      /** the request; fee, totals and status are derived from it when applied (replay included) */
+      args: Pick<
+        WithdrawalRecord,
+        'withdrawalId' | 'uid' | 'version' | 'currency' | 'chainId' | 'withdrawType' | 'toAddress' | 'memo' | 'isInner' | 'remark' | 'amount'
+      > &
+        Partial<Pick<WithdrawalRecord, 'feeDeductType'>>;
     }
   | { op: 'withdrawal.settle'; t: number; args: { withdrawalId: string } }
   | { op: 'withdrawal.release'; t: number; args: { withdrawalId: string; reason: string } }
