@@ -44,19 +44,19 @@ async function answer(page: Page, text: string, expectTitle?: RegExp): Promise<v
   await page.keyboard.press('Enter');
 }
 
-/** F1 → "SpotDesk: Withdraw…" (retried while the extension's contributions are still loading). */
-async function runWithdrawCommand(page: Page): Promise<void> {
+/** F1 → the palette command titled `title` (retried while the extension's contributions are still loading). */
+async function runCommand(page: Page, title: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     await page.keyboard.press('F1');
     await quickInputVisible(page);
-    await page.locator('.quick-input-widget input.input').fill('>SpotDesk: Withdraw');
+    await page.locator('.quick-input-widget input.input').fill(`>${title}`);
     await page.waitForTimeout(800);
     const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
-    if (rows.some((r) => r.includes('SpotDesk: Withdraw'))) {
+    if (rows.some((r) => r.includes(title))) {
       await page.keyboard.press('Enter');
       return;
     }
-    if (attempt > 20) throw new Error(`"SpotDesk: Withdraw…" not in the command palette: ${rows.join(' | ')}`);
+    if (attempt > 20) throw new Error(`"${title}" not in the command palette: ${rows.join(' | ')}`);
     await page.keyboard.press('Escape');
     await page.waitForTimeout(2000);
   }
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     await page.waitForTimeout(4000);
 
-    await runWithdrawCommand(page);
+    await runCommand(page, 'SpotDesk: Withdraw');
     // Steps (the sandbox starts on first use; the first pick waits for it).
     await answer(page, 'USDT', /SpotDesk: Withdraw/);
     await page.waitForFunction(() => /Chain for USDT/.test(document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder') ?? document.body.innerText), undefined, { timeout: 30_000 }).catch(() => undefined);
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     console.log('  ✔ guarded withdrawal driven through the workbench (screenshots: step, summary, wrong suffix, typed, sent)');
 
     // V4 by e-mail, entered interactively with the recipient fields; cancelled at the summary.
-    await runWithdrawCommand(page);
+    await runCommand(page, 'SpotDesk: Withdraw');
     await answer(page, 'USDT', /SpotDesk: Withdraw/);
     await answer(page, 'TRC20');
     await answer(page, 'MAIL');
@@ -185,11 +185,7 @@ async function main(): Promise<void> {
     console.log('  ✔ V4 e-mail withdrawal with recipient fields collected interactively; cancel at the summary sends nothing');
 
     // Deposit address for a memo currency: the funding webview with copy buttons and the warning.
-    await page.keyboard.press('F1');
-    await quickInputVisible(page);
-    await page.locator('.quick-input-widget input.input').fill('>SpotDesk: Create Deposit Address');
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'SpotDesk: Create Deposit Address');
     await answer(page, 'XRP');
     const frame = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
     await frame.locator('h1', { hasText: 'Deposit XRP' }).waitFor({ timeout: 30_000 });
@@ -206,11 +202,7 @@ async function main(): Promise<void> {
     // fetched (GET /api/v2/deposit-addresses) and shown the same way, with a line saying so.
     const memo = /needs the memo (\d+)/.exec(panelText)?.[1];
     assert.ok(memo, 'memo shown the first time');
-    await page.keyboard.press('F1');
-    await quickInputVisible(page);
-    await page.locator('.quick-input-widget input.input').fill('>SpotDesk: Create Deposit Address');
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'SpotDesk: Create Deposit Address');
     await answer(page, 'XRP');
     await frame.locator('.existing').waitFor({ timeout: 30_000 });
     const again = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
