@@ -136,7 +136,7 @@ function main(): void {
   }
   console.log(
     `  fresh memory: ${pt.first.toFixed(0)} ns per 4 KiB page on first write (${pt.again.toFixed(0)} ns on the next), ` +
-      `i.e. ${((pt.first * 40) / 4096).toFixed(1)} ns per done order's 40-byte history record and ` +
+      `i.e. ${((pt.first * 32) / 4096).toFixed(1)} ns per order's 32-byte record and ` +
       `${((pt.first * 104) / 4096).toFixed(1)} ns per trade's 104-byte fill record`,
   );
 }

@@ -33,9 +33,9 @@
  * Memory layout: live orders are rows of typed arrays indexed by a pool slot, not objects (LF_* doubles
  * for the fields that may exceed 2^31, LI_* int32 for links, flags, owner and fee-rate ids; price-level
  * queues and a user's active list are linked by slot; rarely used fields and BigInt parts in an OrderExt
- * only for the orders that need one; freed slots reused last-freed first). A done order's final state
- * goes to an int32 archive (40 bytes per order, wider values in a side map) that also chains each user's
- * done orders per symbol. Fill records and the public trade tape are typed arrays too (FillStore,
+ * only for the orders that need one; freed slots reused last-freed first). Every order has a 32-byte int32
+ * record by seq (the Archive): its pool slot while it is live, its final state once done (wider values in a
+ * side map); done records also chain each user's done orders per symbol. Fill records and the public trade tape are typed arrays too (FillStore,
  * Sym.tape ring); wire objects are built only when queried. So the garbage collector has no per-order
  * object to trace or move, however deep the book. Large typed arrays are written once per 4 KiB page
  * when allocated (prefaulted), so page faults do not land on the order path. The trade accounts of a
@@ -804,7 +804,7 @@ interface OrderState {
  * fields and the BigInt parts of amounts live in an {@link OrderExt} per slot (null for plain orders).
  * No per-order heap object: nothing for the garbage collector to trace or move, and a slot freed by
  * a done order is reused first (LIFO), so the hot rows stay in cache. A slot is meaningful only while
- * archive.slotOf[seq] points to it; views materialise an {@link OrderState} when queried.
+ * archive.slotOf(seq) is it; views materialise an {@link OrderState} when queried.
  */
 const LF_STRIDE = 12;
 /** limit price, ticks (0 for market orders) */
@@ -883,17 +883,23 @@ const F_ACTIVE = 1 << 11;
 const F_IN_BOOK = 1 << 12;
 /** flags kept in the archive (all but the live-state bits), below 2^11 */
 const F_ARCHIVED = (1 << 11) - 1;
-/** symbols are at most 2^20 (the archive packs symbol index and flags in one int32) */
+/** symbols are at most 2^20 */
 const MAX_SYMBOLS = 1 << 20;
 /**
- * Done-order record: AR_STRIDE int32 per seq (40 bytes).
- * [0] ticks [1] sizeLots [2] deal [3] cancelled [4] createdAt − the chunk's base time
- * [5] lastUpdatedAt − createdAt [6] user index [7] symbol index << 11 | flags (AR_WIDE set: the numbers
- * of [0]–[5], [8], [9] did not fit in int32 and are in Archive.wide) [8] seq − the previous done seq of
- * the same user and symbol (0: none) [9] 1 + index of [dealN, feeN] in the fill-amount store (0: none).
+ * Order record: AR_STRIDE int32 per seq (32 bytes), written when the order is placed (its pool slot) and
+ * when it is done (its final state).
+ * Live order: [0] pool slot, [5] 0. Done order: [0] ticks [1] sizeLots [2] deal [3] createdAt − the
+ * chunk's base time [4] lastUpdatedAt − createdAt [5] AR_DONE | UserSym index << 11 | flags (AR_WIDE set:
+ * the numbers of [0]–[4], [6], [7] or the UserSym index did not fit and are in Archive.wide) [6] seq − the
+ * previous done seq of the same user and symbol (0: none) [7] 1 + index of [dealN, feeN] in the
+ * fill-amount store (0: none). cancelledSize is not stored: a done order has nothing remaining, so it is
+ * sizeLots − deal (0 for orders by funds).
  */
-const AR_STRIDE = 10;
+const AR_STRIDE = 8;
 const AR_WIDE = 1 << 31;
+const AR_DONE = 1 << 30;
+/** UserSym indexes below this fit the record's meta field (bits 11..29) */
+const AR_MAX_US = 1 << 19;
 const CHUNK_BITS = 12; // archive chunk = 4,096 orders
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
@@ -911,13 +917,14 @@ interface WideRecord {
   ticks: number;
   sizeLots: number;
   deal: number;
-  cancelled: number;
   createdAt: number;
   lastUpdatedAt: number;
   /** previous done seq of the same user and symbol, 0 when none */
   prevDone: number;
   dealN: number;
   feeN: number;
+  /** index of the owner's UserSym */
+  usIdx: number;
 }
 
 /** True when v is an integer that fits an int32. */
@@ -926,11 +933,11 @@ function i32(v: number): boolean {
 }
 
 /**
- * Done-order archive: final state of every done order by seq, in int32 records (40 bytes per order, plus
- * 16 for one with fills on the Number path; no per-order objects for the garbage collector to trace);
- * BigInt amounts, strings and out-of-range numbers only for the orders that have them. The done orders
- * of one user and symbol are chained newest first (UserSym.lastDone, then [8]). Also maps seq → pool
- * slot of live orders (-1 when not live).
+ * Order archive: one int32 record per seq (32 bytes per order, plus 16 for one with fills on the Number
+ * path; no per-order objects for the garbage collector to trace). While an order is live its record holds
+ * its pool slot (seq → slot, so no separate index); when it is done, its final state. BigInt amounts,
+ * strings and out-of-range numbers only for the orders that have them. The done orders of one user and
+ * symbol are chained newest first (UserSym.lastDone, then [6]).
  */
 class Archive {
   /** chunks of CHUNK orders: no copying as the history grows */
@@ -940,8 +947,8 @@ class Archive {
   /** [dealN, feeN] (qs units) of archived orders with fills on the Number path, in chunks of CHUNK pairs */
   private readonly fillAmtC: Float64Array[] = [];
   private fillAmts = 0;
-  slotOf = new Int32Array(1024).fill(-1);
-  cap = 1024;
+  /** highest seq with a record (seqs 1..count exist) */
+  count = 0;
   /** seq → [funds, dealFunds, cancelledFunds, fee] when any is non-zero (funds orders, filled orders) */
   readonly big = new Map<number, bigint[]>();
   /** seq → clientOid, remark, tags, visible, cancelAfter when any is set */
@@ -949,18 +956,26 @@ class Archive {
   /** seq → numbers of records flagged AR_WIDE */
   readonly wide = new Map<number, WideRecord>();
 
-  ensure(seq: number): void {
-    while (this.recC.length <= seq >>> CHUNK_BITS) {
+  /** Record a new live order: seq (= count + 1) is in pool slot `slot`. */
+  add(seq: number, slot: number): void {
+    const c = seq >>> CHUNK_BITS;
+    if (c >= this.recC.length) {
       this.recC.push(prefaulted(new Int32Array(AR_STRIDE << CHUNK_BITS)));
       this.baseC.push(NaN);
     }
-    if (seq < this.cap) return;
-    let cap = this.cap;
-    while (seq >= cap) cap *= 2;
-    const slotOf = new Int32Array(cap).fill(-1);
-    slotOf.set(this.slotOf);
-    this.slotOf = slotOf;
-    this.cap = cap;
+    this.count = seq;
+    const rec = this.recC[c];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    rec[r] = slot;
+    rec[r + 5] = 0;
+  }
+
+  /** The pool slot of a live order's seq, -1 when done or unknown (any number is accepted). */
+  slotOf(seq: number): number {
+    if (!(seq >= 1 && seq <= this.count) || Math.floor(seq) !== seq) return -1;
+    const rec = this.recC[seq >>> CHUNK_BITS];
+    const r = (seq & CHUNK_MASK) * AR_STRIDE;
+    return rec[r + 5] === 0 ? rec[r] : -1;
   }
 
   /** Archive the final state of the live order in row `k` of `lf` (flags, owner record and ext given). */
@@ -974,7 +989,6 @@ class Archive {
     const ticks = lf[k + LF_TICKS];
     const lots = lf[k + LF_LOTS];
     const deal = lf[k + LF_DEAL];
-    const cancelled = lf[k + LF_CANC];
     const updated = lf[k + LF_UPDATED];
     const prev = us.lastDone;
     us.lastDone = seq;
@@ -1000,64 +1014,65 @@ class Archive {
         ]);
       }
     }
-    rec[r + 6] = us.user.idx;
-    let meta = (us.sym.idx << 11) | (flags & F_ARCHIVED);
     const dc = created - base;
     const du = updated - created;
     const dp = prev === 0 ? 0 : seq - prev;
-    if (i32(ticks) && i32(lots) && i32(deal) && i32(cancelled) && i32(dc) && i32(du) && i32(dp)) {
+    let meta = AR_DONE | (flags & F_ARCHIVED);
+    if (us.idx < AR_MAX_US && i32(ticks) && i32(lots) && i32(deal) && i32(dc) && i32(du) && i32(dp)) {
+      meta |= us.idx << 11;
       rec[r] = ticks;
       rec[r + 1] = lots;
       rec[r + 2] = deal;
-      rec[r + 3] = cancelled;
-      rec[r + 4] = dc;
-      rec[r + 5] = du;
-      rec[r + 8] = dp;
+      rec[r + 3] = dc;
+      rec[r + 4] = du;
+      rec[r + 6] = dp;
       if (dealN !== 0 || feeN !== 0) {
         const i = this.fillAmts++;
         if (i >>> CHUNK_BITS >= this.fillAmtC.length) this.fillAmtC.push(prefaulted(new Float64Array(2 << CHUNK_BITS)));
         const a = this.fillAmtC[i >>> CHUNK_BITS];
         a[(i & CHUNK_MASK) * 2] = dealN;
         a[(i & CHUNK_MASK) * 2 + 1] = feeN;
-        rec[r + 9] = i + 1;
+        rec[r + 7] = i + 1;
+      } else {
+        rec[r + 7] = 0;
       }
     } else {
       meta |= AR_WIDE;
-      this.wide.set(seq, { ticks, sizeLots: lots, deal, cancelled, createdAt: created, lastUpdatedAt: updated, prevDone: prev, dealN, feeN });
+      this.wide.set(seq, { ticks, sizeLots: lots, deal, createdAt: created, lastUpdatedAt: updated, prevDone: prev, dealN, feeN, usIdx: us.idx });
     }
-    rec[r + 7] = meta;
+    rec[r + 5] = meta;
     if (x !== null && (x.clientOid !== '' || x.remark !== '' || x.tags !== '' || x.visible !== 0 || x.cancelAfter !== 0)) {
       this.ext.set(seq, { clientOid: x.clientOid, remark: x.remark, tags: x.tags, visible: x.visible, cancelAfter: x.cancelAfter });
     }
   }
 
-  userIdx(seq: number): number {
-    return this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 6];
-  }
-  symIdx(seq: number): number {
-    return (this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 7] >>> 11) & (MAX_SYMBOLS - 1);
+  /** Index of the owner's UserSym of a done order. */
+  usIdx(seq: number): number {
+    const meta = this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 5];
+    if ((meta & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).usIdx;
+    return (meta >>> 11) & (AR_MAX_US - 1);
   }
   lastUpdatedAt(seq: number): number {
     const rec = this.recC[seq >>> CHUNK_BITS];
     const r = (seq & CHUNK_MASK) * AR_STRIDE;
-    if ((rec[r + 7] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).lastUpdatedAt;
-    return this.baseC[seq >>> CHUNK_BITS] + rec[r + 4] + rec[r + 5];
+    if ((rec[r + 5] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).lastUpdatedAt;
+    return this.baseC[seq >>> CHUNK_BITS] + rec[r + 3] + rec[r + 4];
   }
   /** The done order archived before `seq` for the same user and symbol, 0 when none. */
   prevDone(seq: number): number {
     const rec = this.recC[seq >>> CHUNK_BITS];
     const r = (seq & CHUNK_MASK) * AR_STRIDE;
-    if ((rec[r + 7] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).prevDone;
-    const d = rec[r + 8];
+    if ((rec[r + 5] & AR_WIDE) !== 0) return (this.wide.get(seq) as WideRecord).prevDone;
+    const d = rec[r + 6];
     return d === 0 ? 0 : seq - d;
   }
 
-  /** Materialise a done order. */
-  get(seq: number, users: User[], syms: Sym[]): OrderState {
+  /** Materialise a done order (`usList`: the exchange's UserSym records by index). */
+  get(seq: number, usList: UserSym[]): OrderState {
     const c = seq >>> CHUNK_BITS;
     const rec = this.recC[c];
     const r = (seq & CHUNK_MASK) * AR_STRIDE;
-    const meta = rec[r + 7];
+    const meta = rec[r + 5];
     const fl = meta & F_ARCHIVED;
     const w = (meta & AR_WIDE) !== 0 ? (this.wide.get(seq) as WideRecord) : undefined;
     let dealN: number;
@@ -1065,27 +1080,30 @@ class Archive {
     if (w) {
       dealN = w.dealN;
       feeN = w.feeN;
-    } else if (rec[r + 9] !== 0) {
-      const i = rec[r + 9] - 1;
+    } else if (rec[r + 7] !== 0) {
+      const i = rec[r + 7] - 1;
       dealN = this.fillAmtC[i >>> CHUNK_BITS][(i & CHUNK_MASK) * 2];
       feeN = this.fillAmtC[i >>> CHUNK_BITS][(i & CHUNK_MASK) * 2 + 1];
     } else {
       dealN = 0;
       feeN = 0;
     }
-    const created = w ? w.createdAt : this.baseC[c] + rec[r + 4];
+    const created = w ? w.createdAt : this.baseC[c] + rec[r + 3];
     const b = this.big.get(seq);
     const ex = this.ext.get(seq);
-    const sym = syms[(meta >>> 11) & (MAX_SYMBOLS - 1)];
+    const us = usList[w ? w.usIdx : (meta >>> 11) & (AR_MAX_US - 1)];
+    const sym = us.sym;
     const qn = (v: number): bigint => (v === 0 ? ZERO : BigInt(v) * sym.qFactor);
+    const sizeLots = w ? w.sizeLots : rec[r + 1];
+    const deal = w ? w.deal : rec[r + 2];
     return {
       seq,
-      user: users[rec[r + 6]],
+      user: us.user,
       sym,
       side: (fl & F_SELL) as SideN,
       market: (fl & F_MARKET) !== 0,
       ticks: w ? w.ticks : rec[r],
-      sizeLots: w ? w.sizeLots : rec[r + 1],
+      sizeLots,
       funds: b ? b[0] : -1n,
       tif: (fl >> F_TIF_SHIFT) & 3,
       cancelAfter: ex ? ex.cancelAfter : 0,
@@ -1098,8 +1116,8 @@ class Archive {
       remark: ex ? ex.remark : '',
       tags: ex ? ex.tags : '',
       remain: 0,
-      deal: w ? w.deal : rec[r + 2],
-      cancelled: w ? w.cancelled : rec[r + 3],
+      deal,
+      cancelled: sizeLots < 0 ? 0 : sizeLots - deal,
       dealFunds: b ? b[1] : qn(dealN),
       remainFunds: ZERO,
       cancelledFunds: b ? b[2] : ZERO,
@@ -1108,7 +1126,7 @@ class Archive {
       inBook: false,
       cancelExist: (fl & F_CANCEL_EXIST) !== 0,
       createdAt: created,
-      lastUpdatedAt: w ? w.lastUpdatedAt : created + rec[r + 5],
+      lastUpdatedAt: w ? w.lastUpdatedAt : created + rec[r + 4],
     };
   }
 }
@@ -1789,7 +1807,7 @@ export class Exchange {
     for (const h of this.wholds.values()) addR(h.acc, h.amount);
     for (let seq = 1; seq <= this.orderSeq; seq++) {
       const live = this.liveOf(seq);
-      const o: OrderState = live >= 0 ? this.liveState(live) : this.archive.get(seq, this.userList, this.symList);
+      const o: OrderState = live >= 0 ? this.liveState(live) : this.archive.get(seq, this.usList);
       const id = this.orderIdOf(seq);
       if (o.seq !== seq) fail(`order ${id}: archived under the wrong seq`);
       if (o.funds < 0n) {
@@ -1963,19 +1981,19 @@ export class Exchange {
       const us = this.usOf(o);
       return us.user.uid === uid && us.sym.rules.symbol === symbol;
     }
-    return this.userList[this.archive.userIdx(seq)].uid === uid && this.symList[this.archive.symIdx(seq)].rules.symbol === symbol;
+    const us = this.usList[this.archive.usIdx(seq)];
+    return us.user.uid === uid && us.sym.rules.symbol === symbol;
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */
   private liveOf(seq: number): number {
-    if (!(seq >= 1 && seq < this.archive.cap)) return -1;
-    return this.archive.slotOf[seq] ?? -1;
+    return this.archive.slotOf(seq);
   }
 
   /** Live order or archived state of an existing seq. */
   private stateOf(seq: number): OrderState {
     const o = this.liveOf(seq);
-    return o >= 0 ? this.liveState(o) : this.archive.get(seq, this.userList, this.symList);
+    return o >= 0 ? this.liveState(o) : this.archive.get(seq, this.usList);
   }
 
   /** The state of the live order in `slot`, materialised for views and invariant checks. */
@@ -2442,10 +2460,8 @@ export class Exchange {
     const u = p.user;
     const s = p.sym;
     const seq = ++this.orderSeq;
-    const ar = this.archive;
-    ar.ensure(seq);
     const o = this.allocSlot();
-    ar.slotOf[seq] = o;
+    this.archive.add(seq, o);
     const r = s.rules;
     const acc = p.acc ?? this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
     const level = p.level;
@@ -3016,7 +3032,6 @@ export class Exchange {
     const seq = lf[k + LF_SEQ];
     // archive the final state and free the slot
     this.archive.put(seq, lf, k, fl, us, x);
-    this.archive.slotOf[seq] = -1;
     this.lx[o] = null;
     this.freeSlots.push(o);
   }

@@ -470,6 +470,32 @@ describe('exchange core: validation, errors, queries', () => {
     assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: t0, endAt: t0 + 1 }).map((d) => d.id), [plain]);
   });
 
+
+  it('done orders of the 2^19-th user-symbol record and beyond (past the compact record\'s owner field) keep their owner', function () {
+    this.timeout(60_000);
+    const { ex } = setup();
+    // every user whose order reaches the balance check gets a per-symbol record; 2^19 unfunded buys (100 USDT
+    // × 0.01 BTC, valid otherwise) fill the packed range
+    let insufficient = 0;
+    for (let i = 0; i < 1 << 19; i++) {
+      try {
+        ex.placeLimitTicks(`u${i}`, SYM, 'buy', 1000, 100);
+      } catch (e) {
+        if (e instanceof ExchangeError && e.code === '200004') insufficient++;
+      }
+    }
+    assert.equal(insufficient, 1 << 19);
+    fund(ex, 'late', 'USDT', '100');
+    const id = place(ex, 'late', { side: 'buy', type: 'limit', price: '90', size: '0.5' });
+    ex.cancelOrder('late', SYM, id);
+    const o = ex.getOrder('late', SYM, id);
+    assert.deepEqual([o.price, o.size, o.cancelledSize, o.active], ['90', '0.5', '0.5', false]);
+    assert.deepEqual(ex.doneOrders('late', SYM, { startAt: 0 }).map((d) => d.id), [id]);
+    // ownership is still checked on the done order: another user does not see it, the owner gets "not active"
+    throwsCode(() => ex.getOrder('buyer', SYM, id), '400100', 'order not exists');
+    throwsCode(() => ex.cancelOrder('late', SYM, id), '400100', 'order is not active');
+    ex.checkInvariants();
+  });
   it('fills: newest first, lastId pagination, filters, 3×24 h window', () => {
     const { ex, clock } = setup();
     const t0 = clock.t;
