@@ -881,6 +881,8 @@ const F_STP_SHIFT = 7; // 3 bits
 const F_CANCEL_EXIST = 1 << 10;
 const F_ACTIVE = 1 << 11;
 const F_IN_BOOK = 1 << 12;
+/** the slot has an OrderExt (lx[slot] !== null): plain orders never read lx */
+const F_EXT = 1 << 13;
 /** flags kept in the archive (all but the live-state bits), below 2^11 */
 const F_ARCHIVED = (1 << 11) - 1;
 /** symbols are at most 2^20 */
@@ -1843,6 +1845,10 @@ export class Exchange {
       fail('order pool out of step with live orders');
     }
     for (const slot of this.freeSlots) if (this.lx[slot] !== null) fail(`free slot ${slot} keeps order fields`);
+    for (let slot = 0; slot < this.liveSlots; slot++) {
+      const live = this.liveOf(lf[slot * LF_STRIDE + LF_SEQ]) === slot;
+      if (live && ((li[slot * LI_STRIDE + LI_FLAGS] & F_EXT) !== 0) !== (this.lx[slot] !== null)) fail(`slot ${slot}: F_EXT out of step with its OrderExt`);
+    }
     let listed = 0;
     for (const u of this.users.values()) {
       for (const us of u.perSym.values()) {
@@ -2055,6 +2061,7 @@ export class Exchange {
     if (x === null) {
       x = new OrderExt(null);
       this.lx[slot] = x;
+      this.li[slot * LI_STRIDE + LI_FLAGS] |= F_EXT;
     }
     return x;
   }
@@ -2504,7 +2511,11 @@ export class Exchange {
     li[j + LI_TAKER] = u.taker.id;
     li[j + LI_MAKER] = u.maker.id;
     const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
-    this.lx[o] = plain ? null : new OrderExt(p);
+    // lx[o] is null here (freed slots are cleared)
+    if (!plain) {
+      this.lx[o] = new OrderExt(p);
+      li[j + LI_FLAGS] |= F_EXT;
+    }
     if (p.clientOid !== '') u.byClientOid.set(p.clientOid, seq);
     if (p.holdN >= 0) {
       acc.addHoldsN(p.holdN);
@@ -2512,7 +2523,11 @@ export class Exchange {
       if (p.hold !== ZERO) this.ext(o).hold = p.hold;
       acc.addHoldsBig(p.hold);
     }
-    const mayRest = this.match(o);
+    // a limit order that cannot cross the opposite best level does not match (its remainder rests, except a
+    // FOK, which is then not fillable); the best level may be hidden-only: it still crosses
+    const ob = p.side === BUY ? s.asks.best() : s.bids.best();
+    const mayRest =
+      p.market || (ob !== undefined && (p.side === BUY ? ob.ticks <= p.ticks : ob.ticks >= p.ticks)) ? this.match(o) : p.tif !== TIF_FOK;
     const fl = li[j + LI_FLAGS];
     const tif = (fl >> F_TIF_SHIFT) & 3;
     if (mayRest && lf[k + LF_REMAIN] > 0 && (fl & F_MARKET) === 0 && (tif === TIF_GTC || tif === TIF_GTT)) {
@@ -2964,7 +2979,7 @@ export class Exchange {
     const j = o * LI_STRIDE;
     const fl = li[j + LI_FLAGS];
     const us = this.usList[li[j + LI_US]];
-    const x = this.lx[o];
+    const x = (fl & F_EXT) !== 0 ? this.lx[o] : null;
     // a level still in the book is never empty (empty levels are removed at once)
     const lv = level !== undefined && level.head !== -1 ? level : ((fl & F_SELL) === 0 ? us.sym.bids : us.sym.asks).getOrCreate(lf[k + LF_TICKS]);
     const remain = lf[k + LF_REMAIN];
@@ -2996,8 +3011,8 @@ export class Exchange {
     const li = this.li;
     const k = o * LF_STRIDE;
     const j = o * LI_STRIDE;
-    const x = this.lx[o];
     let fl = li[j + LI_FLAGS];
+    const x = (fl & F_EXT) !== 0 ? this.lx[o] : null;
     if (lf[k + LF_LOTS] < 0) {
       // funds order: what is left of the funds is cancelled (a market order that stopped is not flagged)
       const ex = x as OrderExt;
@@ -3032,7 +3047,7 @@ export class Exchange {
     const seq = lf[k + LF_SEQ];
     // archive the final state and free the slot
     this.archive.put(seq, lf, k, fl, us, x);
-    this.lx[o] = null;
+    if (x !== null) this.lx[o] = null;
     this.freeSlots.push(o);
   }
   // GTT heap of (expireAt, seq); entries of orders done earlier are skipped when popped
