@@ -35,10 +35,10 @@
  * queues and a user's active list are linked by slot; rarely used fields and BigInt parts in an OrderExt
  * only for the orders that need one; freed slots reused last-freed first). Every order has a 32-byte int32
  * record by seq (the Archive): its pool slot while it is live, its final state once done (wider values in a
- * side map); done records also chain each user's done orders per symbol. Fill records and the public trade tape are typed arrays too (FillStore,
- * Sym.tape ring); wire objects are built only when queried. So the garbage collector has no per-order
- * object to trace or move, however deep the book. Large typed arrays are written once per 4 KiB page
- * when allocated (prefaulted), so page faults do not land on the order path. The trade accounts of a
+ * side map); done records also chain each user's done orders per symbol. Fill records and the public trade
+ * tape are typed arrays too (FillStore, Sym.tape ring); wire objects are built only when queried. So the
+ * garbage collector has no per-order object to trace or move, however deep the book. Large typed arrays
+ * are written once per 4 KiB page when allocated (prefaulted), so page faults do not land on the order path. The trade accounts of a
  * user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per fill).
  * Price levels are found through a LevelIndex per book side (a direct array over a 2^16-tick window
  * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
@@ -883,7 +883,7 @@ const F_IN_BOOK = 1 << 12;
 const F_EXT = 1 << 13;
 /** flags kept in the archive (all but the live-state bits), below 2^11 */
 const F_ARCHIVED = (1 << 11) - 1;
-/** symbols are at most 2^20 */
+/** at most 2^20 symbols (a bound on registered pairs) */
 const MAX_SYMBOLS = 1 << 20;
 /**
  * Order record: AR_STRIDE int32 per seq (32 bytes), written when the order is placed (its pool slot) and
