@@ -2483,6 +2483,22 @@ export class Exchange {
     const now = this.tNow;
     const u = p.user;
     const s = p.sym;
+    if (
+      p.holdN >= 0 &&
+      p.acc !== null &&
+      !p.market &&
+      p.tif === TIF_GTC &&
+      !p.postOnly &&
+      !p.hidden &&
+      !p.iceberg &&
+      p.clientOid === '' &&
+      p.remark === '' &&
+      p.tags === ''
+    ) {
+      // a plain GTC limit order that cannot cross the opposite best level rests at once (see restPlain)
+      const ob = p.side === BUY ? s.asks.best() : s.bids.best();
+      if (ob === undefined || (p.side === BUY ? ob.ticks > p.ticks : ob.ticks < p.ticks)) return this.restPlain(p, now);
+    }
     const seq = ++this.orderSeq;
     const o = this.allocSlot();
     this.archive.add(seq, o);
@@ -2552,6 +2568,66 @@ export class Exchange {
     } else {
       this.finish(o, true);
     }
+    return seq;
+  }
+
+  /**
+   * {@link submit} for a plain GTC limit order (no OrderExt fields, not post-only/hidden/iceberg, hold on the
+   * Number path) that cannot cross the opposite best level: what submit, rest and link do for exactly this
+   * case, in one body (no matching, no flag decoding). Returns the order's seq.
+   */
+  private restPlain(p: Parsed, now: number): number {
+    const u = p.user;
+    const s = p.sym;
+    const side = p.side;
+    const lots = p.lots;
+    const n = p.holdN;
+    const acc = p.acc as Acc;
+    const known = p.level;
+    p.acc = null;
+    p.level = undefined;
+    const us = u.us(s);
+    if (side === BUY) us.qAcc = acc;
+    else us.bAcc = acc;
+    const seq = ++this.orderSeq;
+    const o = this.allocSlot();
+    this.archive.add(seq, o);
+    const lf = this.lf;
+    const li = this.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    lf[k + LF_TICKS] = p.ticks;
+    lf[k + LF_LOTS] = lots;
+    lf[k + LF_REMAIN] = lots;
+    lf[k + LF_SHOWN] = lots;
+    lf[k + LF_DEAL] = 0;
+    lf[k + LF_CANC] = 0;
+    lf[k + LF_HOLDN] = n;
+    lf[k + LF_DEALN] = 0;
+    lf[k + LF_FEEN] = 0;
+    lf[k + LF_CREATED] = now;
+    lf[k + LF_UPDATED] = now;
+    lf[k + LF_SEQ] = seq;
+    li[j + LI_FLAGS] = side | (p.stp << F_STP_SHIFT) | F_ACTIVE | F_IN_BOOK;
+    li[j + LI_US] = us.idx;
+    li[j + LI_TAKER] = u.taker.id;
+    li[j + LI_MAKER] = u.maker.id;
+    acc.addHoldsN(n);
+    // a level still in the book is never empty (empty levels are removed at once)
+    const lv = known !== undefined && known.head !== -1 ? known : (side === BUY ? s.bids : s.asks).getOrCreate(p.ticks);
+    const tail = lv.tail;
+    li[j + LI_NEXT] = -1;
+    li[j + LI_PREV] = tail;
+    if (tail !== -1) li[tail * LI_STRIDE + LI_NEXT] = o;
+    else lv.head = o;
+    lv.tail = o;
+    lv.size += lots;
+    s.sequence++;
+    const head = us.head;
+    li[j + LI_ANEXT] = head;
+    li[j + LI_APREV] = -1;
+    if (head !== -1) li[head * LI_STRIDE + LI_APREV] = o;
+    us.head = o;
     return seq;
   }
 
@@ -3017,8 +3093,53 @@ export class Exchange {
 
   /** Cancel an active order (user cancel, STP, GTT expiry); `lv`: its level when the caller knows it. */
   private cancelResting(o: number, lv?: Level): void {
-    if ((this.li[o * LI_STRIDE + LI_FLAGS] & F_IN_BOOK) !== 0) this.unlink(o, lv ?? (this.levelOf(o) as Level), false);
-    this.finish(o, true);
+    const li = this.li;
+    const lf = this.lf;
+    const j = o * LI_STRIDE;
+    const k = o * LF_STRIDE;
+    const fl = li[j + LI_FLAGS];
+    const h = lf[k + LF_HOLDN];
+    if ((fl & (F_IN_BOOK | F_EXT)) !== F_IN_BOOK || h < 0) {
+      if ((fl & F_IN_BOOK) !== 0) this.unlink(o, lv ?? (this.levelOf(o) as Level), false);
+      this.finish(o, true);
+      return;
+    }
+    // A resting order without an OrderExt whose hold is on the Number path (the common cancel): the steps
+    // of unlink + finish(o, true) for exactly this case, in one body.
+    const now = this.tNow;
+    const us = this.usList[li[j + LI_US]];
+    const s = us.sym;
+    const side = (fl & F_SELL) === 0 ? s.bids : s.asks;
+    const level = lv ?? (side.map.get(lf[k + LF_TICKS]) as Level);
+    const prev = li[j + LI_PREV];
+    const next = li[j + LI_NEXT];
+    if (prev !== -1) li[prev * LI_STRIDE + LI_NEXT] = next;
+    else level.head = next;
+    if (next !== -1) li[next * LI_STRIDE + LI_PREV] = prev;
+    else level.tail = prev;
+    if ((fl & F_HIDDEN) === 0) level.size -= lf[k + LF_SHOWN];
+    li[j + LI_PREV] = -1;
+    li[j + LI_NEXT] = -1;
+    s.sequence++;
+    if (level.head === -1) side.remove(level);
+    const remain = lf[k + LF_REMAIN];
+    if (remain > 0) {
+      lf[k + LF_CANC] += remain;
+      lf[k + LF_REMAIN] = 0;
+    }
+    ((fl & F_SELL) === 0 ? (us.qAcc as Acc) : (us.bAcc as Acc)).addHoldsN(-h);
+    lf[k + LF_HOLDN] = -1;
+    const ap = li[j + LI_APREV];
+    const an = li[j + LI_ANEXT];
+    if (ap !== -1) li[ap * LI_STRIDE + LI_ANEXT] = an;
+    else us.head = an;
+    if (an !== -1) li[an * LI_STRIDE + LI_APREV] = ap;
+    const done = (remain > 0 ? fl | F_CANCEL_EXIST : fl) & ~(F_ACTIVE | F_IN_BOOK);
+    li[j + LI_FLAGS] = done;
+    lf[k + LF_SHOWN] = 0;
+    lf[k + LF_UPDATED] = now;
+    this.archive.put(lf[k + LF_SEQ], lf, k, done, us, null);
+    this.freeSlots.push(o);
   }
 
   /** Mark done: cancel whatever remains (if cancel), release the remaining hold, move to history. */
