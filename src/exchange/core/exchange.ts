@@ -2613,9 +2613,9 @@ export class Exchange {
     li[j + LI_TAKER] = u.taker.id;
     li[j + LI_MAKER] = u.maker.id;
     acc.addHoldsN(n);
-    // a level still in the book is never empty (empty levels are removed at once)
-    // link(), written out: called from here it is not inlined, which costs ~12 ns per order (the order is
-    // neither hidden nor an iceberg: its whole size is shown)
+    // link(), written out: called from here it is not inlined, which costs ~12 ns per order. A level still in
+    // the book is never empty (empty levels are removed at once); the order is neither hidden nor an iceberg,
+    // so its whole size is shown.
     const lv = known !== undefined && known.head !== -1 ? known : (side === BUY ? s.bids : s.asks).getOrCreate(p.ticks);
     const tail = lv.tail;
     li[j + LI_NEXT] = -1;
