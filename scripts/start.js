@@ -8,9 +8,8 @@
 //    through the workbench URL's `payload` parameter. Open the printed URL in a browser.
 //
 // Options: --code-server (skip desktop VS Code), --port N (default 8080 or $PORT), --no-build.
-// Prerequisites for code-server (Debian/Ubuntu): apt-get install libkrb5-dev ripgrep (see README).
+// Prerequisites for code-server (Debian/Ubuntu: libkrb5-dev, ripgrep) are installed on first use where possible.
 const { spawn } = require('child_process');
-const fs = require('fs');
 const path = require('path');
 const cs = require('./lib/codeServer');
 
@@ -28,14 +27,8 @@ async function main() {
     return;
   }
   cs.say('`code` is not on PATH: using code-server (VS Code in the browser)');
-  const missing = cs.missingPrerequisites();
-  if (missing.length && !fs.existsSync(path.join(cs.CODE_SERVER_DIR, 'node_modules', '.bin', 'code-server'))) {
-    console.error(
-      `[spotdesk] code-server needs these Debian packages first: ${missing.join(', ')}\n` +
-        `  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${cs.APT_PACKAGES}`,
-    );
-    process.exit(1);
-  }
+  // code-server's Debian prerequisites are installed by ensureCodeServer() where this process may (root or
+  // passwordless sudo); elsewhere it stops with the exact apt-get command.
   const userDataDir = path.join(cs.ROOT, '.vscode-test', 'user-data');
   cs.say(`starting code-server on http://127.0.0.1:${port} (user data in ${path.relative(cs.ROOT, userDataDir)})`);
   const server = await cs.startCodeServer({ port, workspace: cs.ROOT, userDataDir, quiet: true });

@@ -29,3 +29,4 @@ export function freePort(): Promise<number>;
 export function chromiumPath(): string;
 export function build(): void;
 export function missingPrerequisites(): string[];
+export function ensurePackages(names: Array<'libkrb5-dev' | 'ripgrep' | 'chromium' | 'fonts-liberation'>): void;

@@ -27,24 +27,71 @@ function which(cmd) {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
+/**
+ * Debian packages SpotDesk's scripts need, each with how to tell it is present (by file, not by dpkg,
+ * so a machine that has the tool some other way is not asked to install it) and why it is needed.
+ */
+const PACKAGES = {
+  'libkrb5-dev': { present: () => fs.existsSync('/usr/include/gssapi/gssapi.h'), why: "code-server's kerberos module compiles against its headers" },
+  ripgrep: { present: () => Boolean(which('rg')), why: "seeds @vscode/ripgrep's download cache (its postinstall would fetch from GitHub)" },
+  chromium: { present: () => Boolean(findChromium()), why: 'the headless browser that drives the workbench in the host and end-to-end tests' },
+  'fonts-liberation': {
+    present: () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/truetype/liberation2'].some((d) => fs.existsSync(d)),
+    why: 'metric-compatible fonts, so screenshots render text',
+  },
+};
+
 /** Missing Debian prerequisites for installing code-server (checked by file, not by dpkg). */
 function missingPrerequisites() {
-  const missing = [];
-  if (!fs.existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
-  if (!which('rg')) missing.push('ripgrep');
-  return missing;
+  return ['libkrb5-dev', 'ripgrep'].filter((p) => !PACKAGES[p].present());
+}
+
+/** True when this process may run apt-get: as root, or through passwordless sudo. */
+function aptRunner() {
+  if (!which('apt-get')) return undefined;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) return [];
+  if (which('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0) return ['sudo', '-n'];
+  return undefined;
+}
+
+/**
+ * Make sure the named Debian packages are installed. Missing ones are installed with apt-get when this
+ * process can (root, or passwordless sudo), saying what and why; otherwise this throws with the exact
+ * command to run. Packages already present (by the check in PACKAGES) are left alone.
+ * @throws Error when a package is missing and cannot be installed here.
+ */
+function ensurePackages(names) {
+  const missing = names.filter((p) => !PACKAGES[p].present());
+  if (!missing.length) return;
+  const cmd = `sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  const runner = aptRunner();
+  if (!runner) {
+    throw new Error(
+      `SpotDesk needs Debian packages that are missing: ${missing.join(', ')}.\n` +
+        missing.map((p) => `  - ${p}: ${PACKAGES[p].why}\n`).join('') +
+        (which('apt-get') ? `Install them with:\n  ${cmd}` : `This system has no apt-get: install the equivalents with your package manager.`),
+    );
+  }
+  say(`installing missing Debian packages: ${missing.join(', ')}`);
+  for (const p of missing) say(`  ${p}: ${PACKAGES[p].why}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => {
+    const [bin, ...pre] = runner.length ? [...runner, 'apt-get'] : ['apt-get'];
+    say(`running: ${[bin, ...pre, ...args].join(' ')}`);
+    return spawnSync(bin, [...pre, ...args], { stdio: 'inherit', env }).status === 0;
+  };
+  if (!apt(['update']) || !apt(['install', '-y', '--no-install-recommends', ...missing])) {
+    throw new Error(`apt-get could not install ${missing.join(', ')} (see its output above). Try:\n  ${cmd}`);
+  }
+  const still = missing.filter((p) => !PACKAGES[p].present());
+  if (still.length) throw new Error(`apt-get finished but ${still.join(', ')} still look missing`);
+  say(`installed ${missing.join(', ')}`);
 }
 
 /** Install code-server into .vscode-test/code-server-4.100.3 unless it is already there. */
 function ensureCodeServer() {
   if (fs.existsSync(CODE_SERVER_BIN)) return CODE_SERVER_BIN;
-  const missing = missingPrerequisites();
-  if (missing.length) {
-    throw new Error(
-      `code-server needs Debian packages that are missing: ${missing.join(', ')}.\n` +
-        `Install them with:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${APT_PACKAGES}`,
-    );
-  }
+  ensurePackages(['libkrb5-dev', 'ripgrep']);
   say(`installing code-server ${CODE_SERVER_VERSION} into ${path.relative(ROOT, CODE_SERVER_DIR)} (first use only, ~1-3 minutes, ~300 MB)`);
   if (!fs.existsSync(RIPGREP_TARBALL)) {
     // @vscode/ripgrep's postinstall downloads from GitHub; it first looks in this cache.
@@ -207,13 +254,21 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Path of a Chromium binary: $CHROMIUM_PATH, Debian's /usr/bin/chromium, or chromium on PATH. */
-function chromiumPath() {
+/** A Chromium binary: $CHROMIUM_PATH, Debian's /usr/bin/chromium, or chromium on PATH; undefined when none. */
+function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', which('chromium'), which('chromium-browser'), which('google-chrome')];
-  const found = candidates.find((c) => c && fs.existsSync(c));
-  if (!found) {
-    throw new Error(`Chromium not found. Install it with:\n  sudo apt-get install -y --no-install-recommends chromium fonts-liberation\nor set CHROMIUM_PATH.`);
-  }
+  return candidates.find((c) => c && fs.existsSync(c));
+}
+
+/**
+ * Path of a Chromium binary (see findChromium). When there is none, Debian's chromium and
+ * fonts-liberation are installed first where this process may (ensurePackages).
+ * @throws Error with the command to run when Chromium is missing and cannot be installed.
+ */
+function chromiumPath() {
+  if (!findChromium() || !PACKAGES['fonts-liberation'].present()) ensurePackages(['chromium', 'fonts-liberation']);
+  const found = findChromium();
+  if (!found) throw new Error('Chromium not found after installing it; set CHROMIUM_PATH to a Chromium binary.');
   return found;
 }
 
@@ -239,4 +294,5 @@ module.exports = {
   chromiumPath,
   build,
   missingPrerequisites,
+  ensurePackages,
 };
