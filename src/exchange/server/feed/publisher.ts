@@ -62,6 +62,8 @@ export interface PublisherStats {
   levelChanges: number;
   /** Connections disconnected because their send buffer passed the bound. */
   slowDisconnects: number;
+  /** Throttled topics (depth, ticker, snapshot) recomputed after a change of their symbol. */
+  throttleChecks: number;
 }
 
 /** Options of {@link Publisher}. */
@@ -124,7 +126,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The publisher (see the module docstring). */
 export class Publisher implements CoreEventSink {
-  readonly stats: PublisherStats = { messagesBuilt: 0, deliveries: 0, levelChanges: 0, slowDisconnects: 0 };
+  readonly stats: PublisherStats = { messagesBuilt: 0, deliveries: 0, levelChanges: 0, slowDisconnects: 0, throttleChecks: 0 };
   private readonly subs = {} as Record<Channel, Map<string, Set<Subscriber>>>;
   private readonly symbolRefs = new Map<string, number>();
   private readonly userRefs = new Map<string, number>();
@@ -328,13 +330,20 @@ export class Publisher implements CoreEventSink {
   // Throttled topics
   // ---------------------------------------------------------------------------------------------
 
-  /** Send the current state of throttled `k` to `s` only (right after its subscription). */
+  /**
+   * Send the current state of throttled `k` to `s` only (right after its subscription). When `s` is
+   * the topic's only subscriber, that state becomes the "last sent" one, so the next tick sends only a change.
+   */
   sendInitial(s: Subscriber, k: TopicKey): void {
     const now = this.state.now();
-    const symbols = k.key === 'all' ? this.state.world.symbols.map((x) => x.symbol) : [k.key];
+    const all = k.key === 'all';
+    const symbols = all ? this.state.world.symbols.map((x) => x.symbol) : [k.key];
+    const sole = this.subs[k.channel].get(k.key)?.size === 1;
     for (const sym of symbols) {
-      const text = this.throttledText(k.channel, sym, k.key === 'all', now);
-      if (text !== undefined) s.sendNow(frameOf(text));
+      const text = this.throttledText(k.channel, sym, all, now);
+      if (text === undefined) continue;
+      if (sole) this.lastSent.set(throttleKey(k.channel, sym, all), contentOf(text));
+      s.sendNow(frameOf(text));
     }
     if (s.drain() > this.opts.sendBufferLimitBytes) this.opts.onSlow(s);
   }
@@ -373,10 +382,11 @@ export class Publisher implements CoreEventSink {
 
   private publishIfChanged(ch: Channel, sym: string, all: boolean, now: number, set: Set<Subscriber>, touched: Set<Subscriber>): void {
     const text = this.throttledText(ch, sym, all, now);
+    this.stats.throttleChecks++;
     if (text === undefined) return;
     // "Only on change": compare without the time fields.
-    const key = `${ch}${all ? ' all' : ''} ${sym}`;
-    const content = text.replace(/"(?:time|timestamp|datetime)":\d+/g, '');
+    const key = throttleKey(ch, sym, all);
+    const content = contentOf(text);
     if (this.lastSent.get(key) === content) return;
     this.lastSent.set(key, content);
     const frame = frameOf(text);
@@ -440,6 +450,16 @@ export class Publisher implements CoreEventSink {
       w(now - 3600 * 1000),
     );
   }
+}
+
+/** The key of a throttled topic's "last sent" content. */
+function throttleKey(ch: Channel, sym: string, all: boolean): string {
+  return `${ch}${all ? ' all' : ''} ${sym}`;
+}
+
+/** A throttled message without its time fields (what "changed" compares). */
+function contentOf(text: string): string {
+  return text.replace(/"(?:time|timestamp|datetime)":\d+/g, '');
 }
 
 /**
