@@ -95,7 +95,14 @@ export interface L2ResyncEvent {
 /** Keeper state: `syncing` until a snapshot is loaded, then `live`; `closed` after close(). */
 export type L2BookState = 'idle' | 'syncing' | 'live' | 'closed';
 
-const ZERO_SIZE = /^0*(?:\.0*)?$/;
+/** True when a decimal string is zero ("0", "0.000"): only '0' and '.' characters. */
+function isZeroSize(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 48 && c !== 46) return false;
+  }
+  return true;
+}
 
 /** Canonical price key: no leading zeros, no trailing fraction zeros ("067000.10" → "67000.1"). */
 function priceKey(p: string): string {
@@ -116,7 +123,7 @@ class Side {
 
   set(price: string, size: string): void {
     const k = priceKey(price);
-    if (ZERO_SIZE.test(size)) {
+    if (isZeroSize(size)) {
       if (this.levels.delete(k)) this.sorted = null;
     } else {
       this.levels.set(k, size);
@@ -272,7 +279,7 @@ export class L2BookKeeper extends EventEmitter {
     }
     this.last = u.sequenceEnd;
     this.stats.applied++;
-    this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n } satisfies L2UpdateEvent);
+    if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n } satisfies L2UpdateEvent);
     return true;
   }
 

@@ -98,7 +98,7 @@ class Connection implements Subscriber {
 
   constructor(
     readonly ws: WebSocket,
-    readonly socket: Duplex & { writableLength: number },
+    readonly socket: Duplex,
     /** The user of a private token, undefined for a public one. */
     readonly uid: string | undefined,
   ) {
@@ -116,15 +116,14 @@ class Connection implements Subscriber {
 
   drain(): number {
     const out = this.out;
-    if (out.length === 0 || this.dead) {
-      this.out = [];
-      return this.socket.writableLength;
+    const s = this.socket;
+    if (out.length === 0 || this.dead || s.destroyed) {
+      if (out.length) this.out = [];
+      return s.writableLength;
     }
     this.out = [];
-    const s = this.socket;
-    s.cork();
-    for (let i = 0; i < out.length; i++) s.write(out[i]);
-    s.uncork();
+    // One write per connection per flush: the frames of this flush in one buffer.
+    s.write(out.length === 1 ? out[0] : Buffer.concat(out));
     return s.writableLength;
   }
 
@@ -248,7 +247,7 @@ export class Feed {
       ws.close(CLOSE_TOKEN, 'token is expired');
       return;
     }
-    const c = new Connection(ws, socket as Duplex & { writableLength: number }, claims.kind === 'private' ? claims.uid : undefined);
+    const c = new Connection(ws, socket, claims.kind === 'private' ? claims.uid : undefined);
     this.conns.add(c);
     ws.on('message', (data: Buffer) => {
       try {

@@ -16,7 +16,7 @@
  *   text frame (a single Buffer) that is written to every subscriber's socket. All level changes of a
  *   symbol buffered until the flush go out as ONE `trade.l2update` (its changes in sequence order,
  *   `sequenceStart`/`sequenceEnd` spanning them). Each connection's frames of one flush are written
- *   with its socket corked (one write system call per connection per flush).
+ *   as one buffer (one socket write per connection per flush).
  * - **Bounded.** After writing, a connection whose socket holds more than `sendBufferLimitBytes`
  *   unsent bytes is disconnected (`onSlow`): a client that stops reading costs at most that much memory.
  * - **Throttled topics.** level2Depth5/50 and the tickers are recomputed at most every
@@ -46,7 +46,7 @@ import { CHANNELS, type Channel, type TopicKey } from './topics';
 export interface Subscriber {
   /** Queue one pre-framed message for this flush. */
   queue(frame: Buffer): void;
-  /** Write the queued frames (corked); returns the socket's unsent bytes afterwards. */
+  /** Write the queued frames (one socket write); returns the socket's unsent bytes afterwards. */
   drain(): number;
   /** Send one message to this subscriber only (initial state after subscribing). */
   sendNow(frame: Buffer): void;
