@@ -383,6 +383,31 @@ describe('stream/feed limits and bounds', () => {
     }
   });
 
+  it('a flooding client gets one 509 per window and nothing else: the server does not write per refused message', async () => {
+    const sb = await startTestSandbox({ feed: { clientMessageLimit: 5, clientMessageWindowMs: 200, events: null } });
+    try {
+      const p = await connectPublic(sb);
+      for (let i = 1; i <= 500; i++) p.send({ id: `f${i}`, type: 'ping' });
+      await until(() => sb.feed.stats.rateLimited >= 495, 'the flood read');
+      // The next window: a ping is answered again; everything the server wrote before it precedes it.
+      let k = 0;
+      for (;;) {
+        p.send({ id: `m${++k}`, type: 'ping' });
+        const got = await p.waitFor((f) => f.json.id === `m${k}`, `marker ${k}`, 300).catch(() => undefined);
+        if (got) break;
+        assert.ok(k < 50, 'the window never restarted');
+      }
+      const before = p.frames.findIndex((f) => f.json.id === `m${k}`);
+      const flood = p.frames.slice(0, before).filter((f) => f.json.type !== 'welcome');
+      assert.equal(flood.filter((f) => f.json.type === 'pong' && String(f.json.id).startsWith('f')).length, 5);
+      const errors = flood.filter((f) => f.json.type === 'error').length;
+      assert.ok(errors >= 1 && errors <= 1 + k, `one 509 per window (flood + ${k} marker windows), got ${errors}`);
+      p.close();
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('shutdown closes every connection with 1001', async () => {
     const sb = await startTestSandbox({ feed: { events: null } });
     const p = await connectPublic(sb);

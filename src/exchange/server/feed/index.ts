@@ -101,6 +101,8 @@ class Connection implements Subscriber {
     readonly socket: Duplex,
     /** The user of a private token, undefined for a public one. */
     readonly uid: string | undefined,
+    /** Called when a control message left more than the bound unsent (a client that does not read). */
+    private readonly overBound: () => boolean,
   ) {
     this.lastPing = performance.now();
     this.windowStart = this.lastPing;
@@ -127,9 +129,12 @@ class Connection implements Subscriber {
     return s.writableLength;
   }
 
-  /** A control message (welcome, pong, ack, error) through `ws` (it frames it). */
+  /** A control message (welcome, pong, ack, error) through `ws` (it frames it); the send-buffer bound applies. */
   send(text: string): void {
-    if (!this.dead && this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+    if (!this.dead && this.ws.readyState === this.ws.OPEN) {
+      this.ws.send(text);
+      this.overBound();
+    }
   }
 }
 
@@ -139,6 +144,7 @@ export class Feed {
   private readonly pingInterval: number;
   private readonly pingTimeout: number;
   private readonly maxConnections: number;
+  private readonly sendBufferLimit: number;
   private readonly maxTopics: number;
   private readonly msgLimit: number;
   private readonly msgWindow: number;
@@ -159,6 +165,7 @@ export class Feed {
     this.pingInterval = opts.pingIntervalMs ?? 18_000;
     this.pingTimeout = opts.pingTimeoutMs ?? 10_000;
     this.maxConnections = opts.maxConnections ?? 500;
+    this.sendBufferLimit = opts.sendBufferLimitBytes ?? 2 * 1024 * 1024;
     this.maxTopics = opts.maxTopicsPerConnection ?? 100;
     this.msgLimit = opts.clientMessageLimit ?? 100;
     this.msgWindow = opts.clientMessageWindowMs ?? 10_000;
@@ -166,10 +173,11 @@ export class Feed {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes ?? 65_536, perMessageDeflate: false, clientTracking: false });
     const source = opts.events === null ? undefined : (opts.events ?? eventSourceOf(state.exchange));
     this.publisher = new Publisher(state, source, {
-      sendBufferLimitBytes: opts.sendBufferLimitBytes ?? 2 * 1024 * 1024,
+      sendBufferLimitBytes: this.sendBufferLimit,
       fastIntervalMs: opts.fastIntervalMs ?? 100,
       snapshotIntervalMs: opts.snapshotIntervalMs ?? 2000,
       onSlow: (s) => this.drop(s as Connection, 'send buffer over the bound'),
+      log: (line) => this.log(line),
     });
     const idleMs = this.pingInterval + this.pingTimeout;
     this.sweepTimer = setInterval(() => this.sweep(idleMs), Math.max(20, Math.min(1000, idleMs / 4)));
@@ -247,7 +255,11 @@ export class Feed {
       ws.close(CLOSE_TOKEN, 'token is expired');
       return;
     }
-    const c = new Connection(ws, socket, claims.kind === 'private' ? claims.uid : undefined);
+    const c: Connection = new Connection(ws, socket, claims.kind === 'private' ? claims.uid : undefined, () => {
+      if (socket.writableLength <= this.sendBufferLimit) return false;
+      this.drop(c, 'send buffer over the bound (control messages)');
+      return true;
+    });
     this.conns.add(c);
     ws.on('message', (data: Buffer) => {
       try {
@@ -270,8 +282,9 @@ export class Feed {
       c.windowCount = 0;
     }
     if (++c.windowCount > this.msgLimit) {
+      // Refused unread; answered once per window, so a flooding client cannot make the server write.
       this.counters.rateLimited++;
-      c.send(errorMessage(undefined, 509, `exceed max permits per ${this.msgWindow / 1000} seconds`));
+      if (c.windowCount === this.msgLimit + 1) c.send(errorMessage(undefined, 509, `exceed max permits per ${this.msgWindow / 1000} seconds`));
       return;
     }
     const text = data.toString('utf8');

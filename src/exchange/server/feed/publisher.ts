@@ -73,6 +73,8 @@ export interface PublisherOptions {
   snapshotIntervalMs: number;
   /** Called for a subscriber whose unsent bytes passed the bound (the feed disconnects it). */
   onSlow: (s: Subscriber) => void;
+  /** Log sink for unexpected errors (a bug in the feed never reaches the core's command or the process). */
+  log: (line: string) => void;
 }
 
 /** Changes of at most this many levels go into one `trade.l2update`; more start another message. */
@@ -225,14 +227,14 @@ export class Publisher implements CoreEventSink {
     const n = this.throttledSubs[which];
     if (which === 'fast') {
       if (n > 0 && !this.fastTimer) {
-        this.fastTimer = setInterval(() => this.tickFast(), this.opts.fastIntervalMs);
+        this.fastTimer = setInterval(() => this.guard('depth/ticker tick', () => this.tickFast()), this.opts.fastIntervalMs);
         this.fastTimer.unref();
       } else if (n === 0 && this.fastTimer) {
         clearInterval(this.fastTimer);
         this.fastTimer = undefined;
       }
     } else if (n > 0 && !this.slowTimer) {
-      this.slowTimer = setInterval(() => this.tickSlow(), this.opts.snapshotIntervalMs);
+      this.slowTimer = setInterval(() => this.guard('snapshot tick', () => this.tickSlow()), this.opts.snapshotIntervalMs);
       this.slowTimer.unref();
     } else if (n === 0 && this.slowTimer) {
       clearInterval(this.slowTimer);
@@ -244,8 +246,62 @@ export class Publisher implements CoreEventSink {
   // The core's events (called synchronously inside commands; only buffered here)
   // ---------------------------------------------------------------------------------------------
 
+  // Each entry point catches: a bug here must never abort the core's command that emitted the event,
+  // nor escape from a microtask or timer and take the sandbox down.
+
   /** A visible level changed: appended to the symbol's open `trade.l2update` batch. */
   level(e: LevelEvent): void {
+    try {
+      this.onLevel(e);
+    } catch (err) {
+      this.fault('level event', err);
+    }
+  }
+
+  /** A trade: a `trade.l3match` message; remembered as the symbol's last trade for the tickers. */
+  trade(e: TradeEvent): void {
+    try {
+      this.onTrade(e);
+    } catch (err) {
+      this.fault('trade event', err);
+    }
+  }
+
+  /** An order change: `orderChange` on tradeOrdersV2, and on tradeOrders (v1) except `received`. */
+  order(e: OrderEvent): void {
+    try {
+      this.onOrder(e);
+    } catch (err) {
+      this.fault('order event', err);
+    }
+  }
+
+  /** A balance change: `account.balance`. */
+  balance(e: BalanceEvent): void {
+    try {
+      if (this.subs.balance.has(e.uid)) this.enqueue({ channel: 'balance', key: e.uid, text: balanceMessage(e) });
+    } catch (err) {
+      this.fault('balance event', err);
+    }
+  }
+
+  private guard(where: string, f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      this.fault(where, err);
+    }
+  }
+
+  private fault(where: string, err: unknown): void {
+    try {
+      this.opts.log(`feed: internal error in the ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    } catch {
+      // a failing log sink must not matter either
+    }
+  }
+
+  private onLevel(e: LevelEvent): void {
     this.dirtyFast.add(e.symbol);
     this.dirtySlow.add(e.symbol);
     if (!this.subs.l2.has(e.symbol)) return;
@@ -260,16 +316,14 @@ export class Publisher implements CoreEventSink {
     b.time = e.time;
   }
 
-  /** A trade: a `trade.l3match` message; remembered as the symbol's last trade for the tickers. */
-  trade(e: TradeEvent): void {
+  private onTrade(e: TradeEvent): void {
     this.lastTrade.set(e.symbol, { price: e.price, size: e.size });
     this.dirtyFast.add(e.symbol);
     this.dirtySlow.add(e.symbol);
     if (this.subs.match.has(e.symbol)) this.enqueue({ channel: 'match', key: e.symbol, text: matchMessage(e, this.nanos.next(e.time)) });
   }
 
-  /** An order change: `orderChange` on tradeOrdersV2, and on tradeOrders (v1) except `received`. */
-  order(e: OrderEvent): void {
+  private onOrder(e: OrderEvent): void {
     const v2 = this.subs.orderV2.has(e.uid);
     const v1 = e.type !== 'received' && this.subs.orderV1.has(e.uid);
     if (!v1 && !v2) return;
@@ -278,16 +332,17 @@ export class Publisher implements CoreEventSink {
     if (v1) this.enqueue({ channel: 'orderV1', key: e.uid, text: orderMessage('/spotMarket/tradeOrders', e, ts) });
   }
 
-  /** A balance change: `account.balance`. */
-  balance(e: BalanceEvent): void {
-    if (this.subs.balance.has(e.uid)) this.enqueue({ channel: 'balance', key: e.uid, text: balanceMessage(e) });
-  }
-
   private enqueue(p: Pending): void {
     this.pending.push(p);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
+      queueMicrotask(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          this.fault('flush', err);
+        }
+      });
     }
   }
 
