@@ -293,7 +293,7 @@ export class Connection implements vscode.Disposable {
           try {
             s = await startSandbox({ host: '127.0.0.1', port: 0, stateDir, sim: true, log });
           } catch (err) {
-            // Typically another VS Code window holds the state directory's journal lock.
+            // Typically another VS Code window's sandbox holds the state directory (StateDirInUseError names it).
             const why = err instanceof Error ? err.message : String(err);
             this.log.warn(`sandbox state in ${stateDir} unavailable (${why}); starting an in-memory sandbox instead`);
             void vscode.window.showWarningMessage(
