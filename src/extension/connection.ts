@@ -247,6 +247,16 @@ export class Connection implements vscode.Disposable {
     return { baseUrl: s.baseUrl, adminToken: s.adminToken };
   }
 
+  /**
+   * The embedded sandbox's base URL and key (starting it if needed, whatever the active profile), for
+   * "Use the Sandbox from a Bot…". Holds the secret: never log or display it.
+   */
+  async embeddedSandbox(): Promise<{ baseUrl: string; apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string }> {
+    const s = await this.startSandbox();
+    const c = s.credentials;
+    return { baseUrl: s.baseUrl, apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion };
+  }
+
   /** Whether the embedded sandbox has been started in this session. */
   sandboxStarted(): boolean {
     return this.sandboxPromise !== undefined;
