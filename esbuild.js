@@ -37,7 +37,6 @@ function kb(n) {
 
 async function main() {
   const selected = targets.filter((t) => (!only || only.has(t.name)) && (!ship || t.ship) && fs.existsSync(path.join(__dirname, t.entry)));
-  if (ship) fs.rmSync(path.join(__dirname, 'dist'), { recursive: true, force: true }); // no stale maps or dev bundles in a package
   const contexts = [];
   for (const { name, entry, ship: _ship, ...opts } of selected) {
     const ctx = await esbuild.context({
