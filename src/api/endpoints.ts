@@ -17,8 +17,12 @@
 import type { z } from 'zod';
 import * as S from './schemas';
 
-/** API permission of a key (spec "Authentication"). */
-export type Permission = 'public' | 'General' | 'Spot' | 'Transfer';
+/**
+ * What an endpoint requires (spec "Authentication"): `'public'` (no key) or one permission of a key
+ * ({@link S.KeyPermission}: General, Spot = Spot Trading, Transfer). Derived from the one list of key
+ * permissions, so the table and the sandbox's users cannot disagree on the names.
+ */
+export type EndpointPermission = 'public' | S.KeyPermission;
 /** Rate-limit pool (spec "Limits"). */
 export type Pool = 'public' | 'spot' | 'management';
 /** HTTP method used by the API. */
@@ -29,7 +33,7 @@ export interface EndpointDef {
   method: HttpMethod;
   /** Path template; `{name}` segments are path parameters. */
   path: string;
-  permission: Permission;
+  permission: EndpointPermission;
   pool: Pool;
   weight: number;
   params: z.ZodType;

@@ -117,10 +117,33 @@ export const Side = z.enum(['buy', 'sell']);
 export const OrderType = z.enum(['limit', 'market']);
 /** Account type (spec "General rules" 3). */
 export const AccountType = z.enum(['main', 'trade']);
+/** Type of {@link AccountType}: `'main' | 'trade'`. */
+export type AccountType = z.infer<typeof AccountType>;
 /** Time in force. */
 export const TimeInForce = z.enum(['GTC', 'GTT', 'IOC', 'FOK']);
 /** Self-trade prevention: '' (none), DC, CO, CN, CB. */
 export const Stp = z.enum(['', 'DC', 'CO', 'CN', 'CB']);
+
+// ---------------------------------------------------------------------------------------------
+// API keys (spec "Authentication")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * KC-API-KEY-VERSION: `'1'` sends the passphrase in clear, `'2'` and `'3'` send it HMAC-signed
+ * (see signing.ts). The sandbox's admin API accepts the same values for a new key.
+ */
+export const KeyVersion = z.enum(['1', '2', '3']);
+/** Type of {@link KeyVersion}. */
+export type KeyVersion = z.infer<typeof KeyVersion>;
+
+/**
+ * The permissions an API key can hold (spec "Authentication"): `General`, `Spot` (Spot Trading),
+ * `Transfer`. The endpoint table adds `'public'` (no key needed) on top of this one list:
+ * `EndpointPermission` in endpoints.ts.
+ */
+export const KeyPermission = z.enum(['General', 'Spot', 'Transfer']);
+/** Type of {@link KeyPermission}. */
+export type KeyPermission = z.infer<typeof KeyPermission>;
 
 // ---------------------------------------------------------------------------------------------
 // Envelope and errors
@@ -257,8 +280,13 @@ export const MarketList = z.array(z.string());
 /** Type of {@link MarketList}. */
 export type MarketList = z.infer<typeof MarketList>;
 
-/** GET /api/v1/status `data` (spec "Service status"). */
-export const ServiceStatus = z.object({ status: z.enum(['open', 'close', 'cancelonly']), msg: z.string() });
+/** The `status` value of GET /api/v1/status (spec "Service status"): open, close or cancelonly. */
+export const ServiceStatusValue = z.enum(['open', 'close', 'cancelonly']);
+/** Type of {@link ServiceStatusValue}. */
+export type ServiceStatusValue = z.infer<typeof ServiceStatusValue>;
+
+/** GET /api/v1/status `data` (spec "Service status"): `{status, msg}`. */
+export const ServiceStatus = z.object({ status: ServiceStatusValue, msg: z.string() });
 /** Type of {@link ServiceStatus}. */
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 

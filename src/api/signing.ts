@@ -14,9 +14,7 @@
  * with {@link buildQuery} and serialize the body once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-
-/** API key version: 1 sends the passphrase in clear, 2 and 3 send it HMAC-signed. */
-export type KeyVersion = '1' | '2' | '3';
+import type { KeyVersion } from './schemas';
 
 /** Broker (partner) credentials, optional. */
 export interface BrokerCredentials {

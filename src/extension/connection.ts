@@ -14,7 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
-import type { KeyVersion } from '../api/signing';
+import type { KeyVersion } from '../api/schemas';
 
 /** Id and display name of the built-in sandbox profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox';

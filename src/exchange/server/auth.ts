@@ -21,8 +21,9 @@
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { prehashOf, signPassphrase, type KeyVersion } from '../../api/signing';
-import type { Permission as EndpointPermission } from '../../api/endpoints';
+import { prehashOf, signPassphrase } from '../../api/signing';
+import type { EndpointPermission } from '../../api/endpoints';
+import type { KeyPermission, KeyVersion } from '../../api/schemas';
 import { SandboxError, SandboxState, UserRecord } from './state';
 
 /** Authenticated request context. */
@@ -33,7 +34,8 @@ export interface AuthContext {
 /** Max allowed clock difference between KC-API-TIMESTAMP and the sandbox clock, ms. */
 export const MAX_TIMESTAMP_SKEW_MS = 5_000;
 
-const PERMISSION_NAME: Record<string, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
+/** Display names of the key permissions in the 400007 message (spec: 'Spot' is "Spot Trading"). */
+const PERMISSION_NAME: Record<KeyPermission, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
 
 const TIMESTAMP_RE = /^\d{1,16}$/;
 const PLUS_RE = /\+/g;
@@ -146,7 +148,7 @@ export function authenticate(
   }
   if (!ok) throw new SandboxError('400005', 'Invalid KC-API-SIGN', 401);
   if (permission !== 'public' && !user.permissions.includes(permission)) {
-    throw new SandboxError('400007', `Access denied, require more permission: this endpoint needs the ${PERMISSION_NAME[permission] ?? permission} permission`, 403);
+    throw new SandboxError('400007', `Access denied, require more permission: this endpoint needs the ${PERMISSION_NAME[permission]} permission`, 403);
   }
   return { user };
 }

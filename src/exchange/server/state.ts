@@ -21,20 +21,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as D from '../../api/decimal';
+import * as S from '../../api/schemas';
 import { Exchange, ExchangeError } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
-/** Permission names of the spec's Authentication table ('Spot' = Spot Trading). */
-export type Permission = 'General' | 'Spot' | 'Transfer';
-/** All permissions, granted to the default user. */
-export const ALL_PERMISSIONS: readonly Permission[] = ['General', 'Spot', 'Transfer'];
-/** KC-API-KEY-VERSION values the sandbox verifies. */
-export type KeyVersion = '1' | '2' | '3';
-/** Service status values (spec "Service status"). */
-export type ServiceStatus = 'open' | 'close' | 'cancelonly';
-/** Account types (spec General rule 3). */
-export type AccountType = 'main' | 'trade';
+/** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
+export const ALL_PERMISSIONS: readonly S.KeyPermission[] = S.KeyPermission.options;
 
 /** A favorite withdrawal address (whitelist entry); address and chain compared case-sensitively. */
 export interface FavoriteAddress {
@@ -48,8 +41,8 @@ export interface UserRecord {
   apiKey: string;
   apiSecret: string;
   apiPassphrase: string;
-  keyVersion: KeyVersion;
-  permissions: Permission[];
+  keyVersion: S.KeyVersion;
+  permissions: S.KeyPermission[];
   whitelist: { enabled: boolean; favorites: FavoriteAddress[] };
   /** True for the default user written to credentials.json. */
   isDefault: boolean;
@@ -61,7 +54,7 @@ export interface UserRecord {
 /** One balance line of an admin user creation / funding: credited via a deposit to main (then moved). */
 export interface BalanceGrant {
   currency: string;
-  type: AccountType;
+  type: S.AccountType;
   /** Positive decimal string. */
   amount: string;
 }
@@ -167,8 +160,8 @@ export type Command =
         apiKey: string;
         apiSecret: string;
         apiPassphrase: string;
-        keyVersion: KeyVersion;
-        permissions: Permission[];
+        keyVersion: S.KeyVersion;
+        permissions: S.KeyPermission[];
         balances?: BalanceGrant[];
         takerFeeRate?: string;
         makerFeeRate?: string;
@@ -182,7 +175,7 @@ export type Command =
   | {
       op: 'transfer';
       t: number;
-      args: { uid: string; clientOid: string; currency: string; from: AccountType; to: AccountType; amount: string };
+      args: { uid: string; clientOid: string; currency: string; from: S.AccountType; to: S.AccountType; amount: string };
     }
   | { op: 'order.place'; t: number; args: { uid: string; req: Record<string, unknown> } }
   | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
@@ -204,7 +197,7 @@ export type Command =
       t: number;
       args: { uid: string; currency: string; chainId: string; to: 'MAIN' | 'TRADE'; address: string; memo: string };
     }
-  | { op: 'status.set'; t: number; args: { status: ServiceStatus; msg: string } }
+  | { op: 'status.set'; t: number; args: S.ServiceStatus }
   | { op: 'whitelist.set'; t: number; args: { uid: string; enabled: boolean; favorites: FavoriteAddress[] } }
   | { op: 'clock.set'; t: number; args: { now: number } };
 
@@ -284,7 +277,7 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
-  status: { status: ServiceStatus; msg: string } = { status: 'open', msg: '' };
+  status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
   private readonly wallClock: () => number;

@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import * as D from '../../../src/api/decimal';
-import { KeyVersion, signRequest } from '../../../src/api/signing';
+import type { KeyVersion } from '../../../src/api/schemas';
+import { signRequest } from '../../../src/api/signing';
 import { mulberry32 } from '../../../src/exchange/server/world';
 import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalLockedError, JournalValueError, crc32Hex, encodeRecord } from '../../../src/exchange/server/journal';
 
