@@ -95,6 +95,17 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export type ParamsOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['params']>;
 /** Parsed payload type of an endpoint. */
 export type ResponseOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['response']>;
+/**
+ * Parameters of an endpoint as its `params` schema outputs them (`z.output`: defaults applied, query
+ * integers as numbers, exact ids as strings): what the sandbox's route handler receives.
+ */
+export type ParsedParamsOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['params']>;
+/**
+ * Payload of an endpoint in the form a server may SEND it: what its `response` schema accepts
+ * (`z.input`; e.g. fill ids as JSON numbers, which the client reads back as exact strings). The
+ * sandbox's route handlers return this type, so a handler of the wrong shape fails to compile.
+ */
+export type WireResponseOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['response']>;
 
 /** Rate-limit quota of a pool: `limit` weight per `windowMs`. */
 export interface PoolQuota {

@@ -660,8 +660,12 @@ export type DepositAddressRequest = z.infer<typeof DepositAddressRequest>;
 
 /** Fee deduction type of withdrawals: INTERNAL (from amount) or EXTERNAL (from main account). */
 export const FeeDeductType = z.enum(['INTERNAL', 'EXTERNAL']);
-/** Withdrawal destination kind (V3/V4). */
+/** Type of {@link FeeDeductType}. */
+export type FeeDeductType = z.infer<typeof FeeDeductType>;
+/** Withdrawal destination kind (V3/V4; V1 is always ADDRESS). */
 export const WithdrawType = z.enum(['ADDRESS', 'UID', 'MAIL', 'PHONE']);
+/** Type of {@link WithdrawType}. */
+export type WithdrawType = z.infer<typeof WithdrawType>;
 
 const withdrawalCommon = {
   currency: z.string().min(1),

@@ -12,11 +12,11 @@
  * (arrays, class instances, `undefined` values, unsafe integers, over-long strings whose code-point
  * count would need counting) falls back to zod.
  */
-import type { EndpointName } from '../../api/endpoints';
+import type { EndpointName, ParsedParamsOf } from '../../api/endpoints';
 import * as S from '../../api/schemas';
 
-/** A fast validator: the parsed params, or undefined to fall back to the row's zod schema. */
-export type FastParams = (input: unknown) => Record<string, unknown> | undefined;
+/** A fast validator of endpoint `N`: its parsed params, or undefined to fall back to the row's zod schema. */
+export type FastParams<N extends EndpointName> = (input: unknown) => ParsedParamsOf<N> | undefined;
 
 // Same patterns as the PlaceOrderRequest schema (src/api/schemas.ts: clientOid, SymbolString,
 // PositiveDecimalString via decimal.ts LOOSE_DECIMAL_RE + isNegative/isZero).
@@ -166,7 +166,7 @@ export function fastPlaceOrderRequest(input: unknown): S.PlaceOrderRequest | und
 }
 
 /** Fast validators per endpoint (rows without one always use their zod `params` schema). */
-export const FAST_PARAMS: Partial<Record<EndpointName, FastParams>> = {
+export const FAST_PARAMS: { [N in EndpointName]?: FastParams<N> } = {
   testOrder: fastPlaceOrderRequest,
   placeOrder: fastPlaceOrderRequest,
 };

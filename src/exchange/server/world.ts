@@ -131,7 +131,7 @@ export function referencePrice(world: World, s: SymbolInfo): string | undefined 
 /** One seeded resting order. */
 export interface SeedOrder {
   symbol: string;
-  side: 'buy' | 'sell';
+  side: S.PlaceOrderRequest['side'];
   price: string;
   size: string;
 }
