@@ -19,11 +19,11 @@
  *   3. the form-decoded query (`+` read as a space, then percent-decoded).
  * The body is signed exactly as sent (bytes as UTF-8 text).
  */
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { prehashOf, signPassphrase } from '../../api/signing';
+import { keyMaterial, prehashOf, signWithKey } from '../../api/signing';
 import type { EndpointPermission } from '../../api/endpoints';
-import type { KeyPermission, KeyVersion } from '../../api/schemas';
+import type { KeyPermission } from '../../api/schemas';
 import { SandboxError, SandboxState, UserRecord } from './state';
 
 /** Authenticated request context. */
@@ -40,35 +40,6 @@ const PERMISSION_NAME: Record<KeyPermission, string> = { General: 'General', Spo
 const TIMESTAMP_RE = /^\d{1,16}$/;
 const PLUS_RE = /\+/g;
 
-/**
- * Per-user values derived from the key material, computed once: the HMAC key object of the secret
- * and the bytes of the expected KC-API-PASSPHRASE (saves one HMAC and two buffers per request).
- * Re-derived when a field of the record changed; the WeakMap lets records be garbage-collected.
- */
-interface KeyCache {
-  secret: string;
-  passphrase: string;
-  keyVersion: KeyVersion;
-  hmacKey: KeyObject;
-  expectedPass: Buffer;
-}
-const KEY_CACHE = new WeakMap<UserRecord, KeyCache>();
-
-function keyCacheOf(user: UserRecord): KeyCache {
-  let c = KEY_CACHE.get(user);
-  if (c === undefined || c.secret !== user.apiSecret || c.passphrase !== user.apiPassphrase || c.keyVersion !== user.keyVersion) {
-    c = {
-      secret: user.apiSecret,
-      passphrase: user.apiPassphrase,
-      keyVersion: user.keyVersion,
-      hmacKey: createSecretKey(Buffer.from(user.apiSecret, 'utf8')),
-      expectedPass: Buffer.from(signPassphrase(user.apiSecret, user.apiPassphrase, user.keyVersion), 'utf8'),
-    };
-    KEY_CACHE.set(user, c);
-  }
-  return c;
-}
-
 /** Constant-time comparison of a received header value with the expected bytes. */
 function matches(received: string, expected: Buffer): boolean {
   const b = Buffer.from(received, 'utf8');
@@ -77,8 +48,7 @@ function matches(received: string, expected: Buffer): boolean {
 
 /** True when `sign` = base64(HMAC-SHA256(secret, prehash)), compared in constant time. */
 function signatureMatches(key: KeyObject, sign: string, prehash: string): boolean {
-  const expected = createHmac('sha256', key).update(prehash, 'utf8').digest('base64');
-  return matches(sign, Buffer.from(expected, 'latin1'));
+  return matches(sign, Buffer.from(signWithKey(key, prehash), 'latin1'));
 }
 
 /** A request header (lower-case name); the first value when repeated as an array. */
@@ -132,8 +102,9 @@ export function authenticate(
   }
   const user = state.userByKey(key);
   if (!user || !user.apiSecret) throw new SandboxError('400003', 'KC-API-KEY not exists', 401);
-  const k = keyCacheOf(user);
-  if (!matches(pass, k.expectedPass)) {
+  // Key material cached per user record, shared with the client's signer (src/api/signing.ts).
+  const k = keyMaterial(user);
+  if (!matches(pass, k.signedPassphraseBytes)) {
     throw new SandboxError('400004', 'Invalid KC-API-PASSPHRASE', 401);
   }
   let ok = false;

@@ -20,7 +20,7 @@
  * Every response (errors included) carries gw-ratelimit-limit / -remaining / -reset (ms).
  *
  * Hot path (bench/server.bench.ts): no promise or named closure per request (the body is read with
- * callbacks), literal routes are cached, per-user key material is cached by auth.ts, and the
+ * callbacks), literal routes are cached, per-user key material is cached (src/api/signing.ts `keyMaterial`), and the
  * lossless-json check runs only when the body holds a number that may have lost precision.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
