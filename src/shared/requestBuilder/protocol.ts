@@ -5,7 +5,7 @@
  * the body and redacted KC-API-* headers.
  */
 import { z } from 'zod';
-import { ORDER_FIELD_SPECS } from '../../api/orderFields';
+import { ORDER_FIELD_SPECS, type OrderFieldSpec } from '../../api/orderFields';
 import { ORDER_FIELDS, type FlagField, type OrderField, type SymbolRules } from '../../api/orderRules';
 import type { Diagnosis } from './diagnose';
 import type { PreparedView } from './signatureView';
@@ -29,7 +29,7 @@ export const DRAFT_TEXT_MAX = 200;
 
 /** Validator of one draft field, by the field's kind in the table. */
 function draftField(f: OrderField): z.ZodType {
-  const spec: { kind: string; required?: true; values?: readonly string[] } = ORDER_FIELD_SPECS[f];
+  const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
   if (spec.kind === 'boolean') return z.boolean();
   if (spec.kind === 'enum' && spec.required && spec.values) return z.enum(spec.values as [string, ...string[]]);
   return z.string().max(DRAFT_TEXT_MAX);
@@ -46,7 +46,7 @@ export const OrderDraftSchema = z.object(Object.fromEntries(ORDER_FIELDS.map((f)
 export function emptyDraft(symbol: string, clientOid: string): OrderDraft {
   const d: Record<string, unknown> = {};
   for (const f of ORDER_FIELDS) {
-    const spec: { kind: string; required?: true; values?: readonly string[] } = ORDER_FIELD_SPECS[f];
+    const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
     d[f] = spec.kind === 'boolean' ? false : spec.kind === 'enum' && spec.required && spec.values ? spec.values[0] : '';
   }
   return { ...(d as OrderDraft), symbol, clientOid };
@@ -89,7 +89,7 @@ export function orderToDraft(order: Record<string, unknown>, clientOid: string):
   const d: Record<string, unknown> = emptyDraft(str(order.symbol), str(order.clientOid) || clientOid);
   for (const f of ORDER_FIELDS) {
     if (f === 'symbol' || f === 'clientOid') continue;
-    const spec: { kind: string; required?: true; values?: readonly string[] } = ORDER_FIELD_SPECS[f];
+    const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
     const v = order[f];
     if (spec.kind === 'boolean') d[f] = v === true;
     else if (spec.kind === 'enum' && spec.required && spec.values) {
