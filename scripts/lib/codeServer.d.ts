@@ -24,7 +24,8 @@ export function startCodeServer(opts?: {
   quiet?: boolean;
   env?: Record<string, string>;
 }): Promise<RunningCodeServer>;
-export function workbenchUrl(opts: { port: number; folder?: string; extensionPath?: string; testsPath?: string }): string;
+export function workbenchUrl(opts: { port: number; folder?: string; extensionPath?: string | null; testsPath?: string }): string;
+export function installExtension(opts: { vsix: string; userDataDir: string }): string;
 export function freePort(): Promise<number>;
 export function chromiumPath(): string;
 export function build(): void;

@@ -232,15 +232,32 @@ function healthy(port) {
 /**
  * Workbench URL that opens `folder` and loads the extension at `extensionPath` in development
  * mode (and, with `testsPath`, runs that extension-host test module), via the `payload` parameter.
+ * `extensionPath: null` loads no development extension (the installed ones only).
  */
 function workbenchUrl({ port, folder, extensionPath = ROOT, testsPath }) {
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  const payload = [];
+  if (extensionPath !== null) payload.push(['extensionDevelopmentPath', remote(extensionPath)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   const q = [];
   if (folder) q.push(`folder=${encodeURIComponent(folder)}`);
-  q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  if (payload.length) q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `http://127.0.0.1:${port}/?${q.join('&')}`;
+}
+
+/**
+ * Install a .vsix into the extensions dir of `userDataDir` (code-server --install-extension, as a user
+ * would), so that a later startCodeServer with the same userDataDir runs it as an installed extension.
+ * @throws Error when the install fails
+ */
+function installExtension({ vsix, userDataDir }) {
+  const bin = ensureCodeServer();
+  const r = spawnSync(bin, ['--user-data-dir', userDataDir, '--extensions-dir', path.join(userDataDir, 'extensions'), '--install-extension', vsix], {
+    encoding: 'utf8',
+    env: { ...process.env, EXTENSIONS_GALLERY: '{}' },
+  });
+  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout.trim();
 }
 
 /** Chromium flags from the note (headless, no sandbox as root, no background traffic). */
@@ -290,6 +307,7 @@ module.exports = {
   ensureCodeServer,
   startCodeServer,
   workbenchUrl,
+  installExtension,
   freePort,
   chromiumPath,
   build,

@@ -7,25 +7,46 @@
  *   --no-sim           no market simulation bots
  *   --manual-clock     time moves only via admin POST /sandbox/v1/clock
  *   --seed N           seed of the initial books and the simulation (default 1)
+ *   --in-memory        keep no state on disk (no state dir; a fresh world every start)
  *   --verbose          log internal errors and notes to stderr
+ *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
+ *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
+ *                      parent disconnects (so the sandbox never outlives the extension host)
  *
  * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`.
  * Stops cleanly on SIGINT/SIGTERM. Exit code 2 for bad arguments, 1 when start-up fails.
  */
 import * as path from 'node:path';
-import { startSandbox, SandboxOptions } from './server/index';
+import { startSandbox, SandboxOptions, StateDirInUseError, type SandboxCredentials } from './server/index';
 
 /** Parsed command line. */
 export interface CliArgs extends SandboxOptions {
   verbose: boolean;
   help: boolean;
+  ipc: boolean;
+  inMemory: boolean;
 }
+
+/** Messages of a sandbox started with `--ipc` to its parent (the extension host). */
+export type SandboxIpcMessage =
+  | { type: 'ready'; baseUrl: string; credentials: SandboxCredentials; adminToken: string; warnings: string[]; stateDir: string | null }
+  | {
+      type: 'error';
+      message: string;
+      /** 'EADDRINUSE' when the requested port is taken, 'STATE_DIR_IN_USE' when another sandbox holds the state dir */
+      code?: string;
+      holder?: { pid: number; baseUrl: string };
+    }
+  | { type: 'log'; line: string };
+
+/** Messages of the parent to a sandbox started with `--ipc`. */
+export type SandboxIpcCommand = { type: 'stop' };
 
 /**
  * Parse argv (without node and script). @throws Error with a usage message for unknown/invalid options.
  */
 export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false };
+  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -61,6 +82,12 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--verbose':
         out.verbose = true;
         break;
+      case '--ipc':
+        out.ipc = true;
+        break;
+      case '--in-memory':
+        out.inMemory = true;
+        break;
       case '-h':
       case '--help':
         out.help = true;
@@ -72,7 +99,8 @@ export function parseArgs(argv: string[]): CliArgs {
   return out;
 }
 
-const USAGE = 'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox] [--no-sim] [--manual-clock] [--seed 1] [--verbose]';
+const USAGE =
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--no-sim] [--manual-clock] [--seed 1] [--verbose]';
 
 async function main(): Promise<void> {
   let args: CliArgs;
@@ -86,27 +114,52 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const stateDir = path.resolve(args.stateDir ?? '.spotdesk-sandbox');
-  const sb = await startSandbox({
-    ...args,
-    stateDir,
-    log: (line) => {
-      if (args.verbose || /internal error|journal|warning|failed/i.test(line)) process.stderr.write(`${line}\n`);
-    },
-  });
-  for (const w of sb.warnings) process.stderr.write(`sandbox warning: ${w}\n`);
-  process.stdout.write(`SpotDesk sandbox listening on ${sb.baseUrl}\n`);
+  const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? '.spotdesk-sandbox');
+  const send = (m: SandboxIpcMessage): void => {
+    if (args.ipc && process.send && process.connected) process.send(m);
+  };
+  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, ...options } = args;
+  let sb;
+  try {
+    sb = await startSandbox({
+      ...options,
+      stateDir,
+      log: (line) => {
+        if (args.ipc) send({ type: 'log', line });
+        else if (args.verbose || /internal error|journal|warning|failed/i.test(line)) process.stderr.write(`${line}\n`);
+      },
+    });
+  } catch (e) {
+    if (!args.ipc) throw e;
+    const code = e instanceof StateDirInUseError ? 'STATE_DIR_IN_USE' : (e as NodeJS.ErrnoException).code;
+    const holder = e instanceof StateDirInUseError && e.holder ? { pid: e.holder.pid, baseUrl: e.holder.baseUrl } : undefined;
+    send({ type: 'error', message: e instanceof Error ? e.message : String(e), code, holder });
+    process.disconnect?.();
+    process.exitCode = 1;
+    return;
+  }
+  const running = sb;
+  for (const w of running.warnings) process.stderr.write(`sandbox warning: ${w}\n`);
+  process.stdout.write(`SpotDesk sandbox listening on ${running.baseUrl}\n`);
+  send({ type: 'ready', baseUrl: running.baseUrl, credentials: running.credentials, adminToken: running.adminToken, warnings: running.warnings, stateDir: stateDir ?? null });
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    sb.close().then(
+    running.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (args.ipc) {
+    // the extension host went away (closed, crashed, or stopped us): never outlive it
+    process.on('disconnect', stop);
+    process.on('message', (m: SandboxIpcCommand) => {
+      if (m && m.type === 'stop') stop();
+    });
+  }
 }
 
 if (require.main === module) {

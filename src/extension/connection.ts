@@ -1,20 +1,24 @@
 /**
  * Profiles, credentials and the API client of the active profile.
  *
- * - The built-in "Sandbox (local)" profile (the default) starts the embedded sandbox exchange
- *   in-process on 127.0.0.1 with a random port on first need; its state lives in
- *   `context.globalStorageUri/sandbox` and its credentials are provisioned by the sandbox itself.
+ * - The built-in "Sandbox (local)" profile (the default) starts the embedded sandbox exchange in a
+ *   process of its own (sandboxProcess.ts) on 127.0.0.1 on first need (port `spotdesk.sandbox.port`,
+ *   default a free one); its state lives in `context.globalStorageUri/sandbox` and its credentials are
+ *   provisioned by the sandbox itself. If the process dies it is restarted with a notice; it is
+ *   stopped with the extension.
  * - User profiles `{name, baseUrl}` come from the application-scoped setting `spotdesk.profiles`;
  *   `spotdesk.activeProfile` (application scope too) picks one. Application scope means a
  *   workspace's .vscode/settings.json can never redirect signed requests.
  * - API credentials of user profiles live only in SecretStorage under `spotdesk.credentials/<profile id>`.
  *
- * Heavy modules (the API client with its zod schemas, the sandbox server) are loaded lazily with
- * dynamic `import()`, which esbuild turns into lazily-initialised modules: activation stays light.
+ * The API client (with its zod schemas) is loaded lazily with dynamic `import()`, which esbuild turns
+ * into a lazily-initialised module: activation stays light. The sandbox's engine and server are not
+ * in extension.js at all: they run from dist/sandbox-cli.js in the child process.
  */
 import * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
-import type { KeyVersion } from '../api/signing';
+import type { KeyVersion } from '../api/schemas';
+import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 
 /** Id and display name of the built-in sandbox profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -60,12 +64,10 @@ export class UserFacingError extends Error {
   }
 }
 
-interface RunningSandbox {
-  baseUrl: string;
-  adminToken: string;
-  credentials: { apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string | number };
-  close(): Promise<void> | void;
-}
+/** Restarts after unexpected exits within this window count towards the crash-loop limit. */
+const RESTART_WINDOW_MS = 60_000;
+/** At most this many automatic restarts per window; then the user restarts it (Refresh). */
+const MAX_RESTARTS = 3;
 
 const SECRET_PREFIX = 'spotdesk.credentials/';
 
@@ -102,7 +104,11 @@ export class Connection implements vscode.Disposable {
   private publicPromise: Promise<SpotClient> | undefined;
   private publicFor: string | undefined;
   private lastPublic: SpotClient | undefined;
-  private sandboxPromise: Promise<RunningSandbox> | undefined;
+  private sandboxPromise: Promise<SandboxProcess> | undefined;
+  private sandboxProc: SandboxProcess | undefined;
+  private readonly restarts: number[] = [];
+  /** A free port the user accepted this session instead of a pinned port that was in use. */
+  private portOverride: number | undefined;
   private lastClient: SpotClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private hasCredentials = false;
@@ -241,6 +247,16 @@ export class Connection implements vscode.Disposable {
     return { baseUrl: s.baseUrl, adminToken: s.adminToken };
   }
 
+  /**
+   * The embedded sandbox's base URL and key (starting it if needed, whatever the active profile), for
+   * "Use the Sandbox from a Bot…". Holds the secret: never log or display it.
+   */
+  async embeddedSandbox(): Promise<{ baseUrl: string; apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string }> {
+    const s = await this.startSandbox();
+    const c = s.credentials;
+    return { baseUrl: s.baseUrl, apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion };
+  }
+
   /** Whether the embedded sandbox has been started in this session. */
   sandboxStarted(): boolean {
     return this.sandboxPromise !== undefined;
@@ -279,32 +295,11 @@ export class Connection implements vscode.Disposable {
     else this.log.info(line);
   }
 
-  private startSandbox(): Promise<RunningSandbox> {
+  private startSandbox(): Promise<SandboxProcess> {
     if (!this.sandboxPromise) {
-      const p: Promise<RunningSandbox> = Promise.resolve(vscode.window.withProgress(
+      const p: Promise<SandboxProcess> = Promise.resolve(vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'SpotDesk: starting the local sandbox exchange…' },
-        async () => {
-          const t0 = Date.now();
-          const { startSandbox } = await import('../exchange/server/index');
-          const stateDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox').fsPath;
-          await vscode.workspace.fs.createDirectory(vscode.Uri.file(stateDir));
-          const log = (msg: string) => this.log.debug(`[sandbox] ${redact(msg)}`);
-          let s: RunningSandbox;
-          try {
-            s = await startSandbox({ host: '127.0.0.1', port: 0, stateDir, sim: true, log });
-          } catch (err) {
-            // Typically another VS Code window holds the state directory's journal lock.
-            const why = err instanceof Error ? err.message : String(err);
-            this.log.warn(`sandbox state in ${stateDir} unavailable (${why}); starting an in-memory sandbox instead`);
-            void vscode.window.showWarningMessage(
-              `SpotDesk: the sandbox's saved state is unavailable (${why}). This window runs a fresh in-memory sandbox; its orders and balances are not kept.`,
-            );
-            s = await startSandbox({ host: '127.0.0.1', port: 0, sim: true, log });
-          }
-          this.log.info(`sandbox listening on ${s.baseUrl} (state in ${stateDir}, started in ${Date.now() - t0} ms)`);
-          this.disposables.push({ dispose: () => void s.close() });
-          return s;
-        },
+        () => this.launchSandbox(),
       ));
       this.sandboxPromise = p;
       p.catch((err: unknown) => {
@@ -322,6 +317,81 @@ export class Connection implements vscode.Disposable {
       );
     }
     return this.sandboxPromise;
+  }
+
+  /** Fork the sandbox process (state in global storage), handling a pinned port in use and a state dir in use. */
+  private async launchSandbox(): Promise<SandboxProcess> {
+    const t0 = Date.now();
+    const entry = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'sandbox-cli.js').fsPath;
+    const stateDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox').fsPath;
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(stateDir));
+    const log = (msg: string) => this.log.debug(`[sandbox] ${redact(msg)}`);
+    const pinned = vscode.workspace.getConfiguration('spotdesk').get<number>('sandbox.port', 0);
+    let port = this.portOverride ?? (Number.isInteger(pinned) && pinned > 0 && pinned < 65536 ? pinned : 0);
+    const start = (dir: string | null) => startSandboxProcess({ entry, stateDir: dir, port, log });
+    let s: SandboxProcess;
+    try {
+      s = await start(stateDir);
+    } catch (err) {
+      if (err instanceof SandboxStartError && err.code === 'EADDRINUSE' && port !== 0) {
+        const choice = await vscode.window.showWarningMessage(
+          `SpotDesk: port ${port} (setting spotdesk.sandbox.port) is in use by another program, so the sandbox cannot listen there. ` +
+            'Start it on a free port for this session? Bots configured for that port will not reach it.',
+          { modal: true },
+          'Use a Free Port',
+        );
+        if (choice !== 'Use a Free Port') throw new Error(`port ${port} is in use; change spotdesk.sandbox.port or free the port`);
+        this.portOverride = port = 0;
+        s = await start(stateDir);
+      } else if (err instanceof SandboxStartError && err.code === 'STATE_DIR_IN_USE') {
+        // Typically another VS Code window's sandbox holds the state directory (the error names it).
+        this.log.warn(`sandbox state in ${stateDir} unavailable (${err.message}); starting an in-memory sandbox instead`);
+        void vscode.window.showWarningMessage(
+          `SpotDesk: another VS Code window${err.holder?.baseUrl ? ` (sandbox at ${err.holder.baseUrl})` : ''} is using the sandbox's saved state. ` +
+            'This window runs a fresh in-memory sandbox; its orders and balances are not kept.',
+        );
+        s = await start(null);
+      } else {
+        throw err;
+      }
+    }
+    this.log.info(`sandbox process ${s.pid} listening on ${s.baseUrl} (state in ${s.stateDir ?? 'memory'}, started in ${Date.now() - t0} ms)`);
+    for (const w of s.warnings) this.log.warn(`[sandbox] ${redact(w)}`);
+    this.sandboxProc = s;
+    s.onUnexpectedExit((code, signal) => this.sandboxDied(s, code, signal));
+    return s;
+  }
+
+  /** The sandbox process died on its own: restart it with a notice (unless it keeps dying). */
+  private sandboxDied(s: SandboxProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.sandboxProc !== s) return;
+    this.sandboxProc = undefined;
+    this.sandboxPromise = undefined;
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    this.log.error(`sandbox process ${s.pid} stopped unexpectedly (${how})`);
+    const now = Date.now();
+    while (this.restarts.length && now - this.restarts[0] > RESTART_WINDOW_MS) this.restarts.shift();
+    if (this.restarts.length >= MAX_RESTARTS) {
+      void vscode.window
+        .showErrorMessage(
+          `SpotDesk: the local sandbox exchange stopped unexpectedly (${how}) ${MAX_RESTARTS + 1} times within a minute, so it is not restarted automatically. See the "SpotDesk" output channel.`,
+          'Restart Sandbox',
+          'Show Log',
+        )
+        .then((c) => {
+          if (c === 'Show Log') this.log.show();
+          if (c !== 'Restart Sandbox') return;
+          this.restarts.length = 0;
+          this.reset(); // views refresh and start a new sandbox process
+        });
+      this.reset();
+      return;
+    }
+    this.restarts.push(now);
+    void vscode.window.showWarningMessage(`SpotDesk: the local sandbox exchange stopped unexpectedly (${how}). Restarting it…`);
+    // clients of the dead process are dropped; views refresh and start the new one
+    if (this.profile().sandbox) void this.startSandbox().catch(() => undefined);
+    this.reset();
   }
 
   private reset(): void {
@@ -352,6 +422,9 @@ export class Connection implements vscode.Disposable {
   dispose(): void {
     this.lastClient?.close();
     this.lastPublic?.close();
+    const proc = this.sandboxProc;
+    this.sandboxProc = undefined;
+    void proc?.stop();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

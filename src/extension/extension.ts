@@ -19,6 +19,8 @@ import { windowPrompts, type Prompts } from './prompts';
 import { register as registerOrderbook } from './orderbook';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
+import { useSandboxFromBot } from './botSetup';
+import { describeError } from './views/pollingTree';
 
 /** What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`). */
 export interface SpotDeskApi {
@@ -113,6 +115,16 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       refreshAll: async () => {
         await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update()]);
       },
+    }),
+  );
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('spotdesk.useSandboxFromBot', async () => {
+      try {
+        await useSandboxFromBot({ sandbox: () => connection.embeddedSandbox(), prompts, log });
+      } catch (err) {
+        void vscode.window.showErrorMessage(`SpotDesk: ${describeError(err)}`);
+      }
     }),
   );
 

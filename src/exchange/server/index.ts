@@ -19,10 +19,12 @@ import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { Journal } from './journal';
 import { startSimulation } from './sim';
+import { acquireStateDirLock, type StateDirLock } from './stateLock';
 import { ALL_PERMISSIONS, BalanceGrant, Command, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord } from './state';
 
 export { SandboxState } from './state';
 export type { Command, UserRecord } from './state';
+export { StateDirInUseError } from './stateLock';
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -99,7 +101,8 @@ function writeSecretFile(file: string, text: string): void {
 
 /**
  * Start the sandbox (see module docstring).
- * @returns the running sandbox; rejects when the port is taken or the journal is corrupt/locked.
+ * @returns the running sandbox; rejects when the port is taken, the journal is corrupt, or another live
+ *   process holds the state dir ({@link StateDirInUseError}, naming the holder).
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? '127.0.0.1';
@@ -110,10 +113,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
   let journal: JournalLike;
   let adminToken: string;
+  let lock: StateDirLock | undefined;
   if (opts.stateDir) {
     fs.mkdirSync(opts.stateDir, { recursive: true });
-    const opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false });
-    warnings.push(...opened.warnings, ...state.replay(opened.commands));
+    // exclusive use of the state dir for as long as this sandbox runs (released by the OS if it dies)
+    lock = await acquireStateDirLock(opts.stateDir);
+    let opened: ReturnType<typeof Journal.open<Command>> | undefined;
+    try {
+      opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false });
+      warnings.push(...opened.warnings, ...state.replay(opened.commands));
+    } catch (e) {
+      opened?.journal.close();
+      await lock.release();
+      throw e;
+    }
     journal = opened.journal;
     const tokenFile = path.join(opts.stateDir, 'admin-token');
     adminToken = fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '';
@@ -180,6 +193,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const addr = srv.address() as AddressInfo;
     const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     baseUrl = `http://${urlHost}:${addr.port}`;
+    lock?.describe({ baseUrl });
 
     credentials = {
       baseUrl,
@@ -200,13 +214,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       sim = startSimulation(state, { seed, now: () => state.now(), log });
     }
   } catch (e) {
-    // Do not leave the journal lock, a listening socket or timers behind when start-up fails.
+    // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
     sim?.stop();
     feed?.close();
     for (const t of timers) clearInterval(t);
     const srv = server;
     if (srv?.listening) await new Promise<void>((resolve) => srv.close(() => resolve()));
     journal.close?.();
+    await lock?.release();
     throw e;
   }
 
@@ -231,6 +246,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         httpServer.closeAllConnections();
       });
       journal.close?.();
+      await lock?.release();
     },
   };
 }

@@ -37,9 +37,8 @@
  * every record (durable against power loss; costs one disk flush per acknowledged change).
  *
  * ## Exclusive use
- * `STATE_DIR/journal.lock` holds the owning process id while a journal is open; opening a journal
- * whose lock names another live process throws {@link JournalLockedError}. A lock left behind by a
- * killed process (its pid is no longer alive) is taken over. `close` removes the lock.
+ * The journal itself takes no lock: the sandbox holds the state dir's OS-released lock
+ * (stateLock.ts) for as long as it runs, and opens the journal only while holding it.
  *
  * ## Not done: snapshots / compaction
  * The journal grows without bound (about 100–250 bytes per command; the market simulation adds
@@ -78,8 +77,6 @@ export interface JournalOptions {
    * Default false.
    */
   truncateCorrupt?: boolean;
-  /** Take `journal.lock` in the state dir (see the module doc). Default true. */
-  lock?: boolean;
 }
 
 /** Result of {@link Journal.open}. */
@@ -101,17 +98,6 @@ export class JournalCorruptError extends Error {
   ) {
     super(`journal ${file} is corrupt at byte ${offset} (${reason}) and valid records follow; refusing to drop them`);
     this.name = 'JournalCorruptError';
-  }
-}
-
-/** Thrown by {@link Journal.open} when another live process holds the state dir's journal lock. */
-export class JournalLockedError extends Error {
-  constructor(
-    readonly lockFile: string,
-    readonly pid: number,
-  ) {
-    super(`state dir is in use by process ${pid} (lock ${lockFile})`);
-    this.name = 'JournalLockedError';
   }
 }
 
@@ -191,7 +177,6 @@ export class Journal<C extends JournalCommand = JournalCommand> {
     readonly file: string,
     fd: number,
     private readonly fsync: boolean,
-    private readonly lockFile: string | null,
   ) {
     this.fd = fd;
   }
@@ -200,67 +185,60 @@ export class Journal<C extends JournalCommand = JournalCommand> {
    * Open (creating if needed) the journal of `stateDir` (created recursively if missing), read every
    * whole record, truncate a torn or garbage tail, and return the journal ready for appending.
    * @throws JournalCorruptError when damage precedes valid records (see the module doc)
-   * @throws JournalLockedError when another live process has the state dir open
    * @throws Error when the file is not a SpotDesk journal (wrong header) or on I/O failure
    */
   static open<C extends JournalCommand = JournalCommand>(stateDir: string, opts: JournalOptions = {}): OpenedJournal<C> {
     fs.mkdirSync(stateDir, { recursive: true });
     const file = path.resolve(stateDir, opts.fileName ?? 'journal.log');
-    const lockFile = opts.lock === false ? null : acquireLock(path.resolve(stateDir, 'journal.lock'));
+    const warnings: string[] = [];
+    const commands: C[] = [];
+    let buf: Buffer;
     try {
-      const warnings: string[] = [];
-      const commands: C[] = [];
-      let buf: Buffer;
-      try {
-        buf = fs.readFileSync(file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        buf = Buffer.alloc(0);
-      }
-      const header = Buffer.from(JOURNAL_HEADER, 'latin1');
-      let goodEnd: number;
-      if (buf.length === 0) {
-        goodEnd = 0;
-      } else if (buf.length < header.length && header.subarray(0, buf.length).equals(buf)) {
-        warnings.push(`journal ${file}: torn header (${buf.length} bytes) truncated`);
-        goodEnd = 0;
-      } else if (!buf.subarray(0, header.length).equals(header)) {
-        throw new Error(`${file} is not a SpotDesk journal (bad header); move it away to start fresh`);
-      } else {
-        goodEnd = header.length;
-        let pos = header.length;
-        while (pos < buf.length) {
-          const r = decodeRecord(buf, pos);
-          if ('error' in r) {
-            if (hasValidRecordAfter(buf, pos)) {
-              if (!opts.truncateCorrupt) throw new JournalCorruptError(file, pos, r.error);
-              warnings.push(`journal ${file}: corrupt record #${commands.length + 1} at byte ${pos} (${r.error}); ` +
-                `truncated ${buf.length - pos} bytes INCLUDING later valid records (truncateCorrupt)`);
-            } else {
-              warnings.push(`journal ${file}: torn or invalid last record #${commands.length + 1} at byte ${pos} ` +
-                `(${r.error}); skipped and truncated ${buf.length - pos} bytes`);
-            }
-            break;
-          }
-          commands.push(r.cmd as C);
-          pos = r.next;
-          goodEnd = pos;
-        }
-      }
-      const fd = fs.openSync(file, 'a');
-      try {
-        if (goodEnd < buf.length) fs.ftruncateSync(fd, goodEnd);
-        if (goodEnd === 0) writeFully(fd, header);
-        if (opts.fsync) fs.fdatasyncSync(fd);
-      } catch (err) {
-        fs.closeSync(fd);
-        throw err;
-      }
-      return { journal: new Journal<C>(file, fd, opts.fsync === true, lockFile), commands, warnings };
+      buf = fs.readFileSync(file);
     } catch (err) {
-      if (lockFile) releaseLock(lockFile);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      buf = Buffer.alloc(0);
+    }
+    const header = Buffer.from(JOURNAL_HEADER, 'latin1');
+    let goodEnd: number;
+    if (buf.length === 0) {
+      goodEnd = 0;
+    } else if (buf.length < header.length && header.subarray(0, buf.length).equals(buf)) {
+      warnings.push(`journal ${file}: torn header (${buf.length} bytes) truncated`);
+      goodEnd = 0;
+    } else if (!buf.subarray(0, header.length).equals(header)) {
+      throw new Error(`${file} is not a SpotDesk journal (bad header); move it away to start fresh`);
+    } else {
+      goodEnd = header.length;
+      let pos = header.length;
+      while (pos < buf.length) {
+        const r = decodeRecord(buf, pos);
+        if ('error' in r) {
+          if (hasValidRecordAfter(buf, pos)) {
+            if (!opts.truncateCorrupt) throw new JournalCorruptError(file, pos, r.error);
+            warnings.push(`journal ${file}: corrupt record #${commands.length + 1} at byte ${pos} (${r.error}); ` +
+              `truncated ${buf.length - pos} bytes INCLUDING later valid records (truncateCorrupt)`);
+          } else {
+            warnings.push(`journal ${file}: torn or invalid last record #${commands.length + 1} at byte ${pos} ` +
+              `(${r.error}); skipped and truncated ${buf.length - pos} bytes`);
+          }
+          break;
+        }
+        commands.push(r.cmd as C);
+        pos = r.next;
+        goodEnd = pos;
+      }
+    }
+    const fd = fs.openSync(file, 'a');
+    try {
+      if (goodEnd < buf.length) fs.ftruncateSync(fd, goodEnd);
+      if (goodEnd === 0) writeFully(fd, header);
+      if (opts.fsync) fs.fdatasyncSync(fd);
+    } catch (err) {
+      fs.closeSync(fd);
       throw err;
     }
+    return { journal: new Journal<C>(file, fd, opts.fsync === true), commands, warnings };
   }
 
   /**
@@ -288,7 +266,7 @@ export class Journal<C extends JournalCommand = JournalCommand> {
     return this.fd !== null;
   }
 
-  /** Close the file and release the state dir lock. Idempotent. */
+  /** Close the file. Idempotent. */
   close(): void {
     if (this.fd === null) return;
     const fd = this.fd;
@@ -297,7 +275,6 @@ export class Journal<C extends JournalCommand = JournalCommand> {
       if (this.fsync) fs.fdatasyncSync(fd);
     } finally {
       fs.closeSync(fd);
-      if (this.lockFile) releaseLock(this.lockFile);
     }
   }
 }
@@ -341,48 +318,5 @@ function assertLossless(v: unknown, where: string): void {
       return;
     default:
       throw new JournalValueError(`${where} is a ${typeof v}, which JSON cannot carry`);
-  }
-}
-
-/** Take the lock file: create it with our pid, or take over a lock whose owner is dead. */
-function acquireLock(lockFile: string): string {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, `${process.pid}\n`, { flag: 'wx' });
-      return lockFile;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let owner = NaN;
-    try {
-      owner = Number(fs.readFileSync(lockFile, 'utf8').trim());
-    } catch {
-      continue; // removed in between: retry
-    }
-    if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && processAlive(owner)) {
-      throw new JournalLockedError(lockFile, owner);
-    }
-    if (owner === process.pid) {
-      throw new JournalLockedError(lockFile, owner); // already open in this process
-    }
-    fs.rmSync(lockFile, { force: true }); // stale lock of a dead process
-  }
-  throw new Error(`could not take journal lock ${lockFile}`);
-}
-
-function releaseLock(lockFile: string): void {
-  try {
-    if (Number(fs.readFileSync(lockFile, 'utf8').trim()) === process.pid) fs.rmSync(lockFile, { force: true });
-  } catch {
-    /* already gone */
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -7,7 +7,7 @@
  */
 // The ESM build: esbuild cannot bundle the UMD build (its dynamic require('./impl/format') fails at run time).
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser/lib/esm/main';
-import { validateOrder, type RuleIssue, type RuleSeverity, type SymbolRules } from './orderRules';
+import { validateOrder, type RuleIssue, type RuleSeverity, type SymbolRules } from '../../api/orderRules';
 
 /** A diagnostic on an order document, located by character offsets into the text. */
 export interface DocumentIssue {

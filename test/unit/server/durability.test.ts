@@ -1,6 +1,6 @@
 /**
  * Durability of the sandbox exchange (issue 4, part B):
- * 1. the journal file format in isolation (round trip, torn tail, mid-file corruption, lossless values, lock);
+ * 1. the journal file format in isolation (round trip, torn tail, mid-file corruption, lossless values);
  * 2. the real sandbox as a CHILD process, SIGKILLed in the middle of a load of orders, cancels, transfers
  *    and withdrawals, restarted on the same state dir, and compared with every acknowledged response;
  * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record.
@@ -10,15 +10,16 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import * as D from '../../../src/api/decimal';
-import { KeyVersion, signRequest } from '../../../src/api/signing';
+import type { KeyVersion } from '../../../src/api/schemas';
+import { signRequest } from '../../../src/api/signing';
 import { mulberry32 } from '../../../src/exchange/server/world';
-import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalLockedError, JournalValueError, crc32Hex, encodeRecord } from '../../../src/exchange/server/journal';
+import { buildCli, sleep } from './helpers';
+import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord } from '../../../src/exchange/server/journal';
 
-/** Commands of the journal in `dir` (opened without the lock and closed again). */
+/** Commands of the journal in `dir` (opened and closed again). */
 function readAll(dir: string) {
-  const { journal, commands, warnings } = Journal.open(dir, { lock: false });
+  const { journal, commands, warnings } = Journal.open(dir);
   journal.close();
   return { commands, warnings };
 }
@@ -111,7 +112,6 @@ describe('Journal (file format)', () => {
     const text = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, text.replace('"op":"t2"', '"op":"tX"'));
     assert.throws(() => Journal.open(dir), (e: unknown) => e instanceof JournalCorruptError && /checksum mismatch/.test(e.message));
-    assert.equal(fs.existsSync(path.join(dir, 'journal.lock')), false, 'lock released after a failed open');
     const b = Journal.open(dir, { truncateCorrupt: true });
     b.journal.close();
     assert.deepEqual(b.commands.map((c) => c.op), ['t1']);
@@ -145,9 +145,8 @@ describe('Journal (file format)', () => {
     assert.equal(readAll(dir).commands.length, 1);
   });
 
-  it('locks the state dir against a second open and releases the lock on close; fsync mode works', () => {
+  it('closes idempotently, refuses appends once closed; fsync mode works', () => {
     const a = Journal.open(dir, { fsync: true });
-    assert.throws(() => Journal.open(dir), JournalLockedError);
     a.journal.append({ op: 'x', t: 1 });
     a.journal.close();
     a.journal.close(); // idempotent
@@ -155,14 +154,6 @@ describe('Journal (file format)', () => {
     const b = Journal.open(dir);
     b.journal.close();
     assert.equal(b.commands.length, 1);
-  });
-
-  it('takes over the stale lock of a dead process', () => {
-    // pid 2^22+12345 is above the default pid_max (4194304): it cannot be alive
-    fs.writeFileSync(path.join(dir, 'journal.lock'), `${2 ** 22 + 12345}\n`);
-    const a = Journal.open(dir);
-    a.journal.close();
-    assert.equal(fs.existsSync(path.join(dir, 'journal.lock')), false);
   });
 });
 
@@ -256,26 +247,6 @@ class SandboxChild {
     const r = await this.admin<{ ok: boolean }>('GET', '/sandbox/v1/invariants');
     assert.deepEqual([r.status, r.json], [200, { code: '200000', data: { ok: true } }]);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Build the sandbox CLI bundle once (esbuild, same options as esbuild.js's `sandbox` target) into a temp dir. */
-async function buildCli(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'sandbox-cli.js');
-  await esbuild.build({
-    entryPoints: [path.resolve(__dirname, '../../../src/exchange/cli.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
 }
 
 type Op =

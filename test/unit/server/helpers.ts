@@ -3,6 +3,8 @@
  * clock, in-memory journal), raw HTTP with hand-built KuCoin headers (src/api/signing), admin calls.
  */
 import * as http from 'node:http';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 import { signRequest, type Credentials } from '../../../src/api/signing';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
 
@@ -95,4 +97,25 @@ export async function createUser(sb: RunningSandbox, body: Record<string, unknow
 export function balanceOf(sb: RunningSandbox, uid: string, currency: string, type: 'main' | 'trade'): { balance: string; available: string; holds: string } {
   const a = sb.state.exchange.accounts(uid, { currency, type })[0];
   return a ? { balance: a.balance, available: a.available, holds: a.holds } : { balance: '0', available: '0', holds: '0' };
+}
+
+/** Resolve after `ms` milliseconds (used only between polls of a state, never as a wait for one). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Build the sandbox CLI bundle (esbuild, same options as esbuild.js's `sandbox` target) into `outDir`; returns its path. */
+export async function buildCli(outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'sandbox-cli.js');
+  await esbuild.build({
+    entryPoints: [path.resolve(__dirname, '../../../src/exchange/cli.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
 }
