@@ -68,14 +68,14 @@ export function orderStatus(e: OrderEvent): 'new' | 'open' | 'match' | 'done' {
 /**
  * An `orderChange` message of `/spotMarket/tradeOrdersV2` or `/spotMarket/tradeOrders` (KuCoin's
  * fields; `ts` ns as a raw number literal, `orderTime` ms; match fields on `match`, `oldSize` on
- * `update`). `originSize` is the size before an update (`oldSize`), else `size`; `price`, `size` and
- * `originSize` are left out when empty (a market order by funds), `funds`/`remainFunds` are given
- * for orders by funds.
+ * `update`). `originSize` = `size` (the order's size as placed, as the HF order view shows it);
+ * `price`, `size` and `originSize` are left out when empty (a market order by funds),
+ * `funds`/`remainFunds` are given for orders by funds.
  */
 export function orderMessage(topic: string, e: OrderEvent, tsNs: string): string {
   let opt = '';
   if (e.price !== '') opt += `,"price":"${e.price}"`;
-  if (e.size !== '') opt += `,"originSize":"${e.oldSize ?? e.size}","size":"${e.size}"`;
+  if (e.size !== '') opt += `,"originSize":"${e.size}","size":"${e.size}"`;
   if (e.funds !== '' && e.funds !== '0') opt += `,"funds":"${e.funds}","remainFunds":"${e.remainFunds}"`;
   if (e.match) {
     const m = e.match;

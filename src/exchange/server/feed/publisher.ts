@@ -89,12 +89,13 @@ interface L2Batch {
   time: number;
 }
 
-/** One message waiting for the flush: its topic key and text, or a level-2 batch (text built at the flush). */
+/** One message waiting for the flush: its topic key and text, or a level-2 batch or a balance event (text built at the flush). */
 interface Pending {
   channel: Channel;
   key: string;
   text?: string;
   batch?: L2Batch;
+  balance?: BalanceEvent;
 }
 
 /**
@@ -144,6 +145,9 @@ export class Publisher implements CoreEventSink {
   private slowTimer: NodeJS.Timeout | undefined;
   private throttledSubs = { fast: 0, slow: 0 };
   private closed = false;
+  /** Balance events of the running command still without a relationEventId. */
+  private unnamed: BalanceEvent[] = [];
+  private readonly offCommand: () => void;
 
   constructor(
     private readonly state: SandboxState,
@@ -152,12 +156,20 @@ export class Publisher implements CoreEventSink {
   ) {
     for (const c of Object.keys(CHANNELS) as Channel[]) this.subs[c] = new Map();
     source?.setEventSink(this);
+    // Called after each command was journaled, before the flush: name the deposits and transfers.
+    this.offCommand = state.onCommand((cmd, result) => {
+      if (this.unnamed.length === 0) return;
+      const id = cmd.op === 'deposit' ? cmd.args.depositId : cmd.op === 'transfer' ? (result as { orderId?: string } | null)?.orderId : undefined;
+      if (id !== undefined) for (const e of this.unnamed) e.relationEventId = id;
+      this.unnamed = [];
+    });
   }
 
   /** Stop: the sink is removed, every watch flag turned off, timers stopped. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.offCommand();
     if (this.source) {
       this.source.setEventSink(null);
       for (const s of this.symbolRefs.keys()) this.source.watchSymbol(s, false);
@@ -279,7 +291,10 @@ export class Publisher implements CoreEventSink {
   /** A balance change: `account.balance`. */
   balance(e: BalanceEvent): void {
     try {
-      if (this.subs.balance.has(e.uid)) this.enqueue({ channel: 'balance', key: e.uid, text: balanceMessage(e) });
+      if (!this.subs.balance.has(e.uid)) return;
+      // Deposits and transfers come without an id from the core: the command's own record names it (see onCommand).
+      if (e.relationEventId === '') this.unnamed.push(e);
+      this.enqueue({ channel: 'balance', key: e.uid, balance: e });
     } catch (err) {
       this.fault('balance event', err);
     }
@@ -349,6 +364,7 @@ export class Publisher implements CoreEventSink {
   /** Write everything buffered since the last flush (see the module docstring). */
   flush(): void {
     this.flushScheduled = false;
+    this.unnamed = [];
     const pending = this.pending;
     if (pending.length === 0 || this.closed) return;
     this.pending = [];
@@ -358,7 +374,8 @@ export class Publisher implements CoreEventSink {
       const set = this.subs[p.channel].get(p.key);
       if (set === undefined || set.size === 0) continue;
       let text = p.text;
-      if (p.batch) {
+      if (p.balance) text = balanceMessage(p.balance);
+      else if (p.batch) {
         const b = p.batch;
         text = l2UpdateMessage(b.symbol, b.asks, b.bids, b.start, b.end, b.time);
         this.stats.levelChanges += b.asks.length + b.bids.length;
