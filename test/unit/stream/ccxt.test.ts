@@ -71,7 +71,7 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
   });
 
   /** Wait until the feed has a subscriber on `channel`/`key` (ccxt sent its subscribe). */
-  const subscribed = (channel: 'match' | 'orderV1', key: string): Promise<void> => until(() => sb.feed.publishing.subscribers(channel, key) > 0, `ccxt's ${channel} subscription`);
+  const subscribed = (channel: 'l2' | 'match' | 'orderV1' | 'balance', key: string): Promise<void> => until(() => sb.feed.publishing.subscribers(channel, key) > 0, `ccxt's ${channel} subscription`);
 
   const best = (): { bid: string; ask: string } => {
     const b = sb.state.exchange.level2(SYM, 1);
@@ -87,11 +87,12 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
   it('watchOrderBook: ccxt syncs (snapshot + increments) and ends equal to the engine book', async () => {
     let resolved = false;
     const first = pub.watchOrderBook(UNIFIED).then((ob) => ((resolved = true), ob));
+    await subscribed('l2', SYM);
     // ccxt takes its REST snapshot after 5 buffered increments: make changes until it resolves.
     const ids: string[] = [];
     for (let i = 0; i < 40 && !resolved; i++) {
       ids.push(await restingBuy());
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 5)); // pace the changes so that ccxt's snapshot request interleaves with them
     }
     await within(first, 10_000, 'watchOrderBook');
     for (const id of ids.splice(0, 3)) await rest.cancelOrder(SYM, id);
@@ -100,8 +101,9 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
     while (Number(ob.nonce) < seq) ob = await within(pub.watchOrderBook(UNIFIED), 5000, `update up to ${seq}`);
     const engine = sb.state.exchange.level2(SYM, 1000);
     assert.equal(ob.nonce, seq);
-    assert.deepEqual(ob.bids.map(([p, a]) => [p, a]), engine.bids.map(([p, s]) => [Number(p), Number(s)]));
-    assert.deepEqual(ob.asks.map(([p, a]) => [p, a]), engine.asks.map(([p, s]) => [Number(p), Number(s)]));
+    // ccxt's sides are its own Array subclasses of [price, amount] numbers
+    assert.deepEqual(Array.from(ob.bids, ([p, a]) => [p, a]), engine.bids.map(([p, s]) => [Number(p), Number(s)]));
+    assert.deepEqual(Array.from(ob.asks, ([p, a]) => [p, a]), engine.asks.map(([p, s]) => [Number(p), Number(s)]));
     for (const id of ids) await rest.cancelOrder(SYM, id);
   });
 
@@ -158,12 +160,12 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
   });
 
   it('watchBalance: the trade account after an order hold equals the sandbox accounts', async () => {
-    const initial = await within(priv.watchBalance(), 5000, 'balance snapshot');
-    assert.ok(initial);
-    const next = priv.watchBalance();
+    // ccxt loads a REST balance snapshot, then resolves on the next balance message.
+    const watching = priv.watchBalance();
+    await subscribed('balance', sb.credentials.uid);
     const id = await restingBuy('0.004');
-    let bal = await within(next, 5000, 'balance update');
     const acc = (await rest.getAccounts({ currency: 'USDT', type: 'trade' }))[0];
+    let bal = await within(watching, 5000, 'balance update');
     while (bal.USDT?.used !== Number(acc.holds)) bal = await within(priv.watchBalance(), 5000, 'balance update');
     assert.equal(bal.USDT.free, Number(acc.available));
     assert.equal(bal.USDT.used, Number(acc.holds));

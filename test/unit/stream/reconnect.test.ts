@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
-import { keepBook, level2Snapshot } from '../../../src/api/l2Book';
+import { keepBook } from '../../../src/api/l2Book';
 import { StreamClient } from '../../../src/api/stream';
 import { eventSourceOf } from '../../../src/exchange/server/feed/events';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
@@ -32,10 +32,12 @@ describe('stream/reconnect: a sandbox restart under a live book', function () {
     }
     const port = Number(new URL(sb.baseUrl).port);
     const c = sb.credentials;
-    const rest = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: '2' }, maxRetries: 0 });
+    // A new REST client per server (keep-alive sockets of the old one died with it); the closures below read `rest` late.
+    const restFor = (): SpotClient => new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: '2' }, maxRetries: 0 });
+    let rest = restFor();
     let tokens = 0;
     const stream = new StreamClient({ token: () => (tokens++, rest.getBulletPublic()), minReconnectDelayMs: 20, maxReconnectDelayMs: 200 });
-    const { keeper, stop } = await keepBook(stream, SYM, level2Snapshot(rest, SYM, 100), { retryDelayMs: () => 20 });
+    const { keeper, stop } = await keepBook(stream, SYM, () => rest.call('level2_100', { symbol: SYM }), { retryDelayMs: () => 20 });
     keeper.on('error', () => undefined); // snapshots fail while the sandbox is down: retried
     const tick = sb.state.world.symbolMap.get(SYM)!.priceIncrement;
     let n = 0;
@@ -56,6 +58,8 @@ describe('stream/reconnect: a sandbox restart under a live book', function () {
       const reconnected = new Promise<void>((resolve) => stream.once('reconnected', resolve));
       await sb.close();
       sb = await startTestSandbox({ stateDir: dir, port, rateLimits: false });
+      rest.close();
+      rest = restFor();
       for (let k = 4; k <= 6; k++) await place(k); // the book moves while the client reconnects
       await reconnected;
       await place(7);
