@@ -19,6 +19,8 @@
  *    symbol without a gap ("no connection left behind"). Target: ≥ 200,000 messages/s on one core.
  *    When the 10× simulation cannot produce that many, the server's capacity is ALSO measured by
  *    driving the simulation as fast as the server can step it (steps back to back), same checks.
+ *    Each connection checks every message's sequence continuity per symbol; the clients read the
+ *    fields they check from the frame's bytes (no JSON.parse), so one client process keeps up.
  * 3. **Keeper apply cost** per increment (decoded `trade.l2update`, 1–3 changes) next to a bare
  *    `Map.set` of the same rows.
  *
@@ -128,6 +130,7 @@ class Server {
     return this.ask<ServerStats>({ cmd: 'stats' });
   }
   async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
     const exited = new Promise((r) => this.child.once('exit', r));
     this.child.disconnect();
     await exited;
@@ -278,13 +281,15 @@ class FanClient {
   /** Read sequenceStart/End, symbol and time from the frame's bytes (no JSON.parse: the client must keep up). */
   private onData(d: Buffer): void {
     this.messages++;
-    const se = d.indexOf('"sequenceEnd":');
-    const ss = d.indexOf('"sequenceStart":', se);
+    // The changes come first; the fixed fields are in the last ~130 bytes.
+    const from = Math.max(0, d.length - 160);
+    const se = d.indexOf(SEQ_END, from);
+    const ss = d.indexOf(SEQ_START, se);
     const end = num(d, se + 14);
     const start = num(d, ss + 16);
-    const sy = d.indexOf('"symbol":"', ss) + 10;
+    const sy = d.indexOf(SYMBOL_KEY, ss) + 10;
     const sym = d.toString('latin1', sy, d.indexOf(0x22, sy));
-    const time = num(d, d.indexOf('"time":', sy) + 7);
+    const time = num(d, d.indexOf(TIME_KEY, sy) + 7);
     this.changes += end - start + 1;
     const prev = this.last.get(sym);
     if (prev !== undefined && start !== prev + 1) this.gaps++;
@@ -293,6 +298,11 @@ class FanClient {
     if (lag > this.maxLag) this.maxLag = lag;
   }
 }
+
+const SEQ_END = Buffer.from('"sequenceEnd":');
+const SEQ_START = Buffer.from('"sequenceStart":');
+const SYMBOL_KEY = Buffer.from('"symbol":"');
+const TIME_KEY = Buffer.from('"time":');
 
 function num(d: Buffer, i: number): number {
   let n = 0;
@@ -332,12 +342,19 @@ async function measure(server: Server, clients: FanClient[], seconds: number): P
 }
 
 /** After the simulation stopped: every client must reach the server's last sequence of every symbol. */
-async function caughtUp(server: Server, clients: FanClient[], symbols: string[]): Promise<{ behind: number; gaps: number; dropped: number; waitedMs: number }> {
+async function caughtUp(server: Server, clients: FanClient[], symbols: string[], droppedBefore: number): Promise<{ behind: number; gaps: number; dropped: number; waitedMs: number }> {
   const s = await server.stats();
   const t0 = performance.now();
-  const behindNow = (): number => clients.filter((c) => c.closed || symbols.some((sym) => (c.last.get(sym) ?? s.sequences[sym]) < s.sequences[sym])).length;
+  const behindNow = (): number => clients.filter((c) => c.closed || symbols.some((sym) => (c.last.get(sym) ?? -1) < s.sequences[sym])).length;
   while (behindNow() > 0 && performance.now() - t0 < 10_000 && clients.some((c) => !c.closed)) await delay(20);
-  return { behind: behindNow(), gaps: clients.reduce((a, c) => a + c.gaps, 0), dropped: (await server.stats()).slowDisconnects, waitedMs: performance.now() - t0 };
+  return { behind: behindNow(), gaps: clients.reduce((a, c) => a + c.gaps, 0), dropped: (await server.stats()).slowDisconnects - droppedBefore, waitedMs: performance.now() - t0 };
+}
+
+/** Open `clients` (the simulation stopped) and start each one's sequences at the server's. */
+async function openAll(server: Server, clients: FanClient[], endpoint: string, token: () => Promise<string>, symbols: string[], first: number): Promise<void> {
+  await Promise.all(clients.map(async (c, i) => c.open(endpoint, await token(), first + i, symbols)));
+  const s = await server.stats();
+  for (const c of clients) for (const sym of symbols) if (!c.last.has(sym)) c.last.set(sym, s.sequences[sym]);
 }
 
 function report(name: string, w: Window, base: Window | undefined, check: { behind: number; gaps: number; dropped: number; waitedMs: number }): number {
@@ -366,27 +383,33 @@ async function fanout(server: Server): Promise<void> {
   console.log(`simulation alone (no subscribers, steps back to back): ${(base.steps / base.seconds).toFixed(0)} steps/s, ${(base.cpuUs / Math.max(1, base.steps)).toFixed(0)} µs CPU per step`);
 
   const rest = restClient(server.info);
-  const tok = await rest.getBulletPublic();
-  const endpoint = tok.instanceServers[0].endpoint;
+  const endpoint = (await rest.getBulletPublic()).instanceServers[0].endpoint;
+  const token = async (): Promise<string> => (await rest.getBulletPublic()).token;
   const clients = Array.from({ length: CONNECTIONS }, () => new FanClient());
-  await Promise.all(clients.map((c, i) => c.open(endpoint, tok.token, i, symbols)));
+  await openAll(server, clients, endpoint, token, symbols, 0);
 
+  const dropped = async (): Promise<number> => (await server.stats()).slowDisconnects;
+  let d0 = await dropped();
   await server.ask({ cmd: 'sim', intervalMs: 100 });
   await delay(1000);
   const w10 = await measure(server, clients, SECONDS);
   await server.ask({ cmd: 'stopSim' });
-  const rate10 = report('simulation at 10× (a step every 100 ms)', w10, base, await caughtUp(server, clients, symbols));
+  const rate10 = report('simulation at 10× (a step every 100 ms)', w10, base, await caughtUp(server, clients, symbols, d0));
 
-  let rateMax = 0;
+  let best = 0;
   if (rate10 < 200_000) {
+    // Flat out: the simulation stepped back to back, as fast as the server can.
+    d0 = await dropped();
     await server.ask({ cmd: 'sim', intervalMs: 'max' });
     await delay(1000);
     const wMax = await measure(server, clients, SECONDS);
     await server.ask({ cmd: 'stopSim' });
-    rateMax = report('capacity (simulation steps back to back)', wMax, base, await caughtUp(server, clients, symbols));
+    const check = await caughtUp(server, clients, symbols, d0);
+    const flat = report('capacity: the simulation stepped back to back, as fast as the server goes', wMax, base, check);
+    best = check.behind === 0 && check.dropped === 0 && check.gaps === 0 ? flat : 0;
   }
-  const which = rate10 >= 200_000 ? 'the 10× simulation' : rateMax >= 200_000 ? 'the capacity run (not the 10× simulation, which produces fewer messages)' : 'neither run';
-  console.log(`target ≥ 200,000 messages/s delivered on one core: met by ${which}`);
+  const which = rate10 >= 200_000 ? 'the 10× simulation' : best >= 200_000 ? 'the capacity run (not the 10× simulation, which produces fewer messages)' : 'neither run';
+  console.log(`target ≥ 200,000 messages/s delivered on one core with no connection left behind: met by ${which}`);
   for (const c of clients) c.ws.terminate();
   rest.close();
 }
