@@ -22,7 +22,7 @@ import { chromium, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
-const ADDRESS = 'TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8';
+const ADDRESS = 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8';
 
 async function quickInputVisible(page: Page): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 60_000 });
@@ -85,6 +85,12 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => /Chain for USDT/.test(document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder') ?? document.body.innerText), undefined, { timeout: 30_000 }).catch(() => undefined);
     await answer(page, 'TRC20');
     await answer(page, 'ADDRESS');
+    // An address that is not a TRON address is refused in place (format and checksum per chain).
+    await quickInputVisible(page);
+    await page.waitForFunction(() => /USDT address on TRC20/.test(document.querySelector('.quick-input-widget')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.locator('.quick-input-widget input.input').fill('hello');
+    await page.waitForFunction(() => /Not a valid address for this chain \(expected: TRON address/.test(document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'funding-address-refused.png') });
     await answer(page, ADDRESS);
     await answer(page, '20');
     // The fee step explains each choice in amounts; it carries the step number and a Back button.
@@ -132,7 +138,7 @@ async function main(): Promise<void> {
     await box.fill('jggwx8');
     await page.waitForTimeout(300);
     const validation = await page.locator('.quick-input-widget .quick-input-message').innerText();
-    assert.match(validation, /Type the last 6 characters of TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8 exactly/);
+    assert.match(validation, new RegExp(`Type the last 6 characters of ${ADDRESS} exactly`));
     await page.screenshot({ path: path.join(SHOTS, 'funding-confirm-wrong-suffix.png') });
     await box.fill('JggwX8');
     await page.waitForTimeout(300);

@@ -513,6 +513,20 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.error?.title, 'Missing API key permission: Transfer (400007)');
     });
 
+    it('the address step refuses an address that is not one of the chain ("hello" on TRC20): nothing is confirmed or sent', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const { asked, modals } = answerAs({ ...v1, destination: 'hello', amount: '11' });
+      const out = await withdraw();
+      assert.strictEqual(out.status, 'cancelled');
+      const step = asked.find((a) => a.kind === 'text' && a.options.prompt === 'USDT address on TRC20');
+      assert.ok(step && step.kind === 'text');
+      assert.strictEqual(step.refused, 'Not a valid address for this chain (expected: TRON address (T…, 34 characters, base58check)). Check it for a typo or a missing character.');
+      assert.deepStrictEqual(modals, []);
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
+      assert.deepStrictEqual((await balances(client, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
+    });
+
     it('the amount step refuses an amount off the precision grid: nothing is confirmed or sent', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
       hooks.setClient(client);

@@ -334,7 +334,7 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
         title, ...pos('destination'),
         prompt: t === 'ADDRESS' ? `${cur()} address on ${s.chain?.chainName ?? ''}` : `Recipient ${t === 'UID' ? 'KuCoin UID' : t === 'MAIL' ? 'e-mail' : 'phone number'}`,
         value: s.d.destination,
-        validate: (v) => checkDestination(t, v),
+        validate: (v) => checkDestination(t, v, s.chain?.chainId),
       });
       return next('destination');
     },
