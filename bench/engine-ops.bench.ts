@@ -15,13 +15,15 @@
  * `BENCH_N` overrides the number of pairs (default 300,000).
  */
 import { OrderBook, Side } from 'nodejs-order-book';
-import { Exchange } from '../src/exchange/core';
+import { CORE_ENTRY, CORE_LOAD, loadCore } from './engineCore';
 import * as streams from './engineStreams';
 import { setUpBenchWorld } from './engineStreams';
 
 // constants of the timed loops as module-level copies: tsx compiles a named import into a getter call on the
 // module object at every use (a harness cost inside the timed loops)
 const { MID, SYM, USERS } = streams;
+/** the measured core (see bench/engineCore.ts) */
+const { Exchange } = loadCore();
 
 const N = Number(process.env.BENCH_N ?? 300_000);
 const LEVELS = 200;
@@ -120,7 +122,7 @@ function main(): void {
   const pt = pageTouch();
   console.log(
     `engine ops: N=${N.toLocaleString('en-US')} pairs per scenario (after a warm-up run of N/5), node ${process.version}; ` +
-      `ns per pair (wall clock), book of ${LEVELS * PER_LEVEL * 2} resting orders`,
+      `ns per pair (wall clock), book of ${LEVELS * PER_LEVEL * 2} resting orders; core ${CORE_ENTRY} (${CORE_LOAD})`,
   );
   const rows: [string, Scenario][] = [
     ['rest + cancel, existing level', 'existing'],

@@ -23,13 +23,17 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, Side } from 'nodejs-order-book';
-import { Exchange } from '../src/exchange/core';
+import type { Exchange as ExchangeT } from '../src/exchange/core';
+import { CORE_ENTRY, CORE_LOAD, loadCore } from './engineCore';
 import * as streams from './engineStreams';
 import { STREAMS, genStream, setUpBenchWorld, type OrderStream } from './engineStreams';
 
 // constants of the timed loops as module-level copies: tsx compiles a named import into a getter call on the
 // module object at every use (a harness cost inside the timed loops, ~15% of ours on stream B)
 const { SYM, USERS, WINDOW } = streams;
+/** the measured core (see bench/engineCore.ts) */
+const { Exchange } = loadCore();
+type Exchange = ExchangeT;
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 
@@ -199,7 +203,7 @@ function gc(): void {
 function main(): void {
   if (process.env.BENCH_STREAMS === undefined) {
     // each stream in its own process (same flags), so one stream's heap and JIT state do not skew the next
-    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})`);
     let failed = false;
     for (const name of ['A', 'B', 'L']) {
       const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], { stdio: 'inherit', env: { ...process.env, BENCH_STREAMS: name, BENCH_CHILD: '1' } });
@@ -215,7 +219,7 @@ function main(): void {
     only.includes('L') ? gen('L') : null,
   ].filter((x): x is Stream => x !== null);
   const rate = (t: number): string => Math.round(N / t).toLocaleString('en-US');
-  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})`);
   for (const s of streams) {
     gc();
     const [ours, cross] = runOurs(s);

@@ -11,6 +11,9 @@
  *   OLD=<ref>/src/exchange/core/index.ts node --import tsx scripts/engine-diff.ts --seeds 1..200 [--steps 400] [--every 20] [--trace] [--loose-keys]
  *   OLD=... node --expose-gc --import tsx scripts/engine-diff.ts --streams [--n 1000000] [--which ABL]
  *
+ * --old-opts / --new-opts JSON: extra constructor options of the OLD / NEW engine, e.g. --new-opts
+ * '{"fastPaths":false}' with OLD = NEW compares the core's fast paths with the canonical code they mirror.
+ *
  * Seeds: even seeds construct both engines with { bigIntOnly: true }. The command stream of a seed does
  * not depend on --steps / --every, so a divergence at step k reproduces with --seeds S --steps k+1 --trace.
  * --loose-keys ignores object key order; --odd-increments adds non-power-of-ten baseIncrements (cores
@@ -45,6 +48,8 @@ const OLD = process.env.OLD ?? opt('old') ?? '';
 const NEW = process.env.NEW ?? opt('new') ?? resolve('src/exchange/core/index.ts');
 const TRACE = opt('trace') !== undefined;
 const LOOSE_KEYS = opt('loose-keys') !== undefined;
+const OLD_OPTS = JSON.parse(opt('old-opts') ?? '{}') as Record<string, unknown>;
+const NEW_OPTS = JSON.parse(opt('new-opts') ?? '{}') as Record<string, unknown>;
 
 class Rng {
   constructor(seed: number, readonly next = mulberry32(seed)) {}
@@ -162,8 +167,8 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
   const bigIntOnly = seed % 2 === 0;
   if (bigIntOnly) inc('seeds.bigIntOnly');
   const clock = { t: T0 + r.int(0, 1e6) };
-  const exO = new OM.Exchange({ now: () => clock.t, bigIntOnly });
-  const exN = new NM.Exchange({ now: () => clock.t, bigIntOnly });
+  const exO = new OM.Exchange({ now: () => clock.t, bigIntOnly, ...OLD_OPTS });
+  const exN = new NM.Exchange({ now: () => clock.t, bigIntOnly, ...NEW_OPTS });
   const [trO, trN]: any[][] = [[], []];
   exO.onTrade((x: any) => trO.push(x));
   exN.onTrade((x: any) => trN.push(x));
@@ -601,9 +606,9 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
 type Stream = OrderStream;
 /** Replay a stream through placeLimitTicks / cancelSeq (clock: T0 + 2i per order, +1 for its cancel) and
  * hash the observable end state. Checkpoints: digest of the top of book every 10,000 orders. */
-function streamHash(mod: any, s: Stream, cancels: boolean, n: number): { hash: string; sections: Record<string, string>; ms: number; trades: number; fills: number; active: number; cps: string[] } {
+function streamHash(mod: any, opts: Record<string, unknown>, s: Stream, cancels: boolean, n: number): { hash: string; sections: Record<string, string>; ms: number; trades: number; fills: number; active: number; cps: string[] } {
   const clock = { t: T0 };
-  const ex = new mod.Exchange({ now: () => clock.t });
+  const ex = new mod.Exchange({ now: () => clock.t, ...opts });
   const uids = setUpBenchWorld(ex);
   let trades = 0;
   ex.onTrade(() => trades++);
@@ -676,9 +681,9 @@ async function streams(OM: any, NM: any): Promise<void> {
     const p = STREAMS[name as keyof typeof STREAMS];
     const s = genStream(n, p.seed, p.aggressive, p.band, p.alternate);
     gc();
-    const o = streamHash(OM, s, p.cancels, n);
+    const o = streamHash(OM, OLD_OPTS, s, p.cancels, n);
     gc();
-    const w = streamHash(NM, s, p.cancels, n);
+    const w = streamHash(NM, NEW_OPTS, s, p.cancels, n);
     gc();
     const same = o.hash === w.hash;
     allOk &&= same;
@@ -703,7 +708,8 @@ async function main(): Promise<void> {
   // the same path twice yields ONE module instance (fine: the core's only module state is an intern table of
   // fee-rate strings)
   const NM = await import(pathToFileURL(NEW).href);
-  console.log(`old: ${OLD}\nnew: ${NEW}${NEW === OLD ? ' (same file: self-test)' : ''}`);
+  const optsOf = (o: Record<string, unknown>): string => (Object.keys(o).length ? ` ${JSON.stringify(o)}` : '');
+  console.log(`old: ${OLD}${optsOf(OLD_OPTS)}\nnew: ${NEW}${optsOf(NEW_OPTS)}${NEW === OLD && js(OLD_OPTS) === js(NEW_OPTS) ? ' (same file: self-test)' : ''}`);
   if (opt('streams')) return streams(OM, NM);
   const seeds = parseSeeds(opt('seeds') ?? '1..200');
   const steps = Number(opt('steps') ?? 400);

@@ -12,10 +12,12 @@ export interface Clock {
  * Exchange with BTC (precision 8) / USDT (precision 6) and BTC-USDT: priceIncrement 0.1,
  * baseIncrement 0.0001, quoteIncrement 0.000001, baseMinSize 0.0001, quoteMinSize 0.1.
  * Every command is followed by checkInvariants() when going through {@link place} etc.
+ * `bigIntOnly` / `fastPaths`: the Exchange's testing aids (Number fast path off / canonical code instead of
+ * the written-out fast paths of src/exchange/core/fastpaths.ts).
  */
-export function world(start = 1_700_000_000_000, bigIntOnly = false): { ex: Exchange; clock: Clock } {
+export function world(start = 1_700_000_000_000, bigIntOnly = false, fastPaths = true): { ex: Exchange; clock: Clock } {
   const clock = { t: start };
-  const ex = new Exchange({ now: () => clock.t, bigIntOnly });
+  const ex = new Exchange({ now: () => clock.t, bigIntOnly, fastPaths });
   ex.addCurrency({ currency: 'BTC', precision: 8 });
   ex.addCurrency({ currency: 'USDT', precision: 6 });
   ex.addSymbol({
