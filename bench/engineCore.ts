@@ -21,11 +21,16 @@ export const CORE_ENTRY = resolve(process.env.BENCH_CORE ?? join(__dirname, '..'
 /** How the core is loaded: 'bundled' (default) or 'tsx modules' (BENCH_UNBUNDLED=1). */
 export const CORE_LOAD = process.env.BENCH_UNBUNDLED === '1' ? 'tsx modules' : 'bundled';
 
-/** The core at {@link CORE_ENTRY}, bundled and loaded (one bundle per process). */
+/** The core at {@link CORE_ENTRY}, loaded as CORE_LOAD says (bundled unless BENCH_UNBUNDLED=1). */
 export function loadCore(): Core {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (CORE_LOAD !== 'bundled') return require(CORE_ENTRY) as Core;
-  const out = buildSync({ entryPoints: [CORE_ENTRY], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning' });
+  return CORE_LOAD === 'bundled' ? bundleCore(CORE_ENTRY) : (require(CORE_ENTRY) as Core);
+}
+
+/** The core whose entry module is `entry` (a core's index.ts), bundled by esbuild and loaded (a fresh module
+ * instance per call). */
+export function bundleCore(entry: string): Core {
+  const out = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning' });
   const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-core-'));
   const file = join(dir, 'core.js');
   writeFileSync(file, out.outputFiles[0].text);

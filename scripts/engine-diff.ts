@@ -3,7 +3,8 @@
  * Differential check of the exchange core (`npm run engine:diff`, see scripts/engine-diff.js): a reference
  * revision's core (OLD) against the working tree's (NEW), for internal rewrites that must not change any
  * observable behaviour. Both are loaded with a dynamic import and driven with identical commands at
- * identical clock values (each engine gets `now: () => clock.t`, the harness owns t). After every call the
+ * identical clock values (each engine gets `now: () => clock.t`, the harness owns t). Each core is bundled by
+ * esbuild (bench/engineCore.ts), as it ships. After every call the
  * outcome (return value as JSON with key order, or thrown error: constructor name, code, message) and the
  * onTrade events are compared; every `--every` commands and at the end the whole observable state is
  * compared and checkInvariants() must pass on both.
@@ -23,9 +24,9 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { fromUnits, parse } from '../src/api/decimal';
 import { mulberry32 } from '../src/exchange/server/world';
+import { bundleCore } from '../bench/engineCore';
 import { STREAMS, SYM, USERS as STREAM_USERS, WINDOW, genStream, setUpBenchWorld, type OrderStream } from '../bench/engineStreams';
 
 type Outcome = { ok: any } | { err: { name: string; code?: string; message: string } };
@@ -704,10 +705,10 @@ async function main(): Promise<void> {
     console.error('usage: OLD=<reference core index.ts> node --import tsx scripts/engine-diff.ts [options] (or: npm run engine:diff -- [--rev REV] [options])');
     process.exit(2);
   }
-  const OM = await import(pathToFileURL(OLD).href);
-  // the same path twice yields ONE module instance (fine: the core's only module state is an intern table of
-  // fee-rate strings)
-  const NM = await import(pathToFileURL(NEW).href);
+  // both cores bundled by esbuild into one scope each, as the sandbox ships them (bench/engineCore.ts; loading
+  // a split core module by module through tsx would make it several times slower here)
+  const OM = bundleCore(OLD);
+  const NM = bundleCore(NEW);
   const optsOf = (o: Record<string, unknown>): string => (Object.keys(o).length ? ` ${JSON.stringify(o)}` : '');
   console.log(`old: ${OLD}${optsOf(OLD_OPTS)}\nnew: ${NEW}${optsOf(NEW_OPTS)}${NEW === OLD && js(OLD_OPTS) === js(NEW_OPTS) ? ' (same file: self-test)' : ''}`);
   if (opt('streams')) return streams(OM, NM);
