@@ -6,7 +6,8 @@
  *   B: the same, each order i followed by a cancel of order i − 10,000 (book stays ~10k orders);
  *   L: alternating sides in a narrow band, ~27% crossing.
  * Prints orders/s of each engine and the ratio, the string-API throughput of ours (placeOrder /
- * cancelOrder with decimal strings, same code path after parsing), and p50/p99 latency per order of
+ * cancelOrder with decimal strings: what the sandbox runs, same code path after parsing) with its own ratio
+ * against the baseline, and p50/p99 latency per order of
  * ours (every order timed with performance.now() — a double, no allocation that could itself trigger GC —
  * in a separate pass, so timing does not distort the throughput runs; timer overhead subtracted).
  * Fairness: both engines get the same pre-generated streams (typed arrays; the baseline's order ids and the
@@ -17,7 +18,9 @@
  * reported by wall clock and by process CPU time (user+system of all threads, so V8's parallel GC threads
  * count too: robust when other processes load the machine; on an idle one its orders/s come out lower than
  * by wall clock). The issue-3 targets are printed next to the figures with MET / NOT MET (judged on wall
- * clock, CPU-time verdict in brackets).
+ * clock, CPU-time verdict in brackets). Stream B's ratio target is ≥ 10x since issue 19; the earlier 20x target
+ * is retired (it measured 16x, and what remains is work the ledger and the order history require).
+ * The core is loaded bundled, as it ships (bench/engineCore.ts; BENCH_CORE=<index.ts> measures another one).
  * `BENCH_N` overrides the stream length (default 1,000,000); `BENCH_STREAMS` picks streams (e.g. "B").
  */
 import { spawnSync } from 'node:child_process';
@@ -233,7 +236,7 @@ function main(): void {
     const targets: string[] = [];
     if (s.name === 'B') {
       targets.push(`target ours >= 1,000,000 orders/s with ledger: ${verdict(N / ours.wall >= 1e6, N / ours.cpu >= 1e6)}`);
-      targets.push(`target ours >= 20x nodejs-order-book: ${verdict(base.wall / ours.wall >= 20, base.cpu / ours.cpu >= 20)}`);
+      targets.push(`target ours >= 10x nodejs-order-book: ${verdict(base.wall / ours.wall >= 10, base.cpu / ours.cpu >= 10)} (the former 20x target is retired, issue 19)`);
     }
     if (s.name === 'A') targets.push(`target ours >= 3x nodejs-order-book: ${verdict(base.wall / ours.wall >= 3, base.cpu / ours.cpu >= 3)}`);
     targets.push(`target p99 <= 2000 ns: ${lat.p99 <= 2000 ? 'MET' : 'NOT MET'}`);
@@ -242,7 +245,8 @@ function main(): void {
         `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})\n` +
         `  nodejs-order-book                 ${rate(base.wall)} orders/s (cpu ${rate(base.cpu)})\n` +
         `  ratio ours/baseline               ${(base.wall / ours.wall).toFixed(2)}x (cpu ${(base.cpu / ours.cpu).toFixed(2)}x)\n` +
-        `  ours string API (placeOrder)      ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)}; ${(base.wall / str.wall).toFixed(2)}x baseline)\n` +
+        `  ours placeOrder (decimal strings, what the sandbox runs) ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)})\n` +
+        `  ratio placeOrder/baseline         ${(base.wall / str.wall).toFixed(2)}x (cpu ${(base.cpu / str.cpu).toFixed(2)}x)\n` +
         `  ours latency per order${s.cancels ? ' (+its cancel)' : ''}: p50 ${lat.p50.toFixed(0)} ns, p99 ${lat.p99.toFixed(0)} ns, p99.9 ${lat.p999.toFixed(0)} ns (timer overhead ${lat.overhead.toFixed(0)} ns subtracted)\n` +
         targets.map((t) => `  ${t}`).join('\n'),
     );
