@@ -155,6 +155,7 @@ export class BookSide {
 export class Sym {
   readonly bids = new BookSide(BUY);
   readonly asks = new BookSide(SELL);
+  /** book sequence: the last number consumed by a visible level change (one per change; 1 before any) */
   sequence = 1;
   tradeSeq = 0;
   /** ring of the last TAPE_MAX trades: TAPE_STRIDE numbers each (allocated at the first trade) */

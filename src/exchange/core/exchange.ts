@@ -59,6 +59,13 @@
  * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
  * field (`tNow`) rather than a parameter, so no boxed double is passed between them.
  *
+ * Book sequence (per symbol, `sequence()` and the level-2 snapshot's `sequence`): the last number consumed by
+ * a visible change of a price level, i.e. of its aggregated visible size. Every such change consumes exactly
+ * one (an order resting, leaving or decreasing, a fill of a visible maker, an iceberg refill); a hidden order
+ * never consumes one, nor does removing an order that shows nothing any more. A trade carries the sequence of
+ * its fill's visible change (the current one when the maker is hidden). So a level-2 snapshot with sequence S
+ * plus the level changes numbered after S rebuilds the visible book exactly (KuCoin's sync algorithm).
+ *
  * Other readings (documented choices):
  * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
  *   resting own order and goes on, CB cancels both, DC decreases both by the smaller remaining size (the
@@ -490,7 +497,8 @@ export class Exchange extends Invariants {
 
   /**
    * Aggregated level-2 snapshot, top `depth` visible levels per side (hidden orders never count, icebergs
-   * only their visible tranche). `sequence` increases with every book change.
+   * only their visible tranche). `sequence` is the last sequence number consumed: every visible level change
+   * (a level's aggregated visible size) consumes exactly one; hidden orders consume none.
    * @throws ExchangeError 900001 unknown symbol.
    */
   level2(symbol: string, depth: number): Level2 {
@@ -508,7 +516,7 @@ export class Exchange extends Invariants {
     return { sequence: String(s.sequence), time: now, bids: side(s.bids), asks: side(s.asks) };
   }
 
-  /** Current book sequence of a symbol (increases with every book change). @throws 900001. */
+  /** Current book sequence of a symbol: the last one consumed by a visible level change (starts at 1). @throws 900001. */
   sequence(symbol: string): number {
     return this.sym(symbol).sequence;
   }

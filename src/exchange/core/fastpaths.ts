@@ -47,10 +47,13 @@ export abstract class FastPaths extends Matching {
     else level.head = next;
     if (next !== -1) li[next * LI_STRIDE + LI_PREV] = prev;
     else level.tail = prev;
-    if ((fl & F_HIDDEN) === 0) level.size -= this.shownLots(o);
+    const shown = this.shownLots(o);
+    if ((fl & F_HIDDEN) === 0 && shown > 0) {
+      level.size -= shown;
+      s.sequence++;
+    }
     li[j + LI_PREV] = -1;
     li[j + LI_NEXT] = -1;
-    s.sequence++;
     if (level.head === -1) side.remove(level);
     // Resting.finish(o, true) for an order with a Number-path hold and no OrderExt
     const remain = this.remainLots(o);

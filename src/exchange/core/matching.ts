@@ -275,7 +275,10 @@ export abstract class Matching extends Resting {
     }
     this.addFilledLots(m, qty, now);
     this.setShownLots(m, this.shownLots(m) - qty);
-    if ((fm & F_HIDDEN) === 0) lv.size -= qty;
+    if ((fm & F_HIDDEN) === 0) {
+      lv.size -= qty;
+      s.sequence++;
+    }
     // holds (the maker is a resting limit order; a limit order with nothing left is done: its hold is
     // released whole, no recomputation)
     if (oMarket) {
@@ -290,7 +293,6 @@ export abstract class Matching extends Resting {
     else this.reholdLimit(m);
     // records
     const tradeId = ++s.tradeSeq;
-    s.sequence++;
     const oId = ++this.fillSeq;
     const mId = ++this.fillSeq;
     // each user's fills are chained newest first (taker's fill, then maker's: a self-trade lists both)
@@ -329,7 +331,7 @@ export abstract class Matching extends Resting {
     const slot = s.tapeCount % TAPE_MAX;
     const t = slot * TAPE_STRIDE;
     tape[t] = tradeId;
-    tape[t + 1] = s.sequence;
+    tape[t + 1] = s.sequence; // the sequence of the fill's visible change (the last one when the maker is hidden)
     tape[t + 2] = ticks;
     tape[t + 3] = qty;
     tape[t + 4] = fo & F_SELL;

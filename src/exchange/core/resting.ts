@@ -56,8 +56,11 @@ export abstract class Resting extends Parsing {
     if (tail !== -1) li[tail * LI_STRIDE + LI_NEXT] = o;
     else lv.head = o;
     lv.tail = o;
-    if ((this.flags(o) & F_HIDDEN) === 0) lv.size += this.shownLots(o);
-    this.usOf(o).sym.sequence++;
+    // a visible change (a linked order always shows something): one sequence number
+    if ((this.flags(o) & F_HIDDEN) === 0) {
+      lv.size += this.shownLots(o);
+      this.usOf(o).sym.sequence++;
+    }
   }
 
   /** Remove order `o` from its level `lv` (and the level from the book when empty, unless keepLevel). */
@@ -71,11 +74,15 @@ export abstract class Resting extends Parsing {
     if (next !== -1) li[next * LI_STRIDE + LI_PREV] = prev;
     else lv.tail = prev;
     const fl = this.flags(o);
-    if ((fl & F_HIDDEN) === 0) lv.size -= this.shownLots(o);
+    const s = this.usOf(o).sym;
+    const shown = this.shownLots(o);
+    // a visible change only when a visible order still showed lots (not after its last fill, not hidden)
+    if ((fl & F_HIDDEN) === 0 && shown > 0) {
+      lv.size -= shown;
+      s.sequence++;
+    }
     li[j + LI_PREV] = -1;
     li[j + LI_NEXT] = -1;
-    const s = this.usOf(o).sym;
-    s.sequence++;
     if (lv.head === -1 && !keepLevel) this.ownSide(s, fl).remove(lv);
   }
 
@@ -114,9 +121,11 @@ export abstract class Resting extends Parsing {
     }
     const shown = this.shownLots(m);
     const ns = Math.min(shown, remain);
-    if ((fl & F_HIDDEN) === 0) lv.size -= shown - ns;
     this.setShownLots(m, ns);
-    this.usOf(m).sym.sequence++;
+    if ((fl & F_HIDDEN) === 0 && ns !== shown) {
+      lv.size -= shown - ns;
+      this.usOf(m).sym.sequence++;
+    }
     this.reholdLimit(m);
   }
 
