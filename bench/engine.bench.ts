@@ -22,6 +22,9 @@
  * is retired (it measured 16x, and what remains is work the ledger and the order history require).
  * The core is loaded bundled, as it ships (bench/engineCore.ts; BENCH_CORE=<index.ts> measures another one).
  * `BENCH_N` overrides the stream length (default 1,000,000); `BENCH_STREAMS` picks streams (e.g. "B").
+ * `BENCH_SINK` gives ours a core event sink that counts events (default none, the sandbox without feed
+ * subscribers): `market` watches the symbol (level and trade events, a public feed), `all` also every user
+ * (order and balance events).
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -81,12 +84,26 @@ function decimalStrings(s: Stream): { priceStr: string[]; sizeStr: string[] } {
   return { priceStr, sizeStr };
 }
 
+/** BENCH_SINK: none, 'market' (symbol watched) or 'all' (symbol and every user watched). */
+const SINK = process.env.BENCH_SINK ?? '';
+/** Events received by the counting sink of the last run (BENCH_SINK). */
+let sinkEvents = 0;
+
 function newExchange(): { ex: Exchange; uids: string[] } {
   // the injected clock: a counter (+1 ms per call) kept in a Float64Array cell, because a closure over a
   // `let` holding a double allocates a heap number on every increment (harness cost, not the engine's)
   const clock = new Float64Array([1_700_000_000_000]);
   const ex = new Exchange({ now: () => clock[0]++ });
   const uids = setUpBenchWorld(ex);
+  if (SINK !== '') {
+    sinkEvents = 0;
+    const count = (): void => {
+      sinkEvents++;
+    };
+    ex.setEventSink({ level: count, trade: count, order: count, balance: count });
+    ex.watchSymbol(SYM, true);
+    if (SINK === 'all') for (const u of uids) ex.watchUser(u, true);
+  }
   return { ex, uids };
 }
 
@@ -206,7 +223,7 @@ function gc(): void {
 function main(): void {
   if (process.env.BENCH_STREAMS === undefined) {
     // each stream in its own process (same flags), so one stream's heap and JIT state do not skew the next
-    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})`);
+    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})${SINK ? `; event sink: ${SINK}` : '; no event sink'}`);
     let failed = false;
     for (const name of ['A', 'B', 'L']) {
       const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], { stdio: 'inherit', env: { ...process.env, BENCH_STREAMS: name, BENCH_CHILD: '1' } });
@@ -222,10 +239,11 @@ function main(): void {
     only.includes('L') ? gen('L') : null,
   ].filter((x): x is Stream => x !== null);
   const rate = (t: number): string => Math.round(N / t).toLocaleString('en-US');
-  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})`);
+  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})${SINK ? `; event sink: ${SINK}` : '; no event sink'}`);
   for (const s of streams) {
     gc();
     const [ours, cross] = runOurs(s);
+    const oursEvents = sinkEvents;
     gc();
     const base = runBaseline(s, baselineIds());
     gc();
@@ -242,7 +260,7 @@ function main(): void {
     targets.push(`target p99 <= 2000 ns: ${lat.p99 <= 2000 ? 'MET' : 'NOT MET'}`);
     console.log(
       `${s.name}${s.cancels ? ' (+cancel i-10k)' : ''}: crossing ${(cross * 100).toFixed(1)}%\n` +
-        `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})\n` +
+        `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})${SINK ? `; event sink (${SINK}): ${oursEvents.toLocaleString('en-US')} events` : ''}\n` +
         `  nodejs-order-book                 ${rate(base.wall)} orders/s (cpu ${rate(base.cpu)})\n` +
         `  ratio ours/baseline               ${(base.wall / ours.wall).toFixed(2)}x (cpu ${(base.cpu / ours.cpu).toFixed(2)}x)\n` +
         `  ours placeOrder (decimal strings, what the sandbox runs) ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)})\n` +

@@ -21,7 +21,11 @@ export class Level {
   head = -1;
   /** last (newest) order's slot, -1 when empty */
   tail = -1;
-  constructor(readonly ticks: number) {}
+  /** @param ticks its price; @param side the book side it belongs to */
+  constructor(
+    readonly ticks: number,
+    readonly side: SideN,
+  ) {}
 }
 
 const LX_SPAN = 1 << 16; // ticks covered by a LevelIndex window
@@ -95,7 +99,7 @@ export class BookSide {
   getOrCreate(ticks: number): Level {
     let lv = this.map.get(ticks);
     if (lv) return lv;
-    lv = new Level(ticks);
+    lv = new Level(ticks, this.side);
     this.map.set(ticks, lv);
     const n = this.count;
     if (n === this.px.length) {
@@ -164,6 +168,8 @@ export class Sym {
   tapeCount = 0;
   /** collected fees not yet added to Exchange.fees, qs units (|feeN| ≤ 2^53−1) */
   feeN = 0;
+  /** level and trade events of this symbol go to the event sink (Exchange.watchSymbol) */
+  watched = false;
   readonly ps: number;
   readonly bs: number;
   readonly priceInc: bigint; // at ps

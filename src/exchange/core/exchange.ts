@@ -12,9 +12,10 @@
  *   (wire objects);
  * - layers of one class, each adding behaviour to the one below: state.ts CoreState (state and lookups) →
  *   holds.ts Holds (fees, holds, Number accumulators) → parsing.ts Parsing (requests and rule checks) →
- *   resting.ts Resting (book queues, rest, cancel, finish, GTT expiry) → matching.ts Matching (submit, match,
- *   fill) → fastpaths.ts FastPaths (the written-out common cases, each mirroring a canonical method) →
- *   invariants.ts Invariants (checkInvariants) → this file's Exchange (the public API).
+ *   events.ts Emitting (core events: level, trade, order, balance) → resting.ts Resting (book queues, rest,
+ *   cancel, finish, GTT expiry) → matching.ts Matching (submit, match, fill) → fastpaths.ts FastPaths (the
+ *   written-out common cases, each mirroring a canonical method) → invariants.ts Invariants
+ *   (checkInvariants) → this file's Exchange (the public API).
  *
  * Determinism: no I/O, no randomness, time only from the injected clock. The same commands at the same
  * clock values produce the same order ids, fills, sequences and balances (the sandbox journals commands
@@ -65,6 +66,11 @@
  * never consumes one, nor does removing an order that shows nothing any more. A trade carries the sequence of
  * its fill's visible change (the current one when the maker is hidden). So a level-2 snapshot with sequence S
  * plus the level changes numbered after S rebuilds the visible book exactly (KuCoin's sync algorithm).
+ *
+ * Events (events.ts; the contract with the sandbox's WebSocket feed is EVENTS.md): with a sink set
+ * (setEventSink) every visible level change and trade of a watched symbol (watchSymbol) and every order and
+ * ledger change of a watched user (watchUser) is delivered synchronously, in order, inside the command that
+ * causes it. Nobody listening costs one flag test per change; behaviour never depends on the sink.
  *
  * Other readings (documented choices):
  * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
@@ -122,6 +128,7 @@ import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } fr
 import { FS_MARKET, FS_SIDE } from './fillstore';
 import { Invariants } from './invariants';
 import { LF_SEQ, LF_STRIDE, type OrderState } from './rows';
+import type { CoreEventSink } from './events';
 import type { CoreOptions } from './state';
 import { fillView, orderView, tradeView } from './views';
 
@@ -566,6 +573,34 @@ export class Exchange extends Invariants {
     };
   }
 
+  // ───────────────────────────── events ─────────────────────────────
+
+  /**
+   * Set (or with null remove) the receiver of the core's events (events.ts, contract in EVENTS.md): level and
+   * trade events of watched symbols, order and balance events of watched users, emitted synchronously inside
+   * the command that causes them, in the order the changes happen. Balance changes are counted from the
+   * moment the sink is set (or the user watched).
+   */
+  setEventSink(sink: CoreEventSink | null): void {
+    this.sink = sink;
+    if (sink !== null) for (const u of this.userList) if (u.watched) this.baseBalances(u);
+  }
+
+  /** Turn level and trade events of a symbol on or off. @throws ExchangeError 900001 unknown symbol. */
+  watchSymbol(symbol: string, on: boolean): void {
+    this.sym(symbol).watched = on;
+  }
+
+  /** Turn order and balance events of a user on or off (a user not known yet is watched once created). */
+  watchUser(uid: string, on: boolean): void {
+    if (on) this.watchedUids.add(uid);
+    else this.watchedUids.delete(uid);
+    const u = this.users[uid];
+    if (u === undefined) return;
+    if (on && !u.watched) this.baseBalances(u);
+    u.watched = on;
+  }
+
   // ───────────────────────────── ledger ─────────────────────────────
 
   /**
@@ -597,38 +632,57 @@ export class Exchange extends Invariants {
   /** Credit a deposit to the user's `main` account. `amount` > 0 with at most the currency's precision.
    * @throws ExchangeError 400100 unknown currency or bad amount. */
   deposit(uid: string, currency: string, amount: string): void {
-    this.expire(this.now());
+    const now = this.now();
+    this.expire(now);
     const v = this.amount(currency, amount);
-    const a = this.wallet(this.user(uid), currency).main;
+    const u = this.user(uid);
+    const a = this.wallet(u, currency).main;
     a.addBalance(v);
     this.deposited.set(currency, (this.deposited.get(currency) ?? ZERO) + v);
+    if (u.watched) {
+      this.tNow = now;
+      this.emitBalance(a, u, 'main.deposit', '');
+    }
   }
 
   /** Move `amount` between a user's main and trade accounts (no fee).
    * @throws ExchangeError 400100 bad currency/amount/types, 200004 when `from` available is insufficient. */
   transfer(uid: string, currency: string, from: AccountType, to: AccountType, amount: string): void {
-    this.expire(this.now());
+    const now = this.now();
+    this.expire(now);
     const v = this.amount(currency, amount);
     if ((from !== 'main' && from !== 'trade') || (to !== 'main' && to !== 'trade') || from === to) {
       throw perr('from and to must be main and trade (different)');
     }
-    const w = this.wallet(this.user(uid), currency);
+    const u = this.user(uid);
+    const w = this.wallet(u, currency);
     const src = w[from];
     if (src.balance - src.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
     src.addBalance(-v);
     w[to].addBalance(v);
+    if (u.watched) {
+      this.tNow = now;
+      this.emitBalance(src, u, `${from}.transfer`, '');
+      this.emitBalance(w[to], u, `${to}.transfer`, '');
+    }
   }
 
   /** Hold `amount` (total leaving, fee included) of the user's `main` account for a withdrawal.
    * @returns a hold id. @throws ExchangeError 400100 bad amount, 200004 insufficient available. */
   holdWithdrawal(uid: string, currency: string, amount: string): string {
-    this.expire(this.now());
+    const now = this.now();
+    this.expire(now);
     const v = this.amount(currency, amount);
-    const a = this.wallet(this.user(uid), currency).main;
+    const u = this.user(uid);
+    const a = this.wallet(u, currency).main;
     if (a.balance - a.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
     a.addHoldsBig(v);
     const id = `wh${++this.holdSeq}`;
-    this.wholds.set(id, { acc: a, amount: v, cur: currency });
+    this.wholds.set(id, { acc: a, user: u, amount: v, cur: currency });
+    if (u.watched) {
+      this.tNow = now;
+      this.emitBalance(a, u, 'main.withdraw_hold', id);
+    }
     return id;
   }
 
@@ -649,6 +703,10 @@ export class Exchange extends Invariants {
     h.acc.addBalance(-h.amount);
     this.fees.set(h.cur, (this.fees.get(h.cur) ?? ZERO) + f);
     this.withdrawn.set(h.cur, (this.withdrawn.get(h.cur) ?? ZERO) + h.amount - f);
+    if (h.user.watched) {
+      this.tNow = this.now();
+      this.emitBalance(h.acc, h.user, 'main.withdraw_done', holdId);
+    }
   }
 
   /** Cancel a held withdrawal: the hold is released. @throws ExchangeError 400100 unknown hold. */
@@ -657,6 +715,10 @@ export class Exchange extends Invariants {
     if (!h) throw perr('withdrawal hold not exists');
     this.wholds.delete(holdId);
     h.acc.addHoldsBig(-h.amount);
+    if (h.user.watched) {
+      this.tNow = this.now();
+      this.emitBalance(h.acc, h.user, 'main.other', holdId);
+    }
   }
 
   /** Fees collected per currency (decimal strings), including withdrawal fees, net of maker rebates. */

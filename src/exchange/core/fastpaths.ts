@@ -51,6 +51,7 @@ export abstract class FastPaths extends Matching {
     if ((fl & F_HIDDEN) === 0 && shown > 0) {
       level.size -= shown;
       s.sequence++;
+      if (s.watched) this.emitLevel(s, level);
     }
     li[j + LI_PREV] = -1;
     li[j + LI_NEXT] = -1;
@@ -68,7 +69,12 @@ export abstract class FastPaths extends Matching {
     this.setFlags(o, done);
     this.setShownLots(o, 0);
     this.touch(o, now);
-    this.archive.put(this.seqAt(o), this.lf, o * LF_STRIDE, done, us, null);
+    const seq = this.seqAt(o);
+    this.archive.put(seq, this.lf, o * LF_STRIDE, done, us, null);
     this.freeSlots.push(o);
+    if (us.user.watched) {
+      this.emitOrder(seq, us, (done & F_CANCEL_EXIST) !== 0 ? 'canceled' : 'filled');
+      this.emitHold(us, seq, (fl & F_SELL) !== 0);
+    }
   }
 }

@@ -30,6 +30,9 @@ export class Acc {
   freeOk = false;
   /** freeN/freeOk must be recomputed (balance, holdsB or K changed) */
   dirty = true;
+  /** balance and holds (ledger units) as the last balance event of this account told them (watched users) */
+  evTotal = ZERO;
+  evHold = ZERO;
   constructor(
     readonly id: string,
     readonly currency: string,
@@ -130,6 +133,8 @@ export class User {
   readonly wallets = new Map<string, Wallet>();
   taker: Rate = DEFAULT_RATE;
   maker: Rate = DEFAULT_RATE;
+  /** order and balance events of this user go to the event sink (Exchange.watchUser) */
+  watched = false;
   /** id of this user's most recent fill (0: none); earlier ones via FillStore.prev */
   lastFill = 0;
   /** per-symbol order lists */
@@ -182,6 +187,7 @@ export class UserSym {
 /** Withdrawal hold record. */
 export interface WHold {
   acc: Acc;
+  user: User;
   amount: bigint;
   cur: string;
 }

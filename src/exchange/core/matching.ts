@@ -66,6 +66,10 @@ export abstract class Matching extends Resting {
       if (p.hold !== ZERO) this.ext(o).hold = p.hold;
       acc.addHoldsBig(p.hold);
     }
+    if (u.watched) {
+      this.emitOrder(seq, us, 'received');
+      this.emitHold(us, seq, p.side !== BUY);
+    }
     // a limit order that cannot cross the opposite best level does not match (its remainder rests, except a
     // FOK, which is then not fillable); the best level may be hidden-only: it still crosses
     const ob = p.side === BUY ? s.asks.best() : s.bids.best();
@@ -156,11 +160,18 @@ export abstract class Matching extends Resting {
             return false;
           } else {
             // DC: decrease both by the smaller remaining size; the one reaching 0 is cancelled
-            const d = Math.min(this.remainLots(o), this.remainLots(m));
-            this.setRemainLots(o, this.remainLots(o) - d);
+            const remain = this.remainLots(o);
+            const d = Math.min(remain, this.remainLots(m));
+            this.setRemainLots(o, remain - d);
             this.addCancelledLots(o, d);
             this.setFlags(o, this.flags(o) | F_CANCEL_EXIST);
             if (!market) this.reholdLimit(o);
+            const us = this.usList[own];
+            if (us.user.watched) {
+              const seq = this.seqAt(o);
+              this.emitOrder(seq, us, 'update', remain);
+              this.emitHold(us, seq, !isBuy);
+            }
             this.reduceResting(m, lv, d);
             if (this.remainLots(o) === 0) return true;
             continue;
@@ -278,6 +289,7 @@ export abstract class Matching extends Resting {
     if ((fm & F_HIDDEN) === 0) {
       lv.size -= qty;
       s.sequence++;
+      if (s.watched) this.emitLevel(s, lv);
     }
     // holds (the maker is a resting limit order; a limit order with nothing left is done: its hold is
     // released whole, no recomputation)
@@ -340,6 +352,17 @@ export abstract class Matching extends Resting {
     if (this.tradeListeners.length > 0) {
       const pt = tradeView(s, slot);
       for (const l of this.tradeListeners.slice()) l(pt);
+    }
+    const oSeq = this.seqAt(o);
+    const mSeq = this.seqAt(m);
+    if (s.watched) this.emitTrade(s, tradeId, ticks, qty, (fo & F_SELL) !== 0, oSeq, mSeq, ou, mu);
+    if (ou.watched || mu.watched) {
+      const oFeeBig = fast ? BigInt(ofq) * s.qFactor : oFee;
+      const mFeeBig = fast ? BigInt(mfq) * s.qFactor : mFee;
+      if (ou.watched) this.emitOrder(oSeq, ous, 'match', -1, { ticks, lots: qty, tradeId, maker: false, fee: oFeeBig });
+      if (mu.watched) this.emitOrder(mSeq, mus, 'match', -1, { ticks, lots: qty, tradeId, maker: true, fee: mFeeBig });
+      if (ou.watched) this.emitSettled(ous, oSeq, tradeId);
+      if (mu.watched) this.emitSettled(mus, mSeq, tradeId);
     }
     // maker bookkeeping
     if (mRemain === 0) {

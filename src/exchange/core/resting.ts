@@ -1,19 +1,20 @@
 /**
- * Resting orders of the exchange core ({@link Resting}, the layer over Parsing): a price level's FIFO queue
+ * Resting orders of the exchange core ({@link Resting}, the layer over Emitting): a price level's FIFO queue
  * and a user's active-order list (link/unlink, pushActive/dropActive), resting an order, the STP decrease of a
  * resting order, cancelling, finishing an order into the archive, and GTT expiry. These are the canonical
- * versions; fastpaths.ts writes two common cases out in one body each.
+ * versions; fastpaths.ts writes the common cancel out in one body.
  */
 import { TIF_GTT, ZERO } from './base';
 import type { Level } from './book';
 import type { UserSym } from './ledger';
-import { Parsing } from './parsing';
+import { Emitting } from './events';
 import {
   F_ACTIVE,
   F_CANCEL_EXIST,
   F_HIDDEN,
   F_ICEBERG,
   F_IN_BOOK,
+  F_SELL,
   F_TIF_SHIFT,
   LF_STRIDE,
   LI_ANEXT,
@@ -25,7 +26,7 @@ import {
 } from './rows';
 
 /** Book queues, active lists, rest / cancel / finish, GTT expiry. */
-export abstract class Resting extends Parsing {
+export abstract class Resting extends Emitting {
   /** Put resting order `o` at the head (newest end) of its owner's active-order list. */
   protected pushActive(us: UserSym, o: number): void {
     const li = this.li;
@@ -59,7 +60,9 @@ export abstract class Resting extends Parsing {
     // a visible change (a linked order always shows something): one sequence number
     if ((this.flags(o) & F_HIDDEN) === 0) {
       lv.size += this.shownLots(o);
-      this.usOf(o).sym.sequence++;
+      const s = this.usOf(o).sym;
+      s.sequence++;
+      if (s.watched) this.emitLevel(s, lv);
     }
   }
 
@@ -80,6 +83,7 @@ export abstract class Resting extends Parsing {
     if ((fl & F_HIDDEN) === 0 && shown > 0) {
       lv.size -= shown;
       s.sequence++;
+      if (s.watched) this.emitLevel(s, lv);
     }
     li[j + LI_PREV] = -1;
     li[j + LI_NEXT] = -1;
@@ -104,6 +108,7 @@ export abstract class Resting extends Parsing {
       ex.expireAt = this.createdAt(o) + ex.cancelAfter * 1000;
       this.gtt.push({ expireAt: ex.expireAt, seq: this.seqAt(o) });
     }
+    if (us.user.watched) this.emitOrder(this.seqAt(o), us, 'open');
   }
 
   /** DC on a resting order `m` (queued in `lv`): decrease by d lots (cancelled), cancel it when nothing remains. */
@@ -122,11 +127,19 @@ export abstract class Resting extends Parsing {
     const shown = this.shownLots(m);
     const ns = Math.min(shown, remain);
     this.setShownLots(m, ns);
+    const us = this.usOf(m);
+    const s = us.sym;
     if ((fl & F_HIDDEN) === 0 && ns !== shown) {
       lv.size -= shown - ns;
-      this.usOf(m).sym.sequence++;
+      s.sequence++;
+      if (s.watched) this.emitLevel(s, lv);
     }
     this.reholdLimit(m);
+    if (us.user.watched) {
+      const seq = this.seqAt(m);
+      this.emitOrder(seq, us, 'update', remain + d);
+      this.emitHold(us, seq, (fl & F_SELL) !== 0);
+    }
   }
 
   /**
@@ -169,8 +182,13 @@ export abstract class Resting extends Parsing {
     this.setShownLots(o, 0);
     this.touch(o, this.tNow);
     // archive the final state and free the slot
-    this.archive.put(this.seqAt(o), this.lf, o * LF_STRIDE, fl, us, x);
+    const seq = this.seqAt(o);
+    this.archive.put(seq, this.lf, o * LF_STRIDE, fl, us, x);
     this.freeSlot(o, x);
+    if (us.user.watched) {
+      this.emitOrder(seq, us, (fl & F_CANCEL_EXIST) !== 0 ? 'canceled' : 'filled');
+      this.emitHold(us, seq, (fl & F_SELL) !== 0);
+    }
   }
 
   /** Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time. */

@@ -2,8 +2,9 @@
  * The state of the exchange core ({@link CoreState}): reference data, users and ledger totals, the live-order
  * rows (inherited from OrderRows), the archive, the fill store and the GTT heap, plus the lookups every layer
  * above uses. The layers add behaviour, each in its own module:
- * CoreState → Holds (holds.ts) → Parsing (parsing.ts) → Resting (resting.ts) → Matching (matching.ts) →
- * FastPaths (fastpaths.ts) → Invariants (invariants.ts) → Exchange (exchange.ts, the public API).
+ * CoreState → Holds (holds.ts) → Parsing (parsing.ts) → Emitting (events.ts) → Resting (resting.ts) →
+ * Matching (matching.ts) → FastPaths (fastpaths.ts) → Invariants (invariants.ts) → Exchange (exchange.ts,
+ * the public API).
  */
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
@@ -11,6 +12,7 @@ import type { PublicTrade } from './types';
 import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
+import type { CoreEventSink } from './events';
 import { FillStore } from './fillstore';
 import { GttHeap } from './gtt';
 import { Acc, User, Wallet, type UserSym, type WHold } from './ledger';
@@ -84,6 +86,10 @@ export abstract class CoreState extends OrderRows {
   /** GTT expiries by (expireAt, seq) */
   protected readonly gtt = new GttHeap();
   protected readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
+  /** receiver of the core's events (events.ts), null: none */
+  protected sink: CoreEventSink | null = null;
+  /** uids whose order and balance events are on (User.watched; kept for users not created yet) */
+  protected readonly watchedUids = new Set<string>();
   /** one-entry symbol cache of placeLimitTicks (symbols are never removed) */
   protected lastSymbolName = '';
   protected lastSymbolSym: Sym | null = null;
@@ -137,6 +143,7 @@ export abstract class CoreState extends OrderRows {
     let u = this.users[uid];
     if (!u) {
       u = new User(uid, this.userList.length, this.usList);
+      if (this.watchedUids.has(uid)) u.watched = true;
       this.userList.push(u);
       this.users[uid] = u;
     }
