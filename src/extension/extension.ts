@@ -19,6 +19,7 @@ import { windowPrompts, type Prompts } from './prompts';
 import { register as registerOrderbook } from './orderbook';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
+import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
 
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     ['orderbook', registerOrderbook],
     ['funding', registerFunding],
     ['requestBuilder', registerRequestBuilder],
+    ['language', registerLanguage],
   ] as const) {
     try {
       register(context, services);

@@ -1,25 +1,26 @@
 /**
- * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel, order documents
- * (`*.spotorder.json` diagnostics and CodeLenses) and their commands.
+ * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel and the commands of
+ * the order-document code lenses ("Test order", "Show signature", "Place order…"; the lenses, the
+ * diagnostics and the rest of the order-document support come from the language server, issue 24,
+ * src/extension/language/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
+ * document, re-reads that order from the document and opens the panel on it; "Place order…" then
+ * places it through the panel's guarded path (local validation, then the modal confirmation).
  *
- * Registration is light: `register()` only registers commands and a document watcher. The
- * implementation (controller, panel, webview protocol with its zod schemas, order-document
- * analysis) is loaded with dynamic `import()` — lazily-initialised modules in the CJS bundle — on
- * first use: when a command runs, or when a `*.spotorder.json` document is open or gets opened
- * (then the diagnostics/CodeLens provider is created and checks every open order document).
+ * Registration is light: `register()` only registers commands. The implementation (controller,
+ * panel, webview protocol with its zod schemas) is loaded with dynamic `import()` —
+ * lazily-initialised modules in the CJS bundle — on first use.
  *
  * In test/development mode only, the command `spotdesk.requestBuilder.testHooks` resolves to
  * {@link RequestBuilderTestHooks} so extension-host tests can swap the client (wrong secret,
  * skewed clock, key without Spot Trading), answer the placement confirmation and drive the panel.
- * Calling it loads the implementation and creates the order-document provider.
+ * Calling it loads the implementation.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../api/client';
 import type { Services } from '../services';
-import type { RequestBuilderController } from './controller';
-import { isOrderDocument, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
-import type { OrderDocuments } from './orderDocuments';
+import type { AfterLoad, RequestBuilderController } from './controller';
+import { isOrderDocument, PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { RequestBuilderPanel } from './panel';
 
 /** Command id of the panel. */
@@ -30,7 +31,6 @@ export const TEST_HOOKS_COMMAND = 'spotdesk.requestBuilder.testHooks';
 /** What `spotdesk.requestBuilder.testHooks` resolves to (extension-host tests only). */
 export interface RequestBuilderTestHooks {
   controller: RequestBuilderController;
-  documents: OrderDocuments;
   /** The open panel, if any. */
   panel(): RequestBuilderPanel | undefined;
   /** Use this client instead of the profile's (undefined restores the profile's). */
@@ -43,7 +43,6 @@ export interface RequestBuilderTestHooks {
 export function register(context: vscode.ExtensionContext, services: Services): void {
   let clientOverride: SpotClient | undefined;
   let confirmOverride: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined;
-  let disposed = false;
 
   let controllerP: Promise<RequestBuilderController> | undefined;
   const controller = (): Promise<RequestBuilderController> =>
@@ -68,25 +67,12 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   let panelModule: typeof import('./panel') | undefined;
   const panels = async (): Promise<typeof import('./panel')> => (panelModule ??= await import('./panel'));
 
-  let documentsP: Promise<OrderDocuments> | undefined;
-  /** The order-document provider, created on first need (it checks every open order document). */
-  const documents = (): Promise<OrderDocuments> =>
-    (documentsP ??= import('./orderDocuments').then(({ OrderDocuments: Documents }) => {
-      const d = new Documents(async () => (await controller()).symbolMap());
-      if (disposed) d.dispose();
-      else context.subscriptions.push(d);
-      watcher.dispose();
-      return d;
-    }));
-  const watcher = vscode.workspace.onDidOpenTextDocument((doc) => {
-    if (isOrderDocument(doc)) void documents();
-  });
-  if (vscode.workspace.textDocuments.some(isOrderDocument)) void documents();
-
-  const openFromDocument = async (uri: unknown, index: unknown, runTest: boolean) => {
-    if (typeof uri !== 'string' || typeof index !== 'number') return;
-    const { OrderDocuments: Documents } = await import('./orderDocuments');
-    const order = await Documents.orderAt(uri, index);
+  const openFromDocument = async (rawUri: unknown, index: unknown, then: AfterLoad) => {
+    if (typeof rawUri !== 'string' || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return;
+    const uri = vscode.Uri.parse(rawUri, true);
+    if (!isOrderDocument({ uri })) return;
+    const { orderAt } = await import('../language/orderAt');
+    const order = await orderAt(uri, index);
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
       return;
@@ -96,26 +82,22 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       panels(),
       controller(),
     ]);
-    Panel.show(context.extensionUri, services, c, orderToDraft(order, randomBytes(16).toString('hex')), runTest);
+    Panel.show(context.extensionUri, services, c, orderToDraft(order, randomBytes(16).toString('hex')), then);
   };
 
   context.subscriptions.push(
-    watcher,
     vscode.commands.registerCommand(OPEN_COMMAND, async () => {
       const [{ RequestBuilderPanel: Panel }, c] = await Promise.all([panels(), controller()]);
       Panel.show(context.extensionUri, services, c);
     }),
-    vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, true)),
-    vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, false)),
+    vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
+    vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
+    vscode.commands.registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
     services.onDidChangeProfile(() => {
-      void (async () => {
-        if (controllerP) (await controllerP).reset();
-        if (documentsP) await (await documentsP).reloadSymbols();
-      })();
+      void controllerP?.then((c) => c.reset());
     }),
     {
       dispose: () => {
-        disposed = true;
         panelModule?.RequestBuilderPanel.instance?.dispose();
       },
     },
@@ -125,10 +107,9 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     let hooksP: Promise<RequestBuilderTestHooks> | undefined;
     const hooks = (): Promise<RequestBuilderTestHooks> =>
       (hooksP ??= (async () => {
-        const [c, d, mod] = await Promise.all([controller(), documents(), panels()]);
+        const [c, mod] = await Promise.all([controller(), panels()]);
         return {
           controller: c,
-          documents: d,
           panel: () => mod.RequestBuilderPanel.instance,
           setClient: (client) => {
             clientOverride = client;

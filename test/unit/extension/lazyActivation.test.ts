@@ -47,19 +47,24 @@ describe('activation loads only light modules (dist/extension.js)', function () 
     assert.deepEqual(heavy, []);
   });
 
-  it('keeps the funding and request-builder implementations behind dynamic import()', () => {
+  it('keeps the funding, request-builder and order-language-client implementations behind dynamic import()', () => {
     const lazy = [
       'src/extension/funding/deposit.ts',
       'src/extension/funding/withdraw.ts',
       'src/extension/funding/panel.ts',
       'src/extension/requestBuilder/controller.ts',
       'src/extension/requestBuilder/panel.ts',
-      'src/extension/requestBuilder/orderDocuments.ts',
       'src/shared/requestBuilder/protocol.ts',
-      'src/shared/requestBuilder/orderDocument.ts',
+      'src/extension/language/client.ts',
+      'src/extension/language/orderAt.ts',
+      'src/language/document.ts',
     ];
     assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
     // Control: the light registration modules are in the eager set.
-    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts'));
+    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts') && eager.has('src/extension/language/index.ts'));
+  });
+
+  it('starts no language client at load: vscode-languageclient and jsonc-parser are not initialised', () => {
+    assert.deepEqual([...eager].filter((f) => /node_modules\/(vscode-languageclient|vscode-languageserver-protocol|vscode-jsonrpc|jsonc-parser)\//.test(f)), []);
   });
 });
