@@ -191,7 +191,17 @@ function row(name: string, r: AutocannonResult): string {
 }
 
 /** Run `--pipeline` in a child process (fresh JIT and heap) and read its result line. */
-async function runPipelineChild(): Promise<{ cpuUsPerRequest: number; requests: number; ok: number }> {
+/** What the `--pipeline` child prints. */
+interface PipelineFigures {
+  cpuUsPerRequest: number;
+  requests: number;
+  ok: number;
+  /** CPU µs per order body: the hand-written fast validator (fastparams.ts) and the zod schema alone. */
+  fastUsPerBody: number;
+  zodUsPerBody: number;
+}
+
+async function runPipelineChild(): Promise<PipelineFigures> {
   const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--pipeline'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const rl = readline.createInterface({ input: child.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
@@ -200,15 +210,18 @@ async function runPipelineChild(): Promise<{ cpuUsPerRequest: number; requests: 
   });
   rl.close();
   await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-  return JSON.parse(line) as { cpuUsPerRequest: number; requests: number; ok: number };
+  return JSON.parse(line) as PipelineFigures;
 }
 
 /**
  * `--pipeline`: the sandbox's own per-request cost without sockets — its request listener
  * (createRequestHandler) driven with minimal stand-ins for IncomingMessage / ServerResponse
  * (method, url, headers, socket.remoteAddress, 'data'/'end' events; writeHead/end), the same signed
- * order-test requests. Prints one JSON line `{cpuUsPerRequest, requests, ok}`. The kernel and
- * node:http parsing are left out, so this figure is much steadier than the socket runs.
+ * order-test requests. Prints one JSON line `{cpuUsPerRequest, requests, ok, fastUsPerBody,
+ * zodUsPerBody}`. The kernel and node:http parsing are left out, so this figure is much steadier
+ * than the socket runs. The last two time the request's parameter validation alone on the same
+ * decoded bodies: the hand-written fast path of fastparams.ts against the zod schema it mirrors
+ * (the fast path is kept only while it pays).
  */
 async function pipeline(): Promise<void> {
   const { startSandbox } = await import('../src/exchange/server/index');
@@ -264,7 +277,20 @@ async function pipeline(): Promise<void> {
   await settle();
   const d = process.cpuUsage(t0);
   await sb.close();
-  process.stdout.write(`${JSON.stringify({ cpuUsPerRequest: (d.user + d.system) / N, requests: N, ok })}\n`);
+  const { fastPlaceOrderRequest } = await import('../src/exchange/server/fastparams');
+  const { PlaceOrderRequest } = await import('../src/api/schemas');
+  const bodies = batch.map((r) => JSON.parse(r.chunk.toString('utf8')) as unknown);
+  const cpuUsPerBody = (validate: (b: unknown) => unknown): number => {
+    for (let w = 0; w < 3; w++) for (const b of bodies) validate(b); // warm-up (JIT)
+    const c0 = process.cpuUsage();
+    const rounds = 5;
+    for (let k = 0; k < rounds; k++) for (const b of bodies) if (validate(b) === undefined) throw new Error('bench body rejected');
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / (rounds * bodies.length);
+  };
+  const fastUsPerBody = cpuUsPerBody(fastPlaceOrderRequest);
+  const zodUsPerBody = cpuUsPerBody((b) => PlaceOrderRequest.safeParse(b).data);
+  process.stdout.write(`${JSON.stringify({ cpuUsPerRequest: (d.user + d.system) / N, requests: N, ok, fastUsPerBody, zodUsPerBody })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -309,6 +335,10 @@ async function main(): Promise<void> {
   }
   const pipe = await runPipelineChild();
   console.log(`sandbox pipeline without sockets (fake req/res, same signed requests): ${pipe.cpuUsPerRequest.toFixed(1)} µs CPU/request (${pipe.ok} of ${pipe.requests} answered 200000)`);
+  console.log(
+    `order params validation alone (same bodies): fast path ${pipe.fastUsPerBody.toFixed(2)} µs, zod schema ${pipe.zodUsPerBody.toFixed(2)} µs CPU/body ` +
+      `(zod = ${(pipe.zodUsPerBody / pipe.fastUsPerBody).toFixed(1)}× the fast path)`,
+  );
   if (pipe.ok !== pipe.requests) process.exitCode = 1;
   if (sandboxBad > 0) {
     console.log(`sandbox answered ${sandboxBad} requests without code 200000`);

@@ -1,28 +1,39 @@
 /**
- * Generates media/spotorder.schema.json, the JSON schema of order documents (`*.spotorder.json`,
- * contributed through package.json `jsonValidation`), from the client's zod schema
- * `PlaceOrderRequest` (src/api/schemas.ts) with zod 4's `z.toJSONSchema`.
+ * Generates the artefacts derived from the order request schema `PlaceOrderRequest`
+ * (src/api/schemas.ts, the single source of truth):
+ *   - media/spotorder.schema.json, the JSON schema of order documents (`*.spotorder.json`,
+ *     contributed through package.json `jsonValidation`), with zod 4's `z.toJSONSchema`;
+ *   - src/api/orderFields.ts, the zod-free field table read by the order rules and the webviews.
  *
- *   npx tsx scripts/gen-spotorder-schema.ts          write the file
- *   npx tsx scripts/gen-spotorder-schema.ts --check  exit 1 when the file is out of date
+ *   npx tsx scripts/gen-spotorder-schema.ts          write the files
+ *   npx tsx scripts/gen-spotorder-schema.ts --check  exit 1 when a file is out of date
  *
- * The generator itself lives in src/shared/requestBuilder/orderSchema.ts (unit-tested).
+ * The generators live in src/shared/requestBuilder/orderSchema.ts (unit-tested; a unit test also
+ * runs this script's --check).
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { orderDocumentSchemaText } from '../src/shared/requestBuilder/orderSchema';
+import { orderDocumentSchemaText, orderFieldsModuleText } from '../src/shared/requestBuilder/orderSchema';
 
-const out = path.join(__dirname, '..', 'media', 'spotorder.schema.json');
-const text = orderDocumentSchemaText();
-if (process.argv.includes('--check')) {
-  const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  if (current !== text) {
-    console.error(`${path.relative(process.cwd(), out)} is out of date: run npx tsx scripts/gen-spotorder-schema.ts`);
-    process.exit(1);
+const root = path.join(__dirname, '..');
+const outputs: [file: string, text: string][] = [
+  [path.join(root, 'media', 'spotorder.schema.json'), orderDocumentSchemaText()],
+  [path.join(root, 'src', 'api', 'orderFields.ts'), orderFieldsModuleText()],
+];
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const [out, text] of outputs) {
+  const rel = path.relative(process.cwd(), out);
+  if (check) {
+    const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+    if (current !== text) {
+      console.error(`${rel} is out of date: run npx tsx scripts/gen-spotorder-schema.ts`);
+      stale++;
+    } else console.log(`${rel} is up to date`);
+  } else {
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, text);
+    console.log(`wrote ${rel} (${text.length} bytes)`);
   }
-  console.log(`${path.relative(process.cwd(), out)} is up to date`);
-} else {
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, text);
-  console.log(`wrote ${path.relative(process.cwd(), out)} (${text.length} bytes)`);
 }
+if (stale > 0) process.exit(1);

@@ -27,8 +27,8 @@ import type * as http from 'node:http';
 import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
 import { ApiError, TransportError, ValidationError } from './errors';
 import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeaders } from './ratelimit';
-import { describeZodError, NoParams, type FillsQuery, type HfFill } from './schemas';
-import { buildQuery, maskKey, signRequest, type Credentials, type KeyVersion, type QueryValue } from './signing';
+import { describeZodError, NoParams, type FillsQuery, type HfFill, type KeyVersion } from './schemas';
+import { buildQuery, maskKey, signRequest, type Credentials, type QueryValue } from './signing';
 import { decodeEnvelope, defaultFetch, envelopeCode, httpExchange, keepAliveAgent, type FetchLike, type RawAnswer } from './transport';
 import { parseJson } from './json';
 

@@ -17,8 +17,12 @@
 import type { z } from 'zod';
 import * as S from './schemas';
 
-/** API permission of a key (spec "Authentication"). */
-export type Permission = 'public' | 'General' | 'Spot' | 'Transfer';
+/**
+ * What an endpoint requires (spec "Authentication"): `'public'` (no key) or one permission of a key
+ * ({@link S.KeyPermission}: General, Spot = Spot Trading, Transfer). Derived from the one list of key
+ * permissions, so the table and the sandbox's users cannot disagree on the names.
+ */
+export type EndpointPermission = 'public' | S.KeyPermission;
 /** Rate-limit pool (spec "Limits"). */
 export type Pool = 'public' | 'spot' | 'management';
 /** HTTP method used by the API. */
@@ -29,7 +33,7 @@ export interface EndpointDef {
   method: HttpMethod;
   /** Path template; `{name}` segments are path parameters. */
   path: string;
-  permission: Permission;
+  permission: EndpointPermission;
   pool: Pool;
   weight: number;
   params: z.ZodType;
@@ -91,6 +95,17 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export type ParamsOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['params']>;
 /** Parsed payload type of an endpoint. */
 export type ResponseOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['response']>;
+/**
+ * Parameters of an endpoint as its `params` schema outputs them (`z.output`: defaults applied, query
+ * integers as numbers, exact ids as strings): what the sandbox's route handler receives.
+ */
+export type ParsedParamsOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['params']>;
+/**
+ * Payload of an endpoint in the form a server may SEND it: what its `response` schema accepts
+ * (`z.input`; e.g. fill ids as JSON numbers, which the client reads back as exact strings). The
+ * sandbox's route handlers return this type, so a handler of the wrong shape fails to compile.
+ */
+export type WireResponseOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['response']>;
 
 /** Rate-limit quota of a pool: `limit` weight per `windowMs`. */
 export interface PoolQuota {

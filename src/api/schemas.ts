@@ -41,11 +41,21 @@ export const DecimalOrEmpty = z.string().refine((s) => s === '' || isDecimal(s),
 /** A decimal string or `null` (fields real payloads send as null, e.g. chain `depositMinSize`). */
 export const NullableDecimal = DecimalString.nullable();
 
+/**
+ * JSON-schema pattern of an unsigned plain decimal string (the shape `isDecimal` accepts, without
+ * the sign): stated as metadata of {@link PositiveDecimalString}, whose refinement JSON schema
+ * cannot express; generators (scripts/gen-spotorder-schema.ts) read it to know a decimal field.
+ */
+export const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
+
 /** A strictly positive decimal string (request amounts, prices, sizes). */
-export const PositiveDecimalString = z.string().superRefine((s, ctx) => {
-  if (!isDecimal(s)) ctx.addIssue({ code: 'custom', message: 'must be a plain decimal string (digits with an optional fraction; no exponent, NaN or "+")' });
-  else if (isNegative(s) || isZero(s)) ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
-});
+export const PositiveDecimalString = z
+  .string()
+  .superRefine((s, ctx) => {
+    if (!isDecimal(s)) ctx.addIssue({ code: 'custom', message: 'must be a plain decimal string (digits with an optional fraction; no exponent, NaN or "+")' });
+    else if (isNegative(s) || isZero(s)) ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
+  })
+  .meta({ pattern: DECIMAL_PATTERN });
 
 /**
  * A positive amount sent either as a decimal string or as a JSON number (the V1 withdrawal example
@@ -117,10 +127,33 @@ export const Side = z.enum(['buy', 'sell']);
 export const OrderType = z.enum(['limit', 'market']);
 /** Account type (spec "General rules" 3). */
 export const AccountType = z.enum(['main', 'trade']);
+/** Type of {@link AccountType}: `'main' | 'trade'`. */
+export type AccountType = z.infer<typeof AccountType>;
 /** Time in force. */
 export const TimeInForce = z.enum(['GTC', 'GTT', 'IOC', 'FOK']);
 /** Self-trade prevention: '' (none), DC, CO, CN, CB. */
 export const Stp = z.enum(['', 'DC', 'CO', 'CN', 'CB']);
+
+// ---------------------------------------------------------------------------------------------
+// API keys (spec "Authentication")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * KC-API-KEY-VERSION: `'1'` sends the passphrase in clear, `'2'` and `'3'` send it HMAC-signed
+ * (see signing.ts). The sandbox's admin API accepts the same values for a new key.
+ */
+export const KeyVersion = z.enum(['1', '2', '3']);
+/** Type of {@link KeyVersion}. */
+export type KeyVersion = z.infer<typeof KeyVersion>;
+
+/**
+ * The permissions an API key can hold (spec "Authentication"): `General`, `Spot` (Spot Trading),
+ * `Transfer`. The endpoint table adds `'public'` (no key needed) on top of this one list:
+ * `EndpointPermission` in endpoints.ts.
+ */
+export const KeyPermission = z.enum(['General', 'Spot', 'Transfer']);
+/** Type of {@link KeyPermission}. */
+export type KeyPermission = z.infer<typeof KeyPermission>;
 
 // ---------------------------------------------------------------------------------------------
 // Envelope and errors
@@ -257,8 +290,13 @@ export const MarketList = z.array(z.string());
 /** Type of {@link MarketList}. */
 export type MarketList = z.infer<typeof MarketList>;
 
-/** GET /api/v1/status `data` (spec "Service status"). */
-export const ServiceStatus = z.object({ status: z.enum(['open', 'close', 'cancelonly']), msg: z.string() });
+/** The `status` value of GET /api/v1/status (spec "Service status"): open, close or cancelonly. */
+export const ServiceStatusValue = z.enum(['open', 'close', 'cancelonly']);
+/** Type of {@link ServiceStatusValue}. */
+export type ServiceStatusValue = z.infer<typeof ServiceStatusValue>;
+
+/** GET /api/v1/status `data` (spec "Service status"): `{status, msg}`. */
+export const ServiceStatus = z.object({ status: ServiceStatusValue, msg: z.string() });
 /** Type of {@link ServiceStatus}. */
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
@@ -566,7 +604,14 @@ function has(v: unknown): boolean {
  * POST /api/v1/hf/orders and POST /api/v1/hf/orders/test body (KuCoin "Add Order (HF)").
  * Fields: clientOid (≤ 40 of [A-Za-z0-9_-]), symbol, side, type, price/size/funds/visibleSize
  * (positive decimal strings), timeInForce, cancelAfter (seconds, integer > 0), postOnly, hidden,
- * iceberg, stp, remark (≤ 20 chars), tags (≤ 20 chars). Cross-field rules (issue path = field):
+ * iceberg, stp, remark (≤ 20 chars), tags (≤ 20 chars).
+ *
+ * THE one declaration of the order request's fields: adding a field here and running
+ * `npx tsx scripts/gen-spotorder-schema.ts` updates everything else — media/spotorder.schema.json
+ * (with the `.describe()` texts as hover docs), the zod-free field table src/api/orderFields.ts (read
+ * by the order rules, the request builder's draft and the webviews) — and check-types then fails
+ * until the engine and the sandbox's hand-written fast validator (fastparams.ts) handle it.
+ * Cross-field rules (issue path = field):
  * - limit: `price` and `size` required; `funds` not allowed.
  * - market: exactly one of `size` / `funds`.
  * - `cancelAfter` only with `timeInForce: "GTT"`, and GTT requires `cancelAfter`.
@@ -576,14 +621,18 @@ function has(v: unknown): boolean {
  */
 export const PlaceOrderRequest = z
   .object({
-    clientOid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"').optional(),
-    symbol: SymbolString,
-    side: Side,
-    type: OrderType,
-    price: PositiveDecimalString.optional(),
-    size: PositiveDecimalString.optional(),
-    funds: PositiveDecimalString.optional(),
-    timeInForce: TimeInForce.optional(),
+    clientOid: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"')
+      .optional()
+      .describe('Client order id: 1-40 characters of letters, digits, "_" or "-" (a UUID is recommended).'),
+    symbol: SymbolString.describe('Trading pair, e.g. "BTC-USDT".'),
+    side: Side.describe('"buy" or "sell".'),
+    type: OrderType.describe('"limit" (needs price and size) or "market" (exactly one of size or funds).'),
+    price: PositiveDecimalString.optional().describe("Limit price, a decimal string that is a multiple of the symbol's priceIncrement."),
+    size: PositiveDecimalString.optional().describe('Base amount, a decimal string: a multiple of baseIncrement, between baseMinSize and baseMaxSize.'),
+    funds: PositiveDecimalString.optional().describe('Market orders only: quote amount, a multiple of quoteIncrement, between quoteMinSize and quoteMaxSize.'),
+    timeInForce: TimeInForce.optional().describe('GTC (default), GTT (needs cancelAfter), IOC or FOK.'),
     // [part B, conformance] KuCoin documents cancelAfter -1 as "not cancelled automatically" (the default);
     // the official kucoin-universal-sdk sends `"cancelAfter":-1` with every order, GTC included. -1 is
     // accepted and normalised to "absent", so the GTT rules below and the engine never see it.
@@ -592,14 +641,15 @@ export const PlaceOrderRequest = z
       .int()
       .refine((v) => v === -1 || v > 0, 'must be a positive number of seconds (or -1: no automatic cancel)')
       .transform((v) => (v === -1 ? undefined : v))
-      .optional(),
-    postOnly: z.boolean().optional(),
-    hidden: z.boolean().optional(),
-    iceberg: z.boolean().optional(),
-    visibleSize: PositiveDecimalString.optional(),
-    stp: Stp.optional(),
-    remark: z.string().max(20).optional(),
-    tags: z.string().max(20).optional(),
+      .optional()
+      .describe('With timeInForce GTT: cancel after this many seconds (> 0; -1 means never, the same as absent).'),
+    postOnly: z.boolean().optional().describe('Post-only (maker only); not allowed with IOC or FOK.'),
+    hidden: z.boolean().optional().describe('Hidden order (not shown in the book); not together with iceberg.'),
+    iceberg: z.boolean().optional().describe('Iceberg order; needs visibleSize.'),
+    visibleSize: PositiveDecimalString.optional().describe('Iceberg orders: the size shown in the book (decimal string).'),
+    stp: Stp.optional().describe('Self-trade prevention: DC, CO, CN or CB.'),
+    remark: z.string().max(20).optional().describe('Order remark, at most 20 characters.'),
+    tags: z.string().max(20).optional().describe('Order tag, at most 20 characters.'),
   })
   .superRefine((o, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -632,8 +682,12 @@ export type DepositAddressRequest = z.infer<typeof DepositAddressRequest>;
 
 /** Fee deduction type of withdrawals: INTERNAL (from amount) or EXTERNAL (from main account). */
 export const FeeDeductType = z.enum(['INTERNAL', 'EXTERNAL']);
-/** Withdrawal destination kind (V3/V4). */
+/** Type of {@link FeeDeductType}. */
+export type FeeDeductType = z.infer<typeof FeeDeductType>;
+/** Withdrawal destination kind (V3/V4; V1 is always ADDRESS). */
 export const WithdrawType = z.enum(['ADDRESS', 'UID', 'MAIL', 'PHONE']);
+/** Type of {@link WithdrawType}. */
+export type WithdrawType = z.infer<typeof WithdrawType>;
 
 const withdrawalCommon = {
   currency: z.string().min(1),

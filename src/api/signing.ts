@@ -13,10 +13,8 @@
  * {@link signPassphrase}, {@link signPartner}). Sign exactly the bytes sent: build the query once
  * with {@link buildQuery} and serialize the body once.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
-/** API key version: 1 sends the passphrase in clear, 2 and 3 send it HMAC-signed. */
-export type KeyVersion = '1' | '2' | '3';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { KeyVersion } from './schemas';
 
 /** Broker (partner) credentials, optional. */
 export interface BrokerCredentials {
@@ -128,56 +126,78 @@ export interface SignedRequest {
   redactedHeaders: Record<string, string>;
 }
 
-interface CredentialCache {
-  secret: string;
-  passphrase: string;
-  keyVersion: KeyVersion;
-  apiKey: string;
-  signedPassphrase: string;
-  masked: string;
+/** The fields of a key that signing and verification read (a {@link Credentials} or a sandbox user record). */
+export type KeyFields = Pick<Credentials, 'apiKey' | 'apiSecret' | 'apiPassphrase' | 'keyVersion'>;
+
+/** Values derived from a key that do not depend on the request: see {@link keyMaterial}. */
+export interface KeyMaterial {
+  /** HMAC-SHA256 key object of `apiSecret` (cheaper per HMAC than the secret string). */
+  readonly hmacKey: KeyObject;
+  /** The KC-API-PASSPHRASE header value ({@link signPassphrase}). */
+  readonly signedPassphrase: string;
+  /** UTF-8 bytes of `signedPassphrase`, for the verifier's constant-time comparison. */
+  readonly signedPassphraseBytes: Buffer;
+  /** `apiKey` masked for display ({@link maskKey}). */
+  readonly maskedKey: string;
+}
+
+interface CachedMaterial extends KeyMaterial {
+  readonly fields: KeyFields;
 }
 
 /**
- * Per-credentials-object cache of the values that do not depend on the request (the signed
- * passphrase and the masked key): signing then costs one HMAC. Entries are re-derived if a field
- * of the object changed; the WeakMap lets credentials be garbage-collected.
+ * Per-key-object cache shared by the client (signing) and the sandbox (verification): one entry
+ * per credentials object / user record, re-derived when one of its key fields changed; the WeakMap
+ * lets the objects be garbage-collected.
  */
-const CACHE = new WeakMap<Credentials, CredentialCache>();
+const KEY_MATERIAL = new WeakMap<KeyFields, CachedMaterial>();
 
-function cached(c: Credentials): CredentialCache {
-  let e = CACHE.get(c);
-  if (!e || e.secret !== c.apiSecret || e.passphrase !== c.apiPassphrase || e.keyVersion !== c.keyVersion || e.apiKey !== c.apiKey) {
-    e = {
-      secret: c.apiSecret,
-      passphrase: c.apiPassphrase,
-      keyVersion: c.keyVersion,
-      apiKey: c.apiKey,
-      signedPassphrase: signPassphrase(c.apiSecret, c.apiPassphrase, c.keyVersion),
-      masked: maskKey(c.apiKey),
-    };
-    CACHE.set(c, e);
+/**
+ * The request-independent values of a key (HMAC key object, signed passphrase, masked key),
+ * computed once per object and reused while its `apiKey`, `apiSecret`, `apiPassphrase` and
+ * `keyVersion` stay the same. Signing then costs one HMAC; so does verifying.
+ */
+export function keyMaterial(k: KeyFields): KeyMaterial {
+  const e = KEY_MATERIAL.get(k);
+  if (e !== undefined) {
+    const f = e.fields;
+    if (f.apiSecret === k.apiSecret && f.apiPassphrase === k.apiPassphrase && f.keyVersion === k.keyVersion && f.apiKey === k.apiKey) return e;
   }
-  return e;
+  const signedPassphrase = signPassphrase(k.apiSecret, k.apiPassphrase, k.keyVersion);
+  const fresh: CachedMaterial = {
+    fields: { apiKey: k.apiKey, apiSecret: k.apiSecret, apiPassphrase: k.apiPassphrase, keyVersion: k.keyVersion },
+    hmacKey: createSecretKey(Buffer.from(k.apiSecret, 'utf8')),
+    signedPassphrase,
+    signedPassphraseBytes: Buffer.from(signedPassphrase, 'utf8'),
+    maskedKey: maskKey(k.apiKey),
+  };
+  KEY_MATERIAL.set(k, fresh);
+  return fresh;
+}
+
+/** base64(HMAC-SHA256(key, text)) with a cached key object: the same value as {@link computeSign}. */
+export function signWithKey(hmacKey: KeyObject, text: string): string {
+  return createHmac('sha256', hmacKey).update(text, 'utf8').digest('base64');
 }
 
 /**
- * Sign a request (see the module docstring for the scheme). One HMAC per call: the signed
- * passphrase is cached per credentials object.
+ * Sign a request (see the module docstring for the scheme). One HMAC per call: the key material is
+ * cached per credentials object ({@link keyMaterial}).
  */
 export function signRequest(input: SignInput): SignedRequest {
   const { credentials: c } = input;
-  const k = cached(c);
+  const k = keyMaterial(c);
   const ts = String(input.timestamp);
   const prehash = prehashOf(ts, input.method, input.pathWithRawQuery, input.body);
   const headers: Record<string, string> = {
     'KC-API-KEY': c.apiKey,
-    'KC-API-SIGN': computeSign(c.apiSecret, prehash),
+    'KC-API-SIGN': signWithKey(k.hmacKey, prehash),
     'KC-API-TIMESTAMP': ts,
     'KC-API-PASSPHRASE': k.signedPassphrase,
     'KC-API-KEY-VERSION': c.keyVersion,
   };
   const redactedHeaders: Record<string, string> = {
-    'KC-API-KEY': k.masked,
+    'KC-API-KEY': k.maskedKey,
     'KC-API-SIGN': REDACTED,
     'KC-API-TIMESTAMP': ts,
     'KC-API-PASSPHRASE': REDACTED,

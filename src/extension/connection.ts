@@ -17,7 +17,7 @@
  */
 import * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
-import type { KeyVersion } from '../api/signing';
+import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 
 /** Id and display name of the built-in sandbox profile. */

@@ -1,6 +1,6 @@
 /**
  * Diagnostics of an order document: every order is checked with THE order rules module
- * (`validateOrder` of src/shared/requestBuilder/orderRules.ts — the same function the request
+ * (`validateOrder` of src/api/orderRules.ts — the same function the request
  * builder and the sandbox's validator follow, so the three never disagree), and each issue is
  * given the exact range of the property at fault. On top of the per-order rules, the document-level
  * checks only a document can have: JSON syntax, a root that is not an order or an array of orders,
@@ -11,7 +11,7 @@
  * order's text changes) and keyed by the symbol metadata's version, so after a keystroke only the
  * edited order is validated again. Pure: no `vscode`, no Node APIs.
  */
-import { validateOrder, type RuleIssue, type SymbolRules } from '../shared/requestBuilder/orderRules';
+import { validateOrder, type RuleIssue, type SymbolRules } from '../api/orderRules';
 import type { OrderDocument, OrderEntry } from './document';
 
 /** Severity of a document issue (LSP's four levels). */

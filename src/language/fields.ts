@@ -6,7 +6,7 @@
  * once. The one-line meanings of enum values are written here: no schema carries them.
  */
 import schema from '../../media/spotorder.schema.json';
-import { ORDER_FIELDS, ORDER_TYPES, SIDES, STP_VALUES, TIME_IN_FORCE } from '../shared/requestBuilder/orderRules';
+import { ORDER_FIELDS, ORDER_TYPES, SIDES, STP_VALUES, TIME_IN_FORCE } from '../api/orderRules';
 
 interface SchemaProp {
   description?: string;

@@ -33,7 +33,7 @@ import { fixesFor } from './actions';
 import { analyze, orderErrorCount, type DocIssue, type IssueSeverity } from './analysis';
 import { completeAt } from './completion';
 import { OrderDocument } from './document';
-import { PublicApi } from './exchange';
+import { PublicApi } from './publicApi';
 import { hoverAt } from './hover';
 import {
   DEFAULT_BASE_URL,

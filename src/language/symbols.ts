@@ -18,7 +18,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { SymbolRules } from '../shared/requestBuilder/orderRules';
+import type { SymbolRules } from '../api/orderRules';
 import type { SymbolsStatus } from './protocol';
 
 /** The metadata of one symbol the server uses: its rules plus the names shown in completion/hover. */

@@ -18,9 +18,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { isDecimal } from '../../api/decimal';
 import { safeEqual } from '../../api/signing';
-import { describeZodError } from '../../api/schemas';
+import { AccountType, DecimalString as Decimal, describeZodError, KeyPermission, KeyVersion, ServiceStatusValue } from '../../api/schemas';
 import { ExchangeError } from '../core';
 import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, UserRecord } from './state';
 import { parseBody } from './http';
@@ -33,22 +32,20 @@ export interface AdminContext {
   onClockMoved?: () => void;
 }
 
-const Decimal = z.string().refine(isDecimal, 'must be a plain decimal string');
-const Perm = z.enum(['General', 'Spot', 'Transfer']);
 
 /** POST /sandbox/v1/users body. */
 export const AdminCreateUser = z.object({
-  permissions: z.array(Perm).optional(),
-  balances: z.array(z.object({ currency: z.string().min(1), type: z.enum(['main', 'trade']), amount: Decimal })).max(100).optional(),
+  permissions: z.array(KeyPermission).optional(),
+  balances: z.array(z.object({ currency: z.string().min(1), type: AccountType, amount: Decimal })).max(100).optional(),
   takerFeeRate: Decimal.optional(),
   makerFeeRate: Decimal.optional(),
-  keyVersion: z.enum(['1', '2', '3']).optional(),
+  keyVersion: KeyVersion.optional(),
   label: z.string().max(40).optional(),
 });
 /** POST /sandbox/v1/deposits body. */
 export const AdminDeposit = z.object({ uid: z.string().min(1), currency: z.string().min(1), chain: z.string().optional(), amount: Decimal });
 /** PUT /sandbox/v1/status body. */
-export const AdminStatus = z.object({ status: z.enum(['open', 'close', 'cancelonly']), msg: z.string().max(200).optional() });
+export const AdminStatus = z.object({ status: ServiceStatusValue, msg: z.string().max(200).optional() });
 /** PUT /sandbox/v1/users/{uid}/withdrawal-whitelist body. */
 export const AdminWhitelist = z.object({
   enabled: z.boolean(),

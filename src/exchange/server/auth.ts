@@ -19,10 +19,11 @@
  *   3. the form-decoded query (`+` read as a space, then percent-decoded).
  * The body is signed exactly as sent (bytes as UTF-8 text).
  */
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { prehashOf, signPassphrase, type KeyVersion } from '../../api/signing';
-import type { Permission as EndpointPermission } from '../../api/endpoints';
+import { keyMaterial, prehashOf, signWithKey } from '../../api/signing';
+import type { EndpointPermission } from '../../api/endpoints';
+import type { KeyPermission } from '../../api/schemas';
 import { SandboxError, SandboxState, UserRecord } from './state';
 
 /** Authenticated request context. */
@@ -33,39 +34,11 @@ export interface AuthContext {
 /** Max allowed clock difference between KC-API-TIMESTAMP and the sandbox clock, ms. */
 export const MAX_TIMESTAMP_SKEW_MS = 5_000;
 
-const PERMISSION_NAME: Record<string, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
+/** Display names of the key permissions in the 400007 message (spec: 'Spot' is "Spot Trading"). */
+const PERMISSION_NAME: Record<KeyPermission, string> = { General: 'General', Spot: 'Spot Trading', Transfer: 'Transfer' };
 
 const TIMESTAMP_RE = /^\d{1,16}$/;
 const PLUS_RE = /\+/g;
-
-/**
- * Per-user values derived from the key material, computed once: the HMAC key object of the secret
- * and the bytes of the expected KC-API-PASSPHRASE (saves one HMAC and two buffers per request).
- * Re-derived when a field of the record changed; the WeakMap lets records be garbage-collected.
- */
-interface KeyCache {
-  secret: string;
-  passphrase: string;
-  keyVersion: KeyVersion;
-  hmacKey: KeyObject;
-  expectedPass: Buffer;
-}
-const KEY_CACHE = new WeakMap<UserRecord, KeyCache>();
-
-function keyCacheOf(user: UserRecord): KeyCache {
-  let c = KEY_CACHE.get(user);
-  if (c === undefined || c.secret !== user.apiSecret || c.passphrase !== user.apiPassphrase || c.keyVersion !== user.keyVersion) {
-    c = {
-      secret: user.apiSecret,
-      passphrase: user.apiPassphrase,
-      keyVersion: user.keyVersion,
-      hmacKey: createSecretKey(Buffer.from(user.apiSecret, 'utf8')),
-      expectedPass: Buffer.from(signPassphrase(user.apiSecret, user.apiPassphrase, user.keyVersion), 'utf8'),
-    };
-    KEY_CACHE.set(user, c);
-  }
-  return c;
-}
 
 /** Constant-time comparison of a received header value with the expected bytes. */
 function matches(received: string, expected: Buffer): boolean {
@@ -75,8 +48,7 @@ function matches(received: string, expected: Buffer): boolean {
 
 /** True when `sign` = base64(HMAC-SHA256(secret, prehash)), compared in constant time. */
 function signatureMatches(key: KeyObject, sign: string, prehash: string): boolean {
-  const expected = createHmac('sha256', key).update(prehash, 'utf8').digest('base64');
-  return matches(sign, Buffer.from(expected, 'latin1'));
+  return matches(sign, Buffer.from(signWithKey(key, prehash), 'latin1'));
 }
 
 /** A request header (lower-case name); the first value when repeated as an array. */
@@ -130,8 +102,9 @@ export function authenticate(
   }
   const user = state.userByKey(key);
   if (!user || !user.apiSecret) throw new SandboxError('400003', 'KC-API-KEY not exists', 401);
-  const k = keyCacheOf(user);
-  if (!matches(pass, k.expectedPass)) {
+  // Key material cached per user record, shared with the client's signer (src/api/signing.ts).
+  const k = keyMaterial(user);
+  if (!matches(pass, k.signedPassphraseBytes)) {
     throw new SandboxError('400004', 'Invalid KC-API-PASSPHRASE', 401);
   }
   let ok = false;
@@ -146,7 +119,7 @@ export function authenticate(
   }
   if (!ok) throw new SandboxError('400005', 'Invalid KC-API-SIGN', 401);
   if (permission !== 'public' && !user.permissions.includes(permission)) {
-    throw new SandboxError('400007', `Access denied, require more permission: this endpoint needs the ${PERMISSION_NAME[permission] ?? permission} permission`, 403);
+    throw new SandboxError('400007', `Access denied, require more permission: this endpoint needs the ${PERMISSION_NAME[permission]} permission`, 403);
   }
   return { user };
 }

@@ -12,22 +12,27 @@
  * (arrays, class instances, `undefined` values, unsafe integers, over-long strings whose code-point
  * count would need counting) falls back to zod.
  */
-import type { EndpointName } from '../../api/endpoints';
+import type { EndpointName, ParsedParamsOf } from '../../api/endpoints';
+import { ORDER_FIELD_SPECS } from '../../api/orderFields';
 import * as S from '../../api/schemas';
 
-/** A fast validator: the parsed params, or undefined to fall back to the row's zod schema. */
-export type FastParams = (input: unknown) => Record<string, unknown> | undefined;
+/** A fast validator of endpoint `N`: its parsed params, or undefined to fall back to the row's zod schema. */
+export type FastParams<N extends EndpointName> = (input: unknown) => ParsedParamsOf<N> | undefined;
 
-// Same patterns as the PlaceOrderRequest schema (src/api/schemas.ts: clientOid, SymbolString,
-// PositiveDecimalString via decimal.ts LOOSE_DECIMAL_RE + isNegative/isZero).
-const CLIENT_OID_RE = /^[A-Za-z0-9_-]{1,40}$/;
-const SYMBOL_RE = /^[A-Za-z0-9]{1,20}-[A-Za-z0-9]{1,20}$/;
+// The PlaceOrderRequest schema's own patterns (through the generated field table); decimals as
+// PositiveDecimalString (decimal.ts LOOSE_DECIMAL_RE + isNegative/isZero).
+const CLIENT_OID_RE = new RegExp(ORDER_FIELD_SPECS.clientOid.pattern);
+const SYMBOL_RE = new RegExp(ORDER_FIELD_SPECS.symbol.pattern);
 /** Unsigned plain decimal (leading zeros allowed, as `isDecimal`); positivity = some digit 1-9. */
 const UNSIGNED_DECIMAL_RE = /^\d+(?:\.\d+)?$/;
 const NON_ZERO_DIGIT_RE = /[1-9]/;
 
-/** The fields of PlaceOrderRequest, in the schema's shape order (= zod's output key order). */
-const PLACE_ORDER_KEYS = [
+/**
+ * The fields this hand-written validator handles, in the schema's shape order (= zod's output key
+ * order). Kept as its own list on purpose: it states what the code below checks, and the guard
+ * below compares it with the schema at module load (a test asserts the guard holds).
+ */
+export const PLACE_ORDER_KEYS = [
   'clientOid',
   'symbol',
   'side',
@@ -51,7 +56,7 @@ const PLACE_ORDER_KEYS = [
  * order. A schema change disables it (every body then goes through zod) instead of letting the
  * two disagree; the property test fails at the same time, pointing here.
  */
-const PLACE_ORDER_SHAPE_OK = ((): boolean => {
+export const PLACE_ORDER_SHAPE_OK = ((): boolean => {
   const shape = (S.PlaceOrderRequest as unknown as { shape?: Record<string, unknown> }).shape;
   return !!shape && Object.keys(shape).join(',') === PLACE_ORDER_KEYS.join(',');
 })();
@@ -166,7 +171,7 @@ export function fastPlaceOrderRequest(input: unknown): S.PlaceOrderRequest | und
 }
 
 /** Fast validators per endpoint (rows without one always use their zod `params` schema). */
-export const FAST_PARAMS: Partial<Record<EndpointName, FastParams>> = {
+export const FAST_PARAMS: { [N in EndpointName]?: FastParams<N> } = {
   testOrder: fastPlaceOrderRequest,
   placeOrder: fastPlaceOrderRequest,
 };

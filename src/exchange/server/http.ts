@@ -20,18 +20,18 @@
  * Every response (errors included) carries gw-ratelimit-limit / -remaining / -reset (ms).
  *
  * Hot path (bench/server.bench.ts): no promise or named closure per request (the body is read with
- * callbacks), literal routes are cached, per-user key material is cached by auth.ts, and the
+ * callbacks), literal routes are cached, per-user key material is cached (src/api/signing.ts `keyMaterial`), and the
  * lossless-json check runs only when the body holds a number that may have lost precision.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { isSafeNumber, parse as losslessParse, isLosslessNumber } from 'lossless-json';
-import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type Pool, type PoolQuota } from '../../api/endpoints';
+import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type EndpointName, type ParsedParamsOf, type Pool, type PoolQuota } from '../../api/endpoints';
 import { describeZodError } from '../../api/schemas';
 import { ExchangeError } from '../core';
 import { authenticate } from './auth';
 import { FAST_PARAMS } from './fastparams';
 import { RateLimiter, RateLimitOption, RateLimitState } from './ratelimit';
-import { HANDLERS } from './routes';
+import { runHandler } from './routes';
 import { SandboxError, SandboxState, UserRecord } from './state';
 import { handleAdmin, AdminContext } from './admin';
 
@@ -279,7 +279,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
       return;
     }
 
-    let params: Record<string, unknown> | undefined;
+    let params: ParsedParamsOf<EndpointName> | undefined;
     try {
       let input: unknown;
       if (method === 'POST') input = match.name === 'bulletPublic' ? {} : parseBody(body);
@@ -295,7 +295,8 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
       if (params === undefined) {
         const parsed = ep.params.safeParse(input);
         if (!parsed.success) throw new SandboxError('400100', describeZodError(parsed.error), 400);
-        params = parsed.data as Record<string, unknown>;
+        // The row's own schema checked it: the one place where its output type is asserted.
+        params = parsed.data as ParsedParamsOf<EndpointName>;
       }
     } catch (e) {
       if (e instanceof SandboxError) {
@@ -307,7 +308,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
 
     let text: string;
     try {
-      text = okText(HANDLERS[match.name]({ state, user, params, baseUrl: opts.baseUrl() }));
+      text = okText(runHandler(match.name, { state, user, params, baseUrl: opts.baseUrl() }));
     } catch (e) {
       if (e instanceof ExchangeError) {
         send(res, 200, errorText(e.code, e.msg), rate);

@@ -8,24 +8,27 @@
  * Mutating handlers call `state.exec` (which journals) — never the engine directly.
  */
 import * as D from '../../api/decimal';
-import type { EndpointName, ResponseOf } from '../../api/endpoints';
+import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
 import type * as S from '../../api/schemas';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord } from './state';
 import { normalizeMarket, resolveChain } from './world';
 
-/** Context of one API request. */
-export interface RouteContext {
+/** Context of one API request to endpoint `N`. */
+export interface RouteContext<N extends EndpointName = EndpointName> {
   state: SandboxState;
   /** Authenticated user (private endpoints only). */
   user?: UserRecord;
-  /** Validated params (query + path for GET/DELETE; JSON body for POST). */
-  params: Record<string, unknown>;
+  /** Params validated by the row's `params` schema (query + path for GET/DELETE; JSON body for POST). */
+  params: ParsedParamsOf<N>;
   /** Base URL of this server (for bullet-public). */
   baseUrl: string;
 }
 
-/** A route handler: returns the `data` payload. */
-export type Handler = (ctx: RouteContext) => unknown;
+/** The route handler of endpoint `N`: its parsed params in, its wire payload (`data`) out. */
+export type Handler<N extends EndpointName> = (ctx: RouteContext<N>) => WireResponseOf<N>;
+
+/** One handler per row of the endpoint table, each typed by its own row. */
+export type Handlers = { [N in EndpointName]: Handler<N> };
 
 /** Code answered when the service status forbids an operation (sandbox choice, documented in docs/sandbox.md). */
 export const E_SERVICE_STATUS = '400350';
@@ -86,7 +89,7 @@ function memoFor(needTag: boolean): string {
 }
 
 /** Tickers of GET /api/v1/market/allTickers, computed from the engine's public trade tape (last 24 h). */
-export function computeTickers(state: SandboxState): ResponseOf<'allTickers'> {
+export function computeTickers(state: SandboxState): WireResponseOf<'allTickers'> {
   const now = state.now();
   const ticker: S.Ticker[] = [];
   for (const s of state.world.symbols) {
@@ -139,7 +142,7 @@ export function computeTickers(state: SandboxState): ResponseOf<'allTickers'> {
 }
 
 /** Syntax of a withdrawal destination per withdrawType (sandbox rule; real chains validate further). */
-export const DESTINATION_RULES: Record<'ADDRESS' | 'UID' | 'MAIL' | 'PHONE', { re: RegExp; msg: string }> = {
+export const DESTINATION_RULES: Record<S.WithdrawType, { re: RegExp; msg: string }> = {
   ADDRESS: { re: /^[A-Za-z0-9:._-]{1,128}$/, msg: 'invalid withdrawal address (1-128 letters, digits or :._-)' },
   UID: { re: /^\d{1,20}$/, msg: 'must be a numeric UID' },
   MAIL: { re: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/, msg: 'must be an email address' },
@@ -147,11 +150,11 @@ export const DESTINATION_RULES: Record<'ADDRESS' | 'UID' | 'MAIL' | 'PHONE', { r
 };
 
 function withdrawalArgs(
-  ctx: RouteContext,
-  version: 'v1' | 'v3' | 'v4',
-  p: { currency: string; amount: string; memo?: string; isInner?: boolean; remark?: string; chain?: string; feeDeductType?: 'INTERNAL' | 'EXTERNAL' },
+  ctx: RouteContext<'withdrawV1' | 'withdrawV3' | 'withdrawV4'>,
+  version: WithdrawalRecord['version'],
+  p: ParsedParamsOf<'withdrawV1' | 'withdrawV3' | 'withdrawV4'>,
   toAddress: string,
-  withdrawType: 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE',
+  withdrawType: S.WithdrawType,
 ): WithdrawalRecord {
   const uid = uidOf(ctx);
   const field = version === 'v1' ? 'address' : 'toAddress';
@@ -172,7 +175,7 @@ function withdrawalArgs(
     remark: p.remark ?? '',
     amount: p.amount,
     ...(p.feeDeductType ? { feeDeductType: p.feeDeductType } : {}),
-  }) as WithdrawalRecord;
+  });
 }
 
 let testOrderSeq = 0;
@@ -196,46 +199,54 @@ export const REGIONS: S.Region[] = [
   { code: 'NG', name: 'Nigeria' },
 ];
 
-/** The handler of every endpoint of the table (the Record type makes the compiler check coverage). */
-export const HANDLERS: Record<EndpointName, Handler> = {
+/** The deposit address record's `to` (MAIN | TRADE) for a request's `to` (main | trade, any case; default main). */
+function depositTarget(to: string | undefined): 'MAIN' | 'TRADE' {
+  return to !== undefined && to.toLowerCase() === 'trade' ? 'TRADE' : 'MAIN';
+}
+
+/**
+ * The handler of every endpoint of the table: {@link Handlers} makes the compiler check coverage and,
+ * per row, the params each handler reads and the payload it returns.
+ */
+export const HANDLERS: Handlers = {
   level2_20: ({ state, params }) => {
-    requireSymbol(state, params.symbol as string);
+    requireSymbol(state, params.symbol);
     state.syncClock();
-    return state.exchange.level2(params.symbol as string, 20);
+    return state.exchange.level2(params.symbol, 20);
   },
   level2_100: ({ state, params }) => {
-    requireSymbol(state, params.symbol as string);
+    requireSymbol(state, params.symbol);
     state.syncClock();
-    return state.exchange.level2(params.symbol as string, 100);
+    return state.exchange.level2(params.symbol, 100);
   },
   allTickers: ({ state }) => {
     state.syncClock();
     return computeTickers(state);
   },
   symbols: ({ state, params }) => {
-    const m = params.market as string | undefined;
+    const m = params.market;
     if (m === undefined || m === '') return state.world.symbols;
     const market = normalizeMarket(m);
     return state.world.symbols.filter((s) => s.market.toLowerCase() === market.toLowerCase());
   },
   currencies: ({ state }) => state.world.currencies,
   currency: ({ state, params }) => {
-    const code = params.currency as string;
+    const code = params.currency;
     const cur = state.world.currencyMap.get(code) ?? state.world.currencyMap.get(code.toUpperCase());
     if (!cur) throw new SandboxError('400100', `currency: ${code} is not supported`);
-    const chainParam = params.chain as string | undefined;
+    const chainParam = params.chain;
     if (chainParam === undefined || chainParam === '') return cur;
     const chain = resolveChain(cur, chainParam);
     if (!chain) throw new SandboxError('400100', `chain: ${chainParam} is not supported for ${cur.currency}`);
     return { ...cur, chains: [chain] };
   },
   prices: ({ state, params }) => {
-    const base = ((params.base as string | undefined) || 'USD').toUpperCase();
+    const base = (params.base || 'USD').toUpperCase();
     // Sandbox: fiat rates against USD (fixed, documented).
     const fiat: Record<string, string> = { USD: '1', EUR: '0.92', GBP: '0.79', JPY: '149.5', CNY: '7.1', TRY: '34.3' };
     const rate = fiat[base];
     if (!rate) throw new SandboxError('400100', `base: ${base} is not a supported fiat currency (${Object.keys(fiat).join(', ')})`);
-    const wanted = (params.currencies as string | undefined)?.split(',').map((c) => c.trim()).filter(Boolean);
+    const wanted = params.currencies?.split(',').map((c) => c.trim()).filter(Boolean);
     const out: Record<string, string> = {};
     const codes = wanted && wanted.length ? wanted : [...state.world.usdPrices.keys()];
     for (const c of codes) {
@@ -257,31 +268,32 @@ export const HANDLERS: Record<EndpointName, Handler> = {
   fills: (ctx) => {
     const uid = uidOf(ctx);
     const p = ctx.params;
-    requireSymbol(ctx.state, p.symbol as string);
+    requireSymbol(ctx.state, p.symbol);
     ctx.state.syncClock();
     return ctx.state.exchange.fills(uid, {
-      symbol: p.symbol as string,
-      ...(p.orderId !== undefined ? { orderId: p.orderId as string } : {}),
-      ...(p.side !== undefined ? { side: p.side as 'buy' | 'sell' } : {}),
-      ...(p.type !== undefined ? { type: p.type as 'limit' | 'market' } : {}),
-      ...(p.startAt !== undefined ? { startAt: p.startAt as number } : {}),
-      ...(p.endAt !== undefined ? { endAt: p.endAt as number } : {}),
+      symbol: p.symbol,
+      ...(p.orderId !== undefined ? { orderId: p.orderId } : {}),
+      ...(p.side !== undefined ? { side: p.side } : {}),
+      ...(p.type !== undefined ? { type: p.type } : {}),
+      ...(p.startAt !== undefined ? { startAt: p.startAt } : {}),
+      ...(p.endAt !== undefined ? { endAt: p.endAt } : {}),
+      // the engine's fill ids are numbers; the wire's lastId is an exact digit string
       ...(p.lastId !== undefined ? { lastId: Number(p.lastId) } : {}),
-      ...(p.limit !== undefined ? { limit: p.limit as number } : {}),
+      ...(p.limit !== undefined ? { limit: p.limit } : {}),
     });
   },
   order: (ctx) => {
     const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol as string);
+    requireSymbol(ctx.state, ctx.params.symbol);
     ctx.state.syncClock();
     // The engine applies the spec's 3 × 24 h window to done orders (400100 "order not exists").
-    return ctx.state.exchange.getOrder(uid, ctx.params.symbol as string, ctx.params.orderId as string);
+    return ctx.state.exchange.getOrder(uid, ctx.params.symbol, ctx.params.orderId);
   },
   activeOrders: (ctx) => {
     const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol as string);
+    requireSymbol(ctx.state, ctx.params.symbol);
     ctx.state.syncClock();
-    return ctx.state.exchange.activeOrders(uid, ctx.params.symbol as string);
+    return ctx.state.exchange.activeOrders(uid, ctx.params.symbol);
   },
   baseFee: (ctx) => {
     const uid = uidOf(ctx);
@@ -291,69 +303,67 @@ export const HANDLERS: Record<EndpointName, Handler> = {
   testOrder: (ctx) => {
     const uid = uidOf(ctx);
     checkCanPlace(ctx.state);
-    const req = ctx.params as S.PlaceOrderRequest;
+    const req = ctx.params;
     requireSymbol(ctx.state, req.symbol);
     ctx.state.syncClock();
-    ctx.state.exchange.validateOrder(uid, req as never);
+    ctx.state.exchange.validateOrder(uid, req);
     // Same response shape as placement; no order is created (an id outside the engine's id space).
     return { orderId: nextTestOrderId(), clientOid: req.clientOid ?? '' };
   },
   placeOrder: (ctx) => {
     const uid = uidOf(ctx);
     checkCanPlace(ctx.state);
-    const req = ctx.params as S.PlaceOrderRequest;
+    const req = ctx.params;
     requireSymbol(ctx.state, req.symbol);
     return ctx.state.run('order.place', { uid, req: { ...req } });
   },
   cancelOrder: (ctx) => {
     const uid = uidOf(ctx);
     checkCanCancel(ctx.state);
-    requireSymbol(ctx.state, ctx.params.symbol as string);
-    const r = ctx.state.run('order.cancel', { uid, symbol: ctx.params.symbol as string, orderId: ctx.params.orderId as string }) as { orderId: string };
+    requireSymbol(ctx.state, ctx.params.symbol);
+    const r = ctx.state.run('order.cancel', { uid, symbol: ctx.params.symbol, orderId: ctx.params.orderId });
     return { orderId: r.orderId };
   },
   cancelAllOrders: (ctx) => {
     const uid = uidOf(ctx);
     checkCanCancel(ctx.state);
-    requireSymbol(ctx.state, ctx.params.symbol as string);
-    ctx.state.run('order.cancelAll', { uid, symbol: ctx.params.symbol as string });
+    requireSymbol(ctx.state, ctx.params.symbol);
+    ctx.state.run('order.cancelAll', { uid, symbol: ctx.params.symbol });
     return 'success';
   },
 
   accounts: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as { currency?: string; type?: 'main' | 'trade' };
+    const p = ctx.params;
     return ctx.state.exchange.accounts(uid, { ...(p.currency ? { currency: p.currency } : {}), ...(p.type ? { type: p.type } : {}) });
   },
   innerTransfer: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as S.InnerTransferRequest;
+    const p = ctx.params;
     if (!ctx.state.world.currencyMap.has(p.currency)) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
     return ctx.state.run('transfer', { uid, clientOid: p.clientOid, currency: p.currency, from: p.from, to: p.to, amount: p.amount });
   },
   depositAddress: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as S.DepositAddressRequest;
+    const p = ctx.params;
     const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
     if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
     // KuCoin keeps one address per (currency, chain) for the V1 create: a second one is refused.
     if (ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
-    const to = (p.to ?? 'main').toUpperCase() as 'MAIN' | 'TRADE';
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to, address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) }) as ReturnType<SandboxState['depositAddresses']['at']> & object;
+    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
     return { address: rec.address, memo: rec.memo, chain: rec.chainName, chainId: rec.chainId, to: rec.to, currency: rec.currency };
   },
   depositAddressV3: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as S.DepositAddressRequest;
+    const p = ctx.params;
     const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
     if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
-    const to = (p.to ?? 'main').toUpperCase() as 'MAIN' | 'TRADE';
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to, address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) }) as ReturnType<SandboxState['depositAddresses']['at']> & object;
+    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
     return { address: rec.address, memo: rec.memo, chainId: rec.chainId, to: rec.to, expirationDate: 0, currency: rec.currency, chainName: rec.chainName };
   },
   depositAddressesV2: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as { currency: string; chain?: string };
+    const p = ctx.params;
     const cur = ctx.state.world.currencyMap.get(p.currency) ?? ctx.state.world.currencyMap.get(p.currency.toUpperCase());
     if (!cur) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
     let chainId: string | undefined;
@@ -375,7 +385,7 @@ export const HANDLERS: Record<EndpointName, Handler> = {
   },
   withdrawalQuotas: (ctx) => {
     const uid = uidOf(ctx);
-    const p = ctx.params as { currency: string; chain?: string };
+    const p = ctx.params;
     const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
     const main = ctx.state.exchange.accounts(uid, { currency: currency.currency, type: 'main' })[0];
     const available = main ? main.available : '0';
@@ -402,18 +412,27 @@ export const HANDLERS: Record<EndpointName, Handler> = {
     };
   },
   withdrawV1: (ctx) => {
-    const p = ctx.params as S.WithdrawalV1Request;
+    const p = ctx.params;
     const w = withdrawalArgs(ctx, 'v1', p, p.address, 'ADDRESS');
     return { withdrawalId: w.withdrawalId };
   },
   withdrawV3: (ctx) => {
-    const p = ctx.params as S.WithdrawalV3Request;
+    const p = ctx.params;
     const w = withdrawalArgs(ctx, 'v3', p, p.toAddress, p.withdrawType);
     return { withdrawalId: w.withdrawalId };
   },
   withdrawV4: (ctx) => {
-    const p = ctx.params as S.WithdrawalV4Request;
+    const p = ctx.params;
     const w = withdrawalArgs(ctx, 'v4', p, p.toAddress, p.withdrawType);
     return { withdrawalId: w.withdrawalId };
   },
 };
+
+/**
+ * Run the handler of endpoint `name`. `ctx.params` must be what that same row's `params` schema (or
+ * its fast validator, which has the same output) produced: the pipeline (http.ts) guarantees it.
+ */
+export function runHandler<N extends EndpointName>(name: N, ctx: RouteContext<N>): WireResponseOf<N> {
+  const handler: Handler<N> = HANDLERS[name];
+  return handler(ctx);
+}

@@ -21,20 +21,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as D from '../../api/decimal';
-import { Exchange, ExchangeError } from '../core';
+import * as S from '../../api/schemas';
+import { Exchange, ExchangeError, type PlaceOrderResult } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
-/** Permission names of the spec's Authentication table ('Spot' = Spot Trading). */
-export type Permission = 'General' | 'Spot' | 'Transfer';
-/** All permissions, granted to the default user. */
-export const ALL_PERMISSIONS: readonly Permission[] = ['General', 'Spot', 'Transfer'];
-/** KC-API-KEY-VERSION values the sandbox verifies. */
-export type KeyVersion = '1' | '2' | '3';
-/** Service status values (spec "Service status"). */
-export type ServiceStatus = 'open' | 'close' | 'cancelonly';
-/** Account types (spec General rule 3). */
-export type AccountType = 'main' | 'trade';
+/** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
+export const ALL_PERMISSIONS: readonly S.KeyPermission[] = S.KeyPermission.options;
 
 /** A favorite withdrawal address (whitelist entry); address and chain compared case-sensitively. */
 export interface FavoriteAddress {
@@ -48,8 +41,8 @@ export interface UserRecord {
   apiKey: string;
   apiSecret: string;
   apiPassphrase: string;
-  keyVersion: KeyVersion;
-  permissions: Permission[];
+  keyVersion: S.KeyVersion;
+  permissions: S.KeyPermission[];
   whitelist: { enabled: boolean; favorites: FavoriteAddress[] };
   /** True for the default user written to credentials.json. */
   isDefault: boolean;
@@ -61,7 +54,7 @@ export interface UserRecord {
 /** One balance line of an admin user creation / funding: credited via a deposit to main (then moved). */
 export interface BalanceGrant {
   currency: string;
-  type: AccountType;
+  type: S.AccountType;
   /** Positive decimal string. */
   amount: string;
 }
@@ -78,7 +71,7 @@ export interface WithdrawalRecord {
   currency: string;
   chainId: string;
   chainName: string;
-  withdrawType: 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE';
+  withdrawType: S.WithdrawType;
   toAddress: string;
   memo: string;
   isInner: boolean;
@@ -87,7 +80,7 @@ export interface WithdrawalRecord {
   amount: string;
   fee: string;
   /** Resolved deduction: INTERNAL (fee from amount) or EXTERNAL (fee from main). */
-  feeDeductType: 'INTERNAL' | 'EXTERNAL';
+  feeDeductType: S.FeeDeductType;
   /** What the recipient gets. */
   receiveAmount: string;
   /** What leaves `main` in total (held until settled). */
@@ -167,8 +160,8 @@ export type Command =
         apiKey: string;
         apiSecret: string;
         apiPassphrase: string;
-        keyVersion: KeyVersion;
-        permissions: Permission[];
+        keyVersion: S.KeyVersion;
+        permissions: S.KeyPermission[];
         balances?: BalanceGrant[];
         takerFeeRate?: string;
         makerFeeRate?: string;
@@ -182,9 +175,9 @@ export type Command =
   | {
       op: 'transfer';
       t: number;
-      args: { uid: string; clientOid: string; currency: string; from: AccountType; to: AccountType; amount: string };
+      args: { uid: string; clientOid: string; currency: string; from: S.AccountType; to: S.AccountType; amount: string };
     }
-  | { op: 'order.place'; t: number; args: { uid: string; req: Record<string, unknown> } }
+  | { op: 'order.place'; t: number; args: { uid: string; req: S.PlaceOrderRequest } }
   | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
   | { op: 'order.cancelAll'; t: number; args: { uid: string; symbol: string } }
   | {
@@ -204,7 +197,7 @@ export type Command =
       t: number;
       args: { uid: string; currency: string; chainId: string; to: 'MAIN' | 'TRADE'; address: string; memo: string };
     }
-  | { op: 'status.set'; t: number; args: { status: ServiceStatus; msg: string } }
+  | { op: 'status.set'; t: number; args: S.ServiceStatus }
   | { op: 'whitelist.set'; t: number; args: { uid: string; enabled: boolean; favorites: FavoriteAddress[] } }
   | { op: 'clock.set'; t: number; args: { now: number } };
 
@@ -212,6 +205,28 @@ export type Command =
 export type CommandOp = Command['op'];
 /** Args type of an op. */
 export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
+
+/** What {@link SandboxState.exec} returns for each op (the op list in {@link Command}'s docstring). */
+export interface CommandResults {
+  'world.seed': { orders: number };
+  'user.create': UserRecord;
+  'fees.set': null;
+  'funds.grant': null;
+  deposit: DepositRecord;
+  transfer: { orderId: string };
+  'order.place': PlaceOrderResult;
+  'order.cancel': { orderId: string };
+  'order.cancelAll': string[];
+  'withdrawal.create': WithdrawalRecord;
+  'withdrawal.settle': WithdrawalRecord;
+  'withdrawal.release': WithdrawalRecord;
+  'depositAddress.create': DepositAddressRecord;
+  'status.set': S.ServiceStatus;
+  'whitelist.set': UserRecord['whitelist'];
+  'clock.set': { now: number };
+}
+/** Result type of an op. */
+export type CommandResult<O extends CommandOp> = CommandResults[O];
 
 /** The journal interface part B implements (src/exchange/server/journal.ts). */
 export interface JournalLike {
@@ -284,7 +299,7 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
-  status: { status: ServiceStatus; msg: string } = { status: 'open', msg: '' };
+  status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
   private readonly wallClock: () => number;
@@ -357,9 +372,11 @@ export class SandboxState {
     return warnings;
   }
 
-  /** Shorthand: build `{op, t: now(), args}` and exec it. */
-  run<O extends CommandOp>(op: O, args: CommandArgs<O>): unknown {
-    return this.exec({ op, t: this.now(), args } as Command);
+  /** Shorthand: build `{op, t: now(), args}` and exec it; returns the op's typed result. */
+  run<O extends CommandOp>(op: O, args: CommandArgs<O>): CommandResult<O> {
+    // `{op, args}` of one O is a Command and apply() answers that op with CommandResults[O]; the
+    // compiler cannot correlate a generic O across the union, hence these two assertions.
+    return this.exec({ op, t: this.now(), args } as Command) as CommandResult<O>;
   }
 
   /**
@@ -399,7 +416,7 @@ export class SandboxState {
     }
   }
 
-  private apply(cmd: Command, t: number): unknown {
+  private apply(cmd: Command, t: number): CommandResults[CommandOp] {
     switch (cmd.op) {
       case 'world.seed':
         return this.applySeed(cmd.args.seed, t);
@@ -420,7 +437,7 @@ export class SandboxState {
         return this.applyTransfer(cmd.args);
       case 'order.place':
         this.requireUser(cmd.args.uid);
-        return this.exchange.placeOrder(cmd.args.uid, cmd.args.req as never);
+        return this.exchange.placeOrder(cmd.args.uid, cmd.args.req);
       case 'order.cancel':
         this.requireUser(cmd.args.uid);
         return this.exchange.cancelOrder(cmd.args.uid, cmd.args.symbol, cmd.args.orderId);
@@ -473,7 +490,7 @@ export class SandboxState {
 
   // ---- ops ----
 
-  private applySeed(seed: number, t: number): unknown {
+  private applySeed(seed: number, t: number): CommandResults['world.seed'] {
     if (this.seeded) throw new SandboxError('400100', 'world already seeded', 400);
     const liq: UserRecord = {
       uid: LIQUIDITY_UID,
@@ -501,7 +518,7 @@ export class SandboxState {
     }
     this.exchange.setFeeRates(liq.uid, '0', '0');
     for (const o of orders) {
-      this.exchange.placeOrder(liq.uid, { symbol: o.symbol, side: o.side, type: 'limit', price: o.price, size: o.size } as never);
+      this.exchange.placeOrder(liq.uid, { symbol: o.symbol, side: o.side, type: 'limit', price: o.price, size: o.size });
     }
     this.seeded = true;
     return { orders: orders.length };
@@ -671,8 +688,8 @@ export class SandboxState {
     const w = this.withdrawals.get(id);
     if (!w) throw new SandboxError('400100', `unknown withdrawalId ${id}`, 400);
     if (w.status !== 'PROCESSING') throw new SandboxError('400100', `withdrawal ${id} is already ${w.status}`, 400);
-    if (status === 'SUCCESS') this.exchange.settleWithdrawal(w.holdId as never, w.fee);
-    else this.exchange.releaseWithdrawal(w.holdId as never);
+    if (status === 'SUCCESS') this.exchange.settleWithdrawal(w.holdId, w.fee);
+    else this.exchange.releaseWithdrawal(w.holdId);
     w.status = status;
     w.failureReason = reason;
     w.updatedAt = t;

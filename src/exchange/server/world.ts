@@ -8,77 +8,27 @@
  * parameter forms btc/bech32/trx, default Native), case-insensitively.
  */
 import * as D from '../../api/decimal';
+import type * as S from '../../api/schemas';
 import currenciesSeed from './seed/currencies.json';
 import symbolsSeed from './seed/symbols.json';
 import pricesSeed from './seed/prices.json';
 import marketsSeed from './seed/markets.json';
 import btcBook from './seed/level2-BTC-USDT.json';
 
-/** Chain of a currency, fields as GET /api/v3/currencies (plus `withdrawMaxFee`/`depositFeeRate` when set). */
-export interface ChainInfo {
-  chainName: string;
-  chainId: string;
-  withdrawalMinSize: string;
-  depositMinSize: string | null;
-  withdrawFeeRate: string;
-  withdrawalMinFee: string;
-  withdrawMaxFee?: string | null;
-  depositFeeRate?: string;
-  isWithdrawEnabled: boolean;
-  isDepositEnabled: boolean;
-  confirms: number;
-  preConfirms: number;
-  contractAddress: string;
-  withdrawPrecision: number;
-  maxWithdraw: string | null;
-  maxDeposit: string | null;
-  needTag: boolean;
-}
+/**
+ * Chain of a currency: the wire {@link S.Chain} of GET /api/v3/currencies, with the KuCoin extras
+ * that every seeded chain carries (`withdrawPrecision`, `maxWithdraw`, `maxDeposit`, `needTag`) required.
+ */
+export type ChainInfo = S.Chain & Required<Pick<S.Chain, 'withdrawPrecision' | 'maxWithdraw' | 'maxDeposit' | 'needTag'>>;
 
-/** Currency, fields as GET /api/v3/currencies. */
-export interface CurrencyInfo {
-  currency: string;
-  name: string;
-  fullName: string;
-  precision: number;
-  confirms: number | null;
-  contractAddress: string | null;
-  isMarginEnabled: boolean;
-  isDebitEnabled: boolean;
-  chains: ChainInfo[];
-}
+/** Currency: the wire {@link S.Currency} of GET /api/v3/currencies, its chains as {@link ChainInfo}. */
+export type CurrencyInfo = Omit<S.Currency, 'chains'> & { chains: ChainInfo[] };
 
-/** Symbol, all fields of GET /api/v2/symbols (market already merged: ETH/NEO/TRX → ALTS). */
-export interface SymbolInfo {
-  symbol: string;
-  name: string;
-  baseCurrency: string;
-  quoteCurrency: string;
-  feeCurrency: string;
-  market: string;
-  baseMinSize: string;
-  quoteMinSize: string;
-  baseMaxSize: string;
-  quoteMaxSize: string;
-  baseIncrement: string;
-  quoteIncrement: string;
-  priceIncrement: string;
-  priceLimitRate: string;
-  minFunds: string;
-  isMarginEnabled: boolean;
-  enableTrading: boolean;
-  feeCategory: number;
-  makerFeeCoefficient: string;
-  takerFeeCoefficient: string;
-  st: boolean;
-  callauctionIsEnabled: boolean;
-  callauctionPriceFloor: string | null;
-  callauctionPriceCeiling: string | null;
-  callauctionFirstStageStartTime: number | null;
-  callauctionSecondStageStartTime: number | null;
-  callauctionThirdStageStartTime: number | null;
-  tradingStartTime: number | null;
-}
+/**
+ * Symbol: the wire {@link S.SymbolInfo} of GET /api/v2/symbols (market already merged: ETH/NEO/TRX →
+ * ALTS); every seeded symbol has a `minFunds`.
+ */
+export type SymbolInfo = S.SymbolInfo & { minFunds: string };
 
 /** The world the sandbox serves. */
 export interface World {
@@ -181,7 +131,7 @@ export function referencePrice(world: World, s: SymbolInfo): string | undefined 
 /** One seeded resting order. */
 export interface SeedOrder {
   symbol: string;
-  side: 'buy' | 'sell';
+  side: S.PlaceOrderRequest['side'];
   price: string;
   size: string;
 }

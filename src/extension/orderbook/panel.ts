@@ -16,7 +16,7 @@ import {
   type BookSnapshot,
   type HostMessage,
   type PanelSettings,
-  type ServiceStatus,
+  type ServiceStatusValue,
   type SymbolMeta,
   type WebviewMessage,
 } from '../../shared/orderbook/protocol';
@@ -81,7 +81,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   private again = false;
   private failures = 0;
   private meta: SymbolMeta | null = null;
-  private status: { status: ServiceStatus; msg: string } | undefined;
+  private status: { status: ServiceStatusValue; msg: string } | undefined;
   private lastPolling = '';
   private lastError: string | null = null;
   private waiters: Array<(s: BookSnapshot) => void> = [];
@@ -285,7 +285,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     try {
       const src = await this.deps.source();
       const s = await src.getStatus();
-      const status: ServiceStatus = s.status === 'close' || s.status === 'cancelonly' ? s.status : 'open';
+      const status: ServiceStatusValue = s.status === 'close' || s.status === 'cancelonly' ? s.status : 'open';
       this.status = { status, msg: typeof s.msg === 'string' ? s.msg.slice(0, 500) : '' };
       this.post({ type: 'status', ...this.status });
     } catch (err) {

@@ -16,6 +16,8 @@
  * No `vscode` and no Node APIs here: the file is bundled into the webview.
  */
 
+import type { ServiceStatusValue } from '../../api/schemas';
+
 /** One aggregated level of a level-2 book: `[price, size]`, both decimal strings (spec "Order book snapshot"). */
 export type BookLevel = readonly [price: string, size: string];
 
@@ -27,8 +29,8 @@ export const GROUPINGS = ['1', '10', '100', '1000'] as const;
 /** A grouping multiplier of the symbol's priceIncrement, as a decimal string. */
 export type Grouping = (typeof GROUPINGS)[number];
 
-/** Service status values of GET /api/v1/status (spec "Service status"). */
-export type ServiceStatus = 'open' | 'close' | 'cancelonly';
+/** Service status value of GET /api/v1/status (spec "Service status"), declared by the wire schema. */
+export type { ServiceStatusValue };
 
 /**
  * A level-2 snapshot as posted to the webview.
@@ -72,7 +74,7 @@ export type HostMessage =
   /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
   | { readonly type: 'snapshot'; readonly snapshot: BookSnapshot }
   /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
-  | { readonly type: 'status'; readonly status: ServiceStatus; readonly msg: string }
+  | { readonly type: 'status'; readonly status: ServiceStatusValue; readonly msg: string }
   /** Polling state: `backoff` while waiting for the rate budget or after errors; `intervalMs` until the next poll. */
   | { readonly type: 'polling'; readonly state: 'running' | 'paused' | 'backoff'; readonly intervalMs: number }
   /** A fetch failed; `message` is a user-facing text (no secrets). `null` clears a previous error. */
@@ -105,7 +107,7 @@ const isText = (x: unknown, max = MAX_TEXT): x is string => typeof x === 'string
 const isMs = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 const isGrouping = (x: unknown): x is Grouping => typeof x === 'string' && (GROUPINGS as readonly string[]).includes(x);
 const isDepth = (x: unknown): x is BookDepth => x === 20 || x === 100;
-const isStatus = (x: unknown): x is ServiceStatus => x === 'open' || x === 'close' || x === 'cancelonly';
+const isStatus = (x: unknown): x is ServiceStatusValue => x === 'open' || x === 'close' || x === 'cancelonly';
 
 /**
  * True when `x` is an array of `[price, size]` decimal-string pairs (at most 1000).

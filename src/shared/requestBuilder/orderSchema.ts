@@ -1,36 +1,41 @@
 /**
- * JSON schema of order documents (`*.spotorder.json`): one HF order request or an array of them,
- * generated from the client's zod schema `PlaceOrderRequest` (src/api/schemas.ts, the single
- * source of truth) with zod 4's `z.toJSONSchema` (input side: what a user writes). Cross-field
- * rules (superRefine) cannot be expressed in JSON schema; those and the symbol rules are the
- * order-document diagnostics of orderDocument.ts. Written to media/spotorder.schema.json by
- * scripts/gen-spotorder-schema.ts.
+ * Generators of the two artefacts derived from the order request schema `PlaceOrderRequest`
+ * (src/api/schemas.ts, the single source of truth), both written by
+ * scripts/gen-spotorder-schema.ts and checked by its `--check` mode (a unit test runs it):
+ *
+ * - media/spotorder.schema.json: the JSON schema of order documents (`*.spotorder.json`), one HF
+ *   order request or an array of them, from zod 4's `z.toJSONSchema` (input side: what a user
+ *   writes; the schema's `.describe()` texts become hover docs). Cross-field rules (superRefine)
+ *   cannot be expressed in JSON schema; those and the symbol rules are the order-document
+ *   diagnostics of orderDocument.ts.
+ * - src/api/orderFields.ts: the same fields as a zod-free table (name, kind, enum values, pattern,
+ *   maximum length, required), for the order rules, the request builder's draft and the webviews,
+ *   which must not load zod.
  */
 import { z } from 'zod';
-import { PlaceOrderRequest } from '../../api/schemas';
+import { DECIMAL_PATTERN, PlaceOrderRequest } from '../../api/schemas';
 
-/** Extra documentation per field, shown as hover text by VS Code's JSON language service. */
-const FIELD_DOCS: Record<string, string> = {
-  clientOid: 'Client order id: 1-40 characters of letters, digits, "_" or "-" (a UUID is recommended).',
-  symbol: 'Trading pair, e.g. "BTC-USDT".',
-  side: '"buy" or "sell".',
-  type: '"limit" (needs price and size) or "market" (exactly one of size or funds).',
-  price: 'Limit price, a decimal string that is a multiple of the symbol\'s priceIncrement.',
-  size: 'Base amount, a decimal string: a multiple of baseIncrement, between baseMinSize and baseMaxSize.',
-  funds: 'Market orders only: quote amount, a multiple of quoteIncrement, between quoteMinSize and quoteMaxSize.',
-  timeInForce: 'GTC (default), GTT (needs cancelAfter), IOC or FOK.',
-  cancelAfter: 'With timeInForce GTT: cancel after this many seconds (> 0; -1 means never, the same as absent).',
-  postOnly: 'Post-only (maker only); not allowed with IOC or FOK.',
-  hidden: 'Hidden order (not shown in the book); not together with iceberg.',
-  iceberg: 'Iceberg order; needs visibleSize.',
-  visibleSize: 'Iceberg orders: the size shown in the book (decimal string).',
-  stp: 'Self-trade prevention: DC, CO, CN or CB.',
-  remark: 'Order remark, at most 20 characters.',
-  tags: 'Order tag, at most 20 characters.',
-};
+/** JSON schema of one property, as `z.toJSONSchema` emits it for the order request. */
+interface JsonProperty {
+  description?: string;
+  type?: string;
+  enum?: string[];
+  pattern?: string;
+  maxLength?: number;
+  [k: string]: unknown;
+}
 
-/** A plain positive-or-zero decimal string, the JSON-schema form of `isDecimal` (no sign, no exponent). */
-const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
+/** The order request's JSON schema (draft-07, input side), each property's description first. */
+function orderRequestJsonSchema(): { properties: Record<string, JsonProperty>; required: string[]; [k: string]: unknown } {
+  const order = z.toJSONSchema(PlaceOrderRequest, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  delete order.$schema;
+  const props = (order.properties ?? {}) as Record<string, JsonProperty>;
+  for (const [k, p] of Object.entries(props)) {
+    const { description, ...rest } = p;
+    props[k] = description === undefined ? rest : { description, ...rest };
+  }
+  return { ...order, properties: props, required: (order.required ?? []) as string[] };
+}
 
 /**
  * The order-document JSON schema object (draft-07, which VS Code's JSON service fully supports):
@@ -38,14 +43,7 @@ const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
  * (stripped) and so are not a schema error; the diagnostics warn about them instead.
  */
 export function orderDocumentSchema(): Record<string, unknown> {
-  const order = z.toJSONSchema(PlaceOrderRequest, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
-  delete order.$schema;
-  const props = (order.properties ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [k, doc] of Object.entries(FIELD_DOCS)) if (props[k]) props[k] = { description: doc, ...props[k] };
-  // The decimal refinements are not representable; state their shape as a pattern.
-  for (const k of ['price', 'size', 'funds', 'visibleSize']) {
-    if (props[k]?.type === 'string' && !props[k].pattern) props[k].pattern = DECIMAL_PATTERN;
-  }
+  const order: Record<string, unknown> = orderRequestJsonSchema();
   order.description = 'One HF order request: the body of POST /api/v1/hf/orders and POST /api/v1/hf/orders/test.';
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -60,4 +58,76 @@ export function orderDocumentSchema(): Record<string, unknown> {
 /** {@link orderDocumentSchema} as the exact file text (2-space indent, trailing newline). */
 export function orderDocumentSchemaText(): string {
   return `${JSON.stringify(orderDocumentSchema(), null, 2)}\n`;
+}
+
+/** One row of the zod-free field table (src/api/orderFields.ts `ORDER_FIELD_SPECS`). */
+export interface OrderFieldSpecRow {
+  kind: 'decimal' | 'string' | 'integer' | 'boolean' | 'enum';
+  required?: true;
+  values?: string[];
+  pattern?: string;
+  maxLength?: number;
+}
+
+/**
+ * The field table of the order request, in the schema's (= wire) order: a property with the
+ * {@link DECIMAL_PATTERN} is a `decimal`, one with `enum` an `enum` (with its values), otherwise
+ * its JSON type; `pattern` and `maxLength` are kept.
+ * @throws Error for a property of a JSON type the table has no kind for (extend the table first).
+ */
+export function orderFieldSpecs(): Record<string, OrderFieldSpecRow> {
+  const json = orderRequestJsonSchema();
+  const out: Record<string, OrderFieldSpecRow> = {};
+  for (const [name, p] of Object.entries(json.properties)) {
+    let row: OrderFieldSpecRow;
+    if (p.enum) row = { kind: 'enum', values: p.enum };
+    else if (p.type === 'string' && p.pattern === DECIMAL_PATTERN) row = { kind: 'decimal' };
+    else if (p.type === 'string' || p.type === 'integer' || p.type === 'boolean') row = { kind: p.type };
+    else throw new Error(`orderFieldSpecs: ${name} has JSON type ${String(p.type)}, which the field table has no kind for`);
+    if (json.required.includes(name)) row.required = true;
+    if (row.kind === 'string' && p.pattern !== undefined) row.pattern = p.pattern;
+    if (p.maxLength !== undefined) row.maxLength = p.maxLength;
+    out[name] = row;
+  }
+  return out;
+}
+
+/** One table row as a single-line TypeScript object literal, e.g. `{ kind: 'enum', values: ['buy', 'sell'] }`. */
+function rowLiteral(row: OrderFieldSpecRow): string {
+  const str = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const parts = Object.entries(row).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.map(str).join(', ')}]` : typeof v === 'string' ? str(v) : String(v)}`);
+  return `{ ${parts.join(', ')} }`;
+}
+
+/** The text of src/api/orderFields.ts, generated from {@link orderFieldSpecs}. */
+export function orderFieldsModuleText(): string {
+  const rows = Object.entries(orderFieldSpecs())
+    .map(([name, row]) => `  ${name}: ${rowLiteral(row)},`)
+    .join('\n');
+  return `// GENERATED by scripts/gen-spotorder-schema.ts from PlaceOrderRequest (src/api/schemas.ts): do not edit.
+// After changing the schema run \`npx tsx scripts/gen-spotorder-schema.ts\`; a unit test runs its --check.
+/**
+ * The HF order request's fields (POST /api/v1/hf/orders) as plain data, for code that must not
+ * load zod: the order rules (src/api/orderRules.ts), the request builder's draft and the webviews.
+ * In the schema's (= wire) order. \`kind\`: 'decimal' (positive decimal string), 'string' (with its
+ * \`pattern\` / \`maxLength\` when the schema has one), 'integer', 'boolean' or 'enum' (\`values\`).
+ * The \`satisfies\` clause ties the table to the schema's type: a stale table fails check-types.
+ */
+import type { z } from 'zod';
+import type { PlaceOrderRequest } from './schemas';
+
+/** How one field of the table is described. */
+export interface OrderFieldSpec {
+  readonly kind: 'decimal' | 'string' | 'integer' | 'boolean' | 'enum';
+  readonly required?: true;
+  readonly values?: readonly string[];
+  readonly pattern?: string;
+  readonly maxLength?: number;
+}
+
+/** Every field of the order request, keyed by its wire name, in wire order. */
+export const ORDER_FIELD_SPECS = {
+${rows}
+} as const satisfies { readonly [K in keyof z.input<typeof PlaceOrderRequest>]-?: OrderFieldSpec };
+`;
 }

@@ -5,78 +5,78 @@
  * the body and redacted KC-API-* headers.
  */
 import { z } from 'zod';
-import { ORDER_TYPES, SIDES, type OrderField, type SymbolRules } from './orderRules';
+import { ORDER_FIELD_SPECS, type OrderFieldSpec } from '../../api/orderFields';
+import { ORDER_FIELDS, type FlagField, type OrderField, type SymbolRules } from '../../api/orderRules';
 import type { Diagnosis } from './diagnose';
 import type { PreparedView } from './signatureView';
 
-/**
- * The form's state: every field as typed (strings; booleans for flags). Empty strings mean
- * "not set". `cancelAfter` is whole seconds as a string. Converted to the request body by
- * {@link draftToOrder}.
- */
-export const OrderDraftSchema = z.object({
-  symbol: z.string().max(40),
-  side: z.enum(SIDES),
-  type: z.enum(ORDER_TYPES),
-  price: z.string().max(80),
-  size: z.string().max(80),
-  funds: z.string().max(80),
-  timeInForce: z.string().max(8),
-  cancelAfter: z.string().max(20),
-  postOnly: z.boolean(),
-  hidden: z.boolean(),
-  iceberg: z.boolean(),
-  visibleSize: z.string().max(80),
-  stp: z.string().max(4),
-  clientOid: z.string().max(80),
-  remark: z.string().max(200),
-  tags: z.string().max(200),
-});
-/** See {@link OrderDraftSchema}. */
-export type OrderDraft = z.infer<typeof OrderDraftSchema>;
+type Specs = typeof ORDER_FIELD_SPECS;
+/** The fields the form keeps as an enum value (the required enums: side, type). */
+type EnumDraftField = { [F in OrderField]: Specs[F] extends { kind: 'enum'; required: true } ? F : never }[OrderField];
 
-/** A fresh draft: limit buy, GTC, everything else empty; `clientOid` supplied by the caller. */
-export function emptyDraft(symbol: string, clientOid: string): OrderDraft {
-  return {
-    symbol, side: 'buy', type: 'limit', price: '', size: '', funds: '', timeInForce: '', cancelAfter: '',
-    postOnly: false, hidden: false, iceberg: false, visibleSize: '', stp: '', clientOid, remark: '', tags: '',
-  };
+/**
+ * The form's state: one entry per order-request field (src/api/orderFields.ts, generated from the
+ * zod schema `PlaceOrderRequest`): the boolean flags as booleans, the required enums (side, type)
+ * as their values, every other field as typed text. Empty strings mean "not set"; `cancelAfter` is
+ * whole seconds as a string. Converted to the request body by {@link draftToOrder}.
+ */
+export type OrderDraft = {
+  [F in OrderField]: F extends FlagField ? boolean : F extends EnumDraftField ? Specs[F]['values'][number] : string;
+};
+
+/** Longest text the form sends for one field (bounds the message; the rules report over-long values). */
+export const DRAFT_TEXT_MAX = 200;
+
+/** Validator of one draft field, by the field's kind in the table. */
+function draftField(f: OrderField): z.ZodType {
+  const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
+  if (spec.kind === 'boolean') return z.boolean();
+  if (spec.kind === 'enum' && spec.required && spec.values) return z.enum(spec.values as [string, ...string[]]);
+  return z.string().max(DRAFT_TEXT_MAX);
 }
 
 /**
+ * Validator of an {@link OrderDraft}: built from the same field table, so a field added to the
+ * order schema is part of the draft without an edit here. (The object is built field by field,
+ * which zod cannot type; its output is exactly OrderDraft by construction of `draftField`.)
+ */
+export const OrderDraftSchema = z.object(Object.fromEntries(ORDER_FIELDS.map((f) => [f, draftField(f)]))) as unknown as z.ZodType<OrderDraft>;
+
+/** A fresh draft: limit buy, GTC, everything else empty; `clientOid` supplied by the caller. */
+export function emptyDraft(symbol: string, clientOid: string): OrderDraft {
+  const d: Record<string, unknown> = {};
+  for (const f of ORDER_FIELDS) {
+    const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
+    d[f] = spec.kind === 'boolean' ? false : spec.kind === 'enum' && spec.required && spec.values ? spec.values[0] : '';
+  }
+  return { ...(d as OrderDraft), symbol, clientOid };
+}
+
+/** The fields a market draft drops (they only apply to limit orders). */
+const LIMIT_ONLY: ReadonlySet<OrderField> = new Set<OrderField>(['price', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize']);
+
+/**
  * The request body object of a draft: fields in wire order, empty strings and false flags
- * dropped, `cancelAfter` converted to an integer (kept as the raw string when it is not one, so
- * that validation reports it). Market orders drop limit-only fields (price, timeInForce,
- * cancelAfter, postOnly, hidden, iceberg, visibleSize); limit orders drop `funds`.
+ * dropped, integer fields (`cancelAfter`) converted to a number (kept as the raw string when it is
+ * not one, so that validation reports it). Market orders drop limit-only fields (price,
+ * timeInForce, cancelAfter, postOnly, hidden, iceberg, visibleSize); limit orders drop `funds`;
+ * `visibleSize` is sent only with `iceberg`.
  */
 export function draftToOrder(d: OrderDraft): Record<string, unknown> {
   const market = d.type === 'market';
   const out: Record<string, unknown> = {};
-  const put = (k: OrderField, v: unknown) => {
-    if (v === '' || v === false || v === undefined) return;
-    out[k] = typeof v === 'string' ? v.trim() : v;
-  };
-  put('clientOid', d.clientOid);
-  put('symbol', d.symbol);
-  put('side', d.side);
-  put('type', d.type);
-  if (!market) put('price', d.price);
-  put('size', d.size);
-  if (market) put('funds', d.funds);
-  if (!market) {
-    put('timeInForce', d.timeInForce);
-    if (d.cancelAfter.trim() !== '') {
-      const t = d.cancelAfter.trim();
-      out.cancelAfter = /^-?\d{1,12}$/.test(t) ? Number(t) : t;
+  for (const f of ORDER_FIELDS) {
+    if (market ? LIMIT_ONLY.has(f) : f === 'funds') continue;
+    if (f === 'visibleSize' && !d.iceberg) continue;
+    const v = d[f];
+    if (ORDER_FIELD_SPECS[f].kind === 'integer' && typeof v === 'string') {
+      const t = v.trim();
+      if (t !== '') out[f] = /^-?\d{1,12}$/.test(t) ? Number(t) : t;
+      continue;
     }
-    put('postOnly', d.postOnly);
-    put('hidden', d.hidden);
-    put('iceberg', d.iceberg);
-    if (d.iceberg) put('visibleSize', d.visibleSize);
+    if (v === '' || v === false) continue;
+    out[f] = typeof v === 'string' ? v.trim() : v;
   }
-  put('stp', d.stp);
-  put('remark', d.remark);
-  put('tags', d.tags);
   return out;
 }
 
@@ -86,12 +86,17 @@ export function draftToOrder(d: OrderDraft): Record<string, unknown> {
  */
 export function orderToDraft(order: Record<string, unknown>, clientOid: string): OrderDraft {
   const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
-  const d = emptyDraft(str(order.symbol), str(order.clientOid) || clientOid);
-  if (order.side === 'buy' || order.side === 'sell') d.side = order.side;
-  if (order.type === 'limit' || order.type === 'market') d.type = order.type;
-  for (const k of ['price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'visibleSize', 'stp', 'remark', 'tags'] as const) d[k] = str(order[k]);
-  for (const k of ['postOnly', 'hidden', 'iceberg'] as const) d[k] = order[k] === true;
-  return d;
+  const d: Record<string, unknown> = emptyDraft(str(order.symbol), str(order.clientOid) || clientOid);
+  for (const f of ORDER_FIELDS) {
+    if (f === 'symbol' || f === 'clientOid') continue;
+    const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
+    const v = order[f];
+    if (spec.kind === 'boolean') d[f] = v === true;
+    else if (spec.kind === 'enum' && spec.required && spec.values) {
+      if (typeof v === 'string' && spec.values.includes(v)) d[f] = v;
+    } else d[f] = str(v);
+  }
+  return d as OrderDraft;
 }
 
 const SymbolRulesSchema = z.object({

@@ -11,7 +11,7 @@
  * Keyboard: the book is an ARIA grid with a roving tabindex (↑/↓, PageUp/PageDown, Home/End move
  * between rows); the controls are native `<select>`/`<button>` elements with labels.
  */
-import type { Grouping, BookDepth, ServiceStatus } from '../../shared/orderbook/protocol';
+import type { Grouping, BookDepth, ServiceStatusValue } from '../../shared/orderbook/protocol';
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
 
@@ -452,7 +452,7 @@ export class OrderBookView {
   }
 
   /** Service status banner: hidden when `open`, otherwise shows the status and message. */
-  setStatus(status: ServiceStatus, msg: string): void {
+  setStatus(status: ServiceStatusValue, msg: string): void {
     if (status === 'open') {
       this.statusBanner.hidden = true;
       return;

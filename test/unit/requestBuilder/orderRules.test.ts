@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { validateOrder, type SymbolRules } from '../../../src/shared/requestBuilder/orderRules';
+import { validateOrder, type SymbolRules } from '../../../src/api/orderRules';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
 import symbolsFixture from '../../../../shared/fixtures/kucoin/GET_api_v2_symbols.json';
 
@@ -51,10 +51,14 @@ describe('requestBuilder/orderRules validateOrder', () => {
     ]);
   });
 
-  it('market order: price and limit-only fields are warnings', () => {
+  it('market order: price and ignored limit fields are warnings; postOnly/hidden/iceberg are errors (the sandbox rejects them)', () => {
+    assert.deepEqual(codes({ symbol: 'BTC-USDT', side: 'buy', type: 'market', funds: '10', price: '1', timeInForce: 'IOC' }), [
+      'warning:market-price@price',
+      'warning:market-ignored@timeInForce',
+    ]);
     assert.deepEqual(codes({ symbol: 'BTC-USDT', side: 'buy', type: 'market', funds: '10', price: '1', postOnly: true }), [
       'warning:market-price@price',
-      'warning:market-ignored@postOnly',
+      'error:market-limit-only@postOnly',
     ]);
   });
 
@@ -88,7 +92,8 @@ describe('requestBuilder/orderRules validateOrder', () => {
     assert.deepEqual(codes({ ...limit, hidden: true, iceberg: true, visibleSize: '0.00001' }), ['error:hidden-and-iceberg@iceberg']);
     assert.deepEqual(codes({ ...limit, iceberg: true }), ['error:iceberg-missing-visible-size@iceberg']);
     assert.deepEqual(codes({ ...limit, iceberg: true, visibleSize: '0.0001' }), ['error:visible-size-above-size@visibleSize']);
-    assert.deepEqual(codes({ ...limit, visibleSize: '0.00001' }), ['warning:visible-size-without-iceberg@visibleSize']);
+    // the sandbox rejects visibleSize without iceberg (400100 "visibleSize is only valid for iceberg orders")
+    assert.deepEqual(codes({ ...limit, visibleSize: '0.00001' }), ['error:visible-size-without-iceberg@visibleSize']);
   });
 
   it('clientOid, remark, tags, stp and unknown fields', () => {

@@ -1,7 +1,12 @@
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { orderDocumentSchema, orderDocumentSchemaText } from '../../../src/shared/requestBuilder/orderSchema';
+import { spawnSync } from 'child_process';
+import { orderDocumentSchema, orderDocumentSchemaText, orderFieldSpecs, orderFieldsModuleText } from '../../../src/shared/requestBuilder/orderSchema';
+import { ORDER_FIELD_SPECS } from '../../../src/api/orderFields';
+import { PlaceOrderRequest } from '../../../src/api/schemas';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
 
 describe('requestBuilder/orderSchema (media/spotorder.schema.json)', () => {
   it('the committed schema file is exactly what the generator produces from PlaceOrderRequest', () => {
@@ -20,5 +25,22 @@ describe('requestBuilder/orderSchema (media/spotorder.schema.json)', () => {
     assert.equal(o.properties.price.pattern, '^\\d+(\\.\\d+)?$');
     assert.equal(o.properties.cancelAfter.type, 'integer');
     assert.equal(o.properties.remark.maxLength, 20);
+  });
+
+  it('the generated field table src/api/orderFields.ts is the schema, field for field and in order', () => {
+    assert.equal(fs.readFileSync(path.join(ROOT, 'src', 'api', 'orderFields.ts'), 'utf8'), orderFieldsModuleText());
+    assert.deepEqual(Object.keys(ORDER_FIELD_SPECS), Object.keys(PlaceOrderRequest.shape));
+    assert.deepEqual(JSON.parse(JSON.stringify(ORDER_FIELD_SPECS)), orderFieldSpecs());
+    assert.deepEqual(ORDER_FIELD_SPECS.price, { kind: 'decimal' });
+    assert.deepEqual(ORDER_FIELD_SPECS.side, { kind: 'enum', values: ['buy', 'sell'], required: true });
+    assert.deepEqual(ORDER_FIELD_SPECS.remark, { kind: 'string', maxLength: 20 });
+  });
+
+  it('scripts/gen-spotorder-schema.ts --check exits 0 and names both generated files as up to date', function () {
+    this.timeout(30_000);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'gen-spotorder-schema.ts'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, /media[\\/]spotorder\.schema\.json is up to date/);
+    assert.match(r.stdout, /src[\\/]api[\\/]orderFields\.ts is up to date/);
   });
 });

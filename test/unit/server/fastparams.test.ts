@@ -7,7 +7,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as S from '../../../src/api/schemas';
-import { FAST_PARAMS, fastPlaceOrderRequest } from '../../../src/exchange/server/fastparams';
+import { FAST_PARAMS, fastPlaceOrderRequest, PLACE_ORDER_KEYS, PLACE_ORDER_SHAPE_OK } from '../../../src/exchange/server/fastparams';
+import { ORDER_FIELDS } from '../../../src/api/orderRules';
 
 /** A field that is mostly absent, sometimes valid, sometimes invalid. */
 function field<T>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<unknown>, absentWeight = 24): fc.Arbitrary<T | unknown | typeof ABSENT> {
@@ -82,6 +83,12 @@ describe('fastPlaceOrderRequest agrees with the PlaceOrderRequest zod schema', (
     );
     assert.ok(valid >= 400 && valid <= 3600, `both verdicts exercised (valid: ${valid} of 4000)`);
     assert.ok(fastHits >= valid * 0.8, `fast path taken for most valid bodies (${fastHits} of ${valid})`);
+  });
+
+  it("the fast path's key list is the schema's field list, in order (else its load-time guard disables it)", () => {
+    assert.deepEqual([...PLACE_ORDER_KEYS], Object.keys(S.PlaceOrderRequest.shape));
+    assert.deepEqual([...PLACE_ORDER_KEYS], [...ORDER_FIELDS]);
+    assert.equal(PLACE_ORDER_SHAPE_OK, true);
   });
 
   it('known cases: strips unknown fields, keeps key order, normalises cancelAfter -1, defers to zod on doubt', () => {

@@ -21,8 +21,8 @@ describe('sandbox start-up', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('parseArgs: defaults, every option, errors', () => {
-    assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false });
-    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7']), {
+    assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
+    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory']), {
       host: '0.0.0.0',
       port: 8100,
       stateDir: '/tmp/x',
@@ -31,6 +31,8 @@ describe('sandbox start-up', () => {
       seed: 7,
       verbose: false,
       help: false,
+      ipc: true,
+      inMemory: true,
     });
     assert.throws(() => parseArgs(['--port', '70000']), /--port must be an integer in \[0, 65535\]/);
     assert.throws(() => parseArgs(['--port']), /--port needs a value/);
