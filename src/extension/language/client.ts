@@ -33,28 +33,19 @@ const MARKET_TTL_MS = 2_000;
 
 /** The running client (see module docs). */
 export class OrderLanguageClient {
-  readonly client: LanguageClient;
+  private clientValue: LanguageClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private tickers: { at: number; p: Promise<Map<string, MarketResult>> } | undefined;
 
   constructor(
-    context: vscode.ExtensionContext,
+    private readonly context: vscode.ExtensionContext,
     private readonly services: Services,
-  ) {
-    const module = context.asAbsolutePath(path.join('dist', 'spotorder-language-server.js'));
-    const run = { module, transport: TransportKind.ipc };
-    const serverOptions: ServerOptions = { run, debug: run };
-    const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ language: ORDER_LANGUAGE_ID }],
-      diagnosticCollectionName: 'spotdesk-orders',
-      initializationOptions: async (): Promise<InitOptions> => ({
-        ...(await this.profileParams()),
-        ...(context.globalStorageUri.scheme === 'file' ? { cacheDir: path.join(context.globalStorageUri.fsPath, 'language') } : {}),
-        market: 'client',
-        commands: { testOrder: TEST_ORDER_COMMAND, showSignature: SHOW_SIGNATURE_COMMAND, placeOrder: PLACE_ORDER_COMMAND },
-      }),
-    };
-    this.client = new LanguageClient('spotdesk.orderLanguage', 'SpotDesk Order Documents', serverOptions, clientOptions);
+  ) {}
+
+  /** The LanguageClient (after {@link start}). */
+  get client(): LanguageClient {
+    if (!this.clientValue) throw new Error('the order-document language client is not started');
+    return this.clientValue;
   }
 
   /** The active profile's base URL for public endpoints (starts the sandbox for the Sandbox profile); null when unavailable. */
@@ -84,16 +75,33 @@ export class OrderLanguageClient {
     return (await this.tickers.p).get(symbol) ?? null;
   }
 
-  /** Start the server and wire the custom requests. Resolves when the server is running. */
+  /** Start the server (initialized with the active profile's base URL) and wire the custom requests. Resolves when it runs. */
   async start(): Promise<void> {
+    const module = this.context.asAbsolutePath(path.join('dist', 'spotorder-language-server.js'));
+    const run = { module, transport: TransportKind.ipc };
+    const serverOptions: ServerOptions = { run, debug: run };
+    const storage = this.context.globalStorageUri;
+    const initializationOptions: InitOptions = {
+      ...(await this.profileParams()),
+      ...(storage.scheme === 'file' ? { cacheDir: path.join(storage.fsPath, 'language') } : {}),
+      market: 'client',
+      commands: { testOrder: TEST_ORDER_COMMAND, showSignature: SHOW_SIGNATURE_COMMAND, placeOrder: PLACE_ORDER_COMMAND },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ language: ORDER_LANGUAGE_ID }],
+      diagnosticCollectionName: 'spotdesk-orders',
+      initializationOptions,
+    };
+    const client = new LanguageClient('spotdesk.orderLanguage', 'SpotDesk Order Documents', serverOptions, clientOptions);
+    this.clientValue = client;
     this.disposables.push(
-      this.client.onRequest(MARKET_REQUEST, (p: MarketParams) => this.market(p.symbol)),
+      client.onRequest(MARKET_REQUEST, (p: MarketParams) => this.market(p.symbol)),
       this.services.onDidChangeProfile(() => {
         this.tickers = undefined;
-        void this.profileParams().then((p) => this.client.sendNotification(PROFILE_NOTIFICATION, p));
+        void this.profileParams().then((p) => client.sendNotification(PROFILE_NOTIFICATION, p));
       }),
     );
-    await this.client.start();
+    await client.start();
   }
 
   /** The server's symbol-metadata state. */
@@ -104,6 +112,6 @@ export class OrderLanguageClient {
   /** Stop the server and the client. */
   async dispose(): Promise<void> {
     for (const d of this.disposables.splice(0)) d.dispose();
-    await this.client.dispose();
+    await this.clientValue?.dispose();
   }
 }
