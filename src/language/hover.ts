@@ -57,33 +57,28 @@ async function marketOf(ctx: HoverContext, symbol: string): Promise<{ m: MarketR
   }
 }
 
-function marketLines(m: MarketResult, error: string | undefined, quote: string): string {
-  if (!m) return `\n\nLive prices unavailable${error ? `: ${error}` : ''}.`;
+/** One line of live prices (or why there are none) and one line saying where they come from. */
+function marketLines(m: MarketResult, error: string | undefined): string {
+  if (!m) return `Live prices unavailable${error ? `: ${error}` : ''}.`;
   const mid = midOf(m);
-  const spread = m.bestBid && m.bestAsk ? D.sub(m.bestAsk, m.bestBid) : undefined;
+  const spread = mid && m.bestBid && m.bestAsk ? D.sub(m.bestAsk, m.bestBid) : undefined;
   return [
-    '',
-    '',
-    `| best bid | best ask | last |`,
-    `|---:|---:|---:|`,
-    `| ${m.bestBid ?? '—'} | ${m.bestAsk ?? '—'} | ${m.last ?? '—'} |`,
-    '',
-    `${mid ? `mid ${mid} ${quote}` : 'no mid (a side of the book is empty)'}${spread && mid ? `, spread ${spread} (${D.divDown(D.mul(spread, '10000'), mid, 2)} bps)` : ''} · ${m.source} at ${new Date(m.time).toISOString()}`,
-  ].join('\n');
+    `bid **${m.bestBid ?? '—'}** · ask **${m.bestAsk ?? '—'}** · last ${m.last ?? '—'}${mid && spread ? ` · mid ${mid} · spread ${spread} (${D.divDown(D.mul(spread, '10000'), mid, 2)} bps)` : ' · no mid (a side of the book is empty)'}`,
+    `_${m.source} at ${new Date(m.time).toISOString()}_`,
+  ].join('  \n');
 }
 
-function symbolRulesMarkdown(s: SymbolMeta): string {
+/** The symbol's title line (names, market, trading status). */
+function symbolTitle(s: SymbolMeta): string {
+  return `**${s.symbol}** — ${s.baseCurrency} / ${s.quoteCurrency}${s.market ? ` · market ${s.market}` : ''} · ${s.enableTrading ? 'trading enabled' : '**trading disabled**'}`;
+}
+
+/** The symbol's order rules (GET /api/v2/symbols) as a short list. */
+function symbolRules(s: SymbolMeta): string {
   return [
-    `**${s.symbol}** — ${s.baseCurrency} / ${s.quoteCurrency}${s.market ? ` · market ${s.market}` : ''} · ${s.enableTrading ? 'trading enabled' : '**trading disabled**'}`,
-    '',
-    '| rule | value |',
-    '|---|---|',
-    `| priceIncrement | ${s.priceIncrement} ${s.quoteCurrency} |`,
-    `| baseIncrement | ${s.baseIncrement} ${s.baseCurrency} |`,
-    `| size | ${s.baseMinSize} – ${s.baseMaxSize} ${s.baseCurrency} |`,
-    `| quoteIncrement (funds) | ${s.quoteIncrement} ${s.quoteCurrency} |`,
-    `| funds | ${s.quoteMinSize} – ${s.quoteMaxSize} ${s.quoteCurrency} |`,
-    ...(s.minFunds ? [`| minFunds | ${s.minFunds} ${s.quoteCurrency} |`] : []),
+    `- price: a multiple of ${s.priceIncrement} ${s.quoteCurrency}`,
+    `- size: ${s.baseMinSize} – ${s.baseMaxSize} ${s.baseCurrency}, a multiple of ${s.baseIncrement}`,
+    `- funds: ${s.quoteMinSize} – ${s.quoteMaxSize} ${s.quoteCurrency}, a multiple of ${s.quoteIncrement}${s.minFunds ? `; order value at least ${s.minFunds} ${s.quoteCurrency} (minFunds)` : ''}`,
   ].join('\n');
 }
 
@@ -129,7 +124,7 @@ export async function hoverAt(doc: OrderDocument, offset: number, ctx: HoverCont
         return done(`**${symbol}**: unknown — ${why}.`);
       }
       const { m, error } = await marketOf(ctx, symbol);
-      return done(symbolRulesMarkdown(rules) + marketLines(m, error, quote) + metaNote(ctx.status));
+      return done(`${symbolTitle(rules)}\n\n${marketLines(m, error)}\n\n${symbolRules(rules)}${metaNote(ctx.status)}`);
     }
     case 'price': {
       const price = str(order.price);

@@ -96,6 +96,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const api = new PublicApi();
   let init: InitOptions = {};
   let snippets = false;
+  /** Whether the client re-requests code lenses on `workspace/codeLens/refresh` (their error counts change with the symbol rules). */
+  let lensRefresh = false;
   let profileName: string | undefined;
   const pending = new Set<string>();
   let flushScheduled = false;
@@ -192,6 +194,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onInitialize((params): InitializeResult => {
     init = (params.initializationOptions ?? {}) as InitOptions;
     snippets = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     profileName = init.profileName;
     store = new SymbolStore({
       fetchSymbols: (url) => api.symbols(url),
@@ -200,6 +203,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       onChange: () => {
         for (const d of docs.values()) d.issues = undefined;
         scheduleAll();
+        if (lensRefresh && init.commands && docs.size > 0) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
       },
       log,
     });

@@ -139,9 +139,9 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
   it('hovers: the symbol with its rules and the live market from the extension; a price in bps from the mid', async () => {
     const sym = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, posOf(doc, 'BTC-USDT', 2)));
     assert.match(sym, /\*\*BTC-USDT\*\* — BTC \/ USDT/);
-    assert.match(sym, /\| priceIncrement \| 0\.1 USDT \|/);
-    assert.match(sym, /\| best bid \| best ask \| last \|/);
-    assert.match(sym, /mid [\d.]+ USDT, spread [\d.]+ \([\d.]+ bps\) · GET \/api\/v1\/market\/allTickers at /);
+    assert.match(sym, /- price: a multiple of 0\.1 USDT/);
+    assert.match(sym, /bid \*\*[\d.]+\*\* · ask \*\*[\d.]+\*\* · last [\d.—]+ · mid [\d.]+ · spread [\d.]+ \([\d.]+ bps\)/);
+    assert.match(sym, /_GET \/api\/v1\/market\/allTickers at /);
     const px = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, posOf(doc, `"${price}"`, 2)));
     assert.match(px, new RegExp(`^price ${price.replace('.', '\\.')} USDT is \\*\\*[\\d.]+ bps below the mid\\*\\* [\\d.]+ \\(bid [\\d.]+ / ask [\\d.]+\\)\\.$`));
   });

@@ -64,6 +64,8 @@ export class LspSession {
   private readonly waiters: Array<() => void> = [];
   readonly logs: string[] = [];
   readonly marketRequests: string[] = [];
+  /** How many `workspace/codeLens/refresh` requests the server sent. */
+  lensRefreshes = 0;
   private versions = new Map<string, number>();
   private texts = new Map<string, string>();
 
@@ -241,11 +243,15 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
     if (!opts.market) throw new Error('no market in this test');
     return opts.market(p.symbol);
   });
+  conn.onRequest('workspace/codeLens/refresh', () => {
+    if (ref.session) ref.session.lensRefreshes++;
+    return null;
+  });
   conn.listen();
   const initResult = await conn.sendRequest<InitializeResult>('initialize', {
     processId: process.pid,
     rootUri: null,
-    capabilities: { textDocument: { completion: { completionItem: { snippetSupport: opts.snippets === true } } } },
+    capabilities: { textDocument: { completion: { completionItem: { snippetSupport: opts.snippets === true } } }, workspace: { codeLens: { refreshSupport: true } } },
     initializationOptions: opts.init ?? {},
   });
   void conn.sendNotification('initialized', {});

@@ -161,11 +161,13 @@ describe('language server: order documents over LSP (stdio)', function () {
     const md = (h!.contents as MarkupContent).value;
     assert.deepEqual(h!.range, { start: pos(text, at(text, '"BTC-USDT"')), end: pos(text, at(text, '"BTC-USDT"') + 10) });
     assert.match(md, /\*\*BTC-USDT\*\* — BTC \/ USDT · market USDS · trading enabled/);
-    assert.match(md, /\| priceIncrement \| 0\.1 USDT \|/);
-    assert.match(md, /\| size \| 0\.00001 – 10000000000 BTC \|/);
+    assert.match(md, /\n- price: a multiple of 0\.1 USDT\n/);
+    assert.match(md, /\n- size: 0\.00001 – 10000000000 BTC, a multiple of 0\.00000001\n/);
+    assert.match(md, /\n- funds: 0\.1 – 99999999 USDT, a multiple of 0\.000001; order value at least 0\.1 USDT \(minFunds\)$/);
     const tickers = (await (await fetch(`${sb.baseUrl}/api/v1/market/allTickers`)).json()) as { data: { ticker: { symbol: string; buy: string; sell: string; last: string | null }[] } };
     const t = tickers.data.ticker.find((x) => x.symbol === 'BTC-USDT')!;
-    assert.ok(md.includes(`| ${t.buy} | ${t.sell} | ${t.last ?? '—'} |`), md);
+    assert.ok(md.includes(`bid **${t.buy}** · ask **${t.sell}** · last ${t.last ?? '—'} · mid `), md);
+    assert.match(md, /_GET \/api\/v1\/market\/allTickers at \d{4}-/);
   });
 
   it('hovers a size with its funds in quote (exact price × size)', async () => {
@@ -287,6 +289,16 @@ describe('language server: order documents over LSP (stdio)', function () {
     );
   });
 
+  it('asks the client to refresh the code lenses when the symbol rules change (their error counts depend on them)', async () => {
+    const uri = newUri();
+    lsp.open(uri, '{"clientOid":"r1","symbol":"BTC-USDT","side":"buy","type":"limit","price":"1","size":"1"}');
+    await lsp.diagnosticsNow(uri);
+    const before = lsp.lensRefreshes;
+    await lsp.refreshSymbols();
+    await lsp.waitForDiagnostics(uri, () => lsp.lensRefreshes > before);
+    assert.equal(lsp.lensRefreshes, before + 1);
+  });
+
   it('formats a document (jsonc-parser) with the requested indentation', async () => {
     const uri = newUri();
     const text = '[{"symbol":"BTC-USDT","side":"buy"}]';
@@ -327,8 +339,7 @@ describe('language server: hover with the market the client supplies (spotdesk/m
     const text = '{"clientOid":"p4","symbol":"ETH-USDT","side":"sell","type":"market","size":"0.5"}';
     lsp.open(uri, text);
     const sym = ((await lsp.hover(uri, at(text, 'ETH-USDT', 1)))!.contents as MarkupContent).value;
-    assert.ok(sym.includes('| 100 | 102 | 101.5 |'), sym);
-    assert.ok(sym.includes('mid 101 USDT, spread 2 (198.01 bps) · test feed at 2023-11-14T22:13:20.000Z'), sym);
+    assert.ok(sym.includes('bid **100** · ask **102** · last 101.5 · mid 101 · spread 2 (198.01 bps)  \n_test feed at 2023-11-14T22:13:20.000Z_'), sym);
     const size = ((await lsp.hover(uri, at(text, '"0.5"', 1)))!.contents as MarkupContent).value;
     assert.equal(size, 'size 0.5 ETH ≈ **50 USDT** at the best bid 100 (a market order may fill deeper in the book).');
   });
