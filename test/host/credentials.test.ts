@@ -8,26 +8,23 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SpotDeskApi } from '../../src/extension/extension';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { SpotClient } from '../../src/api/client';
 import type { CurrencyNode } from '../../src/extension/views/accounts';
 import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
-import type { LanguageTestHooks } from '../../src/extension/language/index';
 import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const PROFILE = 'Sandbox via profile';
 
 describe('SpotDesk profiles and credentials', function () {
   this.timeout(90_000);
-  let api: SpotDeskApi;
+  let api: SpotDeskTestHooks;
   let creds: { apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string };
   let baseUrl: string;
-  const saved: Partial<SpotDeskApi['prompts']> = {};
 
   before(async () => {
     await useSandboxProfile();
     api = await spotdesk();
-    Object.assign(saved, api.prompts);
     baseUrl = (await api.services.sandbox())!.baseUrl;
     // The sandbox writes its default user's key to its state directory (globalStorage/sandbox).
     const file = path.join(api.services.context.globalStorageUri.fsPath, 'sandbox', 'credentials.json');
@@ -42,7 +39,7 @@ describe('SpotDesk profiles and credentials', function () {
   }
 
   after(async () => {
-    Object.assign(api.prompts, saved);
+    api.resetPrompts();
     await api.connection.clearCredentials({ id: `user:${PROFILE}`, name: PROFILE, sandbox: false });
     await useSandboxProfile();
   });
@@ -100,7 +97,7 @@ describe('SpotDesk profiles and credentials', function () {
     fs.writeFileSync(file, '[\n  {"clientOid":"nc1","symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     // the order-document language server checks against this profile's GET /api/v2/symbols
-    const language = (await vscode.commands.executeCommand('spotdesk.orderLanguage.testHooks')) as LanguageTestHooks;
+    const language = api.language();
     await waitFor('the language server on this profile', async () => (await language.status()).baseUrl === baseUrl);
     const diags = await waitFor('unknown-symbol from the language server', () => {
       const d = vscode.languages.getDiagnostics(doc.uri);

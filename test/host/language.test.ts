@@ -6,7 +6,7 @@
  * (answered by the extension through `spotdesk/market`), quick fixes applied as workspace edits, and
  * the code lenses: "Test order" and "Show signature" open the request builder as before, "Place
  * order…" goes through the request builder's guarded path (validation, then the modal
- * confirmation, answered through the request builder's test hooks). A profile change moves the
+ * confirmation, answered through the test door's prompts). A profile change moves the
  * server to the new profile's base URL.
  *
  * Everything is observed through VS Code's own provider commands (vscode.executeHoverProvider…)
@@ -21,6 +21,7 @@ import * as D from '../../src/api/decimal';
 import type { LanguageTestHooks } from '../../src/extension/language/index';
 import { isOrderDocument } from '../../src/extension/requestBuilder/ids';
 import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { ToWebview } from '../../src/shared/requestBuilder/protocol';
 import { spotdesk, useSandboxProfile, waitFor } from './helpers';
 
@@ -45,6 +46,7 @@ function hoverText(hovers: vscode.Hover[] | undefined): string {
 
 describe('Order documents: the language server in VS Code (issue 24)', function () {
   this.timeout(90_000);
+  let door: SpotDeskTestHooks;
   let rb: RequestBuilderTestHooks;
   let language: LanguageTestHooks;
   let sb: { baseUrl: string; adminToken: string };
@@ -57,13 +59,14 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
   before(async () => {
     await useSandboxProfile();
     const api = await spotdesk();
+    door = api;
     const s = await api.services.sandbox();
     assert.ok(s, 'sandbox running');
     sb = s;
-    language = (await vscode.commands.executeCommand('spotdesk.orderLanguage.testHooks')) as LanguageTestHooks;
+    language = api.language();
     orderDocOpenBefore = vscode.workspace.textDocuments.some(isOrderDocument);
     startedBeforeOpen = language.started();
-    rb = (await vscode.commands.executeCommand('spotdesk.requestBuilder.testHooks')) as RequestBuilderTestHooks;
+    rb = await api.requestBuilder();
     const rules = (await rb.controller.symbols()).find((r) => r.symbol === 'BTC-USDT');
     assert.ok(rules, 'BTC-USDT listed');
     const book = await (await api.services.client()).call('level2_20', { symbol: 'BTC-USDT' });
@@ -88,7 +91,7 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
   });
 
   afterEach(() => {
-    rb.setConfirm(undefined);
+    door.resetPrompts();
   });
 
   after(() => {
@@ -193,10 +196,10 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
     const asked: string[] = [];
 
     // order #3 (size and funds): refused by the local rules, the confirmation is not even asked
-    rb.setConfirm(async (message) => {
+    door.prompts.confirm = async (message) => {
       asked.push(message);
       return false;
-    });
+    };
     let n = panel.session.posted.length;
     await vscode.commands.executeCommand(lenses[2].command!.command, ...(lenses[2].command!.arguments ?? []));
     const refused = await waitFor('refusal notice', () => panel.session.posted.slice(n).find((m): m is Extract<ToWebview, { type: 'notice' }> => m.type === 'notice'));
@@ -213,10 +216,10 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
     assert.strictEqual(panel.session.lastRun, before);
 
     // order #1, confirmed: placed (POST /api/v1/hf/orders), then cancelled again here
-    rb.setConfirm(async (message) => {
+    door.prompts.confirm = async (message) => {
       asked.push(message);
       return true;
-    });
+    };
     await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
     const placed = await waitFor('placement', () => (panel.session.lastRun !== before && panel.session.lastRun?.result.kind === 'place' ? panel.session.lastRun : undefined));
     assert.strictEqual(asked.length, 2);
@@ -230,10 +233,10 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
 
   it('a lens command with arguments that are not an order document does nothing', async () => {
     const asked: string[] = [];
-    rb.setConfirm(async (m) => {
+    door.prompts.confirm = async (m) => {
       asked.push(m);
       return true;
-    });
+    };
     const panel = rb.panel();
     const before = panel?.session.lastRun;
     const n = panel?.session.posted.length ?? 0;

@@ -11,19 +11,17 @@
  * module (vscode-languageclient) is loaded with dynamic `import()` and the server started when the
  * first one is open (test/unit/extension/lazyActivation.test.ts guards it).
  *
- * Outside Production only, the command `spotdesk.orderLanguage.testHooks` (not contributed)
- * resolves to {@link LanguageTestHooks} for extension-host tests.
+ * Outside Production only, {@link LanguageTestHooks} are reachable through the one test door
+ * (`spotdesk.testHooks` → `language()`, src/extension/testHooks.ts) for extension-host tests.
  */
 import * as vscode from 'vscode';
 import type { SymbolsStatus } from '../../language/protocol';
 import { isOrderDocument } from '../requestBuilder/ids';
 import type { Services } from '../services';
+import type { TestSeams } from '../testHooks';
 import type { OrderLanguageClient } from './client';
 
-/** Command id of the test hooks (registered only outside Production; not in package.json). */
-export const LANGUAGE_TEST_HOOKS_COMMAND = 'spotdesk.orderLanguage.testHooks';
-
-/** What `spotdesk.orderLanguage.testHooks` resolves to (extension-host tests only). */
+/** The order-document language client's part of the test door (`(await spotdesk.testHooks).language()`). */
 export interface LanguageTestHooks {
   /** Whether the client (and so the server process) has been started. */
   started(): boolean;
@@ -33,8 +31,11 @@ export interface LanguageTestHooks {
   status(): Promise<SymbolsStatus>;
 }
 
-/** Start the order-document language client when the first order document is open (see module docs). */
-export function register(context: vscode.ExtensionContext, services: Services): void {
+/**
+ * Start the order-document language client when the first order document is open (see module
+ * docs). `seams` exists only outside Production (src/extension/testHooks.ts).
+ */
+export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let clientP: Promise<OrderLanguageClient> | undefined;
   let disposed = false;
   const start = (): Promise<OrderLanguageClient> =>
@@ -57,12 +58,11 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     },
   });
 
-  if (context.extensionMode !== vscode.ExtensionMode.Production) {
-    const hooks: LanguageTestHooks = {
+  if (seams) {
+    seams.features.language = {
       started: () => clientP !== undefined,
       client: start,
       status: async () => (await start()).status(),
     };
-    context.subscriptions.push(vscode.commands.registerCommand(LANGUAGE_TEST_HOOKS_COMMAND, () => hooks));
   }
 }

@@ -10,52 +10,48 @@
  * panel, webview protocol with its zod schemas) is loaded with dynamic `import()` —
  * lazily-initialised modules in the CJS bundle — on first use.
  *
- * In test/development mode only, the command `spotdesk.requestBuilder.testHooks` resolves to
- * {@link RequestBuilderTestHooks} so extension-host tests can swap the client (wrong secret,
- * skewed clock, key without Spot Trading), answer the placement confirmation and drive the panel.
- * Calling it loads the implementation.
+ * "Place order" (the panel's button and the "Place order…" lens) always asks in a modal through
+ * `services.prompts.confirm` (frozen in Production), after the local rules passed. The lens commands
+ * take only `(uri, orderIndex)` of a `*.spotorder.json` document (src/extension/commandArgs.ts).
+ *
+ * Outside Production only, {@link RequestBuilderTestHooks} are reachable through the one test door
+ * (`spotdesk.testHooks` → `requestBuilder()`, src/extension/testHooks.ts) so extension-host tests
+ * can drive the panel; clients are swapped with the door's `setClient` (wrong secret, skewed
+ * clock, key without Spot Trading) and confirmations answered through its `prompts`. Getting them
+ * loads the implementation.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import type { SpotClient } from '../../api/client';
 import type { Services } from '../services';
+import { orderDocumentArgs } from '../commandArgs';
+import type { TestSeams } from '../testHooks';
 import type { AfterLoad, RequestBuilderController } from './controller';
-import { isOrderDocument, PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
+import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { RequestBuilderPanel } from './panel';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = 'spotdesk.openRequestBuilder';
-/** Command id of the test hooks (registered only in Test/Development extension mode). */
-export const TEST_HOOKS_COMMAND = 'spotdesk.requestBuilder.testHooks';
 
-/** What `spotdesk.requestBuilder.testHooks` resolves to (extension-host tests only). */
+/** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
 export interface RequestBuilderTestHooks {
   controller: RequestBuilderController;
   /** The open panel, if any. */
   panel(): RequestBuilderPanel | undefined;
-  /** Use this client instead of the profile's (undefined restores the profile's). */
-  setClient(client: SpotClient | undefined): void;
-  /** Answer confirmations (undefined restores the modal dialog). Receives (message, detail, action). */
-  setConfirm(fn: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined): void;
 }
 
-/** Registers the request builder's commands and the order-document watcher (implementation loads on first use). */
-export function register(context: vscode.ExtensionContext, services: Services): void {
-  let clientOverride: SpotClient | undefined;
-  let confirmOverride: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined;
-
+/**
+ * Registers the request builder's commands (implementation loads on first use). `seams` exists only
+ * outside Production (src/extension/testHooks.ts).
+ */
+export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let controllerP: Promise<RequestBuilderController> | undefined;
   const controller = (): Promise<RequestBuilderController> =>
     (controllerP ??= import('./controller').then(
       ({ RequestBuilderController: Controller }) =>
         new Controller({
-          client: () => (clientOverride ? Promise.resolve(clientOverride) : services.client()),
-          publicClient: () => (clientOverride ? Promise.resolve(clientOverride) : services.publicClient()),
-          confirm: async (message, detail, action) => {
-            if (confirmOverride) return confirmOverride(message, detail, action);
-            const r = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
-            return r === action;
-          },
+          client: () => services.client(),
+          publicClient: () => services.publicClient(),
+          confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
@@ -67,12 +63,12 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   let panelModule: typeof import('./panel') | undefined;
   const panels = async (): Promise<typeof import('./panel')> => (panelModule ??= await import('./panel'));
 
-  const openFromDocument = async (rawUri: unknown, index: unknown, then: AfterLoad) => {
-    if (typeof rawUri !== 'string' || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return;
-    const uri = vscode.Uri.parse(rawUri, true);
-    if (!isOrderDocument({ uri })) return;
+  const openFromDocument = async (rawUri: unknown, rawIndex: unknown, then: AfterLoad) => {
+    const target = orderDocumentArgs(rawUri, rawIndex);
+    if (!target) return;
+    const { index } = target;
     const { orderAt } = await import('../language/orderAt');
-    const order = await orderAt(uri, index);
+    const order = await orderAt(vscode.Uri.parse(target.uri, true), index);
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
       return;
@@ -103,23 +99,17 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     },
   );
 
-  if (context.extensionMode !== vscode.ExtensionMode.Production) {
+  if (seams) {
     let hooksP: Promise<RequestBuilderTestHooks> | undefined;
-    const hooks = (): Promise<RequestBuilderTestHooks> =>
+    seams.features.requestBuilder = () =>
       (hooksP ??= (async () => {
         const [c, mod] = await Promise.all([controller(), panels()]);
-        return {
-          controller: c,
-          panel: () => mod.RequestBuilderPanel.instance,
-          setClient: (client) => {
-            clientOverride = client;
-            c.reset();
-          },
-          setConfirm: (fn) => {
-            confirmOverride = fn;
-          },
-        };
+        return { controller: c, panel: () => mod.RequestBuilderPanel.instance };
       })());
-    context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, hooks));
+    context.subscriptions.push(
+      seams.onDidChangeClient(() => {
+        void controllerP?.then((c) => c.reset());
+      }),
+    );
   }
 }

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CodeAction, Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver/node';
+import type { SymbolsStatus } from '../../../src/language/protocol';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { applyEdits, positionOf as pos, startLsp, textOf, type LspSession } from './lspClient';
 import { startTestSandbox } from '../server/helpers';
@@ -349,20 +350,36 @@ describe('language server: symbol metadata refresh policy and offline use', func
   this.timeout(60_000);
   const order = '[\n  {"clientOid":"o1","symbol":"BTC-USDT","side":"buy","type":"limit","price":"50000.05","size":"0.001"}\n]';
 
-  it('fresh within the max age; a stale copy is refreshed in the background on the next use', async () => {
+  it('fresh within the max age (no refetch on use); once stale, the next use refreshes it in the background', async () => {
+    const maxAgeMs = 1500;
     const sb = await startTestSandbox();
-    const lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), symbolsMaxAgeMs: 1 } });
+    const lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), symbolsMaxAgeMs: maxAgeMs } });
+    const poll = async (what: string, pred: (s: SymbolsStatus) => boolean): Promise<SymbolsStatus> => {
+      const end = Date.now() + 10_000;
+      for (;;) {
+        const s = await lsp.status();
+        if (pred(s)) return s;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     try {
       const first = await lsp.refreshSymbols();
-      assert.ok(first.fetchedAt);
+      assert.equal(first.state, 'fresh');
       const uri = newUri();
       lsp.open(uri, order);
       await lsp.diagnosticsNow(uri);
-      // opening the document used the stale copy and started a refresh
-      const end = Date.now() + 10_000;
-      let s = await lsp.status();
-      while (!(s.fetchedAt! > first.fetchedAt!) && Date.now() < end) s = await lsp.status();
-      assert.ok(s.fetchedAt! > first.fetchedAt!, `refreshed: ${JSON.stringify([first, s])}`);
+      const stillFresh = await lsp.status();
+      assert.ok(Date.now() - first.fetchedAt! < maxAgeMs, 'the checks ran within the max age');
+      assert.deepEqual([stillFresh.state, stillFresh.fetchedAt], ['fresh', first.fetchedAt], 'a use while fresh fetches nothing');
+      // no use: the copy goes stale and stays so
+      const stale = await poll('stale', (s) => s.state === 'stale');
+      assert.equal(stale.fetchedAt, first.fetchedAt);
+      // the next use (an edit) starts one background refresh
+      lsp.change(uri, { start: pos(order, 1), end: pos(order, 1) }, ' ');
+      await lsp.diagnosticsNow(uri);
+      const refreshed = await poll('a refresh', (s) => s.fetchedAt! > first.fetchedAt!);
+      assert.equal(refreshed.state, 'fresh');
     } finally {
       await lsp.stop();
       await sb.close();
