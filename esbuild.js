@@ -26,6 +26,8 @@ const targets = [
   { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
+  { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
   { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true },
   { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
   { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },

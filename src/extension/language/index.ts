@@ -7,13 +7,15 @@
  * sends it through its own guarded path. Signing and sending stay in the extension: the server
  * gets only the active profile's base URL, for PUBLIC metadata.
  *
- * Registration is light: `register()` only watches for a `*.spotorder.json` document; the client
- * module (vscode-languageclient) is loaded with dynamic `import()` and the server started when the
- * first one is open (test/unit/extension/lazyActivation.test.ts guards it).
+ * Registration is light: `register()` only watches for a `*.spotorder.json` document. The client
+ * (./client.ts with vscode-languageclient, ~1 MB) is a bundle of its own, dist/language-client.js,
+ * loaded when the first one is open — not even parsed at activation (esbuild target
+ * `language-client`; test/unit/extension/lazyActivation.test.ts guards it).
  *
  * Outside Production only, {@link LanguageTestHooks} are reachable through the one test door
  * (`spotdesk.testHooks` → `language()`, src/extension/testHooks.ts) for extension-host tests.
  */
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SymbolsStatus } from '../../language/protocol';
 import { isOrderDocument } from '../requestBuilder/ids';
@@ -39,13 +41,15 @@ export function register(context: vscode.ExtensionContext, services: Services, s
   let clientP: Promise<OrderLanguageClient> | undefined;
   let disposed = false;
   const start = (): Promise<OrderLanguageClient> =>
-    (clientP ??= import('./client').then(async ({ OrderLanguageClient: Client }) => {
+    (clientP ??= (async () => {
       watcher.dispose();
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, resolved at run time (see module docs)
+      const { OrderLanguageClient: Client } = require(context.asAbsolutePath(path.join('dist', 'language-client.js'))) as typeof import('./client');
       const c = new Client(context, services);
       await c.start();
       if (disposed) await c.dispose();
       return c;
-    }));
+    })());
   const watcher = vscode.workspace.onDidOpenTextDocument((doc) => {
     if (isOrderDocument(doc)) void start().catch((err: unknown) => services.log.error(`order-document language server: ${err instanceof Error ? err.message : String(err)}`));
   });
