@@ -31,9 +31,10 @@ export interface HoverResult {
   length: number;
 }
 
-/** The mid price (bid + ask) / 2, exact; undefined without both sides. */
+/** The mid price (bid + ask) / 2, exact; undefined without two positive sides. */
 export function midOf(m: MarketResult): string | undefined {
-  if (!m?.bestBid || !m.bestAsk) return undefined;
+  const ok = (v: string | null | undefined): v is string => !!v && D.isDecimal(v) && !D.isNegative(v) && !D.isZero(v);
+  if (!m || !ok(m.bestBid) || !ok(m.bestAsk)) return undefined;
   const digits = Math.max(D.fractionDigits(m.bestBid), D.fractionDigits(m.bestAsk)) + 1;
   return D.divDown(D.add(m.bestBid, m.bestAsk), '2', digits);
 }

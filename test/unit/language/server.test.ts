@@ -316,7 +316,13 @@ describe('language server: hover with the market the client supplies (spotdesk/m
 
   before(async () => {
     sb = await startTestSandbox();
-    lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), market: 'client' }, market: (symbol) => (symbol === 'ETH-USDT' ? { bestBid: '100', bestAsk: '102', last: '101.5', time: 1_700_000_000_000, source: 'test feed' } : null) });
+    lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), market: 'client' }, market: (symbol) =>
+        symbol === 'ETH-USDT'
+          ? { bestBid: '100', bestAsk: '102', last: '101.5', time: 1_700_000_000_000, source: 'test feed' }
+          : symbol === 'LTC-USDT'
+            ? { bestBid: null, bestAsk: '0', last: null, time: 1_700_000_000_000, source: 'test feed' }
+            : null,
+    });
     await lsp.refreshSymbols();
   });
   after(async () => {
@@ -333,6 +339,16 @@ describe('language server: hover with the market the client supplies (spotdesk/m
     assert.equal(await md('"102.01"'), 'price 102.01 USDT is **100 bps above the mid** 101 (bid 100 / ask 102). A buy at this price crosses the best ask 102: it would take liquidity (not with postOnly).');
     assert.equal(await md('"101"'), 'price 101 USDT is **at the mid** 101 (bid 100 / ask 102).');
     assert.deepEqual([...new Set(lsp.marketRequests)], ['ETH-USDT']);
+  });
+
+  it('no mid (an empty side, a zero price) and an unknown symbol: the hover says so instead of failing', async () => {
+    const uri = newUri();
+    const text = '[\n  {"clientOid":"p5","symbol":"LTC-USDT","side":"buy","type":"limit","price":"80","size":"1"},\n  {"clientOid":"p6","symbol":"XRP-USDT","side":"buy","type":"limit","price":"0.5","size":"1"}\n]';
+    lsp.open(uri, text);
+    assert.equal(((await lsp.hover(uri, at(text, '"80"', 1)))!.contents as MarkupContent).value, 'price 80 USDT: no mid to compare with (a side of the book is empty).');
+    const ltc = ((await lsp.hover(uri, at(text, 'LTC-USDT', 1)))!.contents as MarkupContent).value;
+    assert.ok(ltc.includes('bid **—** · ask **0** · last — · no mid (a side of the book is empty)'), ltc);
+    assert.equal(((await lsp.hover(uri, at(text, '"0.5"', 1)))!.contents as MarkupContent).value, 'price 0.5 USDT: no mid to compare with.');
   });
 
   it('symbol: the client\'s bid/ask/last and source; a market order\'s size estimated at the side it takes', async () => {
