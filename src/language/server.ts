@@ -71,7 +71,6 @@ interface OpenDoc {
   text: TextDocument;
   model: OrderDocument;
   issues: DocIssue[] | undefined;
-  diagnostics: Diagnostic[];
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -179,7 +178,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const diagnostics = issues.map((i) => toDiagnostic(d.text, i));
     const note = statusDiagnostic(d);
     if (note) diagnostics.unshift(note);
-    d.diagnostics = diagnostics;
     void connection.sendDiagnostics({ uri, version: d.text.version, diagnostics });
   }
 
@@ -238,7 +236,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidOpenTextDocument(({ textDocument: t }) => {
     const text = TextDocument.create(t.uri, t.languageId, t.version, t.text);
-    docs.set(t.uri, { text, model: new OrderDocument(t.text), issues: undefined, diagnostics: [] });
+    docs.set(t.uri, { text, model: new OrderDocument(t.text), issues: undefined });
     schedule(t.uri);
   });
 
@@ -323,9 +321,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
             tooltip: `POST /api/v1/hf/orders/test for order #${e.index + 1} (${label})`,
             command: cmds.testOrder,
             arguments: args,
-          } as CodeLens['command'],
+          },
         },
-        { range, command: { title: '$(key) Show signature', tooltip: 'Open the request builder on this order: prehash, body bytes and KC-API-* headers', command: cmds.showSignature, arguments: args } as CodeLens['command'] },
+        { range, command: { title: '$(key) Show signature', tooltip: 'Open the request builder on this order: prehash, body bytes and KC-API-* headers', command: cmds.showSignature, arguments: args } },
         {
           range,
           command: {
@@ -333,7 +331,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
             tooltip: `Place order #${e.index + 1} (${label}) for real: the request builder validates it and asks you to confirm first`,
             command: cmds.placeOrder,
             arguments: args,
-          } as CodeLens['command'],
+          },
         },
       );
     }
