@@ -52,7 +52,6 @@ interface ServerInfo {
   baseUrl: string;
   credentials: SandboxCredentials;
   symbols: string[];
-  events: boolean;
 }
 interface ServerStats {
   cpuUs: number;
@@ -69,7 +68,6 @@ type Cmd = { cmd: 'sim'; intervalMs: number | 'max' } | { cmd: 'stopSim' } | { c
 async function serveChild(): Promise<void> {
   const { startSandbox } = await import('../src/exchange/server/index');
   const { startSimulation } = await import('../src/exchange/server/sim');
-  const { eventSourceOf } = await import('../src/exchange/server/feed/events');
   const sb = await startSandbox({ sim: false, seed: 1, rateLimits: { disabled: true }, feed: { maxConnections: 1000 } });
   const symbols = sb.state.world.symbols.filter((s) => s.enableTrading).map((s) => s.symbol);
   let sim: ReturnType<typeof startSimulation> | undefined;
@@ -104,7 +102,7 @@ async function serveChild(): Promise<void> {
     }
   });
   process.on('disconnect', () => void sb.close().then(() => process.exit(0)));
-  send({ baseUrl: sb.baseUrl, credentials: sb.credentials, symbols, events: eventSourceOf(sb.state.exchange) !== undefined } satisfies ServerInfo);
+  send({ baseUrl: sb.baseUrl, credentials: sb.credentials, symbols } satisfies ServerInfo);
 }
 
 class Server {
@@ -478,10 +476,6 @@ async function main(): Promise<void> {
   await keeperCost();
   const server = await Server.start();
   try {
-    if (!server.info.events) {
-      console.log('\nThe exchange core on this branch emits no events yet (EVENTS.md, setEventSink): latency and fan-out cannot be measured.');
-      return;
-    }
     await latency(server);
     await fanout(server);
   } finally {

@@ -33,7 +33,7 @@ import { parseJson } from '../../../api/json';
 import { WsSubscribe, numberToDecimal } from '../../../api/streamSchemas';
 import { describeZodError, type BulletToken } from '../../../api/schemas';
 import type { SandboxState } from '../state';
-import { eventSourceOf, type FeedEventSource } from './events';
+import type { FeedEventSource } from './events';
 import { controlMessage, errorMessage } from './payloads';
 import { Publisher, type PublisherStats, type Subscriber } from './publisher';
 import { TokenIssuer } from './tokens';
@@ -66,7 +66,7 @@ export interface FeedOptions {
   fastIntervalMs?: number;
   /** Period of snapshot pushes (at most, only on change), ms. Default 2,000. */
   snapshotIntervalMs?: number;
-  /** The core's events; default the exchange itself when its core emits events (EVENTS.md). `null` = none. */
+  /** The core's events; default the sandbox's exchange (EVENTS.md). `null` = none (tests of the protocol alone). */
   events?: FeedEventSource | null;
   /** Log sink (never receives tokens). */
   log?: (line: string) => void;
@@ -171,7 +171,7 @@ export class Feed {
     this.msgWindow = opts.clientMessageWindowMs ?? 10_000;
     this.log = opts.log ?? (() => undefined);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes ?? 65_536, perMessageDeflate: false, clientTracking: false });
-    const source = opts.events === null ? undefined : (opts.events ?? eventSourceOf(state.exchange));
+    const source = opts.events === null ? undefined : (opts.events ?? state.exchange);
     this.publisher = new Publisher(state, source, {
       sendBufferLimitBytes: this.sendBufferLimit,
       fastIntervalMs: opts.fastIntervalMs ?? 100,
