@@ -86,8 +86,9 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
     // ccxt takes its REST snapshot after 5 buffered increments: make changes until it resolves.
     const ids: string[] = [];
     for (let i = 0; i < 40 && !resolved; i++) {
+      const sent = sb.feed.stats.deliveries;
       ids.push(await restingBuy());
-      await new Promise((r) => setTimeout(r, 5)); // pace the changes so that ccxt's snapshot request interleaves with them
+      await until(() => sb.feed.stats.deliveries > sent, 'the increment written to ccxt');
     }
     await within(first, 10_000, 'watchOrderBook');
     for (const id of ids.splice(0, 3)) await rest.cancelOrder(SYM, id);

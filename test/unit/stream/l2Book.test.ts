@@ -6,6 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { L2BookKeeper, type L2Increment, type L2Snapshot } from '../../../src/api/l2Book';
+import { until } from './helpers';
 
 /** An increment with the given changes; each change `[side, price, size, seq]`. */
 function inc(changes: ['a' | 'b', string, string, number][]): L2Increment {
@@ -110,8 +111,7 @@ describe('stream/L2BookKeeper', () => {
     await h.answer(SNAP); // sequence 10 < 15 − 1: increments 11…14 are missing between them
     assert.equal(h.k.state, 'syncing');
     assert.equal(h.k.stats.snapshotRetries, 1);
-    await new Promise((r) => setTimeout(r, 0));
-    assert.equal(h.requests, 1, 'a second snapshot was requested');
+    await until(() => h.requests === 1, 'a second snapshot request');
     await h.answer({ ...SNAP, sequence: '14' });
     assert.equal(h.k.state, 'live');
     assert.equal(h.k.sequence, 15n);
@@ -126,7 +126,7 @@ describe('stream/L2BookKeeper', () => {
     h.k.apply(inc([['a', '107', '1', 12]]));
     await h.fail(new Error('HTTP 500'));
     assert.ok(h.events.includes('error'));
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => h.requests === 1, 'the retried snapshot request');
     await h.answer(SNAP);
     assert.equal(h.k.state, 'live');
     assert.equal(h.k.sequence, 13n);
