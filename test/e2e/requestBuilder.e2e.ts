@@ -29,7 +29,7 @@ import * as D from '../../src/api/decimal';
 import { startSandbox } from '../../src/exchange/server/index';
 import { RequestBuilderController, RequestBuilderSession } from '../../src/extension/requestBuilder/controller';
 import { panelHtml } from '../../src/shared/requestBuilder/html';
-import { emptyDraft, parseToExtension, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type ToWebview } from '../../src/shared/requestBuilder/protocol';
 import { FailureRecord } from './failure';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     });
     page.on('pageerror', (e) => cspViolations.push(String(e)));
     await page.exposeFunction('__toExtension', (m: unknown) => {
-      const msg = parseToExtension(m);
+      const msg = REQUEST_BUILDER_PROTOCOL.parseToHost(m);
       assert.ok(msg, `webview sent a message outside the protocol: ${JSON.stringify(m)}`);
       void session.handle(msg);
     });

@@ -10,16 +10,23 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { PanelSet } from '../webviewHost';
+import type { FundingPanel } from './panel';
 
 export type { DepositArgs, DepositOutcome } from './deposit';
 export type { WithdrawArgs, WithdrawOutcome } from './withdraw';
 
-/** Registers the funding commands (implementations load on first invocation). */
+/**
+ * Registers the funding commands (implementations load on first invocation) and disposes the
+ * funding panels with the extension.
+ */
 export function register(context: vscode.ExtensionContext, services: Services): void {
+  const panels = new PanelSet<string, FundingPanel>();
   context.subscriptions.push(
+    panels,
     vscode.commands.registerCommand('spotdesk.createDepositAddress', async (arg?: unknown) => {
       const { runCreateDepositAddress } = await import('./deposit');
-      return runCreateDepositAddress(services, arg);
+      return runCreateDepositAddress(services, arg, panels);
     }),
     vscode.commands.registerCommand('spotdesk.withdraw', async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');

@@ -22,10 +22,10 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
-import { VIEW_TYPE, webviewOptions } from './html';
-import { OrderBookPanel, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
+import { PanelSet, WebviewHost } from '../webviewHost';
+import { ORDER_BOOK_KIND, OrderBookPanel, VIEW_TYPE, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 
-export { VIEW_TYPE } from './html';
+export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
@@ -53,7 +53,8 @@ function configuredInterval(): number {
 
 /** Registers the order book command, the panel serializer and the settings listener. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
-  const panels = new Map<string, OrderBookPanel>();
+  const panels = new PanelSet<string, OrderBookPanel>();
+  const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
   let symbolCache: { profile: string; list: Promise<SymbolLike[]> } | undefined;
 
@@ -70,7 +71,6 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   const deps: PanelDeps = {
-    extensionUri: context.extensionUri,
     log: services.log,
     source: async () => {
       const c = await services.client();
@@ -88,14 +88,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     now: () => Date.now(),
   };
 
-  const adopt = (panel: vscode.WebviewPanel, symbol: string, settings: PanelSettings): OrderBookPanel => {
-    const p = new OrderBookPanel(panel, symbol, settings, deps);
-    panels.set(symbol, p);
-    p.onDidDispose(() => {
-      if (panels.get(symbol) === p) panels.delete(symbol);
-    });
-    return p;
-  };
+  const adopt = (host: WebviewHost<typeof ORDER_BOOK_KIND.protocol>, symbol: string, settings: PanelSettings): OrderBookPanel =>
+    panels.add(symbol, new OrderBookPanel(host, symbol, settings, deps));
 
   const open = async (arg?: unknown): Promise<OrderBookPanelHandle | undefined> => {
     let symbol = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
@@ -112,8 +106,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       return existing;
     }
     // No retainContextWhenHidden: the webview is rebuilt when shown again and gets a fresh snapshot.
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Order Book: ${s}`, vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
-    return adopt(panel, s, defaultSettings(configuredDepth()));
+    return adopt(WebviewHost.open(env, ORDER_BOOK_KIND, `Order Book: ${s}`), s, defaultSettings(configuredDepth()));
   };
 
   context.subscriptions.push(
@@ -126,12 +119,13 @@ export function register(context: vscode.ExtensionContext, services: Services): 
           return;
         }
         const s = state.symbol.toUpperCase();
-        if (panels.has(s)) {
+        const existing = panels.get(s);
+        if (existing) {
           panel.dispose();
-          panels.get(s)!.reveal();
+          existing.reveal();
           return;
         }
-        adopt(panel, s, state.settings);
+        adopt(WebviewHost.adopt(env, ORDER_BOOK_KIND, panel), s, state.settings);
       },
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -141,7 +135,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       symbolCache = undefined;
       lastClient = undefined;
     }),
-    { dispose: () => [...panels.values()].forEach((p) => p.dispose()) },
+    panels,
   );
 }
 

@@ -11,7 +11,7 @@ import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
 import { validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, type OrderDraft, type RunResult, type ToExtension, type ToWebview } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 
 /** What the controller needs from the extension (see module docs). */
@@ -375,10 +375,10 @@ export class RequestBuilderSession {
   }
 
   /**
-   * Handle one message from the webview (already validated with `parseToExtension`). Never
+   * Handle one message from the webview (already validated by the protocol's `parseToHost`). Never
    * throws: failures become a `notice`. Host tests call it to drive the panel as the webview does.
    */
-  async handle(msg: ToExtension): Promise<void> {
+  async handle(msg: ToHost): Promise<void> {
     try {
       switch (msg.type) {
         case 'ready':
