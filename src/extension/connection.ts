@@ -19,6 +19,7 @@ import * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
+import { COMMANDS } from './commandIds';
 
 /** Id and display name of the built-in sandbox profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -278,7 +279,7 @@ export class Connection implements vscode.Disposable {
     if (!creds) {
       throw new UserFacingError(
         `Profile "${profile.name}" has no API credentials. Run "SpotDesk: Set API Credentials" to add them.`,
-        'spotdesk.setCredentials',
+        COMMANDS.setCredentials,
       );
     }
     return new Client({ baseUrl: profile.baseUrl ?? '', credentials: creds, onRequest });

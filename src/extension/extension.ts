@@ -26,6 +26,7 @@ import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
+import { COMMANDS } from './commandIds';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -121,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   );
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('spotdesk.useSandboxFromBot', async () => {
+    vscode.commands.registerCommand(COMMANDS.useSandboxFromBot, async () => {
       try {
         await useSandboxFromBot({ sandbox: () => connection.embeddedSandbox(), prompts, log });
       } catch (err) {

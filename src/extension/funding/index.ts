@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { PanelSet } from '../webviewHost';
 import type { FundingPanel } from './panel';
+import { COMMANDS } from '../commandIds';
 
 export type { DepositArgs, DepositOutcome } from './deposit';
 export type { WithdrawArgs, WithdrawOutcome } from './withdraw';
@@ -24,11 +25,11 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const panels = new PanelSet<string, FundingPanel>();
   context.subscriptions.push(
     panels,
-    vscode.commands.registerCommand('spotdesk.createDepositAddress', async (arg?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.createDepositAddress, async (arg?: unknown) => {
       const { runCreateDepositAddress } = await import('./deposit');
       return runCreateDepositAddress(services, arg, panels);
     }),
-    vscode.commands.registerCommand('spotdesk.withdraw', async (arg?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');
       return runWithdraw(services, arg);
     }),

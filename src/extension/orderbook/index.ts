@@ -24,12 +24,13 @@ import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSett
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
 import { PanelSet, WebviewHost } from '../webviewHost';
 import { ORDER_BOOK_KIND, OrderBookPanel, VIEW_TYPE, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
+import { COMMANDS } from '../commandIds';
 
 export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
-export const OPEN_COMMAND = 'spotdesk.openOrderBook';
+export const OPEN_COMMAND = COMMANDS.openOrderBook;
 
 interface SymbolLike {
   symbol: string;

@@ -28,9 +28,10 @@ import type { RequestBuilderController } from './controller';
 import { isOrderDocument, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { OrderDocuments } from './orderDocuments';
 import type { RequestBuilderPanel } from './panel';
+import { COMMANDS } from '../commandIds';
 
 /** Command id of the panel. */
-export const OPEN_COMMAND = 'spotdesk.openRequestBuilder';
+export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 
 /** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
 export interface RequestBuilderTestHooks {

@@ -11,6 +11,7 @@ import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
 import { percent } from './format';
+import { COMMANDS } from '../commandIds';
 
 /** Data of one Markets load. */
 export interface MarketsData {
@@ -127,7 +128,7 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
       'text',
     );
     it.tooltip = md;
-    it.command = { command: 'spotdesk.openOrderBook', title: 'Open Order Book', arguments: [node.symbol] };
+    it.command = { command: COMMANDS.openOrderBook, title: 'Open Order Book', arguments: [node.symbol] };
     return it;
   }
 }

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { UserFacingError } from '../connection';
 import { backoffMs, hhmmss } from './format';
+import { COMMANDS } from '../commandIds';
 
 /** A node every SpotDesk tree can show when loading failed. */
 export class ErrorNode {
@@ -185,7 +186,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       it.contextValue = 'spotdesk.error';
       it.command = node.fixCommand
         ? { command: node.fixCommand, title: 'Fix' }
-        : { command: 'spotdesk.retry', title: 'Retry', arguments: [node.viewId] };
+        : { command: COMMANDS.retry, title: 'Retry', arguments: [node.viewId] };
       return it;
     }
     if (node instanceof LoadingNode) {
