@@ -292,6 +292,30 @@ async function main(): Promise<void> {
       assert.deepEqual(roles, ['columnheader', 'grid', 'gridcell', 'row', 'rowgroup']);
     });
 
+    await test('a failure is shown as it is, with a Retry that polls now; a profile change clears the book', async () => {
+      const page = pages.dark!;
+      const failure = "Unreachable: connection refused (GET /api/v1/market/orderbook/level2_20) — check the profile's base URL and your connection, then Retry.";
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.banner.error', { state: 'visible' });
+      assert.equal(await page.textContent('.banner.error .banner-text'), failure);
+      const before = await page.evaluate(() => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length);
+      await page.click('.banner.error button.banner-action');
+      await page.waitForFunction((n) => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length === n + 1, before);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-retry.png'), fullPage: true });
+      // The profile changed: the old exchange's book goes, the chart says why it is empty.
+      await post(page, { type: 'reset' } satisfies ToWebview);
+      await page.waitForFunction(() => document.querySelectorAll('.row.bid:not([hidden]), .row.ask:not([hidden])').length === 0);
+      assert.equal(await page.isVisible('.banner.error'), false);
+      assert.equal(await page.textContent('.row.spread .spread-cell'), 'Spread —');
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'visible' });
+      assert.equal(await page.textContent('.ob-chart .chart-message'), `No book to draw: ${failure}`);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-empty.png'), fullPage: true });
+      await post(page, { type: 'error', message: null } satisfies ToWebview);
+      await feed(page, await level2(sb));
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'hidden' });
+    });
+
     for (const theme of ['light', 'hc'] as const) {
       await test(`renders the moving market in ${theme === 'light' ? 'Light+' : 'High Contrast'}`, async () => {
         const page = (pages[theme] = await open(theme));
@@ -343,7 +367,7 @@ async function main(): Promise<void> {
         xss: (window as unknown as Win).__xss ?? 0,
         title: document.querySelector('.ob-title')!.textContent,
         askPrice: document.querySelector('.row.ask:not([hidden]) .price')!.textContent,
-        error: document.querySelector('.banner.error')!.textContent,
+        error: document.querySelector('.banner.error .banner-text')!.textContent,
         elements: document.querySelectorAll('body *').length,
       }));
       assert.equal(r.imgs, 0, 'no <img> element');

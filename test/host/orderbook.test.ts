@@ -99,6 +99,28 @@ describe('Order book panel', function () {
     }
   });
 
+  it('an unreachable profile: the public book is requested without credentials and the real failure is shown; switching back clears it', async () => {
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
+    await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
+    try {
+      const h = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'ETH-USDT');
+      assert.ok(h);
+      const shown = await waitFor('the failure in the panel', () => h.lastError, 30_000);
+      assert.match(shown, /^Unreachable: connection refused \(GET \/api\/v1\/market\/orderbook\/level2_20\) — check the profile's base URL/);
+      assert.doesNotMatch(shown, /credentials/i, 'public data needs no key');
+      assert.strictEqual(h.lastPosted, undefined);
+      // Back to the sandbox: the book of the new profile replaces the error.
+      await useSandboxProfile();
+      const s = await h.nextSnapshot(30_000);
+      assert.strictEqual(s.symbol, 'ETH-USDT');
+      assert.strictEqual(h.lastError, null);
+      (h as unknown as { dispose(): void }).dispose();
+    } finally {
+      await useSandboxProfile();
+    }
+  });
+
   it('rejects a malformed symbol argument', async () => {
     const r = await vscode.commands.executeCommand<OrderBookPanelHandle | undefined>('spotdesk.openOrderBook', '<img src=x onerror=alert(1)>');
     assert.strictEqual(r, undefined);

@@ -62,7 +62,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const symbols = (): Promise<SymbolLike[]> => {
     const profile = services.profile().id;
     if (!symbolCache || symbolCache.profile !== profile) {
-      const list: Promise<SymbolLike[]> = services.client().then((c) => c.getSymbols());
+      const list: Promise<SymbolLike[]> = services.publicClient().then((c) => c.getSymbols());
       symbolCache = { profile, list };
       list.catch(() => {
         if (symbolCache?.list === list) symbolCache = undefined;
@@ -73,8 +73,9 @@ export function register(context: vscode.ExtensionContext, services: Services): 
 
   const deps: PanelDeps = {
     log: services.log,
+    // The level-2 book and the service status are public: no credentials needed.
     source: async () => {
-      const c = await services.client();
+      const c = await services.publicClient();
       lastClient = c;
       return c satisfies BookSource;
     },
@@ -135,6 +136,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     services.onDidChangeProfile(() => {
       symbolCache = undefined;
       lastClient = undefined;
+      for (const p of panels.values()) p.profileChanged();
     }),
     panels,
   );

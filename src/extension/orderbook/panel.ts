@@ -23,6 +23,7 @@ import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { STALE_AFTER_MS } from '../../shared/orderbook/viewModel';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
+import { failureText } from '../../shared/failure';
 
 /** The panel's view type; also the WebviewPanelSerializer key (and the `onWebviewPanel:` activation event). */
 export const VIEW_TYPE = 'spotdesk.orderBook';
@@ -50,7 +51,7 @@ export interface BookSource {
 /** Dependencies of a panel (injected so the host test and unit code can observe it). */
 export interface PanelDeps {
   log: vscode.LogOutputChannel;
-  /** The active profile's client (may throw with a user-facing message). */
+  /** The active profile's client for public data (no credentials needed; may throw). */
   source(): Promise<BookSource>;
   /** Symbol metadata (GET /api/v2/symbols), null when unknown. */
   meta(symbol: string): Promise<SymbolMeta | null>;
@@ -78,6 +79,8 @@ export interface OrderBookPanelHandle {
   readonly polling: boolean;
   readonly settings: PanelSettings;
   readonly disposed: boolean;
+  /** The failure shown in the panel (src/shared/failure.ts wording), or null. */
+  readonly lastError: string | null;
   /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
   nextSnapshot(timeoutMs?: number): Promise<BookSnapshot>;
 }
@@ -95,7 +98,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   private meta: SymbolMeta | null = null;
   private status: { status: ServiceStatusValue; msg: string } | undefined;
   private lastPolling = '';
-  private lastError: string | null = null;
+  lastError: string | null = null;
   private waiters: Array<(s: BookSnapshot) => void> = [];
   /** Fires once when the panel is disposed. */
   readonly onDidDispose: vscode.Event<void>;
@@ -140,6 +143,25 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         resolve(s);
       });
     });
+  }
+
+  /**
+   * The active profile changed: what the panel shows belongs to the old one. Forget the snapshot,
+   * the error and the status, tell the webview to clear the book, reload the symbol metadata and
+   * poll the new profile's public book.
+   */
+  profileChanged(): void {
+    if (this.disposed) return;
+    this.lastPosted = undefined;
+    this.lastError = null;
+    this.status = undefined;
+    this.failures = 0;
+    this.post({ type: 'reset' });
+    void this.loadMeta();
+    if (this.host.visible) {
+      this.pollNow();
+      void this.pollStatus();
+    }
   }
 
   /** The configured interval changed: the next poll uses it. */
@@ -313,7 +335,8 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   }
 }
 
+/** The failure in words (unreachable and why, timeout, HTTP status, exchange code), at most 300 characters. */
 function errText(err: unknown): string {
-  const s = err instanceof Error ? err.message : String(err);
+  const s = failureText(err);
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }

@@ -137,6 +137,8 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     polling: v.object({ state: v.oneOf(['running', 'paused', 'backoff'] as const), intervalMs: v.ms }),
     /** A fetch failed; `message` is a user-facing text (no secrets). `null` clears a previous error. */
     error: v.object({ message: v.nullable(text(500)) }),
+    /** The active profile changed: the book shown belongs to another exchange; clear it and wait for the next snapshot. */
+    reset: v.object({}),
   },
   toHost: {
     /** The webview script loaded (first load and every re-creation after being hidden). */

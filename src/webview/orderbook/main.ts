@@ -127,6 +127,18 @@ export class OrderBookController {
         break;
       case 'error':
         this.view.setError(msg.message);
+        if (!this.store?.snapshot) this.view.setChartMessage(msg.message === null ? 'Waiting for the first snapshot…' : `No book to draw: ${msg.message}`);
+        break;
+      case 'reset':
+        // The profile changed: this book belongs to another exchange.
+        this.store = this.symbol ? new BookStore(this.symbol) : undefined;
+        this.previous = emptyPrevious();
+        this.view.clearBook();
+        this.chart.clear();
+        this.view.setError(null);
+        this.view.setStatus('open', '');
+        this.view.setChartMessage('Waiting for the first snapshot…');
+        this.view.setStale('waiting');
         break;
     }
   }
@@ -139,6 +151,7 @@ export class OrderBookController {
       const view = buildView(snap, this.meta?.priceIncrement ?? smallestIncrement(snap), this.settings.grouping, this.previous);
       this.view.render(view);
       this.chart.draw(view);
+      this.view.setChartMessage(null);
     } catch (err) {
       this.stats.renderErrors++;
       this.view.setError(`Cannot show this book: ${err instanceof Error ? err.message : String(err)}`);

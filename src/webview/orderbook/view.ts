@@ -180,6 +180,8 @@ export class OrderBookView {
   private readonly statusBanner: HTMLDivElement;
   private readonly staleBanner: HTMLDivElement;
   private readonly errorBanner: HTMLDivElement;
+  private readonly errorText: Text;
+  private readonly chartMessage: HTMLDivElement;
   private readonly spreadText: Text;
   private readonly midText: Text;
   private readonly updatedText: Text;
@@ -249,6 +251,13 @@ export class OrderBookView {
     this.errorBanner = el('div', 'banner error', this.root);
     this.errorBanner.setAttribute('role', 'alert');
     this.errorBanner.hidden = true;
+    this.errorText = document.createTextNode('');
+    el('span', 'banner-text', this.errorBanner).appendChild(this.errorText);
+    const retry = el('button', 'banner-action', this.errorBanner);
+    retry.type = 'button';
+    retry.textContent = 'Retry';
+    retry.setAttribute('aria-label', 'Retry loading the order book now');
+    retry.addEventListener('click', () => events.onRefresh());
 
     const body = el('div', 'ob-body', this.root);
     this.grid = el('div', 'ob-grid', body);
@@ -277,6 +286,9 @@ export class OrderBookView {
     const chartBox = el('section', 'ob-chart', body);
     chartBox.setAttribute('aria-label', 'Depth chart');
     this.canvas = el('canvas', undefined, chartBox);
+    this.chartMessage = el('div', 'chart-message', chartBox);
+    this.chartMessage.setAttribute('role', 'status');
+    this.chartMessage.textContent = 'Waiting for the first snapshot…';
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price');
 
@@ -464,10 +476,29 @@ export class OrderBookView {
     this.statusBanner.hidden = false;
   }
 
-  /** Error banner (textContent); null hides it. */
+  /** Error banner with a Retry button (the failure as text); null hides it. */
   setError(message: string | null): void {
     this.errorBanner.hidden = message === null;
-    this.errorBanner.textContent = message ?? '';
+    this.errorText.data = message ?? '';
+  }
+
+  /** A line over the depth chart saying why it is empty (no book yet, or the failure); null hides it. */
+  setChartMessage(message: string | null): void {
+    this.chartMessage.hidden = message === null;
+    this.chartMessage.textContent = message ?? '';
+  }
+
+  /** Empty the book (another profile's book is not this one): rows hidden, spread and mid unknown. */
+  clearBook(): void {
+    this.pendingView = undefined;
+    for (const r of this.asks) r.hide();
+    for (const r of this.bids) r.hide();
+    this.spreadText.data = this.lastSpread = 'Spread —';
+    this.midText.data = this.lastMid = 'Mid —';
+    this.seqText.data = this.lastSeq = '—';
+    this.updatedText.data = '—';
+    this.lastTime = -1;
+    this.rendered = undefined;
   }
 
   /** Footer polling state, e.g. "every 1000 ms", "paused", "backing off 4000 ms". */
