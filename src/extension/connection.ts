@@ -20,6 +20,7 @@ import type { SpotClient } from '../api/client';
 import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 import { COMMANDS } from './commandIds';
+import { redact, requestLogLine, type RequestLogEntry } from './requestLog';
 
 /** Id and display name of the built-in sandbox profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -40,17 +41,6 @@ export interface StoredCredentials {
   apiPassphrase: string;
   /** KC-API-KEY-VERSION, "2" or "3" (as on the wire). */
   keyVersion: KeyVersion;
-}
-
-/** One request as reported by the client's `onRequest` hook (no headers, no secrets). */
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  code?: string;
-  httpStatus?: number;
-  latencyMs?: number;
-  weight?: number;
-  pool?: string;
 }
 
 /** Error whose message is meant for the user (what happened and what to do next). */
@@ -261,13 +251,8 @@ export class Connection implements vscode.Disposable {
 
   /** Log one request: only what the client's hook reports (never headers or KC-API-* values). */
   logRequest(e: RequestLogEntry): void {
-    const parts = [`${e.method} ${e.path}`, `→ ${e.code ?? '?'}`];
-    if (e.httpStatus !== undefined) parts.push(`HTTP ${e.httpStatus}`);
-    if (e.latencyMs !== undefined) parts.push(`${Math.round(e.latencyMs)} ms`);
-    if (e.weight !== undefined) parts.push(`weight ${e.weight}${e.pool ? ` (${e.pool})` : ''}`);
-    const line = redact(parts.join('  '));
-    if (e.code && e.code !== '200000') this.log.warn(line);
-    else this.log.info(line);
+    const { level, line } = requestLogLine(e);
+    this.log[level](line);
   }
 
   private startSandbox(): Promise<SandboxProcess> {
@@ -437,13 +422,4 @@ class ClientSlot {
     this.promise = this.key = this.last = undefined;
     return old;
   }
-}
-
-/**
- * Defence in depth for log lines: blank out anything that looks like a KC-API-* header value
- * (`KC-API-SIGN: …`, `"KC-API-KEY":"…"`). The client's hook never reports headers, so this
- * should never trigger.
- */
-export function redact(line: string): string {
-  return line.replace(/(KC-API-[A-Z-]+"?\s*[:=]\s*"?)[^\s",}]+/gi, '$1***');
 }
