@@ -26,6 +26,8 @@ import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
+import { CachedFetch } from '../shared/cachedFetch';
+import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
 
 /**
@@ -54,6 +56,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     return all[connection.profile().id] ?? [];
   };
 
+  // One symbol list for every feature, per profile (and per test client override).
+  let clientGeneration = 0;
+  if (seams) context.subscriptions.push(seams.onDidChangeClient(() => clientGeneration++));
+  const symbolList = new CachedFetch<readonly SymbolInfo[]>(async () => (await services.publicClient()).getSymbols(), {
+    key: () => `${connection.profile().id} ${connection.profile().baseUrl ?? ''} ${clientGeneration}`,
+  });
+
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
   let trees: SpotDeskTestHooks['trees'];
   const services: Services = {
@@ -62,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     prompts,
     client: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.client()) : () => connection.client(),
     publicClient: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.publicClient()) : () => connection.publicClient(),
+    symbols: (force) => symbolList.get(force),
     profile: () => connection.profile(),
     credentialsPresent: () => connection.credentialsPresent(),
     refresh: (what = 'all') => {
@@ -101,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     trees.orders.attach(),
     trees.markets.attach(),
     connection.onDidChange(() => {
+      symbolList.reset();
       statusBar.reset();
     }),
     ...Object.values(trees).map((t) => t.onDidLoad(() => statusBar.updateIfStale())),

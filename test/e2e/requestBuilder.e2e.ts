@@ -90,6 +90,7 @@ async function main(): Promise<void> {
   let client = new SpotClient({ baseUrl: sandbox.baseUrl, credentials: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: creds.keyVersion } });
   const controller = new RequestBuilderController({
     client: async () => client,
+    symbols: () => client.getSymbols(),
     confirm: async () => false,
     afterPlace: () => undefined,
     log: () => undefined,

@@ -23,6 +23,7 @@ import type { Services } from '../services';
 import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
 import { PanelSet, WebviewHost } from '../webviewHost';
+import { failureText } from '../../shared/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, VIEW_TYPE, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../commandIds';
 
@@ -57,19 +58,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const panels = new PanelSet<string, OrderBookPanel>();
   const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
-  let symbolCache: { profile: string; list: Promise<SymbolLike[]> } | undefined;
-
-  const symbols = (): Promise<SymbolLike[]> => {
-    const profile = services.profile().id;
-    if (!symbolCache || symbolCache.profile !== profile) {
-      const list: Promise<SymbolLike[]> = services.publicClient().then((c) => c.getSymbols());
-      symbolCache = { profile, list };
-      list.catch(() => {
-        if (symbolCache?.list === list) symbolCache = undefined;
-      });
-    }
-    return symbolCache.list;
-  };
+  const symbols = (): Promise<readonly SymbolLike[]> => services.symbols();
 
   const deps: PanelDeps = {
     log: services.log,
@@ -134,7 +123,6 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       if (e.affectsConfiguration('spotdesk.orderBook.refreshIntervalMs')) for (const p of panels.values()) p.configChanged();
     }),
     services.onDidChangeProfile(() => {
-      symbolCache = undefined;
       lastClient = undefined;
       for (const p of panels.values()) p.profileChanged();
     }),
@@ -142,7 +130,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   );
 }
 
-async function pickSymbol(symbols: () => Promise<SymbolLike[]>): Promise<string | undefined> {
+async function pickSymbol(symbols: () => Promise<readonly SymbolLike[]>): Promise<string | undefined> {
   const items = symbols().then((list) =>
     list
       .filter((s) => s.enableTrading !== false)
@@ -153,7 +141,7 @@ async function pickSymbol(symbols: () => Promise<SymbolLike[]>): Promise<string 
     const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Order Book', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
     return pick?.label;
   } catch (err) {
-    void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${failureText(err)}`);
     return undefined;
   }
 }

@@ -54,7 +54,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       ({ RequestBuilderController: Controller }) =>
         new Controller({
           client: () => services.client(),
-          publicClient: () => services.publicClient(),
+          symbols: (force) => services.symbols(force),
           confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
