@@ -49,6 +49,21 @@ export interface RequestLogEntry {
   attempt: number;
   /** Transport failure kind, when there was one. */
   error?: TransportError['kind'];
+  /**
+   * The failure of this attempt as `ErrorClass: message` (a TransportError's message, or an
+   * ApiError's `msg`), when it failed. Holds no header values or secrets (the errors never do).
+   */
+  errorMessage?: string;
+}
+
+/**
+ * `ErrorClass: message` of a failed attempt for the request log: an ApiError's `msg` (its code is
+ * logged apart), a TransportError's message (the request line and the reason), else the message.
+ */
+function errorLine(e: unknown): string {
+  if (e instanceof ApiError) return `ApiError: ${e.msg || '(no message)'}`;
+  if (e instanceof Error) return `${e.name}${e instanceof TransportError ? ` (${e.kind})` : ''}: ${e.message}`;
+  return String(e);
 }
 
 /** Options of {@link SpotClient}. */
@@ -322,17 +337,18 @@ export class SpotClient {
         now: this.now,
       });
     } catch (e) {
-      this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network');
+      this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network', e);
       throw e;
     }
     this.limiter.update(prepared.pool, readRateLimitHeaders(ans.header));
     return ans;
   }
 
-  private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind']): void {
+  private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind'], failure?: unknown): void {
     if (!this.onRequest) return;
     try {
-      this.onRequest({ method: p.method, path: p.path, endpoint: p.endpoint, code, httpStatus, latencyMs, weight: p.weight, pool: p.pool, attempt, ...(error ? { error } : {}) });
+      const errorMessage = failure === undefined ? undefined : errorLine(failure);
+      this.onRequest({ method: p.method, path: p.path, endpoint: p.endpoint, code, httpStatus, latencyMs, weight: p.weight, pool: p.pool, attempt, ...(error ? { error } : {}), ...(errorMessage ? { errorMessage } : {}) });
     } catch {
       // a failing log hook must not break requests
     }
@@ -378,7 +394,7 @@ export class SpotClient {
         this.log(prepared, attempt, d.code, ans.status, ans.latencyMs);
         payload = d.payload;
       } catch (e) {
-        this.log(prepared, attempt, e instanceof ApiError ? e.code : undefined, ans.status, ans.latencyMs, e instanceof TransportError ? e.kind : undefined);
+        this.log(prepared, attempt, e instanceof ApiError ? e.code : undefined, ans.status, ans.latencyMs, e instanceof TransportError ? e.kind : undefined, e);
         if (e instanceof ApiError) {
           if (e.isRateLimit) {
             this.limiter.exhaust(ep.pool, readRateLimitHeaders(ans.header)?.reset);

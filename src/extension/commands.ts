@@ -20,6 +20,7 @@ import type { MarketsTree } from './views/markets';
 import { describeError } from './views/pollingTree';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
+import { COMMANDS } from './commandIds';
 
 /** Everything the commands act on. */
 export interface CommandDeps {
@@ -46,7 +47,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     });
 
   return [
-    reg('spotdesk.selectProfile', async () => {
+    reg(COMMANDS.selectProfile, async () => {
       const active = connection.profile();
       type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };
       const items: Item[] = connection.profiles().map((p) => ({
@@ -66,11 +67,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         // Not awaited: a notification stays open until dismissed.
         void vscode.window
           .showInformationMessage(`Profile "${choice.profile!.name}" has no API credentials yet.`, 'Set API Credentials')
-          .then((set) => set && vscode.commands.executeCommand('spotdesk.setCredentials'));
+          .then((set) => set && vscode.commands.executeCommand(COMMANDS.setCredentials));
       }
     }),
 
-    reg('spotdesk.setCredentials', async (profileName?: string) => {
+    reg(COMMANDS.setCredentials, async (profileName?: string) => {
       const profile = await pickUserProfile(connection, prompts, profileName, 'Set API Credentials for which profile?');
       if (!profile) return;
       const title = `SpotDesk: API credentials for "${profile.name}"`;
@@ -93,7 +94,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" saved in VS Code's secret storage.`);
     }),
 
-    reg('spotdesk.clearCredentials', async (profileName?: string) => {
+    reg(COMMANDS.clearCredentials, async (profileName?: string) => {
       const profile = await pickUserProfile(connection, prompts, profileName, 'Clear API Credentials of which profile?');
       if (!profile) return;
       await connection.clearCredentials(profile);
@@ -101,20 +102,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" removed.`);
     }),
 
-    reg('spotdesk.refresh', () => d.refreshAll()),
-    reg('spotdesk.accounts.refresh', () => trees.accounts.refresh()),
-    reg('spotdesk.orders.refresh', () => trees.orders.refresh()),
-    reg('spotdesk.markets.refresh', () => trees.markets.refresh()),
-    reg('spotdesk.retry', (viewId?: string) => {
+    reg(COMMANDS.refresh, () => d.refreshAll()),
+    reg(COMMANDS.accountsRefresh, () => trees.accounts.refresh()),
+    reg(COMMANDS.ordersRefresh, () => trees.orders.refresh()),
+    reg(COMMANDS.marketsRefresh, () => trees.markets.refresh()),
+    reg(COMMANDS.retry, (viewId?: string) => {
       const t = Object.values(trees).find((x) => x.viewId === viewId);
       return t ? t.refresh() : d.refreshAll();
     }),
-    reg('spotdesk.showLog', () => services.log.show()),
+    reg(COMMANDS.showLog, () => services.log.show()),
 
-    reg('spotdesk.accounts.hideZero', () => setHideZero(true)),
-    reg('spotdesk.accounts.showZero', () => setHideZero(false)),
+    reg(COMMANDS.accountsHideZero, () => setHideZero(true)),
+    reg(COMMANDS.accountsShowZero, () => setHideZero(false)),
 
-    reg('spotdesk.transfer', async (row?: unknown) => {
+    reg(COMMANDS.transfer, async (row?: unknown) => {
       const target = accountArg(row);
       if (!target) throw new Error('Run "Transfer…" from an account row of the Accounts view.');
       const { currency, type: from } = target;
@@ -144,7 +145,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return amount.trim();
     }),
 
-    reg('spotdesk.cancelOrder', async (row?: unknown) => {
+    reg(COMMANDS.cancelOrder, async (row?: unknown) => {
       const target = orderArg(row);
       if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
       const client = await connection.client();
@@ -167,7 +168,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return true;
     }),
 
-    reg('spotdesk.cancelAllForSymbol', async (row?: unknown) => {
+    reg(COMMANDS.cancelAllForSymbol, async (row?: unknown) => {
       const target = symbolArg(row);
       if (!target) throw new Error('Run "Cancel All" on a symbol of the Active Orders view.');
       const { symbol } = target;
@@ -191,7 +192,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return true;
     }),
 
-    reg('spotdesk.showFills', async (node?: OrderNode) => {
+    reg(COMMANDS.showFills, async (node?: OrderNode) => {
       if (!node || node.kind !== 'order') throw new Error('Run "Show Fills" on an order of the Active Orders view.');
       const client = await connection.client();
       const page = await client.getFills({ symbol: node.symbol, orderId: node.order.id });
@@ -210,14 +211,14 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return page.items;
     }),
 
-    reg('spotdesk.copyOrderId', async (node?: OrderNode) => {
+    reg(COMMANDS.copyOrderId, async (node?: OrderNode) => {
       if (!node || node.kind !== 'order') throw new Error('Run "Copy Order Id" on an order of the Active Orders view.');
       await vscode.env.clipboard.writeText(node.order.id);
       void vscode.window.setStatusBarMessage(`SpotDesk: copied order id ${node.order.id}`, 3000);
       return node.order.id;
     }),
 
-    reg('spotdesk.addToWatchlist', async (arg?: string | { symbol?: string }) => {
+    reg(COMMANDS.addToWatchlist, async (arg?: string | { symbol?: string }) => {
       const symbol = typeof arg === 'string' ? arg : arg?.symbol;
       if (!symbol) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');
       const cfg = vscode.workspace.getConfiguration('spotdesk');

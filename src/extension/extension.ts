@@ -27,6 +27,9 @@ import { register as registerRequestBuilder } from './requestBuilder';
 import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
+import { CachedFetch } from '../shared/cachedFetch';
+import type { SymbolInfo } from '../api/schemas';
+import { COMMANDS } from './commandIds';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -54,6 +57,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     return all[connection.profile().id] ?? [];
   };
 
+  // One symbol list for every feature, per profile (and per test client override).
+  let clientGeneration = 0;
+  if (seams) context.subscriptions.push(seams.onDidChangeClient(() => clientGeneration++));
+  const symbolList = new CachedFetch<readonly SymbolInfo[]>(async () => (await services.publicClient()).getSymbols(), {
+    key: () => `${connection.profile().id} ${connection.profile().baseUrl ?? ''} ${clientGeneration}`,
+  });
+
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
   let trees: SpotDeskTestHooks['trees'];
   const services: Services = {
@@ -62,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     prompts,
     client: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.client()) : () => connection.client(),
     publicClient: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.publicClient()) : () => connection.publicClient(),
+    symbols: (force) => symbolList.get(force),
     profile: () => connection.profile(),
     credentialsPresent: () => connection.credentialsPresent(),
     refresh: (what = 'all') => {
@@ -101,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     trees.orders.attach(),
     trees.markets.attach(),
     connection.onDidChange(() => {
+      symbolList.reset();
       statusBar.reset();
     }),
     ...Object.values(trees).map((t) => t.onDidLoad(() => statusBar.updateIfStale())),
@@ -122,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   );
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('spotdesk.useSandboxFromBot', async () => {
+    vscode.commands.registerCommand(COMMANDS.useSandboxFromBot, async () => {
       try {
         await useSandboxFromBot({ sandbox: () => connection.embeddedSandbox(), prompts, log });
       } catch (err) {

@@ -20,9 +20,10 @@ import type { StatusBar } from './statusBar';
 import type { AccountsTree } from './views/accounts';
 import type { MarketsTree } from './views/markets';
 import type { OrdersTree } from './views/orders';
+import { INTERNAL_COMMANDS } from './commandIds';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
-export const TEST_HOOKS_COMMAND = 'spotdesk.testHooks';
+export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
 
 /**
  * Test-only state the features consult. Created by activate() only outside Production; features

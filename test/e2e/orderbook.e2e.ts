@@ -17,7 +17,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { add, cmp } from '../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
-import type { BookSnapshot, HostMessage, SymbolMeta } from '../../src/shared/orderbook/protocol';
+import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/shared/orderbook/protocol';
 import { FailureRecord, painted } from './failure';
 import { buildBundle, post, ROOT, startHarness, type Harness, type ThemeName } from './orderbookHarness';
 
@@ -78,12 +78,12 @@ async function rows(page: Page, side: 'ask' | 'bid'): Promise<string[][]> {
 }
 
 async function init(page: Page, meta: SymbolMeta, grouping: '1' | '10' = '1'): Promise<void> {
-  const msg: HostMessage = { type: 'init', symbol: SYMBOL, meta, settings: { grouping, depth: 20 }, pollMs: 500 };
+  const msg: ToWebview = { type: 'init', symbol: SYMBOL, meta, settings: { grouping, depth: 20 }, pollMs: 500 };
   await post(page, msg);
 }
 
 async function feed(page: Page, s: BookSnapshot): Promise<void> {
-  await post(page, { type: 'snapshot', snapshot: s } satisfies HostMessage);
+  await post(page, { type: 'snapshot', snapshot: s } satisfies ToWebview);
   await page.waitForFunction((seq) => (window as unknown as Win).__orderbook.lastView?.sequence === seq, s.sequence, { timeout: 5000 });
 }
 
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
 
     await test('100 levels: rows far below the viewport are written when they scroll into view', async () => {
       const page = await open('dark');
-      await post(page, { type: 'init', symbol: SYMBOL, meta, settings: { grouping: '1', depth: 100 }, pollMs: 1000 } satisfies HostMessage);
+      await post(page, { type: 'init', symbol: SYMBOL, meta, settings: { grouping: '1', depth: 100 }, pollMs: 1000 } satisfies ToWebview);
       const s = await level2(sb, 100);
       await feed(page, s);
       const next = { ...s, sequence: (BigInt(s.sequence) + 1n).toString(), bids: s.bids.map(([p, q], i) => [p, i === s.bids.length - 1 ? add(q, '1') : q] as [string, string]) };
@@ -261,13 +261,13 @@ async function main(): Promise<void> {
       await page.waitForSelector('.banner.stale', { state: 'visible', timeout: 6000 });
       assert.equal(await page.textContent('.banner.stale'), 'Stale: no update for more than 3 s');
       assert.equal(await page.getAttribute('main.ob', 'data-freshness'), 'stale');
-      await post(page, { type: 'status', status: 'cancelonly', msg: 'maintenance window' } satisfies HostMessage);
+      await post(page, { type: 'status', status: 'cancelonly', msg: 'maintenance window' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'visible' });
       assert.equal(await page.textContent('.banner.status'), 'Service in cancel-only mode: maintenance window');
       await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-stale.png'), fullPage: true });
       await feed(page, await level2(sb));
       await page.waitForSelector('.banner.stale', { state: 'hidden' });
-      await post(page, { type: 'status', status: 'open', msg: '' } satisfies HostMessage);
+      await post(page, { type: 'status', status: 'open', msg: '' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'hidden' });
     });
 
@@ -290,6 +290,30 @@ async function main(): Promise<void> {
       assert.equal(tabbable, 1, 'one tab stop in the grid');
       const roles = await page.$$eval('.ob-grid, .ob-grid [role]', (els) => [...new Set(els.map((e) => e.getAttribute('role')))].sort());
       assert.deepEqual(roles, ['columnheader', 'grid', 'gridcell', 'row', 'rowgroup']);
+    });
+
+    await test('a failure is shown as it is, with a Retry that polls now; a profile change clears the book', async () => {
+      const page = pages.dark!;
+      const failure = "Unreachable: connection refused (GET /api/v1/market/orderbook/level2_20) — check the profile's base URL and your connection, then Retry.";
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.banner.error', { state: 'visible' });
+      assert.equal(await page.textContent('.banner.error .banner-text'), failure);
+      const before = await page.evaluate(() => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length);
+      await page.click('.banner.error button.banner-action');
+      await page.waitForFunction((n) => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length === n + 1, before);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-retry.png'), fullPage: true });
+      // The profile changed: the old exchange's book goes, the chart says why it is empty.
+      await post(page, { type: 'reset' } satisfies ToWebview);
+      await page.waitForFunction(() => document.querySelectorAll('.row.bid:not([hidden]), .row.ask:not([hidden])').length === 0);
+      assert.equal(await page.isVisible('.banner.error'), false);
+      assert.equal(await page.textContent('.row.spread .spread-cell'), 'Spread —');
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'visible' });
+      assert.equal(await page.textContent('.ob-chart .chart-message'), `No book to draw: ${failure}`);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-empty.png'), fullPage: true });
+      await post(page, { type: 'error', message: null } satisfies ToWebview);
+      await feed(page, await level2(sb));
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'hidden' });
     });
 
     for (const theme of ['light', 'hc'] as const) {
@@ -343,7 +367,7 @@ async function main(): Promise<void> {
         xss: (window as unknown as Win).__xss ?? 0,
         title: document.querySelector('.ob-title')!.textContent,
         askPrice: document.querySelector('.row.ask:not([hidden]) .price')!.textContent,
-        error: document.querySelector('.banner.error')!.textContent,
+        error: document.querySelector('.banner.error .banner-text')!.textContent,
         elements: document.querySelectorAll('body *').length,
       }));
       assert.equal(r.imgs, 0, 'no <img> element');

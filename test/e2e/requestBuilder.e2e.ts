@@ -29,7 +29,7 @@ import * as D from '../../src/api/decimal';
 import { startSandbox } from '../../src/exchange/server/index';
 import { RequestBuilderController, RequestBuilderSession } from '../../src/extension/requestBuilder/controller';
 import { panelHtml } from '../../src/shared/requestBuilder/html';
-import { emptyDraft, parseToExtension, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type ToWebview } from '../../src/shared/requestBuilder/protocol';
 import { FailureRecord } from './failure';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -90,6 +90,7 @@ async function main(): Promise<void> {
   let client = new SpotClient({ baseUrl: sandbox.baseUrl, credentials: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: creds.keyVersion } });
   const controller = new RequestBuilderController({
     client: async () => client,
+    symbols: () => client.getSymbols(),
     confirm: async () => false,
     afterPlace: () => undefined,
     log: () => undefined,
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
     });
     page.on('pageerror', (e) => cspViolations.push(String(e)));
     await page.exposeFunction('__toExtension', (m: unknown) => {
-      const msg = parseToExtension(m);
+      const msg = REQUEST_BUILDER_PROTOCOL.parseToHost(m);
       assert.ok(msg, `webview sent a message outside the protocol: ${JSON.stringify(m)}`);
       void session.handle(msg);
     });

@@ -18,19 +18,8 @@ import type { DepositOutcome, WithdrawOutcome } from '../../src/extension/fundin
 import type { FundingClient } from '../../src/extension/funding/client';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/shared/funding/types';
-import { scriptedSteps, spotdesk, useSandboxProfile, waitFor, type AskedStep, type StepAnswers } from './helpers';
+import { sandboxSuite, scriptedSteps, waitFor, type AskedStep, type SandboxSuite, type StepAnswers } from './helpers';
 
-interface Sandbox {
-  baseUrl: string;
-  adminToken: string;
-}
-interface NewUser {
-  uid: string;
-  apiKey: string;
-  apiSecret: string;
-  apiPassphrase: string;
-  keyVersion: string;
-}
 interface WithdrawalRecord {
   withdrawalId: string;
   version: string;
@@ -45,29 +34,10 @@ interface WithdrawalRecord {
   status: string;
 }
 
-let sb: Sandbox;
+let suite: SandboxSuite;
 let hooks: SpotDeskTestHooks;
-
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sb.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${sb.adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const env = (await res.json()) as { code: string; data?: T; msg?: string };
-  if (env.code !== '200000') throw new Error(`admin ${method} ${path}: ${env.code} ${env.msg ?? ''}`);
-  return env.data as T;
-}
-
-/** A fresh sandbox user with `balances` and a client signed with its key. */
-async function freshUser(balances: { currency: string; type: 'main' | 'trade'; amount: string }[], permissions?: string[]): Promise<{ user: NewUser; client: SpotClient }> {
-  const user = await admin<NewUser>('POST', '/sandbox/v1/users', { balances, ...(permissions ? { permissions } : {}) });
-  const client = new SpotClient({
-    baseUrl: sb.baseUrl,
-    credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '1' | '2' | '3' },
-  });
-  return { user, client };
-}
+const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => suite.admin<T>(method, path, body);
+const freshUser: SandboxSuite['freshUser'] = (balances, permissions) => suite.freshUser(balances, permissions);
 
 async function balances(client: SpotClient, currency: string): Promise<Record<string, { balance: string; available: string; holds: string }>> {
   const out: Record<string, { balance: string; available: string; holds: string }> = {};
@@ -181,17 +151,9 @@ async function withdraw(arg?: unknown): Promise<WithdrawOutcome> {
 describe('Funding: deposit addresses and guarded withdrawals', function () {
   this.timeout(60_000);
 
-  before(async () => {
-    await useSandboxProfile();
-    hooks = await spotdesk();
-    const s = await hooks.services.sandbox();
-    assert.ok(s, 'sandbox running');
-    sb = s;
-  });
-
-  afterEach(() => {
-    hooks.setClient(undefined);
-    hooks.resetPrompts();
+  suite = sandboxSuite();
+  before(() => {
+    hooks = suite.hooks;
   });
 
   after(async () => {
@@ -494,7 +456,7 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.match(fourth.error?.detail ?? '', /limited to 3 per 10 seconds and 50 per 24 hours.*Wait \d+\.\d s before the next one\./);
       assert.strictEqual((await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).length, 3, 'nothing sent');
       // A second client object for the same account has no local history: the server refuses (260310).
-      hooks.setClient(new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '2' } }));
+      hooks.setClient(suite.clientOf(user));
       answerAs(uid);
       const refused = await withdraw();
       assert.strictEqual(refused.status, 'failed');

@@ -11,30 +11,11 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { SpotClient } from '../../src/api/client';
 import * as D from '../../src/api/decimal';
 import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/shared/requestBuilder/protocol';
-import { children, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
-
-interface CreatedUser {
-  apiKey: string;
-  apiSecret: string;
-  apiPassphrase: string;
-  keyVersion: '1' | '2' | '3';
-}
-
-async function createUser(baseUrl: string, adminToken: string, body: Record<string, unknown>): Promise<CreatedUser> {
-  const r = await fetch(`${baseUrl}/sandbox/v1/users`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const j = (await r.json()) as { code: string; data: CreatedUser };
-  assert.strictEqual(j.code, '200000', `admin create user: ${JSON.stringify(j)}`);
-  return j.data;
-}
+import { children, item, sandboxSuite, spotdesk, waitFor } from './helpers';
 
 function oid(tag: string): string {
   return `rb${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 40);
@@ -42,20 +23,13 @@ function oid(tag: string): string {
 
 describe('Request builder (issue 8)', function () {
   this.timeout(60_000);
+  const suite = sandboxSuite();
   let hooks: RequestBuilderTestHooks;
   let door: SpotDeskTestHooks;
-  let sb: { baseUrl: string; adminToken: string };
   let price: string;
   /** `price` plus half a priceIncrement: off the tick grid. */
   let offPrice: string;
-  const clients: SpotClient[] = [];
 
-  const newClient = (u: CreatedUser, mutate: (c: CreatedUser) => CreatedUser = (c) => c): SpotClient => {
-    const c = mutate(u);
-    const client = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion } });
-    clients.push(client);
-    return client;
-  };
   const draft = (extra: Partial<OrderDraft> = {}): OrderDraft => ({ ...emptyDraft('BTC-USDT', oid('t')), price, size: '0.001', ...extra });
   const run = async (kind: 'runTest' | 'place', d: OrderDraft) => {
     const panel = hooks.panel();
@@ -67,11 +41,7 @@ describe('Request builder (issue 8)', function () {
   };
 
   before(async () => {
-    await useSandboxProfile();
-    const api = (door = await spotdesk());
-    const s = await api.services.sandbox();
-    assert.ok(s, 'sandbox running');
-    sb = s;
+    const api = (door = suite.hooks);
     await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
     hooks = await api.requestBuilder();
     assert.ok(hooks, 'test hooks available in test mode');
@@ -85,13 +55,7 @@ describe('Request builder (issue 8)', function () {
     offPrice = D.add(price, D.mul(rules.priceIncrement, '0.5'));
   });
 
-  afterEach(() => {
-    door.setClient(undefined);
-    door.resetPrompts();
-  });
-
   after(() => {
-    for (const c of clients) c.close();
     hooks?.panel()?.dispose();
   });
 
@@ -108,8 +72,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('preview: shows the prehash, body and redacted headers; never the secret', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    door.setClient(newClient(u));
+    const u = await suite.newUser({ keyVersion: '1' });
+    door.setClient(suite.clientOf(u));
     const panel = hooks.panel()!;
     const d = draft();
     await panel.session.handle({ type: 'draft', draft: d, seq: 1 });
@@ -141,8 +105,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a deliberately wrong secret gives 400005 and the signature diagnosis', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    door.setClient(newClient(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
+    const u = await suite.newUser({ keyVersion: '1' });
+    door.setClient(suite.clientOf(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400005');
@@ -156,8 +120,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a skewed clock gives 400002 and the measured skew', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, {});
-    const c = newClient(u);
+    const u = await suite.newUser({});
+    const c = suite.clientOf(u);
     c.setClockOffset(-60_000);
     door.setClient(c);
     const out = await run('runTest', draft());
@@ -175,8 +139,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a key without Spot Trading gives 400007 and the permission diagnosis', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { permissions: ['General'] });
-    door.setClient(newClient(u));
+    const u = await suite.newUser({ permissions: ['General'] });
+    door.setClient(suite.clientOf(u));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400007');

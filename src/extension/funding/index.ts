@@ -10,18 +10,26 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { PanelSet } from '../webviewHost';
+import type { FundingPanel } from './panel';
+import { COMMANDS } from '../commandIds';
 
 export type { DepositArgs, DepositOutcome } from './deposit';
 export type { WithdrawArgs, WithdrawOutcome } from './withdraw';
 
-/** Registers the funding commands (implementations load on first invocation). */
+/**
+ * Registers the funding commands (implementations load on first invocation) and disposes the
+ * funding panels with the extension.
+ */
 export function register(context: vscode.ExtensionContext, services: Services): void {
+  const panels = new PanelSet<string, FundingPanel>();
   context.subscriptions.push(
-    vscode.commands.registerCommand('spotdesk.createDepositAddress', async (arg?: unknown) => {
+    panels,
+    vscode.commands.registerCommand(COMMANDS.createDepositAddress, async (arg?: unknown) => {
       const { runCreateDepositAddress } = await import('./deposit');
-      return runCreateDepositAddress(services, arg);
+      return runCreateDepositAddress(services, arg, panels);
     }),
-    vscode.commands.registerCommand('spotdesk.withdraw', async (arg?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');
       return runWithdraw(services, arg);
     }),

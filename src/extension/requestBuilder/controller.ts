@@ -10,8 +10,9 @@
 import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
+import { failureText } from '../../shared/failure';
 import { validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, type OrderDraft, type RunResult, type ToExtension, type ToWebview } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 
 /** What the controller needs from the extension (see module docs). */
@@ -19,10 +20,11 @@ export interface ControllerDeps {
   /** The client of the active profile (throws a user-facing Error without credentials). */
   client(): Promise<SpotClient>;
   /**
-   * Client for public endpoints (GET /api/v2/symbols), usable without credentials; defaults to
-   * `client`. Lets order documents get symbol rules on a profile that has no API key yet.
+   * The active profile's symbols (GET /api/v2/symbols, public, so order documents get rules on a
+   * profile without an API key). The extension shares one cached list with failure back-off
+   * (`Services.symbols`); `force` asks the exchange now.
    */
-  publicClient?(): Promise<SpotClient>;
+  symbols(force?: boolean): Promise<readonly SymbolInfo[]>;
   /**
    * Modal confirmation; resolves true when the user chose `action`. Injected so tests can answer.
    */
@@ -117,27 +119,25 @@ export interface RunOutcome {
 
 /** Request-builder logic (see module docs). */
 export class RequestBuilderController {
-  private symbolCache: { rules: SymbolRules[]; at: number } | undefined;
+  /** The rules of the last symbol list seen (recomputed when the list object changes). */
+  private rulesOf: { list: readonly SymbolInfo[]; rules: SymbolRules[] } | undefined;
   private readonly offsets = new WeakMap<SpotClient, { offsetMs: number; at: number }>();
 
   constructor(private readonly deps: ControllerDeps) {}
 
-  /** Forget the cached symbol list (profile changed). */
+  /** Forget the rules derived from the symbol list (profile or client changed). */
   reset(): void {
-    this.symbolCache = undefined;
+    this.rulesOf = undefined;
   }
 
   /**
-   * Symbol rules of the active profile (GET /api/v2/symbols), cached for 5 minutes.
+   * Symbol rules of the active profile (from {@link ControllerDeps.symbols}), sorted by symbol.
    * @throws the client's errors (no credentials are needed: public endpoint).
    */
   async symbols(force = false): Promise<SymbolRules[]> {
-    if (!force && this.symbolCache && Date.now() - this.symbolCache.at < 300_000) return this.symbolCache.rules;
-    const client = await (this.deps.publicClient ? this.deps.publicClient() : this.deps.client());
-    const list = await client.getSymbols();
-    const rules = list.map(toRules).sort((a, b) => a.symbol.localeCompare(b.symbol));
-    this.symbolCache = { rules, at: Date.now() };
-    return rules;
+    const list = await this.deps.symbols(force);
+    if (this.rulesOf?.list !== list) this.rulesOf = { list, rules: list.map(toRules).sort((a, b) => a.symbol.localeCompare(b.symbol)) };
+    return this.rulesOf.rules;
   }
 
   /** Symbol rules as a map, or undefined when they cannot be loaded. */
@@ -374,7 +374,7 @@ export class RequestBuilderSession {
     try {
       symbols = await this.controller.symbols();
     } catch (err) {
-      symbolsError = err instanceof Error ? err.message : String(err);
+      symbolsError = failureText(err);
     }
     if (!this.draft.symbol && symbols.length) this.draft = { ...this.draft, symbol: symbols.find((s) => s.symbol === 'BTC-USDT')?.symbol ?? symbols[0].symbol };
     this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}) });
@@ -382,10 +382,10 @@ export class RequestBuilderSession {
   }
 
   /**
-   * Handle one message from the webview (already validated with `parseToExtension`). Never
+   * Handle one message from the webview (already validated by the protocol's `parseToHost`). Never
    * throws: failures become a `notice`. Host tests call it to drive the panel as the webview does.
    */
-  async handle(msg: ToExtension): Promise<void> {
+  async handle(msg: ToHost): Promise<void> {
     try {
       switch (msg.type) {
         case 'ready':

@@ -28,9 +28,10 @@ import type { TestSeams } from '../testHooks';
 import type { AfterLoad, RequestBuilderController } from './controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { RequestBuilderPanel } from './panel';
+import { COMMANDS } from '../commandIds';
 
 /** Command id of the panel. */
-export const OPEN_COMMAND = 'spotdesk.openRequestBuilder';
+export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 
 /** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
 export interface RequestBuilderTestHooks {
@@ -50,7 +51,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       ({ RequestBuilderController: Controller }) =>
         new Controller({
           client: () => services.client(),
-          publicClient: () => services.publicClient(),
+          symbols: (force) => services.symbols(force),
           confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);

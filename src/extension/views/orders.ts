@@ -56,7 +56,6 @@ type Node = OrderSymbolNode | OrderNode;
 
 /** Tree data provider of the `spotdesk.orders` view. */
 export class OrdersTree extends PollingTree<OrdersData, Node> {
-  private symbolCache: { profile: string; symbols: SymbolInfo[] } | undefined;
   private tickerCache: { profile: string; at: number; tickers: Map<string, Ticker> } | undefined;
   /** Discovery state of the active profile: symbols found with orders, rotation cursor per quote currency. */
   private discovery: { profile: string; found: Set<string>; cursors: Map<string, number> } | undefined;
@@ -87,14 +86,6 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     return this.discovery;
   }
 
-  /** GET /api/v2/symbols, cached per profile for the session. */
-  private async symbolList(client: SpotClient): Promise<SymbolInfo[]> {
-    const profile = this.services.profile().id;
-    if (!this.symbolCache || this.symbolCache.profile !== profile) {
-      this.symbolCache = { profile, symbols: await client.getSymbols() };
-    }
-    return this.symbolCache.symbols;
-  }
 
   /** Tickers of GET /api/v1/market/allTickers keyed by symbol, cached 5 min; empty on failure. */
   private async tickers(client: SpotClient): Promise<Map<string, Ticker>> {
@@ -118,11 +109,11 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
 
     // Trade-account holds per currency (GET /api/v1/accounts?type=trade).
     const held = new Map<string, string>();
-    let symbols: SymbolInfo[] = [];
+    let symbols: readonly SymbolInfo[] = [];
     try {
       const accounts = await client.getAccounts({ type: 'trade' });
       for (const a of accounts) if (a.type === 'trade' && !dec.isZero(a.holds)) held.set(a.currency, dec.add(held.get(a.currency) ?? '0', a.holds));
-      if (held.size) symbols = await this.symbolList(client);
+      if (held.size) symbols = await this.services.symbols();
     } catch (err) {
       this.services.log.debug(`holds-based symbol discovery skipped: ${describeError(err)}`);
     }

@@ -11,7 +11,9 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { UserFacingError } from '../connection';
+import { failureText } from '../../shared/failure';
 import { backoffMs, hhmmss } from './format';
+import { COMMANDS } from '../commandIds';
 
 /** A node every SpotDesk tree can show when loading failed. */
 export class ErrorNode {
@@ -185,7 +187,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       it.contextValue = 'spotdesk.error';
       it.command = node.fixCommand
         ? { command: node.fixCommand, title: 'Fix' }
-        : { command: 'spotdesk.retry', title: 'Retry', arguments: [node.viewId] };
+        : { command: COMMANDS.retry, title: 'Retry', arguments: [node.viewId] };
       return it;
     }
     if (node instanceof LoadingNode) {
@@ -235,35 +237,11 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   }
 }
 
-/** A one-line, user-facing description of a failure: what happened (and, if known, what to do). */
+/**
+ * A one-line, user-facing description of a failure: what actually happened (unreachable and why,
+ * timeout, HTTP status, the exchange's code and message) and, if known, what to do
+ * (src/shared/failure.ts).
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof UserFacingError) return err.message;
-  if (err && typeof err === 'object') {
-    const e = err as { code?: unknown; msg?: unknown; message?: unknown; httpStatus?: unknown };
-    const code = typeof e.code === 'string' ? e.code : undefined;
-    const text = typeof e.msg === 'string' ? e.msg : typeof e.message === 'string' ? e.message : String(err);
-    const hint = hintFor(code, text);
-    return `${code ? `[${code}] ` : ''}${text}${hint ? ` — ${hint}` : ''}`;
-  }
-  return String(err);
-}
-
-function hintFor(code: string | undefined, text: string): string | undefined {
-  switch (code) {
-    case '400003':
-    case '400004':
-    case '400005':
-    case '400006':
-    case '400007':
-      return 'check the profile\'s API credentials ("SpotDesk: Set API Credentials").';
-    case '400002':
-      return 'the computer clock differs from the exchange\'s; sync the system clock.';
-    case '429000':
-      return 'rate limit reached; SpotDesk backs off and retries automatically.';
-    default:
-      if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed|network/i.test(text)) {
-        return 'the exchange is unreachable; check the profile\'s base URL and your connection, then Retry.';
-      }
-      return 'click to retry.';
-  }
+  return failureText(err);
 }

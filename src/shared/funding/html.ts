@@ -4,7 +4,7 @@
  * VS Code theme variables. Pure (used by the extension panel and by the e2e harness page); the
  * CSP and skeleton come from src/shared/webviewHtml.ts.
  */
-import { webviewPage } from '../webviewHtml';
+import { webviewPage, type WebviewPageSpec } from '../webviewHtml';
 
 /** Inputs of {@link fundingHtml}. */
 export interface FundingHtmlOptions {
@@ -34,6 +34,14 @@ button.copy:focus-visible { outline: 1px solid var(--vscode-focusBorder); outlin
 .existing { border-left: 4px solid var(--vscode-editorInfo-foreground); background: var(--vscode-textBlockQuote-background); padding: 8px 12px; margin: 8px 0; }
 `;
 
+/** The funding page: dist/webview/funding.js, {@link FUNDING_CSS} inline (nonce'd) and `<main id="root">`. */
+export const FUNDING_PAGE: WebviewPageSpec = {
+  title: 'SpotDesk Funding',
+  script: 'funding.js',
+  inlineStyle: FUNDING_CSS,
+  body: '<main id="root" aria-live="polite"></main>',
+};
+
 /**
  * The full HTML document of the funding webview: {@link webviewPage} with the shared CSP (plus
  * `'nonce-…'` in style-src for the one inline `<style>`), {@link FUNDING_CSS} and `<main id="root">`.
@@ -43,8 +51,8 @@ export function fundingHtml(o: FundingHtmlOptions): string {
     cspSource: o.cspSource,
     nonce: o.nonce,
     scriptUri: o.scriptUri,
-    title: o.title ?? 'SpotDesk Funding',
-    inlineStyle: FUNDING_CSS,
-    body: '<main id="root" aria-live="polite"></main>',
+    title: o.title ?? FUNDING_PAGE.title,
+    inlineStyle: FUNDING_PAGE.inlineStyle,
+    body: FUNDING_PAGE.body,
   });
 }

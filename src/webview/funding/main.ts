@@ -1,17 +1,14 @@
 /**
  * Funding webview: shows a created (or already existing, with a line saying so) deposit address
  * (address, memo, chain — each copyable — with the memo warning, minimum deposit and confirmations). Built by esbuild target `webview-funding` → dist/webview/funding.js.
- * DOM is built with createElement/textContent only (no innerHTML), no inline handlers.
+ * DOM is built with createElement/textContent only (no innerHTML), no inline handlers; messages are
+ * validated with the protocol on receipt (src/webview/vscodeApi.ts).
  */
-import type { FundingToHost, HostToFunding } from '../../shared/funding/protocol';
+import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
+import { onHostMessage, webviewApi } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(msg: FundingToHost): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+const vscode = webviewApi(FUNDING_PROTOCOL);
 const root = document.getElementById('root') as HTMLElement;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -30,7 +27,7 @@ function row(label: string, value: string, copy?: 'address' | 'memo'): HTMLEleme
     const b = el('button', 'copy', `Copy ${copy}`);
     b.type = 'button';
     b.dataset.field = copy;
-    b.addEventListener('click', () => vscode.postMessage({ type: 'copy', field: copy }));
+    b.addEventListener('click', () => vscode.post({ type: 'copy', field: copy }));
     v.append(b);
   }
   r.append(v);
@@ -61,9 +58,7 @@ function renderDeposit(v: DepositAddressView): void {
   root.append(el('p', 'hint', `Send only ${v.currency} on ${v.chain} to this address. Deposits below the minimum may not be credited.`));
 }
 
-window.addEventListener('message', (ev: MessageEvent<HostToFunding>) => {
-  const m = ev.data;
-  if (!m || typeof m !== 'object') return;
+onHostMessage(FUNDING_PROTOCOL, (m) => {
   if (m.type === 'deposit') renderDeposit(m.view);
   else if (m.type === 'copied') {
     const b = root.querySelector<HTMLButtonElement>(`button[data-field="${m.field}"]`);
@@ -73,4 +68,4 @@ window.addEventListener('message', (ev: MessageEvent<HostToFunding>) => {
     }
   }
 });
-vscode.postMessage({ type: 'ready' });
+vscode.post({ type: 'ready' });

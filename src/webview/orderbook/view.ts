@@ -29,6 +29,28 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?
   return e;
 }
 
+/**
+ * A `div.cell.<cls>` with ARIA `role` appended to `parent`, holding one text node (returned) that
+ * starts as `text`: the updates write `Text.data`, never markup.
+ */
+function textCell(parent: Element, cls: string, role: 'gridcell' | 'columnheader', text = ''): Text {
+  const c = el('div', `cell ${cls}`, parent);
+  c.setAttribute('role', role);
+  const t = document.createTextNode(text);
+  c.appendChild(t);
+  return t;
+}
+
+/** Grid navigation keys: the row index after the key, from the focused index `cur` of `n` rows. */
+const NAV_KEYS: Record<string, (cur: number, n: number) => number> = {
+  ArrowDown: (cur, n) => Math.min(n - 1, cur + 1),
+  ArrowUp: (cur) => Math.max(0, cur - 1),
+  PageDown: (cur, n) => Math.min(n - 1, cur + 10),
+  PageUp: (cur) => Math.max(0, cur - 10),
+  Home: () => 0,
+  End: (_cur, n) => n - 1,
+};
+
 /** `scaleX(k / 200)` for k = 0…200, built once: a bar update writes a ready string. */
 const SCALE_X: readonly string[] = Array.from({ length: 201 }, (_, k) => `scaleX(${k / 200})`);
 
@@ -67,16 +89,9 @@ class Row {
     this.root.tabIndex = -1;
     this.bar = el('div', 'bar', this.root);
     this.bar.setAttribute('aria-hidden', 'true');
-    const mk = (cls: string) => {
-      const c = el('div', `cell ${cls}`, this.root);
-      c.setAttribute('role', 'gridcell');
-      const t = document.createTextNode('');
-      c.appendChild(t);
-      return t;
-    };
-    this.price = mk('price');
-    this.size = mk('size');
-    this.total = mk('total');
+    this.price = textCell(this.root, 'price', 'gridcell');
+    this.size = textCell(this.root, 'size', 'gridcell');
+    this.total = textCell(this.root, 'total', 'gridcell');
     parent.insertBefore(this.root, before);
     this.hide();
   }
@@ -165,6 +180,8 @@ export class OrderBookView {
   private readonly statusBanner: HTMLDivElement;
   private readonly staleBanner: HTMLDivElement;
   private readonly errorBanner: HTMLDivElement;
+  private readonly errorText: Text;
+  private readonly chartMessage: HTMLDivElement;
   private readonly spreadText: Text;
   private readonly midText: Text;
   private readonly updatedText: Text;
@@ -234,6 +251,13 @@ export class OrderBookView {
     this.errorBanner = el('div', 'banner error', this.root);
     this.errorBanner.setAttribute('role', 'alert');
     this.errorBanner.hidden = true;
+    this.errorText = document.createTextNode('');
+    el('span', 'banner-text', this.errorBanner).appendChild(this.errorText);
+    const retry = el('button', 'banner-action', this.errorBanner);
+    retry.type = 'button';
+    retry.textContent = 'Retry';
+    retry.setAttribute('aria-label', 'Retry loading the order book now');
+    retry.addEventListener('click', () => events.onRefresh());
 
     const body = el('div', 'ob-body', this.root);
     this.grid = el('div', 'ob-grid', body);
@@ -242,16 +266,9 @@ export class OrderBookView {
     this.grid.setAttribute('aria-readonly', 'true');
     const head = el('div', 'row head', this.grid);
     head.setAttribute('role', 'row');
-    const mkHead = (cls: string) => {
-      const c = el('div', `cell ${cls}`, head);
-      c.setAttribute('role', 'columnheader');
-      const t = document.createTextNode('');
-      c.appendChild(t);
-      return t;
-    };
-    this.priceHead = mkHead('price');
-    this.sizeHead = mkHead('size');
-    this.totalHead = mkHead('total');
+    this.priceHead = textCell(head, 'price', 'columnheader');
+    this.sizeHead = textCell(head, 'size', 'columnheader');
+    this.totalHead = textCell(head, 'total', 'columnheader');
     this.setCurrencies('', '');
 
     this.asksBody = el('div', 'side asks', this.grid);
@@ -260,14 +277,8 @@ export class OrderBookView {
     const spreadRow = el('div', 'row spread', this.grid);
     spreadRow.setAttribute('role', 'row');
     spreadRow.tabIndex = -1;
-    const spreadCell = el('div', 'cell spread-cell', spreadRow);
-    spreadCell.setAttribute('role', 'gridcell');
-    this.spreadText = document.createTextNode('Spread —');
-    spreadCell.appendChild(this.spreadText);
-    const midCell = el('div', 'cell mid-cell', spreadRow);
-    midCell.setAttribute('role', 'gridcell');
-    this.midText = document.createTextNode('Mid —');
-    midCell.appendChild(this.midText);
+    this.spreadText = textCell(spreadRow, 'spread-cell', 'gridcell', 'Spread —');
+    this.midText = textCell(spreadRow, 'mid-cell', 'gridcell', 'Mid —');
     this.bidsBody = el('div', 'side bids', this.grid);
     this.bidsBody.setAttribute('role', 'rowgroup');
     this.bidsBody.setAttribute('aria-label', 'Bids');
@@ -275,6 +286,9 @@ export class OrderBookView {
     const chartBox = el('section', 'ob-chart', body);
     chartBox.setAttribute('aria-label', 'Depth chart');
     this.canvas = el('canvas', undefined, chartBox);
+    this.chartMessage = el('div', 'chart-message', chartBox);
+    this.chartMessage.setAttribute('role', 'status');
+    this.chartMessage.textContent = 'Waiting for the first snapshot…';
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price');
 
@@ -462,10 +476,29 @@ export class OrderBookView {
     this.statusBanner.hidden = false;
   }
 
-  /** Error banner (textContent); null hides it. */
+  /** Error banner with a Retry button (the failure as text); null hides it. */
   setError(message: string | null): void {
     this.errorBanner.hidden = message === null;
-    this.errorBanner.textContent = message ?? '';
+    this.errorText.data = message ?? '';
+  }
+
+  /** A line over the depth chart saying why it is empty (no book yet, or the failure); null hides it. */
+  setChartMessage(message: string | null): void {
+    this.chartMessage.hidden = message === null;
+    this.chartMessage.textContent = message ?? '';
+  }
+
+  /** Empty the book (another profile's book is not this one): rows hidden, spread and mid unknown. */
+  clearBook(): void {
+    this.pendingView = undefined;
+    for (const r of this.asks) r.hide();
+    for (const r of this.bids) r.hide();
+    this.spreadText.data = this.lastSpread = 'Spread —';
+    this.midText.data = this.lastMid = 'Mid —';
+    this.seqText.data = this.lastSeq = '—';
+    this.updatedText.data = '—';
+    this.lastTime = -1;
+    this.rendered = undefined;
   }
 
   /** Footer polling state, e.g. "every 1000 ms", "paused", "backing off 4000 ms". */
@@ -496,32 +529,10 @@ export class OrderBookView {
   private onKey(e: KeyboardEvent): void {
     this.flush(); // rows shown/hidden by a pending view count
     const rows = this.visibleRows();
-    const cur = rows.indexOf(document.activeElement as HTMLElement);
-    let next = cur;
-    switch (e.key) {
-      case 'ArrowDown':
-        next = Math.min(rows.length - 1, cur + 1);
-        break;
-      case 'ArrowUp':
-        next = Math.max(0, cur - 1);
-        break;
-      case 'PageDown':
-        next = Math.min(rows.length - 1, cur + 10);
-        break;
-      case 'PageUp':
-        next = Math.max(0, cur - 10);
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = rows.length - 1;
-        break;
-      default:
-        return;
-    }
+    const move = Object.prototype.hasOwnProperty.call(NAV_KEYS, e.key) ? NAV_KEYS[e.key] : undefined;
+    if (!move) return;
     e.preventDefault();
-    const target = rows[next];
+    const target = rows[move(rows.indexOf(document.activeElement as HTMLElement), rows.length)];
     if (target) {
       this.rowOf.get(target)?.flush();
       this.setActiveRow(target);

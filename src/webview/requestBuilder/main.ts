@@ -5,21 +5,15 @@
  * the signed preview sent by the extension (prehash parts, body bytes, redacted KC-API-*
  * headers, key version, clock offset) and test/placement results with their diagnosis. All
  * strings from the API go through `textContent`; no inline handlers; messages are validated with
- * the protocol's zod schemas on receipt. The API secret never reaches this code.
+ * the protocol's schemas on receipt (src/webview/vscodeApi.ts). The API secret never reaches this code.
  */
 import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, emptyDraft, parseToWebview, type OrderDraft, type RunResult, type ToExtension } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
 import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
+import { onHostMessage, webviewApi } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (m: ToExtension) => vscode.postMessage(m);
+const vscode = webviewApi<typeof REQUEST_BUILDER_PROTOCOL, { draft: OrderDraft }>(REQUEST_BUILDER_PROTOCOL);
+const post = (m: ToHost) => vscode.post(m);
 
 // ---------------------------------------------------------------------------------------------
 // DOM helpers (text only, never innerHTML)
@@ -405,9 +399,7 @@ placeBtn.addEventListener('click', () => {
   post({ type: 'place', draft });
 });
 
-window.addEventListener('message', (ev: MessageEvent) => {
-  const msg = parseToWebview(ev.data);
-  if (!msg) return;
+onHostMessage(REQUEST_BUILDER_PROTOCOL, (msg) => {
   switch (msg.type) {
     case 'init': {
       symbols = msg.symbols;
