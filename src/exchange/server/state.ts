@@ -24,6 +24,8 @@ import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
 import { Exchange, ExchangeError, type PlaceOrderResult } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
+import { LedgerBook } from './ledger';
+import { MarketTape } from './marketTape';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -101,6 +103,10 @@ export interface DepositRecord {
   currency: string;
   chainId: string;
   amount: string;
+  /** The user's deposit address of that currency and chain when one existed at deposit time ('' otherwise). */
+  address: string;
+  /** Its memo ('' when none). */
+  memo: string;
   createdAt: number;
 }
 
@@ -125,6 +131,9 @@ export interface InnerWithdrawalWindow {
   longCount: number;
 }
 
+/** `failureReason` of a withdrawal the user cancelled (DELETE /api/v1/withdrawals/{withdrawalId}). */
+export const WITHDRAWAL_CANCELLED_REASON = 'cancelled by the user';
+
 /** Simulated settlement delay of a withdrawal, ms of the sandbox clock. */
 export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
 
@@ -146,6 +155,9 @@ export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
  * - `withdrawal.create` {withdrawalId, uid, version, currency, chainId, withdrawType, toAddress, memo,
  *   isInner, remark, amount, feeDeductType?} → WithdrawalRecord (fee computed here; amount held in main).
  * - `withdrawal.settle` {withdrawalId}; `withdrawal.release` {withdrawalId, reason}.
+ * - `withdrawal.cancel` {uid, withdrawalId} → WithdrawalRecord: the user cancels a PROCESSING
+ *   withdrawal (DELETE /api/v1/withdrawals/{withdrawalId}); the hold is released, status FAILURE.
+ * - `order.cancelByClientOid` {uid, symbol, clientOid} → {clientOid}.
  * - `depositAddress.create` {uid, currency, chainId, to, address, memo} → DepositAddressRecord.
  * - `status.set` {status, msg}.
  * - `whitelist.set` {uid, enabled, favorites}.
@@ -180,6 +192,7 @@ export type Command =
   | { op: 'order.place'; t: number; args: { uid: string; req: S.PlaceOrderRequest } }
   | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
   | { op: 'order.cancelAll'; t: number; args: { uid: string; symbol: string } }
+  | { op: 'order.cancelByClientOid'; t: number; args: { uid: string; symbol: string; clientOid: string } }
   | {
       op: 'withdrawal.create';
       t: number;
@@ -192,6 +205,7 @@ export type Command =
     }
   | { op: 'withdrawal.settle'; t: number; args: { withdrawalId: string } }
   | { op: 'withdrawal.release'; t: number; args: { withdrawalId: string; reason: string } }
+  | { op: 'withdrawal.cancel'; t: number; args: { uid: string; withdrawalId: string } }
   | {
       op: 'depositAddress.create';
       t: number;
@@ -217,9 +231,11 @@ export interface CommandResults {
   'order.place': PlaceOrderResult;
   'order.cancel': { orderId: string };
   'order.cancelAll': string[];
+  'order.cancelByClientOid': { clientOid: string };
   'withdrawal.create': WithdrawalRecord;
   'withdrawal.settle': WithdrawalRecord;
   'withdrawal.release': WithdrawalRecord;
+  'withdrawal.cancel': WithdrawalRecord;
   'depositAddress.create': DepositAddressRecord;
   'status.set': S.ServiceStatus;
   'whitelist.set': UserRecord['whitelist'];
@@ -299,6 +315,10 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
+  /** Candles and recent public trades, fed by every engine trade (rebuilt by replay; plain data). */
+  readonly tape = new MarketTape();
+  /** Account ledgers of the users with API keys (history.ts; plain data). */
+  readonly ledger = new LedgerBook();
   status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
@@ -322,6 +342,7 @@ export class SandboxState {
     this.world = buildWorld();
     for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
     for (const s of this.world.symbols) this.exchange.addSymbol(s);
+    this.exchange.onTrade((t) => this.tape.add(t));
   }
 
   /** The sandbox clock in ms: manual value, or the wall clock (never going backwards past the last command). */
@@ -444,12 +465,22 @@ export class SandboxState {
       case 'order.cancelAll':
         this.requireUser(cmd.args.uid);
         return this.exchange.cancelAll(cmd.args.uid, cmd.args.symbol);
+      case 'order.cancelByClientOid':
+        this.requireUser(cmd.args.uid);
+        return this.exchange.cancelOrderByClientOid(cmd.args.uid, cmd.args.symbol, cmd.args.clientOid);
       case 'withdrawal.create':
         return this.applyWithdrawalCreate(cmd.args, t);
       case 'withdrawal.settle':
         return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'SUCCESS', '', t);
       case 'withdrawal.release':
         return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'FAILURE', cmd.args.reason, t);
+      case 'withdrawal.cancel': {
+        const w = this.withdrawals.get(cmd.args.withdrawalId);
+        // another user's withdrawal is as unknown as a missing one
+        if (!w || w.uid !== cmd.args.uid) throw new SandboxError('400100', `withdrawalId: no withdrawal ${cmd.args.withdrawalId} of this user`);
+        if (w.status !== 'PROCESSING') throw new SandboxError('400100', `withdrawalId: withdrawal ${w.withdrawalId} is ${w.status}; only a PROCESSING withdrawal can be cancelled`);
+        return this.applyWithdrawalEnd(w.withdrawalId, 'FAILURE', WITHDRAWAL_CANCELLED_REASON, t);
+      }
       case 'depositAddress.create': {
         const a = cmd.args;
         this.requireUser(a.uid);
@@ -571,7 +602,17 @@ export class SandboxState {
     const { chain } = this.chainOf(a.currency, a.chainId);
     this.checkGrant({ currency: a.currency, type: 'main', amount: a.amount });
     this.exchange.deposit(a.uid, a.currency, a.amount);
-    const rec: DepositRecord = { depositId: a.depositId, uid: a.uid, currency: a.currency, chainId: chain.chainId, amount: a.amount, createdAt: t };
+    const addr = this.depositAddressesOf(a.uid, a.currency, chain.chainId)[0];
+    const rec: DepositRecord = {
+      depositId: a.depositId,
+      uid: a.uid,
+      currency: a.currency,
+      chainId: chain.chainId,
+      amount: a.amount,
+      address: addr?.address ?? '',
+      memo: addr?.memo ?? '',
+      createdAt: t,
+    };
     this.deposits.push(rec);
     return rec;
   }

@@ -1,0 +1,94 @@
+/**
+ * Account ledgers of the sandbox (GET /api/v1/accounts/ledgers, GET /api/v1/hf/accounts/ledgers):
+ * {@link LedgerBook} keeps, per watched user, one entry per change of an account's BALANCE (holds
+ * alone are not ledger entries, as on KuCoin), in execution order, each with KuCoin's `bizType`:
+ * DEPOSIT, WITHDRAW, TRANSFER, TRADE_EXCHANGE (fee of the fill in `fee`), OTHER. Entries come from
+ * the exchange core's balance events (EVENTS.md `BalanceEvent`, `relationEvent`), recorded inside the
+ * command that causes them; ids count up from 1 in that order, so a replay of the journal rebuilds
+ * the same ledger with the same ids. The book is plain data (`export`/`import`) for snapshots. Only
+ * users with an API key of their own are watched (never the simulation bots nor the seeded
+ * liquidity), so market activity costs no ledger memory; entries older than
+ * {@link LEDGER_RETENTION_MS} are dropped as new ones arrive.
+ */
+import type * as S from '../../api/schemas';
+
+/** How long ledger entries are kept (ms): 365 days (KuCoin keeps a year of spot ledgers). */
+export const LEDGER_RETENTION_MS = 365 * 24 * 3600 * 1000;
+
+/** KuCoin ledger business types the sandbox produces. */
+export type LedgerBizType = 'DEPOSIT' | 'WITHDRAW' | 'TRANSFER' | 'TRADE_EXCHANGE' | 'OTHER';
+
+/** One ledger entry as plain data (amounts are positive decimal strings; `direction` gives the sign). */
+export interface LedgerRecord {
+  /** Counts up from 1 over all users, in execution order. */
+  id: number;
+  uid: string;
+  currency: string;
+  accountType: S.AccountType;
+  /** |change of the balance|. */
+  amount: string;
+  /** Fee charged with this change ('0' when none): trade fee of a fill, withdrawal fee. */
+  fee: string;
+  /** Balance after the change. */
+  balance: string;
+  bizType: LedgerBizType;
+  direction: 'in' | 'out';
+  /** ms */
+  createdAt: number;
+  /** JSON text with the related ids (`{"symbol","orderId","tradeId"}` for trades, `{"withdrawalId"}`, `{"orderId"}` for transfers) or ''. */
+  context: string;
+}
+
+/** The plain-data form of a {@link LedgerBook}. */
+export interface LedgerBookExport {
+  version: 1;
+  nextId: number;
+  entries: LedgerRecord[];
+}
+
+/** Per-user ledger entries (see module docstring). */
+export class LedgerBook {
+  private nextId = 1;
+  private readonly byUser = new Map<string, LedgerRecord[]>();
+
+  /** Append one entry (its id is assigned here); drops that user's entries older than the retention. */
+  record(e: Omit<LedgerRecord, 'id'>): LedgerRecord {
+    const rec: LedgerRecord = { id: this.nextId++, ...e };
+    let list = this.byUser.get(e.uid);
+    if (list === undefined) this.byUser.set(e.uid, (list = []));
+    list.push(rec);
+    const horizon = e.createdAt - LEDGER_RETENTION_MS;
+    if (list[0].createdAt < horizon) {
+      let k = 0;
+      while (k < list.length && list[k].createdAt < horizon) k++;
+      list.splice(0, k);
+    }
+    return rec;
+  }
+
+  /** The entries of `uid`, oldest first (read-only view). */
+  entriesOf(uid: string): readonly LedgerRecord[] {
+    return this.byUser.get(uid) ?? [];
+  }
+
+  /** Plain-data copy (for snapshots). */
+  export(): LedgerBookExport {
+    const entries: LedgerRecord[] = [];
+    for (const list of this.byUser.values()) for (const e of list) entries.push({ ...e });
+    entries.sort((a, b) => a.id - b.id);
+    return { version: 1, nextId: this.nextId, entries };
+  }
+
+  /** Rebuild from {@link export}'s data. @throws Error on an unknown version. */
+  static import(data: LedgerBookExport): LedgerBook {
+    if (data.version !== 1) throw new Error(`ledger export version ${String(data.version)} is not supported`);
+    const book = new LedgerBook();
+    book.nextId = data.nextId;
+    for (const e of data.entries) {
+      let list = book.byUser.get(e.uid);
+      if (list === undefined) book.byUser.set(e.uid, (list = []));
+      list.push({ ...e });
+    }
+    return book;
+  }
+}
