@@ -771,9 +771,9 @@ export class SandboxState {
    */
   chainOf(currency: string, chainParam: string | undefined): { currency: CurrencyInfo; chain: ChainInfo } {
     const cur = this.world.currencyMap.get(currency);
-    if (!cur) throw new SandboxError('400100', `currency ${currency} is not supported`);
+    if (!cur) throw new SandboxError('400100', `currency: ${currency} is not supported`);
     const chain = resolveChain(cur, chainParam);
-    if (!chain) throw new SandboxError('400100', `chain ${chainParam} is not supported for ${currency}`);
+    if (!chain) throw new SandboxError('400100', `chain: ${chainParam} is not supported for ${currency}`);
     return { currency: cur, chain };
   }
 
