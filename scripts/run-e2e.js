@@ -2,34 +2,49 @@
 // Run every Chromium end-to-end test (test/e2e/*.e2e.ts, each a standalone script that exits
 // non-zero on failure) one after another with tsx; workbench.e2e.ts first. Screenshots land in
 // screenshots/ (git-ignored).   node scripts/run-e2e.js [name-filter]
-// These scripts drive a real workbench UI through keyboard and quick inputs; under heavy CPU load a
-// keystroke can land before a quick input has moved to its next step. A failed script is therefore
-// run once more, and the summary marks it FLAKY so the first failure stays visible; two failures fail.
+//
+// Each script runs exactly once: the scripts wait for states (a quick input at the expected step, a
+// focused row, a rendered frame), never for time, so a failure is a real failure. A failing script
+// saves a screenshot of its pages and their console (test/e2e/failure.ts) as
+// screenshots/<name>-failure-<n>.png and screenshots/<name>-console.log; the summary lists them.
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
 const dir = path.join(ROOT, 'test', 'e2e');
+const shots = path.join(ROOT, 'screenshots');
 const filter = process.argv[2];
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.e2e.ts') && (!filter || f.includes(filter)))
   .sort((a, b) => (a.startsWith('workbench') ? -1 : b.startsWith('workbench') ? 1 : a.localeCompare(b)));
 const tsx = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+
+/** Failure records (screenshots, console logs) written into screenshots/ since `sinceMs`. */
+function failureRecords(sinceMs) {
+  if (!fs.existsSync(shots)) return [];
+  return fs
+    .readdirSync(shots)
+    .filter((f) => /-failure(-\d+)?\.png$|-console\.log$/.test(f))
+    .map((f) => path.join(shots, f))
+    .filter((f) => fs.statSync(f).mtimeMs >= sinceMs)
+    .map((f) => path.relative(ROOT, f));
+}
+
 const results = [];
 for (const f of files) {
   console.log(`\n[spotdesk] e2e: ${f}`);
   const t0 = Date.now();
-  const run = () => spawnSync(tsx, [path.join('test', 'e2e', f)], { cwd: ROOT, stdio: 'inherit' }).status === 0;
-  let ok = run();
-  let flaky = false;
-  if (!ok) {
-    console.log(`\n[spotdesk] e2e: ${f} failed; running it once more`);
-    ok = flaky = run();
-  }
-  results.push({ f, ok, flaky, s: ((Date.now() - t0) / 1000).toFixed(1) });
+  const r = spawnSync(tsx, [path.join('test', 'e2e', f)], { cwd: ROOT, stdio: 'inherit' });
+  const ok = r.status === 0;
+  results.push({ f, ok, s: ((Date.now() - t0) / 1000).toFixed(1), records: ok ? [] : failureRecords(t0 - 1000), signal: r.signal });
 }
 console.log('\n[spotdesk] e2e summary:');
-for (const r of results) console.log(`  ${r.flaky ? 'FLAKY' : r.ok ? 'PASS' : 'FAIL'}  ${r.f}  (${r.s} s)`);
-process.exit(results.every((r) => r.ok) && results.length > 0 ? 0 : 1);
+for (const r of results) {
+  console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.f}  (${r.s} s)${r.signal ? ` killed by ${r.signal}` : ''}`);
+  for (const rec of r.records) console.log(`        ${rec}`);
+}
+const failed = results.filter((r) => !r.ok).length;
+console.log(`[spotdesk] e2e: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.length > 0 ? 0 : 1);

@@ -2,14 +2,20 @@
  * SpotDesk's core commands: profiles, credentials, refresh/retry, and the context actions of the
  * Accounts, Active Orders and Markets views. Feature commands (order book, funding, request
  * builder) are registered by their own modules.
+ *
+ * The commands that move money or cancel orders (Transfer…, Cancel Order, Cancel All) keep only
+ * the identity of the tree row they were run on (./commandArgs.ts) and re-read what they show and
+ * check from the exchange: a row object forged by another extension cannot change what the
+ * person is asked, and nothing is sent without the person's answer.
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'crypto';
 import type { Connection, Profile } from './connection';
 import { SANDBOX_PROFILE_NAME } from './connection';
 import type { Prompts } from './prompts';
-import type { AccountsTree, AccountNode } from './views/accounts';
-import type { OrdersTree, OrderNode, OrderSymbolNode } from './views/orders';
+import type { AccountsTree } from './views/accounts';
+import type { OrdersTree, OrderNode } from './views/orders';
+import { accountArg, orderArg, symbolArg } from './commandArgs';
 import type { MarketsTree } from './views/markets';
 import { describeError } from './views/pollingTree';
 import { maxTransferable, validateAmount } from './views/format';
@@ -19,14 +25,14 @@ import type { Services } from './services';
 export interface CommandDeps {
   connection: Connection;
   services: Services;
-  prompts: Prompts;
   trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
   refreshAll(): Promise<void>;
 }
 
 /** Register the core commands; returns their disposables. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { connection, prompts, trees, services } = d;
+  const { connection, trees, services } = d;
+  const prompts = services.prompts;
   const reg = (id: string, fn: (...args: never[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -108,60 +114,79 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg('spotdesk.accounts.hideZero', () => setHideZero(true)),
     reg('spotdesk.accounts.showZero', () => setHideZero(false)),
 
-    reg('spotdesk.transfer', async (node?: AccountNode) => {
-      if (!node || node.kind !== 'account') throw new Error('Run "Transfer…" from an account row of the Accounts view.');
-      const a = node.account;
-      const from = a.type;
+    reg('spotdesk.transfer', async (row?: unknown) => {
+      const target = accountArg(row);
+      if (!target) throw new Error('Run "Transfer…" from an account row of the Accounts view.');
+      const { currency, type: from } = target;
       const to = from === 'main' ? 'trade' : 'main';
       const client = await connection.client();
+      // The balance comes from the exchange, not from the row object (GET /api/v1/accounts).
+      const account = (await client.getAccounts({ currency, type: from })).find((x) => x.currency === currency && x.type === from);
+      if (!account) throw new Error(`There is no ${from} account for ${currency}.`);
+      const available = account.available;
       // The currency's precision bounds the amount (GET /api/v3/currencies/{currency}); if it cannot
       // be read, the exchange still validates it.
-      const precision = await client.getCurrency(a.currency).then((c) => c.precision, () => undefined);
-      const max = precision === undefined ? a.available : maxTransferable(a.available, precision);
+      const precision = await client.getCurrency(currency).then((c) => c.precision, () => undefined);
+      const max = precision === undefined ? available : maxTransferable(available, precision);
       const amount = await prompts.input({
-        title: `Transfer ${a.currency}: ${from} → ${to}`,
-        prompt: `Amount of ${a.currency} to move (available ${a.available}${max !== a.available ? `, at most ${max} at ${precision} decimals` : ''}; transfers carry no fee)`,
+        title: `Transfer ${currency}: ${from} → ${to}`,
+        prompt: `Amount of ${currency} to move (available ${available}${max !== available ? `, at most ${max} at ${precision} decimals` : ''}; transfers carry no fee)`,
         placeHolder: max,
-        validateInput: (v) => validateAmount(v, a.available, a.currency, precision),
+        validateInput: (v) => validateAmount(v, available, currency, precision),
       });
       if (amount === undefined) return;
-      const err = validateAmount(amount, a.available, a.currency, precision);
+      const err = validateAmount(amount, available, currency, precision);
       if (err) throw new Error(err);
-      await client.innerTransfer({ clientOid: randomUUID(), currency: a.currency, from, to, amount: amount.trim() });
-      services.log.info(`transferred ${amount.trim()} ${a.currency} ${from} → ${to}`);
-      void vscode.window.setStatusBarMessage(`SpotDesk: moved ${amount.trim()} ${a.currency} from ${from} to ${to}`, 5000);
+      await client.innerTransfer({ clientOid: randomUUID(), currency, from, to, amount: amount.trim() });
+      services.log.info(`transferred ${amount.trim()} ${currency} ${from} → ${to}`);
+      void vscode.window.setStatusBarMessage(`SpotDesk: moved ${amount.trim()} ${currency} from ${from} to ${to}`, 5000);
       await trees.accounts.refresh();
       return amount.trim();
     }),
 
-    reg('spotdesk.cancelOrder', async (node?: OrderNode) => {
-      if (!node || node.kind !== 'order') throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
-      const o = node.order;
+    reg('spotdesk.cancelOrder', async (row?: unknown) => {
+      const target = orderArg(row);
+      if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
+      const client = await connection.client();
+      // What the person confirms is the order as the exchange has it (GET /api/v1/hf/orders/{orderId}).
+      const o = await client.getOrder(target.symbol, target.orderId);
+      if (!o.active) {
+        void vscode.window.showInformationMessage(`SpotDesk: order ${o.id} on ${o.symbol} is no longer active.`);
+        await trees.orders.refresh();
+        return false;
+      }
       const ok = await prompts.confirm(
         `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
         `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
         'Cancel Order',
       );
       if (!ok) return false;
-      const client = await connection.client();
       await client.cancelOrder(o.symbol, o.id);
       services.log.info(`cancelled order ${o.id} on ${o.symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
       return true;
     }),
 
-    reg('spotdesk.cancelAllForSymbol', async (node?: OrderSymbolNode) => {
-      if (!node || node.kind !== 'symbol') throw new Error('Run "Cancel All" on a symbol of the Active Orders view.');
-      const n = node.group.orders.length;
+    reg('spotdesk.cancelAllForSymbol', async (row?: unknown) => {
+      const target = symbolArg(row);
+      if (!target) throw new Error('Run "Cancel All" on a symbol of the Active Orders view.');
+      const { symbol } = target;
+      const client = await connection.client();
+      // The count shown is the exchange's (GET /api/v1/hf/orders/active), not the row's.
+      const n = (await client.getActiveOrders(symbol)).length;
+      if (n === 0) {
+        void vscode.window.showInformationMessage(`SpotDesk: ${symbol} has no active orders.`);
+        await trees.orders.refresh();
+        return false;
+      }
       const ok = await prompts.confirm(
-        `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${node.symbol}?`,
+        `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${symbol}?`,
         'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
         'Cancel All',
       );
       if (!ok) return false;
-      const client = await connection.client();
-      await client.cancelAllOrders(node.symbol);
-      services.log.info(`cancelled all orders on ${node.symbol}`);
+      await client.cancelAllOrders(symbol);
+      services.log.info(`cancelled all orders on ${symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
       return true;
     }),

@@ -5,7 +5,11 @@
  * `Connection`, the status bar item and the three tree views, registers the core commands and
  * calls the feature modules' `register(context, services)`. The API client and the embedded
  * sandbox are loaded lazily on first need (see ./connection.ts). The time activate() took is
- * logged and returned in the API object (`activationMs`), which host tests read.
+ * logged and returned (`activationMs`, the only thing activate() exports: any extension can read
+ * the exports, so no service, client or prompt is handed out there).
+ *
+ * Outside Production mode only, the one test door `spotdesk.testHooks` (./testHooks.ts) is
+ * registered; it is how extension-host tests reach services, trees, prompts and the client.
  */
 import * as vscode from 'vscode';
 import { Connection } from './connection';
@@ -15,25 +19,21 @@ import { AccountsTree } from './views/accounts';
 import { OrdersTree } from './views/orders';
 import { MarketsTree } from './views/markets';
 import { registerCommands } from './commands';
-import { windowPrompts, type Prompts } from './prompts';
+import { windowPrompts } from './prompts';
+import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHooks';
 import { register as registerOrderbook } from './orderbook';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
 
-/** What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`). */
+/**
+ * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
+ * every extension can read): harmless data only.
+ */
 export interface SpotDeskApi {
   /** Wall-clock time activate() took, ms (performance.now() difference). */
   readonly activationMs: number;
-  readonly services: Services;
-  readonly connection: Connection;
-  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
-  readonly statusBar: StatusBar;
-  /** Prompts used by commands; tests may replace its methods to answer confirmations. */
-  readonly prompts: Prompts;
-  /** Symbols remembered through `services.noteSymbol` for the active profile. */
-  notedSymbols(): string[];
 }
 
 const NOTED_KEY = 'spotdesk.notedSymbols';
@@ -44,7 +44,9 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('SpotDesk', { log: true });
   const connection = new Connection(context, log);
-  const prompts = windowPrompts();
+  // Test seams exist only outside Production (see ./testHooks.ts).
+  const seams = context.extensionMode !== vscode.ExtensionMode.Production ? new TestSeams() : undefined;
+  const prompts = seams ? windowPrompts() : Object.freeze(windowPrompts());
 
   const notedSymbols = (): string[] => {
     const all = context.globalState.get<Record<string, string[]>>(NOTED_KEY) ?? {};
@@ -52,12 +54,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   };
 
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
-  let trees: SpotDeskApi['trees'];
+  let trees: SpotDeskTestHooks['trees'];
   const services: Services = {
     context,
     log,
-    client: () => connection.client(),
-    publicClient: () => connection.publicClient(),
+    prompts,
+    client: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.client()) : () => connection.client(),
+    publicClient: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.publicClient()) : () => connection.publicClient(),
     profile: () => connection.profile(),
     credentialsPresent: () => connection.credentialsPresent(),
     refresh: (what = 'all') => {
@@ -110,7 +113,6 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     ...registerCommands({
       connection,
       services,
-      prompts,
       trees,
       refreshAll: async () => {
         await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update()]);
@@ -128,21 +130,42 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     }),
   );
 
-  for (const [name, register] of [
+  const features: Array<[string, (c: vscode.ExtensionContext, s: Services, seams?: TestSeams) => void]> = [
     ['orderbook', registerOrderbook],
     ['funding', registerFunding],
     ['requestBuilder', registerRequestBuilder],
-  ] as const) {
+  ];
+  for (const [name, register] of features) {
     try {
-      register(context, services);
+      register(context, services, seams);
     } catch (err) {
       log.error(`feature "${name}" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     }
   }
 
+  if (seams) {
+    const interactive = windowPrompts();
+    const hooks: SpotDeskTestHooks = {
+      services,
+      connection,
+      trees,
+      statusBar,
+      prompts,
+      resetPrompts: () => Object.assign(prompts, interactive),
+      notedSymbols,
+      setClient: (client) => seams.setClient(client),
+      requestBuilder: () => {
+        const rb = seams.features.requestBuilder;
+        if (!rb) return Promise.reject(new Error('the request builder feature did not register'));
+        return rb();
+      },
+    };
+    context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));
+  }
+
   const activationMs = performance.now() - t0;
   log.info(`SpotDesk activated in ${activationMs.toFixed(1)} ms (profile "${connection.profile().name}")`);
-  return { activationMs, services, connection, trees, statusBar, prompts, notedSymbols };
+  return { activationMs };
 }
 
 /** Nothing to do: everything is disposed through `context.subscriptions` (the sandbox closes there). */

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
+import type { Prompts } from './prompts';
 
 /**
  * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
@@ -10,6 +11,11 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   /** The "SpotDesk" log channel (requests are logged with KC-API-* values redacted). */
   readonly log: vscode.LogOutputChannel;
+  /**
+   * Everything a command asks the person (modals, inputs, picks, multi-step flows) goes through
+   * this one object: frozen in Production, answerable by tests through `spotdesk.testHooks`.
+   */
+  readonly prompts: Prompts;
   /**
    * Client for the active profile. For the Sandbox profile it starts the embedded sandbox on
    * first use. @throws Error with a user-facing message when credentials are missing.

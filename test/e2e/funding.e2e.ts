@@ -20,50 +20,20 @@ import * as path from 'path';
 import { chromium, type Page } from 'playwright-core';
 
 import * as cs from '../../scripts/lib/codeServer';
+import { FailureRecord, SHOTS } from './failure';
+import { atStep, pick, runCommand, type } from './quickInput';
 
-const SHOTS = path.join(cs.ROOT, 'screenshots');
-const ADDRESS = 'TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8';
+const ADDRESS = 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8';
+const WITHDRAW = (n: number, total: number) => ({ title: new RegExp(`^SpotDesk: Withdraw \\(${n}/${total}\\)$`) });
 
-async function quickInputVisible(page: Page): Promise<void> {
-  await page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 60_000 });
-}
-
-/** Type into the quick input and accept; waits for the title to show `step` first when given. */
-async function answer(page: Page, text: string, expectTitle?: RegExp): Promise<void> {
-  await quickInputVisible(page);
-  if (expectTitle) {
-    await page.waitForFunction(
-      (src) => new RegExp(src).test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''),
-      expectTitle.source,
-      { timeout: 60_000 },
-    );
-  }
-  const box = page.locator('.quick-input-widget input.input');
-  await box.fill(text);
-  await page.waitForTimeout(250);
-  await page.keyboard.press('Enter');
-}
-
-/** F1 → the palette command titled `title` (retried while the extension's contributions are still loading). */
-async function runCommand(page: Page, title: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    await page.keyboard.press('F1');
-    await quickInputVisible(page);
-    await page.locator('.quick-input-widget input.input').fill(`>${title}`);
-    await page.waitForTimeout(800);
-    const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
-    if (rows.some((r) => r.includes(title))) {
-      await page.keyboard.press('Enter');
-      return;
-    }
-    if (attempt > 20) throw new Error(`"${title}" not in the command palette: ${rows.join(' | ')}`);
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(2000);
-  }
+/** Wait until no CSS animation or transition runs in the elements matching `selector` (e.g. a toast sliding in). */
+async function settled(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((e) => e.getAnimations({ subtree: true }).every((a) => a.playState !== 'running')), selector, { timeout: 10_000 });
 }
 
 async function main(): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
+  const record = new FailureRecord('funding');
   cs.say('building extension + funding webview');
   const { spawnSync } = await import('child_process');
   const b = spawnSync(process.execPath, [path.join(cs.ROOT, 'esbuild.js'), '--only', 'extension,webview-funding'], { cwd: cs.ROOT, stdio: 'inherit' });
@@ -74,22 +44,26 @@ async function main(): Promise<void> {
   const server = await cs.startCodeServer({ port, workspace, quiet: true, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.dialogStyle': 'custom' } });
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = record.watch(await browser.newPage({ viewport: { width: 1400, height: 900 } }), 'workbench');
     await page.goto(cs.workbenchUrl({ port, folder: workspace }));
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    await page.waitForTimeout(4000);
 
     await runCommand(page, 'SpotDesk: Withdraw');
-    // Steps (the sandbox starts on first use; the first pick waits for it).
-    await answer(page, 'USDT', /SpotDesk: Withdraw/);
-    await page.waitForFunction(() => /Chain for USDT/.test(document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder') ?? document.body.innerText), undefined, { timeout: 30_000 }).catch(() => undefined);
-    await answer(page, 'TRC20');
-    await answer(page, 'ADDRESS');
-    await answer(page, ADDRESS);
-    await answer(page, '20');
+    // Steps (the sandbox starts on first use; the first pick waits for it). Until the destination
+    // type is chosen the flow counts the V4 recipient steps too (11); an ADDRESS via V1 has 7.
+    await pick(page, { ...WITHDRAW(1, 11), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, { ...WITHDRAW(2, 11), placeholder: /^Chain for USDT/ }, 'TRC20');
+    await pick(page, { ...WITHDRAW(3, 11), placeholder: /^Destination type$/ }, 'ADDRESS');
+    // An address that is not a TRON address is refused in place (format and checksum per chain).
+    await atStep(page, { ...WITHDRAW(4, 7), message: /USDT address on TRC20/ });
+    await page.locator('.quick-input-widget input.input').fill('hello');
+    await atStep(page, { ...WITHDRAW(4, 7), message: /Not a valid address for this chain \(expected: TRON address/ }, 10_000);
+    await page.screenshot({ path: path.join(SHOTS, 'funding-address-refused.png') });
+    await type(page, WITHDRAW(4, 7), ADDRESS);
+    await type(page, { ...WITHDRAW(5, 7), message: /^Amount of USDT to withdraw/ }, '20');
     // The fee step explains each choice in amounts; it carries the step number and a Back button.
-    await page.waitForFunction(() => /Who pays the withdrawal fee/.test(document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder') ?? ''), undefined, { timeout: 30_000 });
-    await page.waitForTimeout(400);
+    await atStep(page, { ...WITHDRAW(6, 7), placeholder: /^Who pays the withdrawal fee\?$/ });
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'recipient gets 20 USDT' }).first().waitFor({ timeout: 10_000 });
     const feeText = (await page.locator('.quick-input-widget').innerText()).replace(/\s+/g, ' ');
     assert.match(feeText, /recipient gets 19 USDT, account pays 20 USDT \(fee 1 USDT\)/);
     assert.match(feeText, /recipient gets 20 USDT, account pays 21 USDT \(fee 1 USDT\)/);
@@ -98,12 +72,11 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(SHOTS, 'funding-step-fee.png') });
     // Back returns to the amount step with the value kept; accepting it again comes back here.
     await page.locator('.quick-input-widget .quick-input-titlebar .action-label.codicon-quick-input-back').click();
-    await page.waitForFunction(() => /^SpotDesk: Withdraw \(5\/7\)$/.test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''), undefined, { timeout: 10_000 });
-    assert.strictEqual(await page.locator('.quick-input-widget input.input').inputValue(), '20');
+    await atStep(page, WITHDRAW(5, 7), 10_000);
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget input.input')?.value === '20', undefined, { timeout: 10_000 });
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /^SpotDesk: Withdraw \(6\/7\)$/.test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''), undefined, { timeout: 10_000 });
-    await answer(page, 'EXTERNAL');
-    await answer(page, 'V1');
+    await pick(page, WITHDRAW(6, 7), 'EXTERNAL', /^EXTERNAL — /);
+    await pick(page, { ...WITHDRAW(7, 7), placeholder: /^API version$/ }, 'V1');
 
     // Confirmation step 1: the modal summary.
     const dialog = page.locator('.monaco-dialog-box');
@@ -127,15 +100,14 @@ async function main(): Promise<void> {
     await dialog.getByRole('button', { name: 'Continue…' }).click();
 
     // Confirmation step 2: re-type the last 6 characters; a wrong value is refused in place.
-    await quickInputVisible(page);
+    const confirmStep = { title: /^Confirm: Withdraw 20 USDT via V1/, placeholder: /^last 6 characters$/ };
+    await atStep(page, confirmStep, 30_000);
     const box = page.locator('.quick-input-widget input.input');
     await box.fill('jggwx8');
-    await page.waitForTimeout(300);
-    const validation = await page.locator('.quick-input-widget .quick-input-message').innerText();
-    assert.match(validation, /Type the last 6 characters of TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8 exactly/);
+    await atStep(page, { ...confirmStep, message: new RegExp(`Type the last 6 characters of ${ADDRESS} exactly`) }, 10_000);
     await page.screenshot({ path: path.join(SHOTS, 'funding-confirm-wrong-suffix.png') });
     await box.fill('JggwX8');
-    await page.waitForTimeout(300);
+    await atStep(page, { ...confirmStep, message: /^To send, re-type the last 6 characters/ }, 10_000);
     await page.screenshot({ path: path.join(SHOTS, 'funding-confirm-typed.png') });
     cs.say('screenshot: screenshots/funding-confirm-typed.png');
     await page.keyboard.press('Enter');
@@ -143,7 +115,7 @@ async function main(): Promise<void> {
     // Result: the withdrawalId notification.
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'withdrawal submitted — withdrawalId' });
     await toast.waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(700);
+    await settled(page, '.notifications-toasts');
     const msg = await toast.innerText();
     assert.match(msg, /withdrawalId [0-9a-f]{24}/);
     await page.screenshot({ path: path.join(SHOTS, 'funding-withdraw-sent.png') });
@@ -152,17 +124,17 @@ async function main(): Promise<void> {
 
     // V4 by e-mail, entered interactively with the recipient fields; cancelled at the summary.
     await runCommand(page, 'SpotDesk: Withdraw');
-    await answer(page, 'USDT', /SpotDesk: Withdraw/);
-    await answer(page, 'TRC20');
-    await answer(page, 'MAIL');
-    await answer(page, 'ada@example.com');
-    await answer(page, '10');
-    await answer(page, 'Automatic');
-    await answer(page, 'company');
-    await answer(page, 'Acme Ltd');
-    await answer(page, 'Türkiye');
-    await answer(page, 'TR-1234567890', /\(10\/11\)$/);
-    await answer(page, 'OTHER', /\(11\/11\)$/);
+    await pick(page, { ...WITHDRAW(1, 11), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, WITHDRAW(2, 11), 'TRC20');
+    await pick(page, WITHDRAW(3, 11), 'MAIL');
+    await type(page, { ...WITHDRAW(4, 11), message: /^Recipient e-mail\b/ }, 'ada@example.com');
+    await type(page, WITHDRAW(5, 11), '10');
+    await pick(page, WITHDRAW(6, 11), 'Automatic', /^Automatic — /);
+    await pick(page, { ...WITHDRAW(7, 11), placeholder: /^Recipient type/ }, 'company');
+    await type(page, { ...WITHDRAW(8, 11), message: /^Recipient company name\b/ }, 'Acme Ltd');
+    await pick(page, { ...WITHDRAW(9, 11), placeholder: /^Recipient country/ }, 'Türkiye', /^TR$/);
+    await type(page, { ...WITHDRAW(10, 11), message: /ID card/ }, 'TR-1234567890');
+    await pick(page, { ...WITHDRAW(11, 11), placeholder: /^Reason of transfer/ }, 'OTHER');
     const dialog4 = page.locator('.monaco-dialog-box');
     await dialog4.waitFor({ state: 'visible', timeout: 30_000 });
     const text4 = (await dialog4.innerText()).replace(/\s+/g, ' ');
@@ -185,8 +157,9 @@ async function main(): Promise<void> {
     console.log('  ✔ V4 e-mail withdrawal with recipient fields collected interactively; cancel at the summary sends nothing');
 
     // Deposit address for a memo currency: the funding webview with copy buttons and the warning.
+    const currencyToDeposit = { title: /^SpotDesk: Create Deposit Address$/, placeholder: /^Currency to deposit/ };
     await runCommand(page, 'SpotDesk: Create Deposit Address');
-    await answer(page, 'XRP');
+    await pick(page, currencyToDeposit, 'XRP');
     const frame = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
     await frame.locator('h1', { hasText: 'Deposit XRP' }).waitFor({ timeout: 30_000 });
     const panelText = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
@@ -203,7 +176,7 @@ async function main(): Promise<void> {
     const memo = /needs the memo (\d+)/.exec(panelText)?.[1];
     assert.ok(memo, 'memo shown the first time');
     await runCommand(page, 'SpotDesk: Create Deposit Address');
-    await answer(page, 'XRP');
+    await pick(page, currencyToDeposit, 'XRP');
     await frame.locator('.existing').waitFor({ timeout: 30_000 });
     const again = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
     assert.match(again, /This is your existing XRP deposit address on XRP: the exchange keeps one address per currency and chain, so no new one was created\./);
@@ -212,13 +185,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(SHOTS, 'funding-deposit-xrp-existing.png') });
     console.log('  ✔ second Create Deposit Address for XRP shows the existing address (same memo) with the "existing" line');
   } catch (err) {
-    try {
-      const pages = browser.contexts().flatMap((c) => c.pages());
-      if (pages[0]) await pages[0].screenshot({ path: path.join(SHOTS, 'funding-e2e-failure.png') });
-    } catch {
-      /* ignore */
-    }
-    console.error(server.logLines.slice(-30).join('\n'));
+    await record.save(err, ['--- code-server log tail ---', ...server.logLines.slice(-60)]);
     throw err;
   } finally {
     await browser.close();

@@ -18,6 +18,7 @@ import type { Page } from 'playwright-core';
 import { add, cmp } from '../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
 import type { BookSnapshot, HostMessage, SymbolMeta } from '../../src/shared/orderbook/protocol';
+import { FailureRecord, painted } from './failure';
 import { buildBundle, post, ROOT, startHarness, type Harness, type ThemeName } from './orderbookHarness';
 
 const SYMBOL = 'BTC-USDT';
@@ -40,6 +41,8 @@ type Win = {
 
 let failures = 0;
 let passes = 0;
+/** Screenshots of the harness pages and their console, saved when a test fails. */
+const record = new FailureRecord('orderbook');
 async function test(name: string, fn: () => Promise<void>): Promise<void> {
   const t0 = Date.now();
   try {
@@ -49,6 +52,7 @@ async function test(name: string, fn: () => Promise<void>): Promise<void> {
   } catch (err) {
     failures++;
     console.log(`  ✖ ${name}\n    ${String((err as Error)?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
+    await record.save(new Error(`${name}: ${String((err as Error)?.stack ?? err)}`));
   }
 }
 
@@ -83,16 +87,27 @@ async function feed(page: Page, s: BookSnapshot): Promise<void> {
   await page.waitForFunction((seq) => (window as unknown as Win).__orderbook.lastView?.sequence === seq, s.sequence, { timeout: 5000 });
 }
 
-/** Relay `n` real snapshots from the moving sandbox market, `everyMs` apart. Returns them. */
-async function relay(page: Page, sb: RunningSandbox, n: number, everyMs: number): Promise<BookSnapshot[]> {
+/**
+ * The sandbox's next level-2 snapshot with a sequence above `after` (any snapshot when undefined):
+ * polls the moving market until it has moved, for at most 30 s.
+ */
+async function nextSnapshot(sb: RunningSandbox, after?: string): Promise<BookSnapshot> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const s = await level2(sb);
+    if (after === undefined || BigInt(s.sequence) > BigInt(after)) return s;
+    if (Date.now() > end) throw new Error(`the sandbox market did not move past sequence ${after} within 30 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Relay `n` successive real snapshots of the moving sandbox market (each newer than the last). Returns them. */
+async function relay(page: Page, sb: RunningSandbox, n: number): Promise<BookSnapshot[]> {
   const seen: BookSnapshot[] = [];
   for (let i = 0; i < n; i++) {
-    const s = await level2(sb);
-    if (!seen.length || BigInt(s.sequence) > BigInt(seen[seen.length - 1].sequence)) {
-      await feed(page, s);
-      seen.push(s);
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
+    const s = await nextSnapshot(sb, seen[seen.length - 1]?.sequence);
+    await feed(page, s);
+    seen.push(s);
   }
   return seen;
 }
@@ -120,6 +135,8 @@ async function main(): Promise<void> {
   let harness: Harness | undefined;
   try {
     harness = await startHarness();
+    const h = harness;
+    const open = async (theme: ThemeName, opts?: Parameters<Harness['open']>[1]) => record.watch(await h.open(theme, opts), `harness ${theme}`);
     const sym = (await fetchJson<Array<SymbolMeta & { symbol: string }>>(`${sb.baseUrl}/api/v2/symbols`)).find((x) => x.symbol === SYMBOL)!;
     const meta: SymbolMeta = {
       symbol: sym.symbol,
@@ -133,9 +150,9 @@ async function main(): Promise<void> {
     const pages: Partial<Record<ThemeName, Page>> = {};
 
     await test('relays a moving sandbox market and renders the API strings exactly (Dark+)', async () => {
-      const page = (pages.dark = await harness!.open('dark'));
+      const page = (pages.dark = await open('dark'));
       await init(page, meta);
-      const seen = await relay(page, sb, 6, 700);
+      const seen = await relay(page, sb, 6);
       assert.ok(seen.length >= 2, `at least two distinct sequences relayed (got ${seen.length})`);
       const last = seen[seen.length - 1];
       await expectBookMatches(page, last);
@@ -149,7 +166,7 @@ async function main(): Promise<void> {
       assert.equal(w.stats.accepted, seen.length);
       assert.deepEqual(w.state, { symbol: SYMBOL, settings: { grouping: '1', depth: 20 } });
       // draw the chart, then screenshot
-      await page.waitForTimeout(250);
+      await painted(page);
       await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark.png'), fullPage: true });
     });
 
@@ -175,7 +192,7 @@ async function main(): Promise<void> {
       const page = pages.dark!;
       const base: BookSnapshot = { symbol: SYMBOL, sequence: '9007199254740995', time: 2, receivedAt: 2, bids: [['10', '1'], ['9', '2'], ['8', '3']], asks: [['11', '2'], ['12', '1']] };
       await feed(page, base);
-      await page.waitForTimeout(400); // earlier flashes fade
+      await page.waitForFunction(() => document.querySelectorAll('.row.flash').length === 0, undefined, { timeout: 5000 }); // earlier flashes faded
       await feed(page, { ...base, sequence: '9007199254740996', bids: [['10', '1'], ['9', '2.5'], ['8', '3']] });
       const flashed = await page.$$eval('.row.flash .price', (els) => els.map((e) => e.textContent));
       assert.deepEqual(flashed, ['9']);
@@ -183,7 +200,7 @@ async function main(): Promise<void> {
     });
 
     await test('100 levels: rows far below the viewport are written when they scroll into view', async () => {
-      const page = await harness!.open('dark');
+      const page = await open('dark');
       await post(page, { type: 'init', symbol: SYMBOL, meta, settings: { grouping: '1', depth: 100 }, pollMs: 1000 } satisfies HostMessage);
       const s = await level2(sb, 100);
       await feed(page, s);
@@ -206,7 +223,7 @@ async function main(): Promise<void> {
     });
 
     await test('groups prices by ×10 priceIncrement from the keyboard and tells the extension', async () => {
-      const page = (pages.dark = await harness!.open('dark'));
+      const page = (pages.dark = await open('dark'));
       await init(page, meta);
       const s = await level2(sb);
       await feed(page, s);
@@ -277,9 +294,9 @@ async function main(): Promise<void> {
 
     for (const theme of ['light', 'hc'] as const) {
       await test(`renders the moving market in ${theme === 'light' ? 'Light+' : 'High Contrast'}`, async () => {
-        const page = (pages[theme] = await harness!.open(theme));
+        const page = (pages[theme] = await open(theme));
         await init(page, meta);
-        const seen = await relay(page, sb, 3, 600);
+        const seen = await relay(page, sb, 3);
         await expectBookMatches(page, seen[seen.length - 1]);
         const colours = await page.evaluate(() => {
           const ask = getComputedStyle(document.querySelector('.row.ask .price')!).color;
@@ -291,13 +308,13 @@ async function main(): Promise<void> {
           ? { ask: 'rgb(207, 42, 65)', bid: 'rgb(14, 138, 95)', bg: 'rgb(255, 255, 255)' }
           : { ask: 'rgb(255, 107, 125)', bid: 'rgb(63, 214, 154)', bg: 'rgb(0, 0, 0)' };
         assert.deepEqual(colours, expected, 'contributed theme colours reach the webview');
-        await page.waitForTimeout(250);
+        await painted(page);
         await page.screenshot({ path: path.join(SHOTS, `orderbook-${theme}.png`), fullPage: true });
       });
     }
 
     await test('hostile strings stay inert (no element created, no script run)', async () => {
-      const page = await harness!.open('dark');
+      const page = await open('dark');
       // Symbol and currencies are rendered as text.
       await post(page, {
         type: 'init',
@@ -319,7 +336,8 @@ async function main(): Promise<void> {
           bids: [{ price: x, size: x, total: x, ratio: 0.5, change: null }],
         });
       }, XSS);
-      await page.waitForTimeout(300);
+      // Rendered and painted; an <img> (none may exist) would have been created synchronously by then.
+      await painted(page);
       const r = await page.evaluate(() => ({
         imgs: document.querySelectorAll('img').length,
         xss: (window as unknown as Win).__xss ?? 0,
@@ -350,7 +368,8 @@ async function main(): Promise<void> {
   process.exit(failures ? 1 : 0);
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   console.error(err);
+  await record.save(err);
   process.exit(1);
 });

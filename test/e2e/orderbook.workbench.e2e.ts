@@ -20,23 +20,22 @@ import type { Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { step } from './steps';
+import { FailureRecord, painted } from './failure';
+import { runCommand } from './quickInput';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
 
-/** The webview frame that hosts the order book document (inner iframe of the webview element). */
+/**
+ * The webview frame that hosts the order book document (inner iframe of the webview element), once
+ * it shows the book grid; throws when it does not within `timeoutMs`.
+ */
 async function bookFrame(page: Page, timeoutMs: number): Promise<Frame> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    for (const f of page.frames()) {
-      try {
-        if (await f.$('.ob-grid')) return f;
-      } catch {
-        // frame navigated away
-      }
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('order book webview did not appear');
+  const inner = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+  await inner.locator('.ob-grid').waitFor({ state: 'attached', timeout: timeoutMs });
+  const outer = await (await page.locator('iframe.webview').elementHandle())?.contentFrame();
+  const frame = await (await outer?.locator('iframe#active-frame').elementHandle())?.contentFrame();
+  if (!frame) throw new Error('order book webview frame not found');
+  return frame;
 }
 
 /**
@@ -45,6 +44,7 @@ async function bookFrame(page: Page, timeoutMs: number): Promise<Frame> {
  * restored panel rendered rows again within `restoreTimeoutMs`.
  */
 async function scenario(label: string, extensionPath: string, restoreTimeoutMs: number, shots: boolean): Promise<boolean> {
+  const record = new FailureRecord(shots ? 'orderbook-workbench' : 'orderbook-workbench-control');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-ob-e2e-'));
   const port = await cs.freePort();
   const workspace = path.join(cs.ROOT, 'test', 'host', 'workspace');
@@ -52,30 +52,30 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
   const server = await cs.startCodeServer({ port, workspace, userDataDir: path.join(tmp, 'user-data'), quiet: true });
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = record.watch(await browser.newPage({ viewport: { width: 1440, height: 900 } }), 'workbench');
     await page.goto(cs.workbenchUrl({ port, folder: workspace, extensionPath }));
     await step('workbench loads', async () => {
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.activitybar').waitFor({ timeout: 60_000 });
     });
 
+    /** Open the palette on `text` and wait until the row `row` is the focused one (Enter runs it). */
     const palette = async (text: string, row: string) => {
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ timeout: 15_000 });
       await input.fill(`>${text}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor({ timeout: 15_000 });
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).first().waitFor({ timeout: 15_000 });
     };
 
     await step('"SpotDesk: Open Order Book" asks for the symbol with a quick pick', async () => {
-      await page.waitForTimeout(3000); // let the extension host register contributions
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-      await palette('SpotDesk: Open Order Book', 'Open Order Book');
-      await page.keyboard.press('Enter');
+      // Waits until SpotDesk's contributions are registered (its activity-bar entry), then runs it.
+      await runCommand(page, 'SpotDesk: Open Order Book');
       // Symbols come from GET /api/v2/symbols of the embedded sandbox (started on first need).
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
+      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       await page.keyboard.type('BTC-USDT');
-      await page.waitForTimeout(300);
+      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: /^BTC-USDT/ }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
     });
 
@@ -89,15 +89,18 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       const { colour, light } = await f.$eval('.row.bid .price', (e) => ({ colour: getComputedStyle(e).color, light: document.body.classList.contains('vscode-light') }));
       // spotdesk.buyForeground's defaults (light #0E8A5F, dark #2EBD85) reach the webview as --vscode-spotdesk-buyForeground
       assert.equal(colour, light ? 'rgb(14, 138, 95)' : 'rgb(46, 189, 133)');
-      await page.waitForTimeout(500);
+      await painted(f);
       if (shots) await page.screenshot({ path: path.join(SHOTS, 'workbench-orderbook.png') });
       return f;
     });
 
     await step('grouping ×10 is chosen in the panel (persisted in the webview state)', async () => {
       await frame.selectOption('select[aria-label="Price grouping"]', '10');
+      // The webview calls setState in the same change handler that regroups the rows: once the
+      // regrouped rows are drawn, the state has been handed to the workbench, which saves it when
+      // "Reload Window" shuts it down.
       await frame.waitForFunction(() => [...document.querySelectorAll('.row.bid:not([hidden]) .price')].every((e) => /^\d+$/.test(e.textContent ?? '')));
-      await page.waitForTimeout(1000);
+      await painted(frame);
     });
 
     return await step(`reload the window without opening a SpotDesk view (restore expected: ${restoreTimeoutMs > 0 ? 'yes' : 'no'})`, async () => {
@@ -109,22 +112,25 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       await page.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       // No SpotDesk view is open in this window, so nothing but onWebviewPanel can activate SpotDesk.
       assert.equal(await page.locator('.pane-header', { hasText: 'Active Orders' }).count(), 0);
+      // Restored: rows within restoreTimeoutMs. Control run (restoreTimeoutMs 0): the rows must NOT
+      // appear within 20 s — a bounded wait for a state that should not come, not a sleep.
       let restored = false;
       try {
         const f = await bookFrame(page, Math.max(restoreTimeoutMs, 20_000));
         await f.waitForSelector('.row.bid:not([hidden])', { timeout: Math.max(restoreTimeoutMs, 20_000) });
         assert.equal(await f.textContent('.ob-title'), 'BTC-USDT');
         assert.equal(await f.$eval('select[aria-label="Price grouping"]', (e) => (e as HTMLSelectElement).value), '10');
+        await painted(f);
         restored = true;
       } catch (err) {
         if (restoreTimeoutMs > 0) throw err;
       }
-      await page.waitForTimeout(500);
+      await painted(page);
       await page.screenshot({ path: path.join(SHOTS, shots ? 'workbench-orderbook-restored.png' : 'workbench-orderbook-no-activation-event.png') });
       return restored;
     });
   } catch (err) {
-    for (const p of browser.contexts().flatMap((c) => c.pages())) await p.screenshot({ path: path.join(SHOTS, 'workbench-orderbook-failure.png') }).catch(() => undefined);
+    await record.save(err, ['--- code-server log tail ---', ...server.logLines.slice(-60)]);
     throw err;
   } finally {
     await browser.close();

@@ -30,6 +30,7 @@ import { startSandbox } from '../../src/exchange/server/index';
 import { RequestBuilderController, RequestBuilderSession } from '../../src/extension/requestBuilder/controller';
 import { panelHtml } from '../../src/shared/requestBuilder/html';
 import { emptyDraft, parseToExtension, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { FailureRecord } from './failure';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SHOTS = path.join(ROOT, 'screenshots');
@@ -137,8 +138,9 @@ async function main(): Promise<void> {
 
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   const cspViolations: string[] = [];
+  const record = new FailureRecord('request-builder');
   try {
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 });
+    page = record.watch(await browser.newPage({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 }), 'request builder');
     page.on('console', (m) => {
       if (m.type() === 'error') cspViolations.push(m.text());
     });
@@ -215,6 +217,9 @@ async function main(): Promise<void> {
     assert.deepEqual(csp, [], 'no CSP violations');
     assert.deepEqual(cspViolations, [], 'no console errors');
     console.log(`messages to webview: ${toPage.length}; screenshots in ${path.relative(ROOT, SHOTS)}/request-builder*.png`);
+  } catch (err) {
+    await record.save(err, [`messages to the webview: ${toPage.length}`, ...toPage.slice(-20).map((m) => JSON.stringify(m).slice(0, 500))]);
+    throw err;
   } finally {
     await browser.close();
     server.close();

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { step } from './steps';
+import { FailureRecord, painted } from './failure';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 
@@ -55,9 +56,10 @@ async function main(): Promise<void> {
   });
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   const errors: string[] = [];
+  const record = new FailureRecord('workbench');
   let client: SpotClient | undefined;
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = record.watch(await browser.newPage({ viewport: { width: 1440, height: 900 } }), 'workbench');
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(cs.workbenchUrl({ port, folder: workspace }));
 
@@ -148,17 +150,20 @@ async function main(): Promise<void> {
       );
     });
 
-    await step('screenshots', async () => {
+    await step('screenshots (the order tooltip shows its id; the status bar tooltip the rate-limit budget)', async () => {
       await page.mouse.move(700, 450);
+      await painted(page);
       await page.screenshot({ path: path.join(SHOTS, 'workbench-spotdesk.png') });
-      // Hover an order to show its tooltip (every field).
+      // Hover an order: its tooltip lists every field, the order id included.
       const orderRow = pane(page, 'Active Orders').locator('.monaco-list-row', { hasText: 'BUY limit' }).first();
       await orderRow.hover();
-      await page.waitForTimeout(1500);
+      await page.locator('.monaco-hover').filter({ hasText: placed.orderId }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await painted(page);
       await page.screenshot({ path: path.join(SHOTS, 'workbench-order-tooltip.png') });
-      // Status bar tooltip with the rate-limit budget.
+      // Status bar tooltip with the service status and the rate-limit budget per pool.
       await page.locator('.statusbar-item', { hasText: 'Sandbox (local)' }).first().hover();
-      await page.waitForTimeout(1500);
+      await page.locator('.monaco-hover').filter({ hasText: 'Service status' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await painted(page);
       await page.screenshot({ path: path.join(SHOTS, 'workbench-statusbar-tooltip.png') });
     });
 
@@ -196,9 +201,7 @@ async function main(): Promise<void> {
       'no page errors',
     );
   } catch (err) {
-    const pages = browser.contexts().flatMap((c) => c.pages());
-    if (pages[0]) await pages[0].screenshot({ path: path.join(SHOTS, 'workbench-failure.png') }).catch(() => undefined);
-    console.error(`code-server log tail:\n${server.logLines.slice(-30).join('\n')}`);
+    await record.save(err, ['--- code-server log tail ---', ...server.logLines.slice(-60)]);
     throw err;
   } finally {
     client?.close();

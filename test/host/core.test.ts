@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, spotdesk, useSandboxProfile, waitFor } from './helpers';
+import { activated, EXTENSION_ID, spotdesk, TEST_HOOKS_COMMAND, useSandboxProfile, waitFor } from './helpers';
 
 describe('SpotDesk activation and profiles', () => {
   it('declares no eager activation events and activates from its views and commands', () => {
@@ -23,14 +23,25 @@ describe('SpotDesk activation and profiles', () => {
     );
   });
 
-  it('activates without network I/O and reports how long activate() took', async () => {
-    const api = await spotdesk();
-    assert.strictEqual(typeof api.activationMs, 'number');
-    assert.ok(Number.isFinite(api.activationMs) && api.activationMs > 0, `activationMs = ${api.activationMs}`);
-    console.log(`      activate() took ${api.activationMs.toFixed(1)} ms`);
+  it('activates without network I/O, reports how long activate() took and exports nothing else', async () => {
+    const exported = await activated();
+    assert.deepStrictEqual(Object.keys(exported), ['activationMs'], 'activate() exports only harmless data');
+    assert.strictEqual(typeof exported.activationMs, 'number');
+    assert.ok(Number.isFinite(exported.activationMs) && exported.activationMs > 0, `activationMs = ${exported.activationMs}`);
+    console.log(`      activate() took ${exported.activationMs.toFixed(1)} ms`);
     // activate() did no network I/O: the sandbox starts on first need, no view has loaded yet.
+    const api = await spotdesk();
     assert.strictEqual(api.connection.sandboxStarted(), false);
     assert.strictEqual(api.connection.currentClient(), undefined);
+  });
+
+  it('has exactly one test door, registered outside Production and not contributed in package.json', async () => {
+    await spotdesk();
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const contributed = (ext.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((c) => c.command);
+    assert.ok(!contributed.some((c) => /testHooks/i.test(c)), 'no test command in package.json');
+    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('spotdesk.') && /test/i.test(c));
+    assert.deepStrictEqual(registered.sort(), [TEST_HOOKS_COMMAND, 'spotdesk.orderDocument.testOrder'].sort());
   });
 
   it('registers the core commands', async () => {

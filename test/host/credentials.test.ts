@@ -8,26 +8,23 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SpotDeskApi } from '../../src/extension/extension';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { SpotClient } from '../../src/api/client';
 import type { CurrencyNode } from '../../src/extension/views/accounts';
 import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
-import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
 import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const PROFILE = 'Sandbox via profile';
 
 describe('SpotDesk profiles and credentials', function () {
   this.timeout(90_000);
-  let api: SpotDeskApi;
+  let api: SpotDeskTestHooks;
   let creds: { apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string };
   let baseUrl: string;
-  const saved: Partial<SpotDeskApi['prompts']> = {};
 
   before(async () => {
     await useSandboxProfile();
     api = await spotdesk();
-    Object.assign(saved, api.prompts);
     baseUrl = (await api.services.sandbox())!.baseUrl;
     // The sandbox writes its default user's key to its state directory (globalStorage/sandbox).
     const file = path.join(api.services.context.globalStorageUri.fsPath, 'sandbox', 'credentials.json');
@@ -42,7 +39,7 @@ describe('SpotDesk profiles and credentials', function () {
   }
 
   after(async () => {
-    Object.assign(api.prompts, saved);
+    api.resetPrompts();
     await api.connection.clearCredentials({ id: `user:${PROFILE}`, name: PROFILE, sandbox: false });
     await useSandboxProfile();
   });
@@ -96,7 +93,7 @@ describe('SpotDesk profiles and credentials', function () {
 
   it('without credentials, order documents still get the symbol rules (GET /api/v2/symbols is public)', async () => {
     assert.strictEqual(await api.services.credentialsPresent(), false);
-    const hooks = (await vscode.commands.executeCommand('spotdesk.requestBuilder.testHooks')) as RequestBuilderTestHooks;
+    const hooks = await api.requestBuilder();
     hooks.controller.reset();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-cred-')), 'nocreds.spotorder.json');
     fs.writeFileSync(file, '[\n  {"symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');

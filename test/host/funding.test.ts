@@ -1,18 +1,24 @@
 /**
- * Extension-host suite for the funding feature (issue 7): deposit addresses and guarded V1/V4
- * withdrawals against the embedded sandbox. Withdrawal tests run each on a FRESH sandbox user
- * (admin API POST /sandbox/v1/users) passed to the command as `client`, so whitelists and V4 rate
- * windows never leak into other suites; deposit tests use the active Sandbox profile's own client.
- * The confirmation step is always exercised through the command's injectable `confirm`.
+ * Extension-host suite for the funding feature (issue 7, issue 18): deposit addresses and guarded
+ * V1/V4 withdrawals against the embedded sandbox.
+ *
+ * Everything goes through the one test door (`spotdesk.testHooks`): withdrawal tests run each on
+ * a FRESH sandbox user (admin API POST /sandbox/v1/users) whose client is set with the door's
+ * `setClient`, so whitelists and V4 rate windows never leak into other suites; the person's
+ * answers (the multi-step input, the modal summary, the typed confirmation, the transfer offer,
+ * the deposit pickers) are given through the door's `prompts`. The commands' own arguments carry
+ * at most a currency: a test below calls them the way another extension could — a complete draft,
+ * a confirmation function and a client in the argument — and checks that none of it is used.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import { TransportError } from '../../src/api/errors';
-import type { DepositOutcome, WithdrawArgs, WithdrawOutcome } from '../../src/extension/funding';
+import type { DepositOutcome, WithdrawOutcome } from '../../src/extension/funding';
 import type { FundingClient } from '../../src/extension/funding/client';
-import type { DepositAddressView, WithdrawalSummary } from '../../src/shared/funding/summary';
-import { spotdesk, useSandboxProfile, waitFor } from './helpers';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/shared/funding/types';
+import { scriptedSteps, spotdesk, useSandboxProfile, waitFor, type AskedStep, type StepAnswers } from './helpers';
 
 interface Sandbox {
   baseUrl: string;
@@ -40,6 +46,7 @@ interface WithdrawalRecord {
 }
 
 let sb: Sandbox;
+let hooks: SpotDeskTestHooks;
 
 async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sb.baseUrl}${path}`, {
@@ -68,47 +75,127 @@ async function balances(client: SpotClient, currency: string): Promise<Record<st
   return out;
 }
 
-/** A FundingClient delegating to `client`, with some methods replaced (SpotClient has private fields, so no prototype tricks). */
-function wrap(client: SpotClient, over: Partial<FundingClient>): FundingClient {
-  return {
-    getCurrencies: () => client.getCurrencies(),
-    createDepositAddress: (r) => client.createDepositAddress(r),
-    getDepositAddresses: (c, ch) => client.getDepositAddresses(c, ch),
-    withdrawV1: (r) => client.withdrawV1(r),
-    withdrawV4: (r) => client.withdrawV4(r),
-    getWithdrawalQuotas: (c, ch) => client.getWithdrawalQuotas(c, ch),
-    getAccounts: (f) => client.getAccounts(f),
-    innerTransfer: (r) => client.innerTransfer(r),
-    getRegions: () => client.getRegions(),
-    ...over,
-  };
+/**
+ * `client` with some funding methods replaced. SpotClient has private fields, so the proxy binds
+ * every other method to the real client.
+ */
+function wrap(client: SpotClient, over: Partial<FundingClient>): SpotClient {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (typeof prop === 'string' && prop in over) return (over as Record<string, unknown>)[prop];
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
-async function withdraw(args: WithdrawArgs): Promise<WithdrawOutcome> {
-  return await vscode.commands.executeCommand<WithdrawOutcome>('spotdesk.withdraw', args);
-}
-
-/** A confirm step that records the summary and types the destination's last 6 characters. */
-function typeSuffix(seen: WithdrawalSummary[] = []): (s: WithdrawalSummary) => Promise<string> {
-  return async (s) => {
-    seen.push(s);
-    return s.suffix;
-  };
-}
-
-const TRON_ADDR = 'TKFRQXSDcY4kd3ZnXKN8pE16GmLrjJggwX8';
+const TRON_ADDR = 'TMn4XcAaiXmoAjGeGs93zQhBnGZq3dHHnz';
+const TRON_SUFFIX = TRON_ADDR.slice(-6);
 const ETH_ADDR = '0x62d35481cb74fa959aec61d33a5d4507a1234567';
-const RECIPIENT = { receiverType: 'individual' as const, firstName: 'Ada', lastName: 'Lovelace', country: 'TR', identityType: 'ID_CARD' as const, identityNo: '12345678901', reasonOfTransfer: 'TRANSFER_TO_YOUR_OWN_ACCOUNT_HELD_IN_ANOTHER_PLATFORM' as const };
+const RECIPIENT: V4Recipient = { receiverType: 'individual', firstName: 'Ada', lastName: 'Lovelace', country: 'TR', identityType: 'ID_CARD', identityNo: '12345678901', reasonOfTransfer: 'TRANSFER_TO_YOUR_OWN_ACCOUNT_HELD_IN_ANOTHER_PLATFORM' };
+
+/** What the person enters in the withdrawal flow. */
+interface Entry {
+  currency: string;
+  chain: string;
+  withdrawType: 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE';
+  destination: string;
+  memo?: string;
+  amount: string;
+  feeDeduction: 'INTERNAL' | 'EXTERNAL' | 'AUTO';
+  apiVersion?: 'V1' | 'V4';
+  recipient?: V4Recipient;
+}
+
+/** Answers of the withdrawal's multi-step input for `e`, matched on each step's placeholder/prompt. */
+function entryAnswers(e: Entry): StepAnswers {
+  const r = e.recipient;
+  return {
+    pick(o) {
+      const values = o.items.map((i) => i.value);
+      const p = o.placeholder;
+      if (p.startsWith('Currency to withdraw')) return values.find((v) => (v as FundingCurrency).currency === e.currency);
+      if (p.startsWith('Chain for')) return values.find((v) => (v as FundingChain).chainId === e.chain);
+      if (p === 'Destination type') return e.withdrawType;
+      if (p === 'Who pays the withdrawal fee?') return e.feeDeduction;
+      if (p === 'API version') return e.apiVersion;
+      if (p.startsWith('Recipient type')) return r?.receiverType;
+      if (p.startsWith('Recipient country')) return r?.country;
+      if (p.startsWith('Reason of transfer')) return r?.reasonOfTransfer;
+      return undefined;
+    },
+    text(o) {
+      const p = o.prompt;
+      if (/ address on |^Recipient (KuCoin UID|e-mail|phone number)/.test(p)) return e.destination;
+      if (p.startsWith('Memo')) return e.memo;
+      if (p.startsWith('Amount of')) return e.amount;
+      if (p.startsWith('Recipient first name')) return r ? `${r.firstName}, ${r.lastName}` : undefined;
+      if (p.startsWith('Recipient company')) return r?.companyName;
+      if (p.startsWith('Recipient country code')) return r?.country;
+      if (p.startsWith('Recipient ID card') || p.startsWith('Recipient passport')) return r?.identityNo;
+      return undefined;
+    },
+  };
+}
+
+/** A modal the command showed: message, detail and its action button. */
+interface Modal {
+  message: string;
+  detail: string;
+  action: string;
+}
+
+/** What the person does at the confirmation and the transfer offer. */
+interface Decisions {
+  /** Press "Continue…" on the modal summary (default true). */
+  continue?: boolean;
+  /** What is typed into the confirmation box (default: the destination's last 6 characters). */
+  typed?: string;
+  /** Accept the trade → main transfer offer (default false). */
+  transfer?: boolean;
+}
+
+/** Answer the prompts as the person would for `entry` + `decisions`; records everything asked. */
+function answerAs(entry: Entry, decisions: Decisions = {}): { asked: AskedStep[]; modals: Modal[]; inputs: vscode.InputBoxOptions[] } {
+  const asked: AskedStep[] = [];
+  const modals: Modal[] = [];
+  const inputs: vscode.InputBoxOptions[] = [];
+  hooks.prompts.steps = scriptedSteps(entryAnswers(entry), asked);
+  hooks.prompts.confirm = async (message, detail, action) => {
+    modals.push({ message, detail, action });
+    if (action === 'Continue…') return decisions.continue ?? true;
+    if (action.startsWith('Transfer ')) return decisions.transfer ?? false;
+    return false;
+  };
+  hooks.prompts.input = async (o) => {
+    inputs.push(o);
+    return decisions.typed ?? entry.destination.slice(-6);
+  };
+  return { asked, modals, inputs };
+}
+
+async function withdraw(arg?: unknown): Promise<WithdrawOutcome> {
+  return await vscode.commands.executeCommand<WithdrawOutcome>('spotdesk.withdraw', arg);
+}
 
 describe('Funding: deposit addresses and guarded withdrawals', function () {
   this.timeout(60_000);
 
   before(async () => {
     await useSandboxProfile();
-    const api = await spotdesk();
-    const s = await api.services.sandbox();
+    hooks = await spotdesk();
+    const s = await hooks.services.sandbox();
     assert.ok(s, 'sandbox running');
     sb = s;
+  });
+
+  afterEach(() => {
+    hooks.setClient(undefined);
+    hooks.resetPrompts();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('registers spotdesk.createDepositAddress and spotdesk.withdraw', async () => {
@@ -119,23 +206,28 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
 
   describe('deposit address (active Sandbox profile)', () => {
     let trc20Address = '';
-    let xrpFirst: DepositAddressView;
-    async function create(currency: string, chain?: string): Promise<{ out: DepositOutcome; shown: DepositAddressView[] }> {
-      const shown: DepositAddressView[] = [];
-      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency, chain, show: (v: DepositAddressView) => void shown.push(v) });
-      return { out, shown };
+    let xrpFirst: NonNullable<DepositOutcome['view']>;
+    /** Run the command on a currency row; the chain picker (if shown) is answered with `chain`. */
+    async function create(currency: string, chain?: string): Promise<{ out: DepositOutcome; chainPicks: string[][] }> {
+      const chainPicks: string[][] = [];
+      hooks.prompts.pick = (async (items: readonly (vscode.QuickPickItem & { ch?: FundingChain })[], o: vscode.QuickPickOptions) => {
+        assert.match(o.title ?? '', new RegExp(`Create Deposit Address — ${currency}`));
+        chainPicks.push(items.map((i) => i.label));
+        return items.find((i) => i.ch?.chainId === chain || i.label === chain);
+      }) as typeof hooks.prompts.pick;
+      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { kind: 'currency', currency });
+      return { out, chainPicks };
     }
 
-    it('USDT on ERC20 and on TRC20 (multi-chain: chain id sent, min deposit and confirmations shown)', async () => {
-      const api = await spotdesk();
-      const cur = (await (await api.services.client()).getCurrencies()).find((c) => c.currency === 'USDT')!;
+    it('USDT on ERC20 and on TRC20 (multi-chain: the chain is picked, its id sent, min deposit and confirmations shown)', async () => {
+      const cur = (await (await hooks.services.client()).getCurrencies()).find((c) => c.currency === 'USDT')!;
       for (const [name, id] of [['ERC20', 'eth'], ['TRC20', 'trx']]) {
-        const { out, shown } = await create('USDT', name);
+        const { out, chainPicks } = await create('USDT', id);
         assert.strictEqual(out.status, 'created', JSON.stringify(out.error));
+        assert.deepStrictEqual(chainPicks, [cur.chains.filter((c) => c.isDepositEnabled).map((c) => c.chainName)], 'the person picked the chain');
         assert.deepStrictEqual(out.request, { currency: 'USDT', chain: id });
         const ch = cur.chains.find((c) => c.chainId === id)!;
-        assert.strictEqual(shown.length, 1);
-        const v = shown[0];
+        const v = out.view!;
         assert.strictEqual(v.chain, name);
         assert.strictEqual(v.chainId, id);
         assert.ok(v.address.length >= 20, `address ${v.address}`);
@@ -152,42 +244,40 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       const a = await create('BTC', 'btc');
       assert.strictEqual(a.out.status, 'created');
       assert.deepStrictEqual(a.out.request, { currency: 'BTC', chain: 'btc' });
-      assert.strictEqual(a.shown[0].chain, 'BTC');
+      assert.strictEqual(a.out.view?.chain, 'BTC');
       const b = await create('BTC', 'bech32');
       assert.strictEqual(b.out.status, 'created');
       assert.deepStrictEqual(b.out.request, { currency: 'BTC', chain: 'bech32' });
-      assert.strictEqual(b.shown[0].chain, 'BTC-Segwit');
-      assert.notStrictEqual(a.shown[0].address, b.shown[0].address);
+      assert.strictEqual(b.out.view?.chain, 'BTC-Segwit');
+      assert.notStrictEqual(a.out.view?.address, b.out.view?.address);
     });
 
-    it('single-chain currency with a memo: no chain parameter, memo and warning shown', async () => {
-      const { out, shown } = await create('XRP');
+    it('single-chain currency with a memo: no chain picker, no chain parameter, memo and warning shown', async () => {
+      const { out, chainPicks } = await create('XRP');
       assert.strictEqual(out.status, 'created', JSON.stringify(out.error));
+      assert.deepStrictEqual(chainPicks, [], 'no chain picker for a single chain');
       assert.deepStrictEqual(out.request, { currency: 'XRP' });
-      const v = shown[0];
+      const v = out.view!;
       xrpFirst = v;
       assert.ok(v.memo.length > 0, 'XRP address carries a memo');
       assert.strictEqual(v.memoWarning, `This address needs the memo ${v.memo}. A deposit sent without it may not be credited — always include the memo (also called tag or note) when sending XRP.`);
     });
 
-    it('opens the funding webview when no `show` is injected (accepts a tree node argument); USDT TRC20 a second time shows the existing address', async () => {
-      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { kind: 'currency', currency: 'USDT', chain: 'TRC20' });
+    it('opens the funding webview; USDT TRC20 a second time shows the existing address', async () => {
+      const { out } = await create('USDT', 'trx');
       assert.strictEqual(out.status, 'existing', JSON.stringify(out.error));
       assert.strictEqual(out.view?.address, trc20Address);
       assert.strictEqual(out.view?.existing, true);
       const tab = await waitFor('a "Deposit USDT (TRC20)" webview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Deposit USDT (TRC20)'), 10_000);
       assert.ok(tab.input instanceof vscode.TabInputWebview);
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     });
 
     it('already exists (260000): the existing address is fetched and shown like a created one, memo and warning included', async () => {
-      const api = await spotdesk();
-      const xrp = (await (await api.services.client()).getCurrencies()).find((c) => c.currency === 'XRP')!.chains[0];
-      const { out, shown } = await create('XRP');
+      const xrp = (await (await hooks.services.client()).getCurrencies()).find((c) => c.currency === 'XRP')!.chains[0];
+      const { out } = await create('XRP');
       assert.strictEqual(out.status, 'existing', JSON.stringify(out.error));
       assert.deepStrictEqual(out.request, { currency: 'XRP' });
-      assert.strictEqual(shown.length, 1);
-      assert.deepStrictEqual(shown[0], {
+      assert.deepStrictEqual(out.view, {
         currency: 'XRP',
         address: xrpFirst.address,
         memo: xrpFirst.memo,
@@ -203,40 +293,60 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
     });
 
     it('already exists but the existing address cannot be fetched: the original 260000 error is explained', async () => {
-      const base = await (await spotdesk()).services.client();
-      const client = wrap(base, { getDepositAddresses: () => Promise.reject(new TransportError({ kind: 'network', method: 'GET', path: '/api/v2/deposit-addresses', message: 'GET /api/v2/deposit-addresses: connection refused' })) });
-      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency: 'USDT', chain: 'ERC20', client, show: () => undefined });
+      const base = await hooks.services.client();
+      hooks.setClient(wrap(base, { getDepositAddresses: () => Promise.reject(new TransportError({ kind: 'network', method: 'GET', path: '/api/v2/deposit-addresses', message: 'GET /api/v2/deposit-addresses: connection refused' })) }));
+      const { out } = await create('USDT', 'eth');
       assert.strictEqual(out.status, 'failed');
       assert.strictEqual(out.error?.code, '260000');
       assert.strictEqual(out.error?.title, 'A deposit address already exists for USDT on ERC20 (260000)');
     });
 
-    it('explains an unknown chain without calling the API', async () => {
-      const { out } = await create('USDT', 'SOLANA');
-      assert.strictEqual(out.status, 'failed');
-      assert.strictEqual(out.error?.title, 'Deposits of USDT on SOLANA are not available');
-    });
-
     it('explains a missing General permission with its code', async () => {
       const { client } = await freshUser([], ['Spot']);
-      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency: 'USDT', chain: 'ERC20', client, show: () => undefined });
+      hooks.setClient(client);
+      const { out } = await create('USDT', 'eth');
       assert.strictEqual(out.status, 'failed');
       assert.strictEqual(out.error?.code, '400007');
       assert.strictEqual(out.error?.title, 'Missing API key permission: General (400007)');
     });
+
+    it('takes only the currency from its argument: a chain, a client and a result hook passed by another extension are ignored', async () => {
+      let foreignCalls = 0;
+      const foreign = new Proxy({}, { get: () => () => { foreignCalls++; return Promise.reject(new Error('foreign client used')); } });
+      let shown = 0;
+      let asked: string[] = [];
+      hooks.prompts.pick = (async (items: readonly vscode.QuickPickItem[]) => {
+        asked = items.map((i) => i.label);
+        return undefined; // the person dismisses the chain picker
+      }) as typeof hooks.prompts.pick;
+      const out = await vscode.commands.executeCommand<DepositOutcome>('spotdesk.createDepositAddress', { currency: 'USDT', chain: 'SOLANA', client: foreign, show: () => void shown++ });
+      assert.strictEqual(out.status, 'cancelled');
+      assert.ok(asked.includes('TRC20') && asked.includes('ERC20'), `the chain was asked: ${asked.join(', ')}`);
+      assert.strictEqual(foreignCalls, 0, 'the client in the argument was never called');
+      assert.strictEqual(shown, 0, 'the show hook in the argument was never called');
+    });
   });
 
   describe('withdrawals (fresh sandbox user per test)', () => {
-    it('V1 end to end: summary, typed confirmation, withdrawalId, balances after', async () => {
+    const v1: Entry = { currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'EXTERNAL', apiVersion: 'V1' };
+
+    it('V1 end to end: every step asked, summary, typed confirmation, withdrawalId, balances after', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
-      const seen: WithdrawalSummary[] = [];
-      const out = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'EXTERNAL', apiVersion: 'V1', confirm: typeSuffix(seen) });
+      hooks.setClient(client);
+      const { asked, modals, inputs } = answerAs(v1);
+      const out = await withdraw();
       assert.strictEqual(out.status, 'sent', JSON.stringify(out));
       assert.match(out.withdrawalId ?? '', /^\w+$/);
       assert.deepStrictEqual(out.request, { endpoint: '/api/v1/withdrawals', body: { currency: 'USDT', amount: '20', chain: 'trx', feeDeductType: 'EXTERNAL', address: TRON_ADDR } });
-      assert.strictEqual(seen.length, 1);
-      assert.strictEqual(seen[0].suffix, 'JggwX8');
-      assert.deepStrictEqual(seen[0].lines.map((l) => `${l.label}: ${l.value}`), [
+      assert.deepStrictEqual(
+        asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps}`),
+        // Until the destination type is known the flow counts the V4 recipient steps too.
+        ['pick 1/11', 'pick 2/11', 'pick 3/11', 'text 4/7', 'text 5/7', 'pick 6/7', 'pick 7/7'],
+        'currency, chain, type, address, amount, fee, version',
+      );
+      assert.strictEqual(modals.length, 1);
+      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
+      assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 9), [
         'Amount: 20 USDT',
         'Fee: 1 USDT',
         'Fee deduction: EXTERNAL (fee paid from the main account)',
@@ -247,6 +357,9 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
         'Memo: (none)',
         'API version: V1 — POST /api/v1/withdrawals',
       ]);
+      assert.strictEqual(inputs.length, 1);
+      assert.strictEqual(inputs[0].validateInput?.(TRON_SUFFIX), undefined);
+      assert.match(String(inputs[0].validateInput?.(TRON_SUFFIX.toLowerCase())), /Type the last 6 characters of .* exactly \(case-sensitive\)/);
       const b = await balances(client, 'USDT');
       assert.deepStrictEqual(b.main, { balance: '100', available: '79', holds: '21' });
       const recs = await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`);
@@ -258,22 +371,72 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       );
     });
 
+    it('a complete draft, a confirmation function and a client passed as the argument are ignored: the modal is shown and dismissing it sends nothing', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      const { client: attacker } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      // The person dismisses the modal summary.
+      const { asked, modals, inputs } = answerAs(v1, { continue: false });
+      let argConfirmCalls = 0;
+      const out = await withdraw({
+        ...v1,
+        confirm: async (s: { suffix: string }) => {
+          argConfirmCalls++;
+          return s.suffix;
+        },
+        acceptTransfer: true,
+        client: attacker,
+      });
+      assert.strictEqual(out.status, 'cancelled', JSON.stringify(out));
+      assert.strictEqual(argConfirmCalls, 0, 'the confirmation function in the argument was never called');
+      assert.strictEqual(modals.length, 1, 'the modal summary was shown');
+      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
+      assert.deepStrictEqual(inputs, [], 'dismissed before the typed confirmation');
+      // Only the currency came from the argument: every other step was asked.
+      assert.deepStrictEqual(asked.map((a) => a.options.title), Array(6).fill('SpotDesk: Withdraw'));
+      assert.ok(!asked.some((a) => a.kind === 'pick' && a.options.placeholder.startsWith('Currency')), 'the currency step is preset from the argument');
+      // Nothing changed on the exchange, for either account.
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
+      assert.deepStrictEqual((await balances(client, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
+      assert.deepStrictEqual((await balances(attacker, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
+    });
+
+    it('with prompts that cancel at the first question, a complete draft in the argument sends nothing', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const asked: AskedStep[] = [];
+      hooks.prompts.steps = scriptedSteps({ pick: () => undefined, text: () => undefined }, asked);
+      let modals = 0;
+      hooks.prompts.confirm = async () => {
+        modals++;
+        return true;
+      };
+      hooks.prompts.input = async () => TRON_SUFFIX;
+      const out = await withdraw({ ...v1, confirm: async () => TRON_SUFFIX });
+      assert.strictEqual(out.status, 'cancelled');
+      assert.strictEqual(asked.length, 1, 'the first step (chain) was asked and dismissed');
+      assert.strictEqual(modals, 0);
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
+    });
+
     it('V4 end to end (address + recipient identity, INTERNAL fee): balances after', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '50' }]);
-      const seen: WithdrawalSummary[] = [];
-      const out = await withdraw({ client, currency: 'USDT', chain: 'eth', withdrawType: 'ADDRESS', destination: ETH_ADDR, amount: '30', feeDeduction: 'INTERNAL', apiVersion: 'V4', recipient: RECIPIENT, confirm: typeSuffix(seen) });
+      hooks.setClient(client);
+      const { asked, modals } = answerAs({ currency: 'USDT', chain: 'eth', withdrawType: 'ADDRESS', destination: ETH_ADDR, amount: '30', feeDeduction: 'INTERNAL', apiVersion: 'V4', recipient: RECIPIENT });
+      const out = await withdraw();
       assert.strictEqual(out.status, 'sent', JSON.stringify(out));
+      assert.strictEqual(asked.length, 12, 'currency, chain, type, address, amount, fee, version, receiver, names, country, identity, reason');
       assert.strictEqual(out.request?.endpoint, '/api/v4/withdrawals');
       assert.deepStrictEqual(out.request?.body, {
         currency: 'USDT', amount: '30', chain: 'eth', feeDeductType: 'INTERNAL', toAddress: ETH_ADDR, withdrawType: 'ADDRESS',
         receiverType: 'individual', firstName: 'Ada', lastName: 'Lovelace', country: 'TR', identityType: 'ID_CARD', identityNo: '12345678901',
         reasonOfTransfer: 'TRANSFER_TO_YOUR_OWN_ACCOUNT_HELD_IN_ANOTHER_PLATFORM',
       });
-      const line = (label: string) => seen[0].lines.find((l) => l.label === label)?.value;
-      assert.strictEqual(line('Fee'), '3.2 USDT');
-      assert.strictEqual(line('Recipient receives'), '26.8 USDT');
-      assert.strictEqual(line('Main account pays'), '30 USDT');
-      assert.strictEqual(line('API version'), 'V4 — POST /api/v4/withdrawals');
+      const lines = modals[0].detail.split('\n');
+      assert.ok(lines.includes('Fee: 3.2 USDT'), modals[0].detail);
+      assert.ok(lines.includes('Recipient receives: 26.8 USDT'));
+      assert.ok(lines.includes('Main account pays: 30 USDT'));
+      assert.ok(lines.includes('API version: V4 — POST /api/v4/withdrawals'));
       const b = await balances(client, 'USDT');
       assert.deepStrictEqual(b.main, { balance: '50', available: '20', holds: '30' });
       const recs = await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`);
@@ -282,11 +445,14 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
 
     it('cancel at the confirmation step sends nothing (dismissed, or wrong characters typed)', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
-      const base: WithdrawArgs = { client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'AUTO', apiVersion: 'V1' };
-      let asked = 0;
-      const a = await withdraw({ ...base, confirm: async () => { asked++; return undefined; } });
-      const b = await withdraw({ ...base, confirm: async () => { asked++; return 'jggwx8'; } });
-      assert.strictEqual(asked, 2, 'the confirmation step was reached twice');
+      hooks.setClient(client);
+      const entry: Entry = { ...v1, feeDeduction: 'AUTO' };
+      const first = answerAs(entry, { continue: false });
+      const a = await withdraw('USDT');
+      const second = answerAs(entry, { typed: TRON_SUFFIX.toLowerCase() });
+      const b = await withdraw('USDT');
+      assert.strictEqual(first.modals.length + second.modals.length, 2, 'the confirmation step was reached twice');
+      assert.strictEqual(second.inputs.length, 1, 'the wrong characters were typed');
       assert.strictEqual(a.status, 'cancelled');
       assert.strictEqual(b.status, 'cancelled');
       assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
@@ -295,8 +461,11 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
 
     it('whitelist refusal 260325 is explained (favorites, Account Security) and changes nothing', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
       await admin('PUT', `/sandbox/v1/users/${user.uid}/withdrawal-whitelist`, { enabled: true, favorites: [{ address: TRON_ADDR.toLowerCase(), chain: 'trx' }] });
-      const out = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: typeSuffix() });
+      const entry: Entry = { ...v1, feeDeduction: 'INTERNAL' };
+      answerAs(entry);
+      const out = await withdraw();
       assert.strictEqual(out.status, 'failed');
       assert.strictEqual(out.error?.code, '260325');
       assert.strictEqual(out.error?.title, 'Withdrawal refused: address is not a favorite on the whitelist (260325)');
@@ -305,24 +474,29 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.deepStrictEqual((await balances(client, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
       // The exact favorite (case and chain) goes through.
       await admin('PUT', `/sandbox/v1/users/${user.uid}/withdrawal-whitelist`, { enabled: true, favorites: [{ address: TRON_ADDR, chain: 'trx' }] });
-      const ok = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: typeSuffix() });
+      answerAs(entry);
+      const ok = await withdraw();
       assert.strictEqual(ok.status, 'sent', JSON.stringify(ok));
     });
 
     it('V4 UID rate limit: the 4th within 10 s is held back locally with the wait; the server refusal is explained too', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
-      const uidArgs: WithdrawArgs = { client, currency: 'USDT', chain: 'trx', withdrawType: 'UID', destination: '226999001', amount: '10', feeDeduction: 'AUTO', apiVersion: 'V4', recipient: RECIPIENT, confirm: typeSuffix() };
+      hooks.setClient(client);
+      const uid: Entry = { currency: 'USDT', chain: 'trx', withdrawType: 'UID', destination: '226999001', amount: '10', feeDeduction: 'AUTO', recipient: RECIPIENT };
       for (let i = 0; i < 3; i++) {
-        const r = await withdraw(uidArgs);
+        answerAs(uid);
+        const r = await withdraw();
         assert.strictEqual(r.status, 'sent', `withdrawal ${i + 1}: ${JSON.stringify(r)}`);
       }
-      const fourth = await withdraw(uidArgs);
+      answerAs(uid);
+      const fourth = await withdraw();
       assert.strictEqual(fourth.status, 'rate-limited');
       assert.match(fourth.error?.detail ?? '', /limited to 3 per 10 seconds and 50 per 24 hours.*Wait \d+\.\d s before the next one\./);
       assert.strictEqual((await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).length, 3, 'nothing sent');
       // A second client object for the same account has no local history: the server refuses (260310).
-      const other = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '2' } });
-      const refused = await withdraw({ ...uidArgs, client: other });
+      hooks.setClient(new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '2' } }));
+      answerAs(uid);
+      const refused = await withdraw();
       assert.strictEqual(refused.status, 'failed');
       assert.strictEqual(refused.error?.code, '260310');
       assert.strictEqual(refused.error?.title, 'Withdrawal rate limit reached (260310)');
@@ -332,26 +506,51 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
 
     it('missing Transfer permission (400007) is named as such', async () => {
       const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }], ['General']);
-      const out = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: typeSuffix() });
+      hooks.setClient(client);
+      answerAs({ ...v1, feeDeduction: 'INTERNAL' });
+      const out = await withdraw();
       assert.strictEqual(out.status, 'failed');
       assert.strictEqual(out.error?.title, 'Missing API key permission: Transfer (400007)');
     });
 
-    it('validation stops a bad amount before the confirmation step', async () => {
-      const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
-      let asked = false;
-      const out = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '10.1234567', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: async () => { asked = true; return 'JggwX8'; } });
-      assert.strictEqual(out.status, 'invalid');
-      assert.deepStrictEqual(out.issues, [{ field: 'amount', message: 'The amount must be a multiple of 0.000001 (6 decimal places for USDT on TRC20).' }]);
-      assert.strictEqual(asked, false);
+    it('the address step refuses an address that is not one of the chain ("hello" on TRC20): nothing is confirmed or sent', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const { asked, modals } = answerAs({ ...v1, destination: 'hello', amount: '11' });
+      const out = await withdraw();
+      assert.strictEqual(out.status, 'cancelled');
+      const step = asked.find((a) => a.kind === 'text' && a.options.prompt === 'USDT address on TRC20');
+      assert.ok(step && step.kind === 'text');
+      assert.strictEqual(step.refused, 'Not a valid address for this chain (expected: TRON address (T…, 34 characters, base58check)). Check it for a typo or a missing character.');
+      assert.deepStrictEqual(modals, []);
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
+      assert.deepStrictEqual((await balances(client, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
     });
 
-    it('funds in trade: offers the trade → main transfer first, then withdraws', async () => {
+    it('the amount step refuses an amount off the precision grid: nothing is confirmed or sent', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const { asked, modals } = answerAs({ ...v1, amount: '10.1234567', feeDeduction: 'INTERNAL' });
+      const out = await withdraw();
+      assert.strictEqual(out.status, 'cancelled');
+      const amountStep = asked.find((a) => a.kind === 'text' && a.options.prompt.startsWith('Amount of'));
+      assert.ok(amountStep && amountStep.kind === 'text');
+      assert.strictEqual(amountStep.refused, 'The amount must be a multiple of 0.000001 (6 decimal places for USDT on TRC20).');
+      assert.deepStrictEqual(modals, []);
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
+    });
+
+    it('funds in trade: offers the trade → main transfer first (declined: nothing moves), then withdraws', async () => {
       const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '5' }, { currency: 'USDT', type: 'trade', amount: '50' }]);
-      const declined = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'EXTERNAL', apiVersion: 'V1', acceptTransfer: false, confirm: typeSuffix() });
+      hooks.setClient(client);
+      const declinedRun = answerAs(v1, { transfer: false });
+      const declined = await withdraw();
       assert.strictEqual(declined.status, 'invalid');
       assert.match(declined.issues?.[0].message ?? '', /Trade holds 50: transfer 16 from trade to main first\./);
-      const out = await withdraw({ client, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'EXTERNAL', apiVersion: 'V1', acceptTransfer: true, confirm: typeSuffix() });
+      assert.deepStrictEqual(declinedRun.modals.map((m) => [m.message, m.action]), [['Main lacks funds for this withdrawal', 'Transfer 16 USDT to main']]);
+      assert.deepStrictEqual((await balances(client, 'USDT')).trade, { balance: '50', available: '50', holds: '0' });
+      answerAs(v1, { transfer: true });
+      const out = await withdraw();
       assert.strictEqual(out.status, 'sent', JSON.stringify(out));
       assert.deepStrictEqual(out.transferred, { currency: 'USDT', amount: '16' });
       const b = await balances(client, 'USDT');
@@ -364,18 +563,20 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       let calls = 0;
-      const slow = wrap(client, {
-        withdrawV1: async (req) => {
-          calls++;
-          await gate;
-          return client.withdrawV1(req);
-        },
-      });
-      const args: WithdrawArgs = { client: slow, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: typeSuffix() };
-      const first = withdraw(args);
-      for (let i = 0; i < 100 && calls === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      hooks.setClient(
+        wrap(client, {
+          withdrawV1: async (req) => {
+            calls++;
+            await gate;
+            return client.withdrawV1(req);
+          },
+        }),
+      );
+      answerAs({ ...v1, feeDeduction: 'INTERNAL' });
+      const first = withdraw();
+      for (let i = 0; i < 250 && calls === 0; i++) await new Promise((r) => setTimeout(r, 20));
       assert.strictEqual(calls, 1, 'first submission in flight');
-      const second = await withdraw(args);
+      const second = await withdraw();
       assert.strictEqual(second.status, 'busy');
       release();
       assert.strictEqual((await first).status, 'sent');
@@ -386,13 +587,16 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
     it('an ambiguous outcome is reported as "status unknown — check withdrawal history" and never resent', async () => {
       const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
       let calls = 0;
-      const lost = wrap(client, {
-        withdrawV1: async () => {
-          calls++;
-          throw TransportError.ambiguous('POST', '/api/v1/withdrawals', 'connection reset after the request was sent');
-        },
-      });
-      const out = await withdraw({ client: lost, currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON_ADDR, amount: '20', feeDeduction: 'INTERNAL', apiVersion: 'V1', confirm: typeSuffix() });
+      hooks.setClient(
+        wrap(client, {
+          withdrawV1: async () => {
+            calls++;
+            throw TransportError.ambiguous('POST', '/api/v1/withdrawals', 'connection reset after the request was sent');
+          },
+        }),
+      );
+      answerAs({ ...v1, feeDeduction: 'INTERNAL' });
+      const out = await withdraw();
       assert.strictEqual(out.status, 'unknown');
       assert.strictEqual(out.error?.title, 'Withdrawal status unknown — check withdrawal history');
       assert.strictEqual(out.error?.unknownOutcome, true);

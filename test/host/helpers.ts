@@ -1,18 +1,31 @@
 /**
- * Shared helpers of the extension-host suites: activate SpotDesk and get the API object that
- * activate() returns (services, connection, tree providers, prompts).
+ * Shared helpers of the extension-host suites: activate SpotDesk and open its one test door
+ * (`spotdesk.testHooks`, registered only outside Production: services, connection, tree providers,
+ * the shared prompts object, a client override, the request builder's hooks).
  */
 import * as vscode from 'vscode';
 import type { SpotDeskApi } from '../../src/extension/extension';
+import type { PickOptions, Step, StepInput, TextOptions } from '../../src/extension/multiStep';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 
 /** The extension id (`publisher.name` from package.json). */
 export const EXTENSION_ID = 'spotdesk.spotdesk';
+/** The test door's command id. */
+export const TEST_HOOKS_COMMAND = 'spotdesk.testHooks';
 
-/** Activate SpotDesk (if needed) and return its API. */
-export async function spotdesk(): Promise<SpotDeskApi> {
+/** Activate SpotDesk (if needed) and return what activate() exported (harmless data only). */
+export async function activated(): Promise<SpotDeskApi> {
   const ext = vscode.extensions.getExtension<SpotDeskApi>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/** Activate SpotDesk (if needed) and return its test hooks (the one test door). */
+export async function spotdesk(): Promise<SpotDeskTestHooks> {
+  await activated();
+  const hooks = await vscode.commands.executeCommand<SpotDeskTestHooks | undefined>(TEST_HOOKS_COMMAND);
+  if (!hooks) throw new Error(`${TEST_HOOKS_COMMAND} returned nothing`);
+  return hooks;
 }
 
 /** Poll `check` every 100 ms until it returns a truthy value or `timeoutMs` passes. */
@@ -59,4 +72,49 @@ export async function useSandboxProfile(): Promise<void> {
  */
 export function isError(node: unknown): node is { kind: 'error'; message: string; viewId: string } {
   return !!node && typeof node === 'object' && (node as { kind?: unknown }).kind === 'error';
+}
+
+/** One question a scripted multi-step flow was asked, in order. */
+export type AskedStep = { kind: 'pick'; options: PickOptions<unknown> } | { kind: 'text'; options: TextOptions; answer: string; refused?: string };
+
+/** How a scripted flow answers: return the value (pick: an item's `value`), or undefined to cancel. */
+export interface StepAnswers {
+  pick(o: PickOptions<unknown>): unknown;
+  text(o: TextOptions): string | undefined;
+}
+
+/**
+ * A `Prompts.steps` implementation that answers each step with `answers` and records what was asked
+ * in `asked`. A text answer that the step's own validation refuses cancels the flow (the real input
+ * box would not accept it), with the refusal recorded; more than 60 questions cancel too.
+ */
+export function scriptedSteps(answers: StepAnswers, asked: AskedStep[] = []): (start: Step) => Promise<boolean> {
+  const cancel = new Error('scripted flow cancelled');
+  const input: StepInput = {
+    async pick<T>(o: PickOptions<T>): Promise<T> {
+      asked.push({ kind: 'pick', options: o as PickOptions<unknown> });
+      if (asked.length > 60) throw cancel;
+      const v = answers.pick(o as PickOptions<unknown>);
+      const found = o.items.find((i) => i.value === v);
+      if (!found) throw cancel;
+      return found.value;
+    },
+    async text(o: TextOptions): Promise<string> {
+      const answer = answers.text(o);
+      const refused = answer === undefined ? undefined : o.validate?.(answer);
+      asked.push({ kind: 'text', options: o, answer: answer ?? '', ...(refused ? { refused } : {}) });
+      if (answer === undefined || refused || asked.length > 60) throw cancel;
+      return answer;
+    },
+  };
+  return async (start) => {
+    let step: Step | void = start;
+    try {
+      while (step) step = await step(input);
+      return true;
+    } catch (err) {
+      if (err === cancel) return false;
+      throw err;
+    }
+  };
 }

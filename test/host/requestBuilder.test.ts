@@ -6,7 +6,8 @@
  * diagnostics with exact ranges, update as the user types, and carry CodeLenses.
  *
  * The panel is driven through its session (`session.handle(msg)` is what the webview's buttons
- * post); clients and the confirmation are swapped through `spotdesk.requestBuilder.testHooks`.
+ * post); clients are swapped and the confirmation answered through the one test door
+ * (`spotdesk.testHooks`: `setClient`, `prompts`, `requestBuilder()`).
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -16,6 +17,7 @@ import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import * as D from '../../src/api/decimal';
 import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/shared/requestBuilder/protocol';
 import { children, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
@@ -44,6 +46,7 @@ function oid(tag: string): string {
 describe('Request builder (issue 8)', function () {
   this.timeout(60_000);
   let hooks: RequestBuilderTestHooks;
+  let door: SpotDeskTestHooks;
   let sb: { baseUrl: string; adminToken: string };
   let price: string;
   /** `price` plus half a priceIncrement: off the tick grid. */
@@ -68,12 +71,12 @@ describe('Request builder (issue 8)', function () {
 
   before(async () => {
     await useSandboxProfile();
-    const api = await spotdesk();
+    const api = (door = await spotdesk());
     const s = await api.services.sandbox();
     assert.ok(s, 'sandbox running');
     sb = s;
     await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
-    hooks = (await vscode.commands.executeCommand('spotdesk.requestBuilder.testHooks')) as RequestBuilderTestHooks;
+    hooks = await api.requestBuilder();
     assert.ok(hooks, 'test hooks available in test mode');
     // A resting buy price: one increment below the best bid (never crosses the book).
     const client = await api.services.client();
@@ -86,8 +89,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   afterEach(() => {
-    hooks.setClient(undefined);
-    hooks.setConfirm(undefined);
+    door.setClient(undefined);
+    door.resetPrompts();
   });
 
   after(() => {
@@ -109,7 +112,7 @@ describe('Request builder (issue 8)', function () {
 
   it('preview: shows the prehash, body and redacted headers; never the secret', async () => {
     const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    hooks.setClient(newClient(u));
+    door.setClient(newClient(u));
     const panel = hooks.panel()!;
     const d = draft();
     await panel.session.handle({ type: 'draft', draft: d, seq: 1 });
@@ -142,7 +145,7 @@ describe('Request builder (issue 8)', function () {
 
   it('a deliberately wrong secret gives 400005 and the signature diagnosis', async () => {
     const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    hooks.setClient(newClient(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
+    door.setClient(newClient(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400005');
@@ -159,7 +162,7 @@ describe('Request builder (issue 8)', function () {
     const u = await createUser(sb.baseUrl, sb.adminToken, {});
     const c = newClient(u);
     c.setClockOffset(-60_000);
-    hooks.setClient(c);
+    door.setClient(c);
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400002');
@@ -176,7 +179,7 @@ describe('Request builder (issue 8)', function () {
 
   it('a key without Spot Trading gives 400007 and the permission diagnosis', async () => {
     const u = await createUser(sb.baseUrl, sb.adminToken, { permissions: ['General'] });
-    hooks.setClient(newClient(u));
+    door.setClient(newClient(u));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400007');
@@ -194,10 +197,10 @@ describe('Request builder (issue 8)', function () {
 
   it('"Place order" asks first; declining places nothing', async () => {
     let asked: { message: string; detail: string } | undefined;
-    hooks.setConfirm(async (message, detail) => {
+    door.prompts.confirm = async (message, detail) => {
       asked = { message, detail };
       return false;
-    });
+    };
     const d = draft();
     const out = await run('place', d);
     assert.strictEqual(out, undefined);
@@ -211,7 +214,7 @@ describe('Request builder (issue 8)', function () {
 
   it('"Place order" (confirmed) creates an order that Active Orders shows', async () => {
     const api = await spotdesk();
-    hooks.setConfirm(async () => true);
+    door.prompts.confirm = async () => true;
     const d = draft();
     const out = await run('place', d);
     assert.ok(out);

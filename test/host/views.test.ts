@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
-import type { SpotDeskApi } from '../../src/extension/extension';
+import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { AccountNode, CurrencyNode } from '../../src/extension/views/accounts';
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
 import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
@@ -19,17 +19,15 @@ const strip = (s: string) => s.split(FIGURE_SPACE).join('');
 
 describe('SpotDesk tree views on the sandbox', function () {
   this.timeout(90_000);
-  let api: SpotDeskApi;
-  const realPrompts = { confirm: undefined as unknown, input: undefined as unknown, pick: undefined as unknown };
+  let api: SpotDeskTestHooks;
 
   before(async () => {
     await useSandboxProfile();
     api = await spotdesk();
-    Object.assign(realPrompts, api.prompts);
     await api.services.sandbox();
   });
 
-  afterEach(() => Object.assign(api.prompts, realPrompts));
+  afterEach(() => api.resetPrompts());
 
   /** A resting buy far below the market (never fills) at a price on the tick grid. */
   async function placeRestingBuy(size = '0.001'): Promise<{ orderId: string; price: string; size: string }> {
@@ -173,6 +171,53 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.ok(!nodes.some((n) => n.order.id === placed.orderId), 'gone from the view');
     const client = await api.services.client();
     assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
+  it('Cancel Order and Cancel All confirm what the exchange has, not what a forged row says; declining cancels nothing', async () => {
+    const placed = await placeRestingBuy();
+    const modals: Array<{ message: string; detail: string }> = [];
+    api.prompts.confirm = async (message, detail) => {
+      modals.push({ message, detail });
+      return false;
+    };
+    let argConfirm = 0;
+    // A row object as another extension could pass it: the real order id, made-up figures, a confirm hook.
+    const forged = {
+      kind: 'order',
+      symbol: SYMBOL,
+      order: { id: placed.orderId, symbol: SYMBOL, side: 'sell', type: 'market', size: '999', price: '1', dealSize: '0' },
+      confirm: () => {
+        argConfirm++;
+        return true;
+      },
+    };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', forged), false);
+    assert.deepStrictEqual(modals[0], { message: `Cancel buy limit order on ${SYMBOL}?`, detail: `${placed.size} @ ${placed.price}, filled 0. Order id ${placed.orderId}.` });
+    const forgedGroup = { kind: 'symbol', symbol: SYMBOL, group: { symbol: SYMBOL, orders: [] }, confirm: () => true };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelAllForSymbol', forgedGroup), false);
+    const client = await api.services.client();
+    const active = await client.getActiveOrders(SYMBOL);
+    assert.strictEqual(modals[1].message, `Cancel all ${active.length} active order${active.length === 1 ? '' : 's'} on ${SYMBOL}?`, 'the count comes from the exchange');
+    assert.strictEqual(argConfirm, 0);
+    assert.ok(active.some((o) => o.id === placed.orderId), 'still active on the exchange');
+    await client.cancelOrder(SYMBOL, placed.orderId);
+  });
+
+  it('Transfer… reads the balance from the exchange: a forged row cannot raise what may be moved', async () => {
+    const client = await api.services.client();
+    const real = (await client.getAccounts({ currency: 'USDT', type: 'main' }))[0];
+    let prompt = '';
+    let refusal: unknown;
+    api.prompts.input = async (o) => {
+      prompt = o.prompt ?? '';
+      refusal = o.validateInput?.(dec.add(real.available, '1000000'));
+      return undefined; // the person cancels
+    };
+    const forged = { kind: 'account', currency: 'USDT', account: { currency: 'USDT', type: 'main', available: '999999999', balance: '999999999', holds: '0' }, amount: '5' };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.transfer', forged), undefined);
+    assert.ok(prompt.includes(`available ${real.available}`), prompt);
+    assert.strictEqual(refusal, `Only ${real.available} USDT is available.`);
+    assert.strictEqual((await client.getAccounts({ currency: 'USDT', type: 'main' }))[0].balance, real.balance, 'nothing moved');
   });
 
   it('Copy Order Id puts the id on the clipboard; Show Fills reports no fills for a resting order', async () => {

@@ -10,6 +10,8 @@
 import * as D from '../../api/decimal';
 import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
 import type * as S from '../../api/schemas';
+import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../api/withdrawalAddress';
+import { sampleDepositAddress } from './depositAddresses';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
@@ -65,24 +67,9 @@ function checkCanCancel(state: SandboxState): void {
   if (s.status === 'close') throw new SandboxError(E_SERVICE_STATUS, `The service is closed: trading is stopped${s.msg ? ` (${s.msg})` : ''}`);
 }
 
-/** Deterministic-looking deposit address for (uid, currency, chain) (random part generated before exec). */
+/** A well-formed random deposit address for the chain (generated before exec: journaled with the command). */
 function makeAddress(chainId: string): string {
-  switch (chainId) {
-    case 'btc':
-      return `1Sbx${randomHex(15)}`;
-    case 'bech32':
-      return `bc1qsbx${randomHex(17)}`;
-    case 'btcln':
-      return `lnbc1sbx${randomHex(24)}`;
-    case 'trx':
-      return `TSbx${randomHex(15)}`;
-    case 'xrp':
-      return `rSbx${randomHex(15)}`;
-    case 'ton':
-      return `EQSbx${randomHex(21)}`;
-    default:
-      return `0x${randomHex(20)}`;
-  }
+  return sampleDepositAddress(chainId);
 }
 
 function memoFor(needTag: boolean): string {
@@ -147,14 +134,6 @@ function tickerOf(state: SandboxState, s: SymbolInfo, now: number): S.Ticker {
   };
 }
 
-/** Syntax of a withdrawal destination per withdrawType (sandbox rule; real chains validate further). */
-export const DESTINATION_RULES: Record<S.WithdrawType, { re: RegExp; msg: string }> = {
-  ADDRESS: { re: /^[A-Za-z0-9:._-]{1,128}$/, msg: 'invalid withdrawal address (1-128 letters, digits or :._-)' },
-  UID: { re: /^\d{1,20}$/, msg: 'must be a numeric UID' },
-  MAIL: { re: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/, msg: 'must be an email address' },
-  PHONE: { re: /^\+?\d{5,20}$/, msg: 'must be a phone number (digits, optional leading +)' },
-};
-
 function withdrawalArgs(
   ctx: RouteContext<'withdrawV1' | 'withdrawV3' | 'withdrawV4'>,
   version: WithdrawalRecord['version'],
@@ -163,11 +142,10 @@ function withdrawalArgs(
   withdrawType: S.WithdrawType,
 ): WithdrawalRecord {
   const uid = uidOf(ctx);
-  const field = version === 'v1' ? 'address' : 'toAddress';
-  const rule = DESTINATION_RULES[withdrawType];
-  if (!rule.re.test(toAddress)) throw new SandboxError('400100', `${field}: ${rule.msg}`);
   if (p.memo !== undefined && !/^[A-Za-z0-9 _:.-]{0,64}$/.test(p.memo)) throw new SandboxError('400100', 'memo: must be at most 64 letters, digits, spaces or _:.-');
   const { chain } = ctx.state.chainOf(p.currency, p.chain);
+  // The rule SpotDesk checks before sending (src/api/withdrawalAddress.ts); KuCoin answers the same.
+  if (!checkWithdrawalDestination(withdrawType, toAddress, chain.chainId).ok) throw new SandboxError('400100', INCORRECT_WITHDRAWAL_ADDRESS);
   return ctx.state.run('withdrawal.create', {
     withdrawalId: randomHex(12),
     uid,

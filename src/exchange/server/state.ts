@@ -785,14 +785,14 @@ export class SandboxState {
   }
 
   /**
-   * Run due withdrawal settlements through exec (journaled). A destination starting with `FAIL`
-   * (case-insensitive) simulates a chain failure: the withdrawal is released instead. Returns how many settled.
+   * Run due withdrawal settlements through exec (journaled). A withdrawal whose `remark` starts with
+   * `FAIL` (case-insensitive) simulates a chain failure: it is released instead. Returns how many settled.
    */
   settleDue(): number {
     let n = 0;
     for (const w of this.dueWithdrawals(this.now())) {
-      if (/^fail/i.test(w.toAddress)) {
-        this.run('withdrawal.release', { withdrawalId: w.withdrawalId, reason: 'simulated chain failure (destination starts with FAIL)' });
+      if (/^fail/i.test(w.remark)) {
+        this.run('withdrawal.release', { withdrawalId: w.withdrawalId, reason: 'simulated chain failure (remark starts with FAIL)' });
         continue;
       }
       try {

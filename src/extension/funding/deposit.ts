@@ -1,6 +1,7 @@
 /**
  * "SpotDesk: Create Deposit Address…" (`spotdesk.createDepositAddress`), from the palette or the
- * Accounts tree (argument: the account's currency). Picks a currency (deposit-enabled chains only,
+ * Accounts tree (argument: the row's currency, the only thing taken from it; see
+ * src/extension/commandArgs.ts). Picks a currency (deposit-enabled chains only,
  * with its full name), a chain when there are several (default marked), calls
  * POST /api/v1/deposit-addresses and shows address, memo and chain with copy buttons, the memo
  * warning, the minimum deposit and confirmations. When the exchange answers that the address already
@@ -10,6 +11,7 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { currencyArg } from '../commandArgs';
 import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
 import { explainFundingError, isDepositAddressExists, type FundingErrorExplanation } from '../../shared/funding/errors';
 import { depositAddressView, existingDepositAddressView, findExistingAddress, type DepositAddressView } from '../../shared/funding/summary';
@@ -18,16 +20,12 @@ import type { FundingClient } from './client';
 import { FundingPanel } from './panel';
 
 /**
- * Argument of `spotdesk.createDepositAddress`: a currency code, a tree item / account object with
- * a `currency` field, or `{currency?, chain?, show?}` where `chain` is a chainId or chainName and
- * `show` replaces the result view (tests).
+ * Argument of `spotdesk.createDepositAddress` after normalisation ({@link currencyArg}): at most
+ * the currency of the Accounts row the command was run on. The chain is always picked by the
+ * person (skipped only when the currency has a single deposit-enabled chain).
  */
 export interface DepositArgs {
   currency?: string;
-  chain?: string;
-  show?: (view: DepositAddressView) => Promise<void> | void;
-  /** Test/automation hook: use this client instead of the active profile's. */
-  client?: FundingClient;
 }
 
 /**
@@ -40,20 +38,6 @@ export interface DepositOutcome {
   /** The request body sent. */
   request?: { currency: string; chain?: string };
   error?: FundingErrorExplanation;
-}
-
-function normalizeArgs(raw: unknown): DepositArgs {
-  if (typeof raw === 'string') return { currency: raw };
-  if (typeof raw !== 'object' || raw === null) return {};
-  const o = raw as Record<string, unknown>;
-  const nested = (o.account ?? o.item) as Record<string, unknown> | undefined;
-  const currency = typeof o.currency === 'string' ? o.currency : typeof nested?.currency === 'string' ? (nested.currency as string) : undefined;
-  return {
-    currency,
-    chain: typeof o.chain === 'string' ? o.chain : undefined,
-    show: typeof o.show === 'function' ? (o.show as DepositArgs['show']) : undefined,
-    client: typeof o.client === 'object' && o.client !== null ? (o.client as FundingClient) : undefined,
-  };
 }
 
 function fail(e: FundingErrorExplanation): DepositOutcome {
@@ -78,11 +62,12 @@ async function existingView(services: Services, client: FundingClient, currency:
 
 /** Run the command. Never throws. */
 export async function runCreateDepositAddress(services: Services, raw?: unknown): Promise<DepositOutcome> {
-  const args = normalizeArgs(raw);
+  const args: DepositArgs = currencyArg(raw);
+  const prompts = services.prompts;
   let currencies: FundingCurrency[];
   let client: FundingClient;
   try {
-    client = args.client ?? (await services.client());
+    client = await services.client();
     currencies = depositCurrencies(await client.getCurrencies());
   } catch (err) {
     return fail(explainFundingError(err, 'deposit-address'));
@@ -93,9 +78,9 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
     return fail({ title: `Deposits of ${args.currency} are not available`, detail: `${args.currency} is unknown or has no deposit-enabled chain (GET /api/v3/currencies).`, unknownOutcome: false });
   }
   if (!currency) {
-    const picked = await vscode.window.showQuickPick(
+    const picked = await prompts.pick(
       currencies.map((c) => ({ label: c.currency, description: c.fullName, detail: depositChains(c).map((ch) => ch.chainName).join(', '), c })),
-      { title: 'SpotDesk: Create Deposit Address', placeHolder: 'Currency to deposit (deposit-enabled only)', matchOnDescription: true, ignoreFocusOut: true },
+      { title: 'SpotDesk: Create Deposit Address', placeHolder: 'Currency to deposit (deposit-enabled only)', matchOnDescription: true },
     );
     if (!picked) return { status: 'cancelled' };
     currency = picked.c;
@@ -103,11 +88,7 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
 
   const chains = depositChains(currency);
   let chain: FundingChain | undefined;
-  if (args.chain) {
-    const lc = args.chain.toLowerCase();
-    chain = chains.find((ch) => ch.chainId.toLowerCase() === lc || ch.chainName.toLowerCase() === lc);
-    if (!chain) return fail({ title: `Deposits of ${currency.currency} on ${args.chain} are not available`, detail: `Deposit-enabled chains: ${chains.map((c) => c.chainName).join(', ')}.`, unknownOutcome: false });
-  } else if (chains.length === 1) {
+  if (chains.length === 1) {
     chain = chains[0];
   } else {
     const def = defaultChain(currency.currency, chains);
@@ -117,22 +98,12 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
       detail: `min deposit ${ch.depositMinSize ?? 'not published'} · ${ch.confirms ?? '?'} confirmations${ch.needTag ? ' · needs memo' : ''}`,
       ch,
     }));
-    const qp = vscode.window.createQuickPick<(typeof items)[number]>();
-    qp.title = `SpotDesk: Create Deposit Address — ${currency.currency}`;
-    qp.placeholder = 'Chain (the default is marked)';
-    qp.items = items;
-    qp.ignoreFocusOut = true;
-    const active = items.find((i) => i.ch === def);
-    if (active) qp.activeItems = [active];
-    chain = await new Promise<FundingChain | undefined>((resolve) => {
-      qp.onDidAccept(() => {
-        resolve(qp.selectedItems[0]?.ch ?? qp.activeItems[0]?.ch);
-        qp.hide();
-      });
-      qp.onDidHide(() => resolve(undefined));
-      qp.show();
+    const picked = await prompts.pick(items, {
+      title: `SpotDesk: Create Deposit Address — ${currency.currency}`,
+      placeHolder: 'Chain (the default is marked)',
+      active: items.find((i) => i.ch === def),
     });
-    qp.dispose();
+    chain = picked?.ch;
     if (!chain) return { status: 'cancelled' };
   }
 
@@ -157,8 +128,7 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
     services.log.info(`deposit address for ${currency.currency} on ${view.chain} already existed; showing it`);
   }
   try {
-    if (args.show) await args.show(view);
-    else FundingPanel.showDeposit(services.context.extensionUri, view);
+    FundingPanel.showDeposit(services.context.extensionUri, view);
   } catch (err) {
     const e = explainFundingError(err, 'deposit-address', { currency: currency.currency, chain: chain.chainName });
     void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);

@@ -1,7 +1,8 @@
 /**
  * Funding feature (issue 7): `spotdesk.createDepositAddress` and `spotdesk.withdraw`.
- * Both commands accept an argument object (see DepositArgs / WithdrawArgs) so tests and other
- * features can drive them without UI, and return their outcome.
+ * Both take from their argument only the currency of the Accounts row they were run on
+ * (src/extension/commandArgs.ts `currencyArg`); everything else is asked from the person through
+ * `services.prompts`, and they return their outcome.
  *
  * Registration is light: the command implementations (./deposit, ./withdraw and the shared
  * funding rules they use) are loaded with dynamic `import()` on first use, which esbuild turns
@@ -11,7 +12,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 
 export type { DepositArgs, DepositOutcome } from './deposit';
-export type { ConfirmFn, WithdrawArgs, WithdrawOutcome } from './withdraw';
+export type { WithdrawArgs, WithdrawOutcome } from './withdraw';
 
 /** Registers the funding commands (implementations load on first invocation). */
 export function register(context: vscode.ExtensionContext, services: Services): void {

@@ -2,18 +2,25 @@
  * "SpotDesk: Withdraw…" (`spotdesk.withdraw`): a guarded withdrawal, V1 (POST /api/v1/withdrawals)
  * or V4 (POST /api/v4/withdrawals).
  *
- * Flow: collect the draft (multi-step QuickInput with step numbers and Back, or an argument object
- * for tests/automation) → validate with exact decimals (src/shared/funding/validate.ts), offering a
- * trade → main transfer when trade holds the funds → for V4 UID/MAIL/PHONE check the locally tracked
- * rate limit → modal summary + typed confirmation (injectable `confirm`) → ONE submission under an
- * in-flight lock keyed by the confirmed request. Never retried; a timeout/ambiguous outcome is
- * reported as "status unknown — check withdrawal history". On success the withdrawalId is shown and
- * the Accounts view refreshed (holds change).
+ * Flow: collect the draft from the person (multi-step QuickInput with step numbers and Back; the
+ * only thing the command's argument can preset is the currency of the Accounts row it was run on)
+ * → validate with exact decimals (src/shared/funding/validate.ts), offering a trade → main
+ * transfer when trade holds the funds → for V4 UID/MAIL/PHONE check the locally tracked rate limit
+ * → modal summary + typed confirmation (the last 6 characters of the destination) → ONE
+ * submission under an in-flight lock keyed by the confirmed request. Never retried; a
+ * timeout/ambiguous outcome is reported as "status unknown — check withdrawal history". On success
+ * the withdrawalId is shown and the Accounts view refreshed (holds change).
+ *
+ * Every question goes through `services.prompts` (frozen in Production; answerable by host tests
+ * through the test door) and the client is `services.client()`: no argument can supply a
+ * confirmation, a client or a draft (issue 18).
  */
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import * as D from '../../api/decimal';
 import type { Services } from '../services';
+import type { Prompts } from '../prompts';
+import { currencyArg } from '../commandArgs';
 import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../../shared/funding/chains';
 import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../../shared/funding/errors';
 import { InFlightLock, requestKey } from '../../shared/funding/lock';
@@ -33,29 +40,14 @@ import {
 } from '../../shared/funding/types';
 import { checkAmount, checkDestination, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../../shared/funding/validate';
 import type { FundingClient } from './client';
-import { CancelledSignal, MultiStepInput, type PickItem, type Step } from './multiStep';
+import type { PickItem, Step } from '../multiStep';
 
 /**
- * The confirmation step: receives the summary, returns what the user typed (the destination's
- * last 6 characters to proceed) or undefined / anything else to cancel. Default: a modal with the
- * summary, then an input box.
+ * Argument of `spotdesk.withdraw` after normalisation ({@link currencyArg}): at most the currency
+ * of the Accounts row the command was run on. Nothing else is taken from the argument.
  */
-export type ConfirmFn = (summary: WithdrawalSummary) => Promise<string | undefined>;
-
-/**
- * Argument object of `spotdesk.withdraw`. Draft fields given here skip their input steps; when all
- * of currency, chain, withdrawType, destination, amount, feeDeduction and apiVersion are present
- * (plus `recipient` for V4) no input is shown at all. `confirm` replaces the confirmation dialog;
- * `acceptTransfer` answers the trade → main transfer offer (default: ask).
- */
-export interface WithdrawArgs extends Partial<WithdrawalDraft> {
-  confirm?: ConfirmFn;
-  acceptTransfer?: boolean;
-  /**
-   * Test/automation hook: use this client instead of the active profile's (host tests use a fresh
-   * sandbox user per test). The V4 rate tracker is then kept per client object.
-   */
-  client?: FundingClient;
+export interface WithdrawArgs {
+  currency?: string;
 }
 
 /** What the command returns (tests read it). */
@@ -72,52 +64,34 @@ export interface WithdrawOutcome {
 }
 
 const lock = new InFlightLock();
-const trackers = new Map<string, RateTracker>();
-const clientTrackers = new WeakMap<object, RateTracker>();
+/**
+ * The V4 UID/MAIL/PHONE rate tracker per client object. A profile's client lives until the profile
+ * or its credentials change, so the tracker follows the account the client signs for.
+ */
+const trackers = new WeakMap<object, RateTracker>();
 
-/** The V4 UID/MAIL/PHONE rate tracker of a profile (module-wide; survives command invocations). */
-export function rateTrackerFor(profileId: string): RateTracker {
-  let t = trackers.get(profileId);
-  if (!t) trackers.set(profileId, (t = new RateTracker()));
+function trackerFor(client: object): RateTracker {
+  let t = trackers.get(client);
+  if (!t) trackers.set(client, (t = new RateTracker()));
   return t;
 }
 
-/** Default confirmation: modal summary ("Continue…"), then an input box for the last 6 characters. */
-export async function defaultConfirm(s: WithdrawalSummary): Promise<string | undefined> {
-  const go = await vscode.window.showWarningMessage(
-    s.title,
-    { modal: true, detail: `${summaryText(s)}\n\nNext you will re-type the last ${s.suffix.length} characters of the destination.` },
-    'Continue…',
-  );
-  if (go !== 'Continue…') return undefined;
+/**
+ * The confirmation: a modal with the summary ("Continue…"), then an input box where the person
+ * re-types the destination's last 6 characters (validated as they type).
+ * @returns what was typed, or undefined when dismissed at either step.
+ */
+export async function confirmWithdrawal(prompts: Prompts, s: WithdrawalSummary): Promise<string | undefined> {
+  const go = await prompts.confirm(s.title, `${summaryText(s)}\n\nNext you will re-type the last ${s.suffix.length} characters of the destination.`, 'Continue…');
+  if (!go) return undefined;
   const dest = s.lines.find((l) => ['Address', 'KuCoin UID', 'E-mail', 'Phone'].includes(l.label))?.value ?? '';
-  return vscode.window.showInputBox({
+  return prompts.input({
     title: `Confirm: ${s.title}`,
     prompt: `To send, re-type the last ${s.suffix.length} characters of the destination ${dest}`,
     placeHolder: `last ${s.suffix.length} characters`,
     ignoreFocusOut: true,
     validateInput: (v) => (confirmationMatches(dest, v) ? undefined : `Type the last ${s.suffix.length} characters of ${dest} exactly (case-sensitive)`),
   });
-}
-
-const ARG_KEYS = ['currency', 'chain', 'withdrawType', 'destination', 'memo', 'amount', 'feeDeduction', 'apiVersion', 'remark', 'isInner', 'recipient', 'confirm', 'acceptTransfer', 'client'] as const;
-
-/**
- * Keep only the known fields of the argument (a tree node from the Accounts view carries
- * `currency` plus display fields; a bare string is taken as the currency).
- */
-function normalizeArgs(raw: unknown): WithdrawArgs {
-  if (typeof raw === 'string') return { currency: raw };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
-  const o = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of ARG_KEYS) if (o[k] !== undefined) out[k] = o[k];
-  return out as WithdrawArgs;
-}
-
-function complete(a: WithdrawArgs): a is WithdrawArgs & WithdrawalDraft {
-  const base = !!(a.currency && a.chain && a.withdrawType && a.destination && a.amount && a.feeDeduction && a.apiVersion);
-  return base && (a.apiVersion === 'V1' || !!a.recipient);
 }
 
 function findChain(c: FundingCurrency, chain: string): FundingChain | undefined {
@@ -127,12 +101,12 @@ function findChain(c: FundingCurrency, chain: string): FundingChain | undefined 
 
 /** Run the withdraw command. Never throws; reports to the user and returns the outcome. */
 export async function runWithdraw(services: Services, rawArgs?: unknown): Promise<WithdrawOutcome> {
-  const args = normalizeArgs(rawArgs);
-  const confirm = args.confirm ?? defaultConfirm;
+  const args: WithdrawArgs = currencyArg(rawArgs);
+  const prompts = services.prompts;
   let client: FundingClient;
   let currencies: FundingCurrency[];
   try {
-    client = args.client ?? (await services.client());
+    client = await services.client();
     currencies = await client.getCurrencies();
   } catch (err) {
     const e = explainFundingError(err, 'withdraw-v1');
@@ -141,19 +115,14 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   }
 
   let draft: WithdrawalDraft;
-  if (complete(args)) {
-    draft = { ...args, recipient: args.recipient ? { ...args.recipient } : undefined };
-  } else {
-    try {
-      const collected = await collectDraft(client, currencies, args);
-      if (!collected) return { status: 'cancelled' };
-      draft = collected;
-    } catch (err) {
-      if (err instanceof CancelledSignal) return { status: 'cancelled' };
-      const e = explainFundingError(err, 'withdraw-v1');
-      void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
-      return { status: 'failed', error: e };
-    }
+  try {
+    const collected = await collectDraft(prompts, client, currencies, args);
+    if (!collected) return { status: 'cancelled' };
+    draft = collected;
+  } catch (err) {
+    const e = explainFundingError(err, 'withdraw-v1');
+    void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);
+    return { status: 'failed', error: e };
   }
   const op = draft.apiVersion === 'V1' ? 'withdraw-v1' : 'withdraw-v4';
   const currency = currencies.find((c) => c.currency === draft.currency);
@@ -186,15 +155,11 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
     const onlyShortfall = validation.transfer && validation.issues.length === 1;
     if (!onlyShortfall || transferred || !validation.transfer) break;
     const t = validation.transfer;
-    let accept = args.acceptTransfer;
-    if (accept === undefined) {
-      const choice = await vscode.window.showWarningMessage(
-        `Main lacks funds for this withdrawal`,
-        { modal: true, detail: `${validation.issues[0].message}\n\nTransfer ${t.amount} ${t.currency} from trade to main now? (Transfers between main and trade carry no fee.)` },
-        `Transfer ${t.amount} ${t.currency} to main`,
-      );
-      accept = choice !== undefined;
-    }
+    const accept = await prompts.confirm(
+      'Main lacks funds for this withdrawal',
+      `${validation.issues[0].message}\n\nTransfer ${t.amount} ${t.currency} from trade to main now? (Transfers between main and trade carry no fee.)`,
+      `Transfer ${t.amount} ${t.currency} to main`,
+    );
     if (!accept) break;
     try {
       await client.innerTransfer({ clientOid: randomUUID(), currency: t.currency, from: 'trade', to: 'main', amount: t.amount });
@@ -216,8 +181,7 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   const endpoint = endpointOf(draft);
   const request = { endpoint, body: built.body as unknown as Record<string, unknown> };
   const byIdentity = draft.apiVersion === 'V4' && draft.withdrawType !== 'ADDRESS';
-  let tracker = args.client ? clientTrackers.get(args.client) : rateTrackerFor(services.profile().id);
-  if (!tracker) clientTrackers.set(args.client as object, (tracker = new RateTracker()));
+  const tracker = trackerFor(client);
   if (byIdentity) {
     const c = tracker.check(Date.now());
     if (c.waitMs > 0) {
@@ -234,7 +198,7 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   const summary = buildSummary(draft, chain, validation.quote);
   let typed: string | undefined;
   try {
-    typed = await confirm(summary);
+    typed = await confirmWithdrawal(prompts, summary);
   } catch {
     typed = undefined;
   }
@@ -284,32 +248,22 @@ interface Collect {
   r: Partial<V4Recipient>;
 }
 
-/** Interactive draft collection; presets from `args` skip their steps. Undefined when cancelled. */
-async function collectDraft(client: FundingClient, currencies: FundingCurrency[], args: WithdrawArgs): Promise<WithdrawalDraft | undefined> {
+/**
+ * Interactive draft collection through `prompts.steps`. The currency of the Accounts row (if any)
+ * skips the currency step, and a currency with one withdraw-enabled chain skips the chain step;
+ * everything else is asked. Undefined when the person cancelled.
+ */
+async function collectDraft(prompts: Prompts, client: FundingClient, currencies: FundingCurrency[], args: WithdrawArgs): Promise<WithdrawalDraft | undefined> {
   const list = withdrawCurrencies(currencies);
   const mains = await client.getAccounts({ type: 'main' }).catch(() => [] as FundingAccount[]);
   const mainOf = (cur: string) => mains.find((a) => a.currency === cur)?.available ?? '0';
   let regions: { code: string; name: string }[] | undefined;
-  const s: Collect = { d: {}, r: { ...(args.recipient ?? {}) } };
+  const s: Collect = { d: {}, r: {} };
   if (args.currency) s.currency = list.find((c) => c.currency === args.currency);
-  const preset = (id: StepId): boolean => {
-    switch (id) {
-      case 'currency': return !!args.currency && !!s.currency;
-      case 'chain': return !!args.chain;
-      case 'type': return !!args.withdrawType;
-      case 'destination': return !!args.destination;
-      case 'memo': return args.memo !== undefined;
-      case 'amount': return !!args.amount;
-      case 'fee': return !!args.feeDeduction;
-      case 'version': return !!args.apiVersion;
-      default: return false;
-    }
-  };
-  if (s.currency && args.chain) s.chain = findChain(s.currency, args.chain);
-  s.d = { ...args };
-  delete (s.d as WithdrawArgs).confirm;
-  delete (s.d as WithdrawArgs).acceptTransfer;
-  delete (s.d as WithdrawArgs).client;
+  if (s.currency && withdrawChains(s.currency).length === 1) s.chain = withdrawChains(s.currency)[0];
+  // Only the currency can be preset (by the Accounts row); it is decided before the flow starts.
+  const currencyPreset = !!s.currency;
+  const preset = (id: StepId): boolean => id === 'currency' && currencyPreset;
 
   const plan = (): StepId[] => {
     const out: StepId[] = ['currency'];
@@ -380,7 +334,7 @@ async function collectDraft(client: FundingClient, currencies: FundingCurrency[]
         title, ...pos('destination'),
         prompt: t === 'ADDRESS' ? `${cur()} address on ${s.chain?.chainName ?? ''}` : `Recipient ${t === 'UID' ? 'KuCoin UID' : t === 'MAIL' ? 'e-mail' : 'phone number'}`,
         value: s.d.destination,
-        validate: (v) => checkDestination(t, v),
+        validate: (v) => checkDestination(t, v, s.chain?.chainId),
       });
       return next('destination');
     },
@@ -473,7 +427,7 @@ async function collectDraft(client: FundingClient, currencies: FundingCurrency[]
   };
 
   const first = plan()[0];
-  if (first) await MultiStepInput.run(steps[first]);
+  if (first && !(await prompts.steps(steps[first]))) return undefined;
   if (!s.currency || !s.chain) return undefined;
   const v4 = s.d.withdrawType !== 'ADDRESS' || s.d.apiVersion === 'V4';
   return {

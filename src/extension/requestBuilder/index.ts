@@ -8,15 +8,22 @@
  * first use: when a command runs, or when a `*.spotorder.json` document is open or gets opened
  * (then the diagnostics/CodeLens provider is created and checks every open order document).
  *
- * In test/development mode only, the command `spotdesk.requestBuilder.testHooks` resolves to
- * {@link RequestBuilderTestHooks} so extension-host tests can swap the client (wrong secret,
- * skewed clock, key without Spot Trading), answer the placement confirmation and drive the panel.
- * Calling it loads the implementation and creates the order-document provider.
+ * "Place order" always asks in a modal through `services.prompts.confirm` (frozen in Production).
+ * The order-document lens commands take only `(uri, orderIndex)` of a `*.spotorder.json` document
+ * (src/extension/commandArgs.ts) and open the panel on that order; the lens "Test order" runs the
+ * order TEST (POST /api/v1/hf/orders/test), which places nothing.
+ *
+ * Outside Production only, {@link RequestBuilderTestHooks} are reachable through the one test door
+ * (`spotdesk.testHooks` → `requestBuilder()`, src/extension/testHooks.ts) so extension-host tests
+ * can drive the panel; clients are swapped with the door's `setClient` (wrong secret, skewed
+ * clock, key without Spot Trading) and confirmations answered through its `prompts`. Getting them
+ * loads the implementation and creates the order-document provider.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import type { SpotClient } from '../../api/client';
 import type { Services } from '../services';
+import { orderDocumentArgs } from '../commandArgs';
+import type { TestSeams } from '../testHooks';
 import type { RequestBuilderController } from './controller';
 import { isOrderDocument, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { OrderDocuments } from './orderDocuments';
@@ -24,25 +31,20 @@ import type { RequestBuilderPanel } from './panel';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = 'spotdesk.openRequestBuilder';
-/** Command id of the test hooks (registered only in Test/Development extension mode). */
-export const TEST_HOOKS_COMMAND = 'spotdesk.requestBuilder.testHooks';
 
-/** What `spotdesk.requestBuilder.testHooks` resolves to (extension-host tests only). */
+/** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
 export interface RequestBuilderTestHooks {
   controller: RequestBuilderController;
   documents: OrderDocuments;
   /** The open panel, if any. */
   panel(): RequestBuilderPanel | undefined;
-  /** Use this client instead of the profile's (undefined restores the profile's). */
-  setClient(client: SpotClient | undefined): void;
-  /** Answer confirmations (undefined restores the modal dialog). Receives (message, detail, action). */
-  setConfirm(fn: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined): void;
 }
 
-/** Registers the request builder's commands and the order-document watcher (implementation loads on first use). */
-export function register(context: vscode.ExtensionContext, services: Services): void {
-  let clientOverride: SpotClient | undefined;
-  let confirmOverride: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined;
+/**
+ * Registers the request builder's commands and the order-document watcher (implementation loads on
+ * first use). `seams` exists only outside Production (src/extension/testHooks.ts).
+ */
+export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let disposed = false;
 
   let controllerP: Promise<RequestBuilderController> | undefined;
@@ -50,13 +52,9 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     (controllerP ??= import('./controller').then(
       ({ RequestBuilderController: Controller }) =>
         new Controller({
-          client: () => (clientOverride ? Promise.resolve(clientOverride) : services.client()),
-          publicClient: () => (clientOverride ? Promise.resolve(clientOverride) : services.publicClient()),
-          confirm: async (message, detail, action) => {
-            if (confirmOverride) return confirmOverride(message, detail, action);
-            const r = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
-            return r === action;
-          },
+          client: () => services.client(),
+          publicClient: () => services.publicClient(),
+          confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
@@ -83,8 +81,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   });
   if (vscode.workspace.textDocuments.some(isOrderDocument)) void documents();
 
-  const openFromDocument = async (uri: unknown, index: unknown, runTest: boolean) => {
-    if (typeof uri !== 'string' || typeof index !== 'number') return;
+  const openFromDocument = async (rawUri: unknown, rawIndex: unknown, runTest: boolean) => {
+    const target = orderDocumentArgs(rawUri, rawIndex);
+    if (!target) return;
+    const { uri, index } = target;
     const { OrderDocuments: Documents } = await import('./orderDocuments');
     const order = await Documents.orderAt(uri, index);
     if (!order) {
@@ -121,24 +121,17 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     },
   );
 
-  if (context.extensionMode !== vscode.ExtensionMode.Production) {
+  if (seams) {
     let hooksP: Promise<RequestBuilderTestHooks> | undefined;
-    const hooks = (): Promise<RequestBuilderTestHooks> =>
+    seams.features.requestBuilder = () =>
       (hooksP ??= (async () => {
         const [c, d, mod] = await Promise.all([controller(), documents(), panels()]);
-        return {
-          controller: c,
-          documents: d,
-          panel: () => mod.RequestBuilderPanel.instance,
-          setClient: (client) => {
-            clientOverride = client;
-            c.reset();
-          },
-          setConfirm: (fn) => {
-            confirmOverride = fn;
-          },
-        };
+        return { controller: c, documents: d, panel: () => mod.RequestBuilderPanel.instance };
       })());
-    context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, hooks));
+    context.subscriptions.push(
+      seams.onDidChangeClient(() => {
+        void controllerP?.then((c) => c.reset());
+      }),
+    );
   }
 }

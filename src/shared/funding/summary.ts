@@ -1,9 +1,11 @@
 /**
  * The withdrawal guard's words and the exact request bodies (spec "POST /api/v1/withdrawals (V1)",
  * "POST /api/v4/withdrawals (V4)"). The summary shown before the typed confirmation lists amount,
- * fee, amount received, the FULL destination, chain, memo and API version; the confirmation asks
- * for the last 6 characters of the destination. Pure.
+ * fee, amount received, the FULL destination (with an "Address check: NOT VERIFIED" line when the
+ * chain's address format is unknown), chain, memo and API version; the confirmation asks for the
+ * last 6 characters of the destination. Pure.
  */
+import { checkWithdrawalDestination } from '../../api/withdrawalAddress';
 import type { WithdrawalQuote } from './quote';
 import type { FundingChain, V4Recipient, WithdrawalDraft } from './types';
 
@@ -49,6 +51,20 @@ export function endpointOf(draft: Pick<WithdrawalDraft, 'apiVersion'>): '/api/v1
   return draft.apiVersion === 'V1' ? '/api/v1/withdrawals' : '/api/v4/withdrawals';
 }
 
+/**
+ * For an address on a chain whose format SpotDesk does not know (src/api/withdrawalAddress.ts:
+ * only the characters could be checked), a line saying so plainly; nothing otherwise.
+ */
+function addressCheckLine(draft: WithdrawalDraft, chain: Pick<FundingChain, 'chainId' | 'chainName'>): SummaryLine[] {
+  if (draft.withdrawType !== 'ADDRESS' || checkWithdrawalDestination('ADDRESS', draft.destination, chain.chainId).verified) return [];
+  return [
+    {
+      label: 'Address check',
+      value: `NOT VERIFIED — SpotDesk knows no address format for ${chain.chainName}, so only the characters were checked. Compare the address with the recipient's, character by character: a withdrawal to a wrong address cannot be undone.`,
+    },
+  ];
+}
+
 /** Build the confirmation summary of a validated draft and its quote. */
 export function buildSummary(draft: WithdrawalDraft, chain: Pick<FundingChain, 'chainId' | 'chainName'>, quote: WithdrawalQuote): WithdrawalSummary {
   const cur = draft.currency;
@@ -65,6 +81,7 @@ export function buildSummary(draft: WithdrawalDraft, chain: Pick<FundingChain, '
     { label: 'Recipient receives', value: `${quote.receiveAmount} ${cur}` },
     { label: 'Main account pays', value: `${quote.accountPays} ${cur}` },
     { label: DESTINATION_LABEL[draft.withdrawType], value: draft.destination },
+    ...addressCheckLine(draft, chain),
     { label: 'Chain', value: `${chain.chainName} (${chain.chainId})` },
     { label: 'Memo', value: draft.memo ? draft.memo : '(none)' },
     { label: 'API version', value: `${draft.apiVersion} — POST ${endpointOf(draft)}` },

@@ -5,6 +5,7 @@
  * src/api/withdrawalFee.ts through {@link quoteWithdrawal}. Pure: no vscode, no Node APIs.
  */
 import * as D from '../../api/decimal';
+import { checkWithdrawalDestination } from '../../api/withdrawalAddress';
 import { amountPrecision, needsMemo } from './chains';
 import { quoteWithdrawal, type WithdrawalQuote } from './quote';
 import type { FundingAccount, FundingChain, FundingCurrency, FundingQuota, WithdrawalDraft } from './types';
@@ -51,28 +52,15 @@ export function availableOf(accounts: readonly FundingAccount[], currency: strin
   return a ? D.normalize(a.available) : '0';
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE_RE = /^\+?[0-9][0-9 -]{5,19}$/;
-const UID_RE = /^[0-9]{4,20}$/;
-
 /**
- * Validate the destination for its `withdrawType`: non-empty, no surrounding/inner whitespace
- * for addresses, e-mail shape for MAIL, digits for UID, phone digits (optional +) for PHONE.
+ * Validate the destination for its `withdrawType` with the rule the sandbox applies too
+ * (src/api/withdrawalAddress.ts): for ADDRESS the format and checksum of the chain `chainId`
+ * (generic syntax when the chain has no known format), UID digits, e-mail shape, E.164 phone.
  * @returns an issue message or undefined.
  */
-export function checkDestination(type: WithdrawalDraft['withdrawType'], destination: string): string | undefined {
-  if (destination.trim() === '') return 'Enter a destination.';
-  if (destination !== destination.trim()) return 'The destination has leading or trailing spaces.';
-  switch (type) {
-    case 'ADDRESS':
-      return /\s/.test(destination) ? 'An address cannot contain spaces.' : undefined;
-    case 'MAIL':
-      return EMAIL_RE.test(destination) ? undefined : 'Not an e-mail address.';
-    case 'PHONE':
-      return PHONE_RE.test(destination) ? undefined : 'Not a phone number (digits, optional leading +).';
-    case 'UID':
-      return UID_RE.test(destination) ? undefined : 'A UID is 4 to 20 digits.';
-  }
+export function checkDestination(type: WithdrawalDraft['withdrawType'], destination: string, chainId?: string): string | undefined {
+  const r = checkWithdrawalDestination(type, destination, chainId);
+  return r.ok ? undefined : r.reason;
 }
 
 /**
@@ -106,7 +94,7 @@ export function validateWithdrawal(draft: WithdrawalDraft, ctx: ValidationContex
   if (draft.chain !== chain.chainId) issues.push({ field: 'chain', message: `Draft chain ${draft.chain} does not match ${chain.chainId}.` });
   if (!chain.isWithdrawEnabled) issues.push({ field: 'chain', message: `Withdrawals of ${currency.currency} on ${chain.chainName} are disabled.` });
 
-  const destIssue = checkDestination(draft.withdrawType, draft.destination);
+  const destIssue = checkDestination(draft.withdrawType, draft.destination, chain.chainId);
   if (destIssue) issues.push({ field: 'destination', message: destIssue });
   if (draft.withdrawType === 'ADDRESS' && needsMemo(chain) && !(draft.memo ?? '').trim()) {
     issues.push({ field: 'memo', message: `${chain.chainName} needs a memo/tag for ${currency.currency}; without it the funds may be lost.` });

@@ -64,3 +64,7 @@ export function v1Draft(over: Partial<WithdrawalDraft> = {}): WithdrawalDraft {
     ...over,
   };
 }
+
+/** BOLT 11's example invoice ("Please make a donation of any amount", mainnet, no amount). */
+export const LN_INVOICE =
+  'lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6twvus8g6rfwvs8qun0dfjkxaq8rkx3yf5tcsyz3d73gafnh3cax9rn449d9p5uxz9ezhhypd0elx87sjle52x86fux2ypatgddc6k63n7erqz25le42c4u4ecky03ylcqca784w';

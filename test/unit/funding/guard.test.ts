@@ -58,6 +58,18 @@ describe('funding guard pieces', () => {
         'API version: V1 — POST /api/v1/withdrawals',
       ].join('\n'));
     });
+    it('summary says plainly when the address could not be verified (a chain with no known format), and only then', () => {
+      const btcp = { ...ERC20, chainId: 'btcp', chainName: 'BTCP' };
+      const s = buildSummary(v1Draft({ currency: 'BTCP', chain: 'btcp', destination: 'b1Vk3mZx9Q' }), btcp, quote);
+      const lines = summaryText(s).split('\n');
+      assert.equal(lines[5], 'Address: b1Vk3mZx9Q');
+      assert.equal(
+        lines[6],
+        "Address check: NOT VERIFIED — SpotDesk knows no address format for BTCP, so only the characters were checked. Compare the address with the recipient's, character by character: a withdrawal to a wrong address cannot be undone.",
+      );
+      assert.ok(!summaryText(buildSummary(v1Draft(), ERC20, quote)).includes('Address check'), 'a verified ERC20 address gets no such line');
+      assert.ok(!summaryText(buildSummary(v1Draft({ withdrawType: 'UID', destination: '12345678', apiVersion: 'V4' }), btcp, quote)).includes('Address check'), 'not for UID');
+    });
     it('V1 body: address, amount as exact string, feeDeductType omitted for automatic', () => {
       assert.deepEqual(buildRequest(v1Draft({ feeDeduction: 'AUTO', amount: '100.000001' })), {
         version: 'V1',

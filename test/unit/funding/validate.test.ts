@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { checkAmount, checkDestination, checkRecipient, identityTypeFor, validateWithdrawal } from '../../../src/shared/funding/validate';
-import { BTC, BTCLN, ERC20, OMNI, TRC20, USDT, XRP, XRP_CHAIN, usdtAccounts, v1Draft } from './fixtures';
+import { BTC, BTCLN, ERC20, LN_INVOICE, OMNI, TRC20, USDT, XRP, XRP_CHAIN, usdtAccounts, v1Draft } from './fixtures';
 
 const ctx = (main: string, trade = '0', chain = ERC20, remainAmount?: string) => ({
   currency: USDT,
@@ -38,20 +38,27 @@ describe('funding validation', () => {
     });
   });
 
-  describe('checkDestination', () => {
-    it('ADDRESS: non-empty, no spaces', () => {
-      assert.equal(checkDestination('ADDRESS', 'TKFRQXSDcY4k2Bz'), undefined);
+  describe('checkDestination (the shared rule, src/api/withdrawalAddress.ts)', () => {
+    it('ADDRESS: checked against the chain (format and checksum), with the reason', () => {
+      assert.equal(checkDestination('ADDRESS', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'trx'), undefined);
+      assert.equal(
+        checkDestination('ADDRESS', 'hello', 'trx'),
+        'Not a valid address for this chain (expected: TRON address (T…, 34 characters, base58check)). Check it for a typo or a missing character.',
+      );
+      assert.equal(checkDestination('ADDRESS', '0x62d35481cb74fa959aec61d33a5d4507a1234567', 'trx')?.startsWith('Not a valid address for this chain'), true);
       assert.equal(checkDestination('ADDRESS', ''), 'Enter a destination.');
-      assert.equal(checkDestination('ADDRESS', ' abc'), 'The destination has leading or trailing spaces.');
-      assert.equal(checkDestination('ADDRESS', 'ab c'), 'An address cannot contain spaces.');
+      assert.equal(checkDestination('ADDRESS', ' abc', 'btcp'), 'The destination has leading or trailing spaces.');
+      assert.equal(checkDestination('ADDRESS', 'ab c', 'btcp'), 'An address is 1 to 128 letters, digits or :._- (no spaces).');
+      assert.equal(checkDestination('ADDRESS', 'anything-goes_1', 'btcp'), undefined, 'unknown chain format: characters only');
     });
     it('MAIL, PHONE, UID formats', () => {
       assert.equal(checkDestination('MAIL', 'a@b.io'), undefined);
-      assert.equal(checkDestination('MAIL', 'a@b'), 'Not an e-mail address.');
-      assert.equal(checkDestination('PHONE', '+90 532 000 0000'), undefined);
-      assert.equal(checkDestination('PHONE', 'call me'), 'Not a phone number (digits, optional leading +).');
+      assert.equal(checkDestination('MAIL', 'a@b'), 'Not an e-mail address (name@example.com).');
+      assert.equal(checkDestination('PHONE', '+905320000000'), undefined);
+      assert.equal(checkDestination('PHONE', '+90 532 000 0000'), 'Not a phone number: an optional + and 6 to 15 digits with the country code, no spaces (e.g. +491701234567).');
+      assert.equal(checkDestination('PHONE', 'call me')?.startsWith('Not a phone number'), true);
       assert.equal(checkDestination('UID', '123456789'), undefined);
-      assert.equal(checkDestination('UID', '12ab'), 'A UID is 4 to 20 digits.');
+      assert.equal(checkDestination('UID', '12ab'), 'A KuCoin UID is 4 to 20 digits.');
     });
   });
 
@@ -81,8 +88,13 @@ describe('funding validation', () => {
       assert.deepEqual(r.issues, [{ field: 'amount', message: 'The amount exceeds the remaining withdrawal quota of 99.5 USDT.' }]);
       assert.equal(validateWithdrawal(v1Draft(), ctx('1000', '0', ERC20, '100')).ok, true);
     });
+    it('refuses an address that is not one of the chain (hello on TRC20) before anything else is priced', () => {
+      const r = validateWithdrawal(v1Draft({ chain: 'trx', destination: 'hello', amount: '11' }), ctx('100', '0', TRC20));
+      assert.deepEqual(r.issues, [{ field: 'destination', message: 'Not a valid address for this chain (expected: TRON address (T…, 34 characters, base58check)). Check it for a typo or a missing character.' }]);
+      assert.equal(r.ok, false);
+    });
     it('refuses a withdraw-disabled chain', () => {
-      const r = validateWithdrawal(v1Draft({ chain: 'omni' }), ctx('1000', '0', OMNI));
+      const r = validateWithdrawal(v1Draft({ chain: 'omni', destination: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa' }), ctx('1000', '0', OMNI));
       assert.deepEqual(r.issues, [{ field: 'chain', message: 'Withdrawals of USDT on OMNI are disabled.' }]);
     });
     it('requires the memo on a needTag chain', () => {
@@ -97,13 +109,13 @@ describe('funding validation', () => {
       assert.deepEqual(r.issues, [{ field: 'apiVersion', message: 'Withdrawals by UID exist only in V4 (POST /api/v4/withdrawals).' }]);
     });
     it('Lightning on V4 refuses EXTERNAL (rule 4)', () => {
-      const draft = v1Draft({ currency: 'BTC', chain: 'btcln', destination: 'lnbc1500n1pj9q', amount: '0.001', feeDeduction: 'EXTERNAL', apiVersion: 'V4', recipient: { receiverType: 'individual', firstName: 'Ada', lastName: 'Lovelace' } });
+      const draft = v1Draft({ currency: 'BTC', chain: 'btcln', destination: LN_INVOICE, amount: '0.001', feeDeduction: 'EXTERNAL', apiVersion: 'V4', recipient: { receiverType: 'individual', firstName: 'Ada', lastName: 'Lovelace' } });
       const accounts = [{ currency: 'BTC', type: 'main', balance: '1', available: '1', holds: '0' }];
       const r = validateWithdrawal(draft, { currency: BTC, chain: BTCLN, accounts });
       assert.deepEqual(r.issues, [{ field: 'feeDeduction', message: 'feeDeductType EXTERNAL is not supported on the Lightning network (internal deduction only)' }]);
     });
     it('INTERNAL with an amount not above the fee is refused', () => {
-      const r = validateWithdrawal(v1Draft({ chain: 'trx', amount: '1.5' }), ctx('100', '0', TRC20));
+      const r = validateWithdrawal(v1Draft({ chain: 'trx', destination: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '1.5' }), ctx('100', '0', TRC20));
       assert.deepEqual(r.issues, [{ field: 'feeDeduction', message: 'amount must exceed the fee 1.5 when the fee is deducted from it' }]);
     });
     it('reports an invalid amount without pricing it', () => {

@@ -341,8 +341,8 @@ describe('sandbox server: endpoints beyond the spec', function () {
     });
     it('withdrawals: history with status; a processing one can be cancelled (hold released), nothing else can', async () => {
       const main0 = balanceOf(sb, uid, 'USDT', 'main');
-      const w1 = await client.withdrawV1({ currency: 'USDT', address: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyzTX', amount: '20', chain: 'trx' });
-      const w2 = await client.withdrawV1({ currency: 'USDT', address: 'TXyzTXyzTXyzTXyzTXyzTXyzTXyzTXyzTX', amount: '30', chain: 'trx' });
+      const w1 = await client.withdrawV1({ currency: 'USDT', address: 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8', amount: '20', chain: 'trx' });
+      const w2 = await client.withdrawV1({ currency: 'USDT', address: 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8', amount: '30', chain: 'trx' });
       const rec1 = sb.state.withdrawals.get(w1.withdrawalId);
       assert.ok(rec1);
       const list = await client.getWithdrawals({ currency: 'USDT' });

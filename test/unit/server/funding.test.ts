@@ -11,6 +11,14 @@ import type { Credentials } from '../../../src/api/signing';
 
 type User = Credentials & { uid: string };
 
+/** Well-formed destinations (the sandbox checks format and checksum per chain: src/api/withdrawalAddress.ts). */
+const TRON = 'TMn4XcAaiXmoAjGeGs93zQhBnGZq3dHHnz';
+const TRON_OTHER = 'TBk5q2gyqwDj9oNHsQ3uaKskigZttxMc6f';
+const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const EVM_OTHER = '0x02028456f38e78609904e8a002c787ede7a73d7c';
+const LN_INVOICE =
+  'lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6twvus8g6rfwvs8qun0dfjkxaq8rkx3yf5tcsyz3d73gafnh3cax9rn449d9p5uxz9ezhhypd0elx87sjle52x86fux2ypatgddc6k63n7erqz25le42c4u4ecky03ylcqca784w';
+
 describe('sandbox server: funding', () => {
   let sb: RunningSandbox;
 
@@ -145,23 +153,24 @@ describe('sandbox server: funding', () => {
     it('V1: amount must be a multiple of the precision, ≥ withdrawalMinSize, chain enabled', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '100' }, { currency: 'BTC', type: 'main', amount: '1' }] });
       const w = (body: unknown) => signed(sb, u, 'POST', '/api/v1/withdrawals', body);
-      let r = await w({ currency: 'USDT', address: 'TXyz', amount: '10.0000001', chain: 'trx' });
+      let r = await w({ currency: 'USDT', address: TRON, amount: '10.0000001', chain: 'trx' });
       assert.equal(r.json.code, '400100');
       assert.match(String(r.json.msg), /multiple of the precision 0\.000001/);
-      r = await w({ currency: 'USDT', address: 'TXyz', amount: '9.99', chain: 'trx' });
+      r = await w({ currency: 'USDT', address: TRON, amount: '9.99', chain: 'trx' });
       assert.equal(r.json.code, '400100');
       assert.match(String(r.json.msg), /withdrawalMinSize 10/);
-      r = await w({ currency: 'USDT', address: 'TXyz', amount: '0', chain: 'trx' });
+      r = await w({ currency: 'USDT', address: TRON, amount: '0', chain: 'trx' });
       assert.equal(r.json.code, '400100');
-      r = await w({ currency: 'USDT', address: 'TXyz', amount: '1e3', chain: 'trx' });
+      r = await w({ currency: 'USDT', address: TRON, amount: '1e3', chain: 'trx' });
       assert.equal(r.json.code, '400100');
-      r = await w({ currency: 'BTC', address: 'bc1q', amount: '0.01', chain: 'bech32' });
+      r = await w({ currency: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0.01', chain: 'bech32' });
       assert.equal(r.json.code, '260220');
       assert.match(String(r.json.msg), /suspended/);
-      r = await w({ currency: 'USDT', address: '../../etc/passwd', amount: '20', chain: 'trx' });
-      assert.equal(r.json.code, '400100');
-      assert.match(String(r.json.msg), /^address: invalid withdrawal address/);
-      r = await w({ currency: 'USDT', address: 'TXyz', amount: '200', chain: 'trx' });
+      for (const address of ['../../etc/passwd', 'hello', EVM]) {
+        r = await w({ currency: 'USDT', address, amount: '20', chain: 'trx' });
+        assert.deepEqual(r.json, { code: '400100', msg: 'Incorrect withdrawal address' }, address);
+      }
+      r = await w({ currency: 'USDT', address: TRON, amount: '200', chain: 'trx' });
       assert.equal(r.json.code, '200004');
       assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '100', available: '100', holds: '0' });
       assert.deepEqual(await withdrawals(u.uid), []);
@@ -169,7 +178,7 @@ describe('sandbox server: funding', () => {
 
     it('fee deduction: EXTERNAL from main, INTERNAL from the amount, omitted → EXTERNAL if main covers it else INTERNAL', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '100' }] });
-      const w = (body: Record<string, unknown>) => signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: 'TXyz', chain: 'trx', ...body });
+      const w = (body: Record<string, unknown>) => signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: TRON, chain: 'trx', ...body });
       // TRC20: withdrawalMinFee 1, rate 0.
       assert.equal((await w({ amount: 20, feeDeductType: 'EXTERNAL' })).json.code, '200000');
       assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '100', available: '79', holds: '21' });
@@ -203,7 +212,7 @@ describe('sandbox server: funding', () => {
     it('fee = max(withdrawalMinFee, amount × withdrawFeeRate) capped by withdrawMaxFee (USDT KCC: 0.5, 0.001, 2)', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '10000' }] });
       for (const amount of ['100', '1000', '5000']) {
-        const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: '0xabc', chain: 'kcc', amount, feeDeductType: 'INTERNAL' });
+        const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: EVM_OTHER, chain: 'kcc', amount, feeDeductType: 'INTERNAL' });
         assert.equal(r.json.code, '200000', r.text);
       }
       assert.deepEqual(
@@ -218,7 +227,7 @@ describe('sandbox server: funding', () => {
 
     it('a failed withdrawal releases the hold', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '50' }] });
-      const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: 'TXyz', chain: 'trx', amount: '30' });
+      const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: TRON, chain: 'trx', amount: '30' });
       const id = (r.json.data as { withdrawalId: string }).withdrawalId;
       assert.equal(balanceOf(sb, u.uid, 'USDT', 'main').holds, '31');
       const f = await admin(sb, 'POST', `/sandbox/v1/withdrawals/${id}/fail`, { reason: 'chain congested' });
@@ -228,43 +237,50 @@ describe('sandbox server: funding', () => {
       assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '50', available: '50', holds: '0' });
     });
 
-    it('a destination starting with FAIL simulates a chain failure at settlement: hold released, status FAILURE', async () => {
+    it('a destination starting with FAIL is not an address of a known chain: refused (400100), nothing held', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '50' }] });
       const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: 'FAILxyz', chain: 'trx', amount: '10' });
-      assert.equal(r.json.code, '200000');
-      assert.equal(balanceOf(sb, u.uid, 'USDT', 'main').holds, '11');
-      await admin(sb, 'POST', '/sandbox/v1/clock', { advanceMs: 5_000 });
+      assert.deepEqual(r.json, { code: '400100', msg: 'Incorrect withdrawal address' });
       assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '50', available: '50', holds: '0' });
-      const [rec] = await withdrawals(u.uid);
-      assert.equal(rec.status, 'FAILURE');
-      assert.match(String(rec.failureReason), /simulated chain failure/);
+      assert.deepEqual(await withdrawals(u.uid), []);
+    });
+
+    it('a remark starting with FAIL simulates a chain failure at settlement: hold released, status FAILURE', async () => {
+      const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '50' }] });
+      const r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: TRON, chain: 'trx', amount: '10', remark: 'FAIL please' });
+      assert.equal(r.json.code, '200000', r.text);
+      assert.equal(balanceOf(sb, u.uid, 'USDT', 'main').holds, '11');
+      await admin(sb, 'POST', '/sandbox/v1/clock', { advanceMs: 10_000 });
+      assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '50', available: '50', holds: '0' });
+      assert.deepEqual((await withdrawals(u.uid)).map((w) => w.status), ['FAILURE']);
     });
 
     it('whitelist: address (with chain, case-sensitive) must be a favorite, else 260325 with the fixture message', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '500' }] });
-      const wl = await admin(sb, 'PUT', `/sandbox/v1/users/${u.uid}/withdrawal-whitelist`, { enabled: true, favorites: [{ address: 'TGoodAddr', chain: 'trx' }] });
+      const wl = await admin(sb, 'PUT', `/sandbox/v1/users/${u.uid}/withdrawal-whitelist`, { enabled: true, favorites: [{ address: EVM, chain: 'eth' }] });
       assert.equal(wl.status, 200);
       const w = (address: string, chain: string) => signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address, chain, amount: '10' });
+      // The same account in lower case (a valid EVM address too), on another chain, another address.
       for (const [addr, chain] of [
-        ['tgoodaddr', 'trx'],
-        ['TGoodAddr', 'eth'],
-        ['TOther', 'trx'],
+        [EVM.toLowerCase(), 'eth'],
+        [EVM, 'kcc'],
+        [EVM_OTHER, 'eth'],
       ]) {
         const r = await w(addr, chain);
         assert.equal(r.status, 200);
-        assert.deepEqual(r.json, { code: '260325', msg: 'Already set withdraw whitelist, this address is not favorite address' });
+        assert.deepEqual(r.json, { code: '260325', msg: 'Already set withdraw whitelist, this address is not favorite address' }, `${addr} on ${chain}`);
       }
-      const v4 = await signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: 'TOther', chain: 'trx', amount: '10', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' });
+      const v4 = await signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: EVM_OTHER, chain: 'eth', amount: '10', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' });
       assert.equal(v4.json.code, '260325');
-      assert.equal((await w('TGoodAddr', 'trx')).json.code, '200000');
-      assert.equal((await w('TGoodAddr', 'TRC20')).json.code, '200000');
+      assert.equal((await w(EVM, 'eth')).json.code, '200000');
+      assert.equal((await w(EVM, 'ERC20')).json.code, '200000');
       await admin(sb, 'PUT', `/sandbox/v1/users/${u.uid}/withdrawal-whitelist`, { enabled: false, favorites: [] });
-      assert.equal((await w('TOther', 'trx')).json.code, '200000');
+      assert.equal((await w(TRON_OTHER, 'trx')).json.code, '200000');
     });
 
     it('V4: receiverType company needs companyName, individual needs firstName and lastName', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '500' }] });
-      const base = { currency: 'USDT', toAddress: 'TXyz', chain: 'trx', amount: '10', withdrawType: 'ADDRESS' };
+      const base = { currency: 'USDT', toAddress: TRON, chain: 'trx', amount: '10', withdrawType: 'ADDRESS' };
       let r = await signed(sb, u, 'POST', '/api/v4/withdrawals', { ...base, receiverType: 'company' });
       assert.equal(r.json.code, '400100');
       assert.match(String(r.json.msg), /companyName: is required when receiverType is company/);
@@ -272,13 +288,13 @@ describe('sandbox server: funding', () => {
       assert.match(String(r.json.msg), /lastName: is required/);
       r = await signed(sb, u, 'POST', '/api/v4/withdrawals', { ...base, receiverType: 'company', companyName: 'ACME' });
       assert.equal(r.json.code, '200000', r.text);
-      r = await signed(sb, u, 'POST', '/api/v3/withdrawals', { currency: 'USDT', toAddress: 'TXyz', chain: 'trx', amount: '10', withdrawType: 'ADDRESS' });
+      r = await signed(sb, u, 'POST', '/api/v3/withdrawals', { currency: 'USDT', toAddress: TRON, chain: 'trx', amount: '10', withdrawType: 'ADDRESS' });
       assert.equal(r.json.code, '200000', r.text);
     });
 
     it('V4 Lightning: EXTERNAL refused, omitted → INTERNAL; V1 may deduct externally', async () => {
       const u = await createUser(sb, { balances: [{ currency: 'BTC', type: 'main', amount: '1' }] });
-      const base = { currency: 'BTC', toAddress: 'lnbc1xyz', amount: '0.001', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' };
+      const base = { currency: 'BTC', toAddress: LN_INVOICE, amount: '0.001', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' };
       let r = await signed(sb, u, 'POST', '/api/v4/withdrawals', { ...base, chain: 'btcln', feeDeductType: 'EXTERNAL' });
       assert.equal(r.json.code, '400100');
       assert.match(String(r.json.msg), /Lightning/);
@@ -286,7 +302,7 @@ describe('sandbox server: funding', () => {
       assert.equal(r.json.code, '400100');
       r = await signed(sb, u, 'POST', '/api/v4/withdrawals', { ...base, chain: 'btcln' });
       assert.equal(r.json.code, '200000', r.text);
-      r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'BTC', address: 'lnbc1xyz', amount: '0.001', chain: 'btcln', feeDeductType: 'EXTERNAL' });
+      r = await signed(sb, u, 'POST', '/api/v1/withdrawals', { currency: 'BTC', address: LN_INVOICE, amount: '0.001', chain: 'btcln', feeDeductType: 'EXTERNAL' });
       assert.equal(r.json.code, '200000', r.text);
       assert.deepEqual(
         (await withdrawals(u.uid)).map((w) => [w.version, w.feeDeductType, w.fee, w.receiveAmount]),
@@ -303,12 +319,12 @@ describe('sandbox server: funding', () => {
         signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: DEST[withdrawType], amount: '10', withdrawType, receiverType: 'individual', firstName: 'A', lastName: 'B' });
       const DEST: Record<string, string> = { UID: '226000099', MAIL: 'ada@example.com', PHONE: '+491701234567' };
       const bad = await signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: 'not-an-email', amount: '10', withdrawType: 'MAIL', receiverType: 'individual', firstName: 'A', lastName: 'B' });
-      assert.deepEqual(bad.json, { code: '400100', msg: 'toAddress: must be an email address' });
+      assert.deepEqual(bad.json, { code: '400100', msg: 'Incorrect withdrawal address' });
       for (const t of ['UID', 'MAIL', 'PHONE']) assert.equal((await w(t)).json.code, '200000');
       await admin(sb, 'POST', '/sandbox/v1/clock', { advanceMs: 4_000 });
       const r = await w('UID');
       assert.deepEqual(r.json, { code: '260310', msg: 'Withdrawals by UID, mail or phone are limited to 3 per 10 seconds; retry in 6 s' });
-      assert.equal((await signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: 'TXyz', chain: 'trx', amount: '10', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' })).json.code, '200000');
+      assert.equal((await signed(sb, u, 'POST', '/api/v4/withdrawals', { currency: 'USDT', toAddress: TRON, chain: 'trx', amount: '10', withdrawType: 'ADDRESS', receiverType: 'individual', firstName: 'A', lastName: 'B' })).json.code, '200000');
       await admin(sb, 'POST', '/sandbox/v1/clock', { advanceMs: 6_000 });
       assert.equal((await w('UID')).json.code, '200000');
       const recs = (await withdrawals(u.uid)).filter((x) => x.withdrawType !== 'ADDRESS');

@@ -2,6 +2,9 @@
  * A small multi-step QuickInput driver (after the VS Code "multi-step input" sample): each step is
  * a function that shows one QuickPick or InputBox titled with "step n/total", with a Back button
  * from step 2 on. Pressing Back re-runs the previous step; Escape cancels the whole flow.
+ *
+ * Commands run their flows through `Prompts.steps` (./prompts.ts), whose interactive
+ * implementation is {@link MultiStepInput.run}; a step only sees the {@link StepInput} interface.
  */
 import * as vscode from 'vscode';
 
@@ -10,8 +13,16 @@ class BackSignal extends Error {}
 /** Thrown when the user dismissed the input (Escape / focus lost). */
 export class CancelledSignal extends Error {}
 
+/** What a step can ask: one pick or one text input (resolved with the accepted value). */
+export interface StepInput {
+  /** Show a pick step; resolves with the chosen item's value. */
+  pick<T>(o: PickOptions<T>): Promise<T>;
+  /** Show a text step; resolves with accepted text that passed `validate`. */
+  text(o: TextOptions): Promise<string>;
+}
+
 /** A step: shows one input and returns the next step (or undefined when done). */
-export type Step = (input: MultiStepInput) => Promise<Step | void>;
+export type Step = (input: StepInput) => Promise<Step | void>;
 
 /** One item of a pick step; `value` is returned when chosen. */
 export interface PickItem<T> extends vscode.QuickPickItem {
@@ -41,7 +52,7 @@ export interface TextOptions {
 }
 
 /** Runs steps in order with Back support. */
-export class MultiStepInput {
+export class MultiStepInput implements StepInput {
   private readonly history: Step[] = [];
   private current?: vscode.QuickInput;
 

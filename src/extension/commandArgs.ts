@@ -1,0 +1,102 @@
+/**
+ * Argument normalisers of the commands that move money or place/cancel orders.
+ *
+ * A VS Code command is an API: any installed extension can run `spotdesk.withdraw` with any
+ * arguments. So these commands take from their arguments ONLY what SpotDesk's own menus and tree
+ * items pass — a currency, or the identity of a tree row — and drop everything else: no
+ * confirmation function, no client, no pre-filled draft. Everything that decides what is sent
+ * (amounts, destinations, chains, confirmations) is asked from the person, and a row's displayed
+ * figures are re-read from the exchange rather than trusted.
+ *
+ * What the UI passes (package.json `menus`):
+ * - Accounts tree (`spotdesk.currency`, `spotdesk.account.*` rows): the row object, with `currency`
+ *   (and, for an account row, `account.type`).
+ * - Active Orders tree (`spotdesk.order`, `spotdesk.orderSymbol` rows): the row object, with
+ *   `symbol` (and, for an order row, `order.id`).
+ * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
+ *
+ * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
+ */
+
+/** A currency code as KuCoin writes them (letters and digits, at most 20), upper-cased. */
+const CURRENCY_RE = /^[A-Za-z0-9]{1,20}$/;
+/** A trading pair `BASE-QUOTE`. */
+const SYMBOL_RE = /^[A-Za-z0-9]{1,20}-[A-Za-z0-9]{1,20}$/;
+/** An order id (KuCoin: 24 hex characters; accept any short token of safe characters). */
+const ORDER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+function record(raw: unknown): Record<string, unknown> | undefined {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+}
+
+function currencyOf(v: unknown): string | undefined {
+  return typeof v === 'string' && CURRENCY_RE.test(v) ? v.toUpperCase() : undefined;
+}
+
+/**
+ * Argument of `spotdesk.withdraw` and `spotdesk.createDepositAddress`: the currency of the Accounts
+ * row the menu was opened on (a currency row or an account row), or a bare currency string.
+ * @returns `{currency}` or `{}` (palette: the person picks the currency); never any other field.
+ */
+export function currencyArg(raw: unknown): { currency?: string } {
+  if (typeof raw === 'string') {
+    const c = currencyOf(raw);
+    return c ? { currency: c } : {};
+  }
+  const o = record(raw);
+  const c = currencyOf(o?.currency) ?? currencyOf(record(o?.account)?.currency);
+  return c ? { currency: c } : {};
+}
+
+/**
+ * Argument of `spotdesk.transfer`: the Accounts tree's account row (`{kind: 'account', account:
+ * {currency, type}}`). Only the account's identity is kept; its balance is re-read from the exchange.
+ * @returns `{currency, type}` or undefined when the argument is not an account row.
+ */
+export function accountArg(raw: unknown): { currency: string; type: 'main' | 'trade' } | undefined {
+  const o = record(raw);
+  const a = record(o?.account);
+  if (o?.kind !== 'account' || !a) return undefined;
+  const currency = currencyOf(a.currency);
+  const type = a.type === 'main' || a.type === 'trade' ? a.type : undefined;
+  return currency && type ? { currency, type } : undefined;
+}
+
+/**
+ * Argument of `spotdesk.cancelOrder`: the Active Orders tree's order row (`{kind: 'order', symbol,
+ * order: {id}}`). Only the order's identity is kept; what the confirmation shows is re-read from the
+ * exchange (GET /api/v1/hf/orders/{orderId}).
+ * @returns `{symbol, orderId}` or undefined when the argument is not an order row.
+ */
+export function orderArg(raw: unknown): { symbol: string; orderId: string } | undefined {
+  const o = record(raw);
+  const order = record(o?.order);
+  if (o?.kind !== 'order' || !order) return undefined;
+  const symbol = typeof o.symbol === 'string' && SYMBOL_RE.test(o.symbol) ? o.symbol.toUpperCase() : undefined;
+  const orderId = typeof order.id === 'string' && ORDER_ID_RE.test(order.id) ? order.id : undefined;
+  return symbol && orderId ? { symbol, orderId } : undefined;
+}
+
+/**
+ * Argument of `spotdesk.cancelAllForSymbol`: the Active Orders tree's symbol row (`{kind: 'symbol',
+ * symbol}`). The number of orders shown in the confirmation is re-read from the exchange.
+ * @returns `{symbol}` or undefined when the argument is not a symbol row.
+ */
+export function symbolArg(raw: unknown): { symbol: string } | undefined {
+  const o = record(raw);
+  if (o?.kind !== 'symbol' || typeof o.symbol !== 'string' || !SYMBOL_RE.test(o.symbol)) return undefined;
+  return { symbol: o.symbol.toUpperCase() };
+}
+
+/**
+ * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature`):
+ * the document URI (a `*.spotorder.json` file) and the order's index in it. These commands only
+ * open the request builder on the order (and run the order TEST, which places nothing); placing
+ * always asks in a modal.
+ * @returns `{uri, index}` or undefined for anything else.
+ */
+export function orderDocumentArgs(uri: unknown, index: unknown): { uri: string; index: number } | undefined {
+  if (typeof uri !== 'string' || typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > 10_000) return undefined;
+  const path = uri.split(/[?#]/)[0].toLowerCase();
+  return path.endsWith('.spotorder.json') ? { uri, index } : undefined;
+}

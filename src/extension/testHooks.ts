@@ -1,0 +1,70 @@
+/**
+ * The ONE test door of SpotDesk. Outside Production mode (`context.extensionMode !==
+ * vscode.ExtensionMode.Production`: Development and Test, i.e. the extension-host tests and
+ * `npm start`), activate() registers the command `spotdesk.testHooks` (not contributed in
+ * package.json), which resolves to {@link SpotDeskTestHooks}: the services, connection, trees,
+ * status bar, the shared prompts object (tests answer prompts by replacing its methods), a client
+ * override, and each feature's own hooks (request builder).
+ *
+ * In Production neither {@link TestSeams} nor the command exist: commands take only what menus
+ * pass (./commandArgs.ts), prompts are frozen, activate() exports only `activationMs`.
+ */
+import type * as vscode from 'vscode';
+import type { SpotClient } from '../api/client';
+import type { Connection } from './connection';
+import type { Prompts } from './prompts';
+import type { RequestBuilderTestHooks } from './requestBuilder/index';
+import type { Services } from './services';
+import type { StatusBar } from './statusBar';
+import type { AccountsTree } from './views/accounts';
+import type { MarketsTree } from './views/markets';
+import type { OrdersTree } from './views/orders';
+
+/** Command id of the test door (registered only outside Production; not in package.json). */
+export const TEST_HOOKS_COMMAND = 'spotdesk.testHooks';
+
+/**
+ * Test-only state the features consult. Created by activate() only outside Production; features
+ * receive it as `undefined` in Production.
+ */
+export class TestSeams {
+  private override: SpotClient | undefined;
+  private readonly listeners = new Set<() => void>();
+  /** Feature hooks, filled in by the features' `register()`. */
+  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks> } = {};
+
+  /** The client that replaces the active profile's, if a test set one. */
+  get client(): SpotClient | undefined {
+    return this.override;
+  }
+
+  /** Replace the active profile's client for every feature (undefined restores it). */
+  setClient(client: SpotClient | undefined): void {
+    this.override = client;
+    for (const l of this.listeners) l();
+  }
+
+  /** Run `listener` whenever the client override changes (caches keyed by client reset). */
+  onDidChangeClient(listener: () => void): vscode.Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
+
+/** What `spotdesk.testHooks` resolves to (extension-host tests only). */
+export interface SpotDeskTestHooks {
+  readonly services: Services;
+  readonly connection: Connection;
+  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  readonly statusBar: StatusBar;
+  /** The prompts every command uses; replace its methods to answer, {@link resetPrompts} to restore. */
+  readonly prompts: Prompts;
+  /** Restore the interactive prompt methods. */
+  resetPrompts(): void;
+  /** Symbols remembered through `services.noteSymbol` for the active profile. */
+  notedSymbols(): string[];
+  /** Use `client` instead of the active profile's client in every feature (undefined restores). */
+  setClient(client: SpotClient | undefined): void;
+  /** The request builder's hooks (loads its implementation and opens nothing). */
+  requestBuilder(): Promise<RequestBuilderTestHooks>;
+}

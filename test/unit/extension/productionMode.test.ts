@@ -1,0 +1,115 @@
+/**
+ * SpotDesk activated in PRODUCTION mode (which the extension-host tests cannot use: they run in
+ * Test/Development mode): the extension bundle built with esbuild as `node esbuild.js` does, with a
+ * stand-in `vscode` (./fakeVscode.ts), against an in-process sandbox:
+ * - the test door `spotdesk.testHooks` does not exist and activate() exports only `activationMs`;
+ * - `spotdesk.withdraw` called the way any other extension could — a complete draft, a
+ *   confirmation function and a client of another account in the argument — still asks every step,
+ *   shows the modal summary, and sends nothing when the modal is dismissed (sandbox state checked).
+ */
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { build } from 'esbuild';
+import { SpotClient } from '../../../src/api/client';
+import type { RunningSandbox } from '../../../src/exchange/server/index';
+import { admin, balanceOf, createUser, startTestSandbox } from '../server/helpers';
+import { fakeContext, fakeVscode, install, type FakeVscode } from './fakeVscode';
+
+const TRON = 'TMn4XcAaiXmoAjGeGs93zQhBnGZq3dHHnz';
+const PRODUCTION = 1;
+const DEVELOPMENT = 2;
+
+describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', function () {
+  this.timeout(30_000);
+  let sb: RunningSandbox;
+  let fake: FakeVscode;
+  let uninstall: () => void;
+  let ext: { activate(context: unknown): unknown };
+  const contexts: Array<{ subscriptions: Array<{ dispose(): void }> }> = [];
+
+  before(async () => {
+    sb = await startTestSandbox({ manualClock: false });
+    fake = fakeVscode();
+    uninstall = install(fake);
+    // The extension as shipped: one CJS bundle (dynamic imports become lazily required modules).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-prod-'));
+    const outfile = path.join(dir, 'extension.js');
+    await build({ absWorkingDir: path.resolve(__dirname, '..', '..', '..'), entryPoints: ['src/extension/extension.ts'], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile, logLevel: 'silent' });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ext = require(outfile) as typeof ext;
+  });
+
+  after(async () => {
+    for (const c of contexts) for (const d of c.subscriptions.splice(0)) d.dispose();
+    uninstall();
+    await sb.close();
+  });
+
+  function activate(mode: number, secrets = new Map<string, string>()): unknown {
+    fake.commands.clear();
+    const ctx = fakeContext(mode, secrets) as { subscriptions: Array<{ dispose(): void }> };
+    contexts.push(ctx);
+    return ext.activate(ctx);
+  }
+
+  it('registers no test door and exports only activationMs (control: Development mode has the door)', async () => {
+    const exported = activate(PRODUCTION) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(exported), ['activationMs']);
+    const prod = [...fake.commands.keys()];
+    assert.ok(prod.includes('spotdesk.withdraw') && prod.includes('spotdesk.cancelOrder'), 'commands registered');
+    assert.deepEqual(prod.filter((c) => /testHooks/i.test(c)), []);
+    activate(DEVELOPMENT);
+    assert.deepEqual([...fake.commands.keys()].filter((c) => /testHooks/i.test(c)), ['spotdesk.testHooks']);
+  });
+
+  it('spotdesk.withdraw with a complete draft, a confirm function and a client in the argument: every step asked, the modal shown, nothing sent when it is dismissed', async () => {
+    const victim = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '100' }] });
+    const other = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '100' }] });
+    // The active profile is a user profile on the sandbox, with the victim's key in SecretStorage.
+    fake.config.set('spotdesk.activeProfile', 'Exchange');
+    fake.config.set('spotdesk.profiles', [{ name: 'Exchange', baseUrl: sb.baseUrl }]);
+    const secrets = new Map([['spotdesk.credentials/user:Exchange', JSON.stringify({ apiKey: victim.apiKey, apiSecret: victim.apiSecret, apiPassphrase: victim.apiPassphrase, keyVersion: String(victim.keyVersion) })]]);
+    activate(PRODUCTION, secrets);
+
+    // The person answers the steps (as they would for this very draft) and dismisses the modal.
+    const answers: Record<string, string> = { 'Chain for USDT': 'TRC20', 'Destination type': 'ADDRESS', 'Who pays the withdrawal fee?': 'EXTERNAL', 'API version': 'V1' };
+    fake.ui = {
+      pick: (s, items) => items.find((i) => i.label.replace(/^\$\([^)]*\) /, '').startsWith(Object.entries(answers).find(([k]) => s.placeholder?.startsWith(k))?.[1] ?? '\u0000')),
+      input: (s) => (s.prompt?.includes('address on') ? TRON : s.prompt?.startsWith('Amount of') ? '20' : undefined),
+      message: () => undefined,
+    };
+    fake.shown.length = 0;
+    fake.messages.length = 0;
+
+    const otherClient = new SpotClient({ baseUrl: sb.baseUrl, credentials: other });
+    let confirmCalls = 0;
+    const out = (await fake.commands.get('spotdesk.withdraw')!({
+      currency: 'USDT', chain: 'trx', withdrawType: 'ADDRESS', destination: TRON, amount: '20', feeDeduction: 'EXTERNAL', apiVersion: 'V1',
+      confirm: async (s: { suffix: string }) => {
+        confirmCalls++;
+        return s.suffix;
+      },
+      acceptTransfer: true,
+      client: otherClient,
+    })) as { status: string };
+    otherClient.close();
+
+    assert.equal(out.status, 'cancelled', JSON.stringify(out));
+    assert.equal(confirmCalls, 0, 'the confirmation function in the argument was never called');
+    assert.deepEqual(
+      fake.shown.map((s) => s.placeholder ?? s.prompt),
+      ['Chain for USDT (withdraw-enabled only)', 'Destination type', `USDT address on TRC20`, fake.shown[3].prompt, 'Who pays the withdrawal fee?', 'API version'],
+      'every step but the currency was asked',
+    );
+    const modal = fake.messages.find((m) => m.modal);
+    assert.ok(modal, 'a modal was shown');
+    assert.equal(modal.message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
+    assert.ok(modal.detail?.includes(`Address: ${TRON}`), modal.detail);
+    for (const u of [victim, other]) {
+      assert.deepEqual((await admin(sb, 'GET', `/sandbox/v1/withdrawals?uid=${u.uid}`)).json.data, [], 'no withdrawal');
+      assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '100', available: '100', holds: '0' }, 'balance unchanged');
+    }
+  });
+});
