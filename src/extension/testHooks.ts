@@ -19,6 +19,9 @@ import type { StatusBar } from './statusBar';
 import type { AccountsTree } from './views/accounts';
 import type { MarketsTree } from './views/markets';
 import type { OrdersTree } from './views/orders';
+import type { OrderHistoryTree } from './views/orderHistory';
+import type { FillsTree } from './views/fills';
+import type { FundingHistoryTree } from './views/fundingHistory';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = 'spotdesk.testHooks';
@@ -55,7 +58,7 @@ export class TestSeams {
 export interface SpotDeskTestHooks {
   readonly services: Services;
   readonly connection: Connection;
-  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree; orderHistory: OrderHistoryTree; fills: FillsTree; fundingHistory: FundingHistoryTree };
   readonly statusBar: StatusBar;
   /** The prompts every command uses; replace its methods to answer, {@link resetPrompts} to restore. */
   readonly prompts: Prompts;
