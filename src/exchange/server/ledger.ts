@@ -10,6 +10,7 @@
  * liquidity), so market activity costs no ledger memory; entries older than
  * {@link LEDGER_RETENTION_MS} are dropped as new ones arrive.
  */
+import * as D from '../../api/decimal';
 import type * as S from '../../api/schemas';
 
 /** How long ledger entries are kept (ms): 365 days (KuCoin keeps a year of spot ledgers). */
@@ -90,5 +91,125 @@ export class LedgerBook {
       list.push({ ...e });
     }
     return book;
+  }
+}
+
+/** What the recorder reads of the core's order events (EVENTS.md `OrderEvent`). */
+export interface LedgerOrderEvent {
+  uid: string;
+  orderId: string;
+  match?: { tradeId: number; fee: string; feeCurrency: string };
+}
+
+/** What the recorder reads of the core's balance events (EVENTS.md `BalanceEvent`). */
+export interface LedgerBalanceEvent {
+  uid: string;
+  currency: string;
+  accountType: 'main' | 'trade';
+  /** balance after the change */
+  total: string;
+  availableChange: string;
+  holdChange: string;
+  relationEvent: string;
+  relationEventId: string;
+  relationContext?: { symbol?: string; orderId?: string; tradeId?: string };
+  time: number;
+}
+
+/** What the command that caused the events says about them (the server's own records). */
+export interface LedgerCommandInfo {
+  /** `deposit`: its depositId. */
+  depositId?: string;
+  /** `transfer`: the transfer's orderId. */
+  transferId?: string;
+  /** `withdrawal.settle`: the withdrawal and its fee. */
+  withdrawal?: { withdrawalId: string; fee: string };
+}
+
+/**
+ * Turns the core's events of ONE command into ledger entries: order `match` events give each fill's
+ * fee (by order id and trade id), balance events whose BALANCE changed give one entry each
+ * (hold-only changes — order holds, withdrawal holds and their release — give none):
+ * - `trade.setted` → TRADE_EXCHANGE, `fee` = the fill's fee on the account in the fee currency,
+ *   context `{"symbol","orderId","tradeId"}` (KuCoin's form);
+ * - `main.deposit` → DEPOSIT (context `{"depositId"}` for a deposit, '' for an admin credit);
+ * - `main.transfer` / `trade.transfer` → TRANSFER (context `{"orderId"}` of the transfer);
+ * - `main.withdraw_done` → WITHDRAW, `fee` = the withdrawal's fee (context `{"withdrawalId"}`);
+ * - any other balance change → OTHER.
+ * Events are buffered while the command runs ({@link order}, {@link balance}) and recorded by
+ * {@link flush}, after the command succeeded; {@link discard} drops them when it failed.
+ */
+export class LedgerRecorder {
+  private orders: LedgerOrderEvent[] = [];
+  private balances: LedgerBalanceEvent[] = [];
+
+  constructor(private readonly book: LedgerBook) {}
+
+  /** Buffer an order event (only `match` events matter). */
+  order(e: LedgerOrderEvent): void {
+    if (e.match !== undefined) this.orders.push(e);
+  }
+
+  /** Buffer a balance event. */
+  balance(e: LedgerBalanceEvent): void {
+    this.balances.push(e);
+  }
+
+  /** Drop the buffered events (the command failed). */
+  discard(): void {
+    this.orders = [];
+    this.balances = [];
+  }
+
+  /** Record the buffered events of the command that just succeeded. */
+  flush(info: LedgerCommandInfo): void {
+    const fees = new Map<string, { fee: string; feeCurrency: string }>();
+    for (const o of this.orders) if (o.match) fees.set(`${o.orderId}:${o.match.tradeId}`, { fee: o.match.fee, feeCurrency: o.match.feeCurrency });
+    for (const b of this.balances) {
+      const change = D.add(b.availableChange, b.holdChange);
+      if (D.isZero(change)) continue;
+      let bizType: LedgerBizType = 'OTHER';
+      let fee = '0';
+      let context = '';
+      switch (b.relationEvent) {
+        case 'trade.setted': {
+          bizType = 'TRADE_EXCHANGE';
+          const c = b.relationContext ?? {};
+          const f = fees.get(`${c.orderId ?? b.relationEventId}:${c.tradeId ?? ''}`);
+          if (f && f.feeCurrency === b.currency) fee = f.fee;
+          context = JSON.stringify({ symbol: c.symbol ?? '', orderId: c.orderId ?? b.relationEventId, tradeId: c.tradeId ?? '' });
+          break;
+        }
+        case 'main.deposit':
+          bizType = 'DEPOSIT';
+          context = info.depositId !== undefined ? JSON.stringify({ depositId: info.depositId }) : '';
+          break;
+        case 'main.transfer':
+        case 'trade.transfer':
+          bizType = 'TRANSFER';
+          context = info.transferId !== undefined ? JSON.stringify({ orderId: info.transferId }) : '';
+          break;
+        case 'main.withdraw_done':
+          bizType = 'WITHDRAW';
+          if (info.withdrawal) {
+            fee = info.withdrawal.fee;
+            context = JSON.stringify({ withdrawalId: info.withdrawal.withdrawalId });
+          }
+          break;
+      }
+      this.book.record({
+        uid: b.uid,
+        currency: b.currency,
+        accountType: b.accountType,
+        amount: D.isNegative(change) ? D.sub('0', change) : change,
+        fee,
+        balance: b.total,
+        bizType,
+        direction: D.isNegative(change) ? 'out' : 'in',
+        createdAt: b.time,
+        context,
+      });
+    }
+    this.discard();
   }
 }

@@ -24,7 +24,8 @@ import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
 import { Exchange, ExchangeError, type PlaceOrderResult } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
-import { LedgerBook } from './ledger';
+import { coreEventSource, EventHub, type EventSource } from './eventHub';
+import { LedgerBook, LedgerRecorder, type LedgerBalanceEvent, type LedgerCommandInfo, type LedgerOrderEvent } from './ledger';
 import { MarketTape } from './marketTape';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
@@ -317,8 +318,16 @@ export class SandboxState {
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
   /** Candles and recent public trades, fed by every engine trade (rebuilt by replay; plain data). */
   readonly tape = new MarketTape();
-  /** Account ledgers of the users with API keys (history.ts; plain data). */
+  /** Account ledgers of the users with API keys (ledger.ts; plain data), recorded from the core's balance events. */
   readonly ledger = new LedgerBook();
+  /**
+   * The one receiver of the core's events, shared by its consumers (eventHub.ts): the ledgers
+   * here, the WebSocket feed through `events.source()`. Undefined with a core that emits none.
+   */
+  readonly events: EventHub | undefined;
+  private readonly recorder = new LedgerRecorder(this.ledger);
+  /** The ledgers' own event source: watches every user with an API key of its own (not the bots). */
+  private readonly ledgerSource: EventSource | undefined;
   status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
@@ -343,6 +352,15 @@ export class SandboxState {
     for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
     for (const s of this.world.symbols) this.exchange.addSymbol(s);
     this.exchange.onTrade((t) => this.tape.add(t));
+    const core = coreEventSource(this.exchange);
+    this.events = core ? new EventHub(core) : undefined;
+    this.ledgerSource = this.events?.source();
+    this.ledgerSource?.setEventSink({
+      level: () => undefined,
+      trade: () => undefined,
+      order: (e) => this.recorder.order(e as LedgerOrderEvent),
+      balance: (e) => this.recorder.balance(e as LedgerBalanceEvent),
+    });
   }
 
   /** The sandbox clock in ms: manual value, or the wall clock (never going backwards past the last command). */
@@ -411,6 +429,10 @@ export class SandboxState {
     try {
       this.advanceEngine(t);
       result = this.apply(cmd, t);
+      this.recorder.flush(ledgerInfo(cmd, result, this.withdrawals));
+    } catch (e) {
+      this.recorder.discard();
+      throw e;
     } finally {
       this.execT = null;
     }
@@ -574,6 +596,8 @@ export class SandboxState {
     for (const b of a.balances ?? []) this.checkGrant(b);
     this.users.set(uid, u);
     this.usersByKey.set(u.apiKey, u);
+    // every balance change of a user with a key of its own goes to its ledger; the bots' never do
+    if (!isSimulationBot(u)) this.ledgerSource?.watchUser(uid, true);
     if (a.takerFeeRate !== undefined || a.makerFeeRate !== undefined) {
       this.exchange.setFeeRates(uid, a.takerFeeRate ?? '0.001', a.makerFeeRate ?? '0.001');
     }
@@ -808,3 +832,27 @@ export class SandboxState {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** Label prefix of the market-simulation bots (sim.ts: `sim-maker`, `sim-taker`). */
+export const SIMULATION_LABEL_PREFIX = 'sim-';
+
+/** True for the market simulation's bot users: their trading volume must not cost ledger memory. */
+export function isSimulationBot(u: Pick<UserRecord, 'label'>): boolean {
+  return u.label.startsWith(SIMULATION_LABEL_PREFIX);
+}
+
+/** What a successful command tells the ledger about the balance events it caused. */
+function ledgerInfo(cmd: Command, result: unknown, withdrawals: ReadonlyMap<string, WithdrawalRecord>): LedgerCommandInfo {
+  switch (cmd.op) {
+    case 'deposit':
+      return { depositId: cmd.args.depositId };
+    case 'transfer':
+      return { transferId: (result as { orderId: string }).orderId };
+    case 'withdrawal.settle': {
+      const w = withdrawals.get(cmd.args.withdrawalId);
+      return w ? { withdrawal: { withdrawalId: w.withdrawalId, fee: w.fee } } : {};
+    }
+    default:
+      return {};
+  }
+}
