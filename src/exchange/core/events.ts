@@ -161,7 +161,7 @@ export abstract class Emitting extends Parsing {
       uid: us.user.uid,
       symbol: s.rules.symbol,
       orderId: v.id,
-      clientOid: v.clientOid,
+      clientOid: v.clientOid ?? '',
       type,
       side: v.side,
       orderType: v.type,
