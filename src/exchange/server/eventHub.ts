@@ -10,49 +10,23 @@
  *   by uid), in the core's order, synchronously inside the command.
  * Nothing is watched and no event is built while nobody asks (the core's zero-cost guarantee holds).
  */
+import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../core';
 
-/** A level event (EVENTS.md `LevelEvent`): only the routing field is read here. */
-export interface HubLevelEvent {
-  symbol: string;
-}
-/** A trade event (EVENTS.md `TradeEvent`): only the routing field is read here. */
-export interface HubTradeEvent {
-  symbol: string;
-}
-/** An order or balance event (EVENTS.md `OrderEvent` / `BalanceEvent`): only the routing field is read here. */
-export interface HubUserEvent {
-  uid: string;
-}
-
-/** A receiver of core events (EVENTS.md `CoreEventSink`). */
-export interface HubSink<L extends HubLevelEvent = HubLevelEvent, T extends HubTradeEvent = HubTradeEvent, O extends HubUserEvent = HubUserEvent, B extends HubUserEvent = HubUserEvent> {
-  level(e: L): void;
-  trade(e: T): void;
-  order(e: O): void;
-  balance(e: B): void;
-}
-
-/** What the core offers (and what each consumer gets from the hub): one sink, watch flags. */
-export interface EventSource<S extends HubSink = HubSink> {
-  setEventSink(sink: S | null): void;
+/** What the core offers (and what each consumer gets from the hub): one sink, watch flags (EVENTS.md). */
+export interface EventSource {
+  setEventSink(sink: CoreEventSink | null): void;
   watchSymbol(symbol: string, on: boolean): void;
   watchUser(uid: string, on: boolean): void;
 }
 
-/** The exchange as an {@link EventSource}, or undefined when its core emits no events. */
-export function coreEventSource(exchange: unknown): EventSource | undefined {
-  const x = exchange as Partial<EventSource> | null;
-  return x && typeof x.setEventSink === 'function' && typeof x.watchSymbol === 'function' && typeof x.watchUser === 'function' ? (x as EventSource) : undefined;
-}
-
 interface Consumer {
-  sink: HubSink | null;
+  sink: CoreEventSink | null;
   symbols: Set<string>;
   users: Set<string>;
 }
 
 /** The shared sink (see module docstring). */
-export class EventHub implements HubSink {
+export class EventHub implements CoreEventSink {
   private readonly consumers: Consumer[] = [];
   private readonly symbolRefs = new Map<string, number>();
   private readonly userRefs = new Map<string, number>();
@@ -92,16 +66,16 @@ export class EventHub implements HubSink {
     if (!on && n <= 0) flip(false);
   }
 
-  level(e: HubLevelEvent): void {
+  level(e: LevelEvent): void {
     for (const c of this.consumers) if (c.sink !== null && c.symbols.has(e.symbol)) c.sink.level(e);
   }
-  trade(e: HubTradeEvent): void {
+  trade(e: TradeEvent): void {
     for (const c of this.consumers) if (c.sink !== null && c.symbols.has(e.symbol)) c.sink.trade(e);
   }
-  order(e: HubUserEvent): void {
+  order(e: OrderEvent): void {
     for (const c of this.consumers) if (c.sink !== null && c.users.has(e.uid)) c.sink.order(e);
   }
-  balance(e: HubUserEvent): void {
+  balance(e: BalanceEvent): void {
     for (const c of this.consumers) if (c.sink !== null && c.users.has(e.uid)) c.sink.balance(e);
   }
 }

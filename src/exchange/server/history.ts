@@ -4,7 +4,6 @@
  * entries themselves are kept by ledger.ts).
  */
 import type { ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
-import type * as S from '../../api/schemas';
 import type { LedgerRecord } from './ledger';
 import { SandboxError, type SandboxState } from './state';
 
@@ -77,28 +76,27 @@ export function hfLedgerList(state: SandboxState, uid: string, q: ParsedParamsOf
 /**
  * GET /api/v1/hf/orders/done: the user's done orders of a symbol, newest first (by lastUpdatedAt),
  * filtered by side/type and [startAt, endAt] (ms, within the last 3 × 24 h), after `lastId`, at most
- * `limit` (default 20). `lastId` of the answer = the order sequence number of the last item (the
- * counter part of its id), to pass back for the next page; 0 when the page is empty.
+ * `limit` (default 20), as the core pages them (`Exchange.doneOrders`). `lastId` of the answer = the
+ * order sequence number of the last item (the counter part of its id), to pass back for the next
+ * page; 0 when the page is empty. A `lastId` that is no done order of this list → 400100 naming it.
  */
 export function doneOrdersPage(state: SandboxState, uid: string, q: ParsedParamsOf<'doneOrders'>): WireResponseOf<'doneOrders'> {
-  const limit = q.limit ?? 20;
-  const all = state.exchange.doneOrders(uid, q.symbol, {
+  const items = state.exchange.doneOrders(uid, q.symbol, {
     ...(q.startAt !== undefined ? { startAt: q.startAt } : {}),
     ...(q.endAt !== undefined ? { endAt: q.endAt } : {}),
-    limit: 100,
+    ...(q.side !== undefined ? { side: q.side } : {}),
+    ...(q.type !== undefined ? { type: q.type } : {}),
+    ...(q.lastId !== undefined ? { lastId: safeLastId(q.lastId) } : {}),
+    limit: q.limit ?? 20,
   });
-  let i = 0;
-  if (q.lastId !== undefined) {
-    const k = all.findIndex((o) => orderSeqOf(o.id) === Number(q.lastId));
-    if (k < 0) throw new SandboxError('400100', `lastId: ${q.lastId} is not an order of this list`);
-    i = k + 1;
-  }
-  const items: S.HfOrder[] = [];
-  for (; i < all.length && items.length < limit; i++) {
-    const o = all[i];
-    if ((q.side === undefined || o.side === q.side) && (q.type === undefined || o.type === q.type)) items.push(o);
-  }
   return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items };
+}
+
+/** A lastId (exact digit string) as an order sequence number. @throws SandboxError 400100 beyond 2^53. */
+function safeLastId(lastId: string): number {
+  const n = Number(lastId);
+  if (!Number.isSafeInteger(n)) throw new SandboxError('400100', `lastId: ${lastId} is not an order of this list`);
+  return n;
 }
 
 /** The sequence number of a sandbox order id (its last 16 hex digits). */

@@ -12,6 +12,7 @@
  */
 import * as D from '../../api/decimal';
 import type * as S from '../../api/schemas';
+import type { BalanceEvent, OrderEvent } from '../core';
 
 /** How long ledger entries are kept (ms): 365 days (KuCoin keeps a year of spot ledgers). */
 export const LEDGER_RETENTION_MS = 365 * 24 * 3600 * 1000;
@@ -95,26 +96,13 @@ export class LedgerBook {
 }
 
 /** What the recorder reads of the core's order events (EVENTS.md `OrderEvent`). */
-export interface LedgerOrderEvent {
-  uid: string;
-  orderId: string;
-  match?: { tradeId: number; fee: string; feeCurrency: string };
-}
+export type LedgerOrderEvent = Pick<OrderEvent, 'uid' | 'orderId'> & { match?: Pick<NonNullable<OrderEvent['match']>, 'tradeId' | 'fee' | 'feeCurrency'> };
 
 /** What the recorder reads of the core's balance events (EVENTS.md `BalanceEvent`). */
-export interface LedgerBalanceEvent {
-  uid: string;
-  currency: string;
-  accountType: 'main' | 'trade';
-  /** balance after the change */
-  total: string;
-  availableChange: string;
-  holdChange: string;
-  relationEvent: string;
-  relationEventId: string;
-  relationContext?: { symbol?: string; orderId?: string; tradeId?: string };
-  time: number;
-}
+export type LedgerBalanceEvent = Pick<
+  BalanceEvent,
+  'uid' | 'currency' | 'accountType' | 'total' | 'availableChange' | 'holdChange' | 'relationEvent' | 'relationEventId' | 'relationContext' | 'time'
+>;
 
 /** What the command that caused the events says about them (the server's own records). */
 export interface LedgerCommandInfo {

@@ -24,8 +24,8 @@ import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
 import { Exchange, ExchangeError, type PlaceOrderResult } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
-import { coreEventSource, EventHub, type EventSource } from './eventHub';
-import { LedgerBook, LedgerRecorder, type LedgerBalanceEvent, type LedgerCommandInfo, type LedgerOrderEvent } from './ledger';
+import { EventHub, type EventSource } from './eventHub';
+import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
 import { MarketTape } from './marketTape';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
@@ -322,12 +322,12 @@ export class SandboxState {
   readonly ledger = new LedgerBook();
   /**
    * The one receiver of the core's events, shared by its consumers (eventHub.ts): the ledgers
-   * here, the WebSocket feed through `events.source()`. Undefined with a core that emits none.
+   * here, the WebSocket feed through `events.source()`.
    */
-  readonly events: EventHub | undefined;
+  readonly events: EventHub;
   private readonly recorder = new LedgerRecorder(this.ledger);
   /** The ledgers' own event source: watches every user with an API key of its own (not the bots). */
-  private readonly ledgerSource: EventSource | undefined;
+  private readonly ledgerSource: EventSource;
   status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
@@ -352,14 +352,13 @@ export class SandboxState {
     for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
     for (const s of this.world.symbols) this.exchange.addSymbol(s);
     this.exchange.onTrade((t) => this.tape.add(t));
-    const core = coreEventSource(this.exchange);
-    this.events = core ? new EventHub(core) : undefined;
-    this.ledgerSource = this.events?.source();
-    this.ledgerSource?.setEventSink({
+    this.events = new EventHub(this.exchange);
+    this.ledgerSource = this.events.source();
+    this.ledgerSource.setEventSink({
       level: () => undefined,
       trade: () => undefined,
-      order: (e) => this.recorder.order(e as LedgerOrderEvent),
-      balance: (e) => this.recorder.balance(e as LedgerBalanceEvent),
+      order: (e) => this.recorder.order(e),
+      balance: (e) => this.recorder.balance(e),
     });
   }
 
@@ -597,7 +596,7 @@ export class SandboxState {
     this.users.set(uid, u);
     this.usersByKey.set(u.apiKey, u);
     // every balance change of a user with a key of its own goes to its ledger; the bots' never do
-    if (!isSimulationBot(u)) this.ledgerSource?.watchUser(uid, true);
+    if (!isSimulationBot(u)) this.ledgerSource.watchUser(uid, true);
     if (a.takerFeeRate !== undefined || a.makerFeeRate !== undefined) {
       this.exchange.setFeeRates(uid, a.takerFeeRate ?? '0.001', a.makerFeeRate ?? '0.001');
     }

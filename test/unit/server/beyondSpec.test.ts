@@ -254,7 +254,17 @@ describe('sandbox server: endpoints beyond the spec', function () {
       await badInput(sb, client, 'doneOrders', { symbol: 'ETH-USDT', limit: 101 }, 'limit');
       await badInput(sb, client, 'doneOrders', { symbol: 'ETH-USDT', side: 'hold' }, 'side');
       await badInput(sb, client, 'doneOrders', { symbol: 'ETH-USDT', startAt: 10, endAt: 5 }, 'endAt');
+      await badInput(sb, client, 'doneOrders', { symbol: 'ETH-USDT', lastId: '999999999' }, 'lastId');
+      await badInput(sb, client, 'doneOrders', { symbol: 'ETH-USDT', lastId: '99999999999999999999' }, 'lastId');
       await rejects(client.getDoneOrders({ symbol: 'NOPE-USDT' }), '900001');
+      // 120 orders done in one command (the same millisecond): pages of 100 by lastId keep every one once
+      for (let i = 0; i < 120; i++) await client.placeOrder({ symbol: 'ETH-USDT', side: 'buy', type: 'limit', price: '100', size: '0.01', clientOid: `tie-${i}` });
+      await client.cancelAllOrders('ETH-USDT');
+      const everything = [];
+      for await (const o of client.iterateDoneOrders({ symbol: 'ETH-USDT' })) everything.push(o.id);
+      assert.equal(everything.length, 128);
+      assert.equal(new Set(everything).size, 128);
+      assert.deepEqual(everything, sb.state.exchange.doneOrders(uid, 'ETH-USDT', { limit: 100 }).map((o) => o.id).concat(sb.state.exchange.doneOrders(uid, 'ETH-USDT', { limit: 100, lastId: parseInt(everything[99].slice(-16), 16) }).map((o) => o.id)));
     });
     it('order by clientOid: read, cancel (hold released), then done; unknown and malformed clientOids', async () => {
       const o = await client.placeOrder({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '20000', size: '0.01', clientOid: 'by-coid' });

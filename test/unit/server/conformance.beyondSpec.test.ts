@@ -160,7 +160,15 @@ describe('conformance with kucoin-universal-sdk: endpoints beyond the spec', fun
     const spot = await api.getSpotLedger(Account.Account.GetSpotLedgerReq.builder().setCurrency('USDT').build());
     const hf = await api.getSpotHFLedger(Account.Account.GetSpotHFLedgerReq.builder().setCurrency('USDT').build());
     const book = sb.state.ledger.entriesOf(uid).filter((e) => e.currency === 'USDT');
+    // this user's USDT moved by grants, trades, a deposit, a flex transfer and a cancelled withdrawal
+    assert.deepEqual([...new Set(book.map((e) => e.bizType))].sort(), ['DEPOSIT', 'TRADE_EXCHANGE', 'TRANSFER']);
     assert.equal(spot.totalNum, book.length);
+    assert.deepEqual(
+      spot.items.map((e) => [e.bizType, e.accountType, e.direction, e.amount, e.fee, e.balance]),
+      book.slice().reverse().slice(0, 50).map((e) => [e.bizType, e.accountType === 'main' ? 'MAIN' : 'TRADE', e.direction, e.amount, e.fee, e.balance]),
+    );
+    const usdtTrade = sb.state.exchange.accounts(uid, { currency: 'USDT', type: 'trade' })[0];
+    assert.equal(hf.data[0].balance, usdtTrade.balance, 'the newest trade_hf entry shows the balance');
     assert.deepEqual(spot.items.map((e) => e.id), book.slice().reverse().slice(0, 50).map((e) => String(e.id)));
     assert.deepEqual(hf.data.map((e) => e.id), book.filter((e) => e.accountType === 'trade').reverse().slice(0, 100).map((e) => String(e.id)));
   });

@@ -6,7 +6,8 @@
  * routes each consumer only what it watches and keeps a core watch flag on while anyone watches.
  */
 import { strict as assert } from 'node:assert';
-import { EventHub, type EventSource, type HubSink } from '../../../src/exchange/server/eventHub';
+import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
+import { EventHub, type EventSource } from '../../../src/exchange/server/eventHub';
 import { LEDGER_RETENTION_MS, LedgerBook, LedgerRecorder, type LedgerBalanceEvent } from '../../../src/exchange/server/ledger';
 
 const T = 1_790_000_000_000;
@@ -88,24 +89,29 @@ describe('ledger recorder and book', () => {
 
 describe('event hub', () => {
   /** A core stand-in recording its watch flags. */
-  function core(): EventSource & { sink: HubSink | null; users: Set<string>; symbols: Set<string> } {
+  function core(): EventSource & { sink: CoreEventSink | null; users: Set<string>; symbols: Set<string> } {
     const c = {
-      sink: null as HubSink | null,
+      sink: null as CoreEventSink | null,
       users: new Set<string>(),
       symbols: new Set<string>(),
-      setEventSink: (s: HubSink | null) => void (c.sink = s),
+      setEventSink: (s: CoreEventSink | null) => void (c.sink = s),
       watchUser: (u: string, on: boolean) => void (on ? c.users.add(u) : c.users.delete(u)),
       watchSymbol: (s: string, on: boolean) => void (on ? c.symbols.add(s) : c.symbols.delete(s)),
     };
     return c;
   }
 
+  const level = (symbol: string): LevelEvent => ({ symbol, side: 'buy', price: '1', size: '1', sequence: 1, time: T });
+  const trade = (symbol: string): TradeEvent => ({ symbol, tradeId: 1, sequence: 1, price: '1', size: '1', side: 'buy', takerOrderId: 'a', makerOrderId: 'b', takerUid: 'x', makerUid: 'y', time: T });
+  const order = (uid: string): OrderEvent => ({ uid, symbol: 'BTC-USDT', orderId: 'o', clientOid: '', type: 'received', side: 'buy', orderType: 'limit', price: '1', size: '1', funds: '1', filledSize: '0', remainSize: '1', canceledSize: '0', remainFunds: '1', orderTime: T, time: T });
+  const balance = (uid: string): BalanceEvent => ({ uid, accountId: 'a', currency: 'USDT', accountType: 'main', total: '1', available: '1', hold: '0', availableChange: '1', holdChange: '0', relationEvent: 'main.deposit', relationEventId: '', time: T });
+
   it('routes each consumer only what it watches; a flag stays on while any consumer watches', () => {
     const c = core();
     const hub = new EventHub(c);
     assert.equal(c.sink, hub);
     const seen: Record<string, string[]> = { ledger: [], feed: [] };
-    const mk = (name: string): HubSink => ({
+    const mk = (name: string): CoreEventSink => ({
       level: (e) => seen[name].push(`level ${e.symbol}`),
       trade: (e) => seen[name].push(`trade ${e.symbol}`),
       order: (e) => seen[name].push(`order ${e.uid}`),
@@ -121,10 +127,10 @@ describe('event hub', () => {
     feed.watchSymbol('BTC-USDT', true);
     feed.watchUser('u1', true); // twice: still one reference
     assert.deepEqual([...c.users].sort(), ['bot', 'u1']);
-    hub.balance({ uid: 'u1' });
-    hub.order({ uid: 'bot' });
-    hub.level({ symbol: 'BTC-USDT' });
-    hub.trade({ symbol: 'ETH-USDT' });
+    hub.balance(balance('u1'));
+    hub.order(order('bot'));
+    hub.level(level('BTC-USDT'));
+    hub.trade(trade('ETH-USDT'));
     assert.deepEqual(seen, { ledger: ['balance u1'], feed: ['balance u1', 'order bot', 'level BTC-USDT'] });
     // the feed lets go of u1: the ledger still watches it
     feed.watchUser('u1', false);
@@ -132,7 +138,7 @@ describe('event hub', () => {
     ledger.watchUser('u1', false);
     assert.ok(!c.users.has('u1'));
     feed.setEventSink(null);
-    hub.order({ uid: 'bot' });
+    hub.order(order('bot'));
     assert.deepEqual(seen.feed, ['balance u1', 'order bot', 'level BTC-USDT']);
   });
 });
