@@ -8,7 +8,8 @@
  * the same ledger with the same ids. The book is plain data (`export`/`import`) for snapshots. Only
  * users with an API key of their own are watched (never the simulation bots nor the seeded
  * liquidity), so market activity costs no ledger memory; entries older than
- * {@link LEDGER_RETENTION_MS} are dropped as new ones arrive.
+ * {@link LEDGER_RETENTION_MS}, and beyond {@link MAX_LEDGER_ENTRIES_PER_USER} per user, are dropped as new
+ * ones arrive.
  */
 import * as D from '../../api/decimal';
 import type * as S from '../../api/schemas';
@@ -16,6 +17,12 @@ import type { BalanceEvent, OrderEvent } from '../core';
 
 /** How long ledger entries are kept (ms): 365 days (KuCoin keeps a year of spot ledgers). */
 export const LEDGER_RETENTION_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * Entries kept per user at most (the oldest go first, a tenth at a time): bounds the memory of a user
+ * whose bot trades all day (two entries per fill). Sandbox choice.
+ */
+export const MAX_LEDGER_ENTRIES_PER_USER = 200_000;
 
 /** KuCoin ledger business types the sandbox produces. */
 export type LedgerBizType = 'DEPOSIT' | 'WITHDRAW' | 'TRANSFER' | 'TRADE_EXCHANGE' | 'OTHER';
@@ -65,6 +72,7 @@ export class LedgerBook {
       while (k < list.length && list[k].createdAt < horizon) k++;
       list.splice(0, k);
     }
+    if (list.length > MAX_LEDGER_ENTRIES_PER_USER) list.splice(0, list.length - MAX_LEDGER_ENTRIES_PER_USER + MAX_LEDGER_ENTRIES_PER_USER / 10);
     return rec;
   }
 

@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
 import { EventHub, type EventSource } from '../../../src/exchange/server/eventHub';
-import { LEDGER_RETENTION_MS, LedgerBook, LedgerRecorder, type LedgerBalanceEvent } from '../../../src/exchange/server/ledger';
+import { LEDGER_RETENTION_MS, LedgerBook, LedgerRecorder, MAX_LEDGER_ENTRIES_PER_USER, type LedgerBalanceEvent } from '../../../src/exchange/server/ledger';
 
 const T = 1_790_000_000_000;
 
@@ -84,6 +84,15 @@ describe('ledger recorder and book', () => {
     assert.deepEqual(book.entriesOf('a').map((x) => x.id), [4]);
     assert.equal(copy.record({ uid: 'a', currency: 'X', accountType: 'trade', amount: '1', fee: '0', balance: '1', bizType: 'OTHER', direction: 'in', createdAt: T, context: '' }).id, 4);
     assert.throws(() => LedgerBook.import({ version: 2 } as never), /version 2/);
+  });
+
+  it('book: at most MAX_LEDGER_ENTRIES_PER_USER entries per user, the oldest dropped a tenth at a time', () => {
+    const book = new LedgerBook();
+    for (let i = 0; i <= MAX_LEDGER_ENTRIES_PER_USER; i++) book.record({ uid: 'a', currency: 'USDT', accountType: 'trade', amount: '1', fee: '0', balance: '1', bizType: 'TRADE_EXCHANGE', direction: 'in', createdAt: T, context: '' });
+    const list = book.entriesOf('a');
+    assert.equal(list.length, MAX_LEDGER_ENTRIES_PER_USER * 0.9);
+    assert.equal(list[list.length - 1].id, MAX_LEDGER_ENTRIES_PER_USER + 1);
+    assert.equal(list[0].id, MAX_LEDGER_ENTRIES_PER_USER * 0.1 + 2);
   });
 });
 
