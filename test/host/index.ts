@@ -22,6 +22,7 @@ function loadSuites(): void {
   require('./funding.test');
   require('./requestBuilder.test');
   require('./history.test');
+  require('./language.test');
 }
 
 /** Run every suite; rejects when a test failed. */

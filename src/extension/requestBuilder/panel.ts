@@ -14,7 +14,7 @@ import { panelHtml } from '../../shared/requestBuilder/html';
 import { makeNonce } from '../../shared/webviewHtml';
 import { emptyDraft, parseToExtension, type OrderDraft } from '../../shared/requestBuilder/protocol';
 import type { Services } from '../services';
-import { RequestBuilderSession, type RequestBuilderController } from './controller';
+import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from './controller';
 
 /** One request-builder panel (a singleton: opening again reveals it). */
 export class RequestBuilderPanel implements vscode.Disposable {
@@ -29,14 +29,15 @@ export class RequestBuilderPanel implements vscode.Disposable {
   }
 
   /**
-   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents);
-   * with `runTest` the order test runs once the webview is ready.
+   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents); `then`
+   * runs the order test, or places the order through the guarded path (validation + modal
+   * confirmation), once the webview is ready.
    */
-  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, runTest = false): RequestBuilderPanel {
+  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, then?: AfterLoad): RequestBuilderPanel {
     const existing = RequestBuilderPanel.current;
     if (existing) {
       existing.panel.reveal(vscode.ViewColumn.Active);
-      if (draft) void existing.session.load(draft, runTest);
+      if (draft) void existing.session.load(draft, then);
       return existing;
     }
     const panel = vscode.window.createWebviewPanel('spotdesk.requestBuilder', 'SpotDesk: Request Builder', vscode.ViewColumn.Active, {
@@ -44,7 +45,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
       retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
     });
-    const p = new RequestBuilderPanel(panel, extensionUri, services, controller, draft, runTest);
+    const p = new RequestBuilderPanel(panel, extensionUri, services, controller, draft, then);
     RequestBuilderPanel.current = p;
     return p;
   }
@@ -55,7 +56,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
     services: Services,
     controller: RequestBuilderController,
     draft: OrderDraft | undefined,
-    runTest: boolean,
+    then: AfterLoad,
   ) {
     this.session = new RequestBuilderSession(
       controller,
@@ -70,7 +71,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
       },
       draft ?? emptyDraft('', randomBytes(16).toString('hex')),
       draft !== undefined,
-      runTest,
+      then,
     );
     const webview = panel.webview;
     const nonce = makeNonce();

@@ -14,6 +14,7 @@ import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { MemoryJournal, newKeyMaterial, SandboxState } from '../../../src/exchange/server/state';
+import { open, privateToken, until } from '../stream/helpers';
 import { admin, createUser, startTestSandbox } from './helpers';
 
 const T0 = 1_790_000_000_000;
@@ -161,6 +162,28 @@ describe('account ledgers from the core balance events', function () {
       assert.ok(hf.every((e) => e.accountType === 'TRADE_HF'));
       const trade = hf.find((e) => e.bizType === 'TRADE_EXCHANGE' && e.currency === 'USDT');
       assert.ok(trade && !D.isZero(trade.fee));
+    });
+
+    it('the WebSocket feed and the ledger share the core\'s events: the feed letting go of a user does not stop its ledger', async () => {
+      const t = await privateToken(sb);
+      const p = open(t.endpoint, t.token, 'ledger-probe');
+      await p.waitFor((f) => f.json.type === 'welcome', 'welcome');
+      p.send({ id: 'b1', type: 'subscribe', topic: '/account/balance', privateChannel: true, response: true });
+      assert.equal((await p.reply('b1')).json.type, 'ack');
+      const me = sb.credentials.uid;
+      const n0 = sb.state.ledger.entriesOf(me).length;
+      await admin(sb, 'POST', '/sandbox/v1/deposits', { uid: me, currency: 'USDT', chain: 'trx', amount: '3' });
+      await p.waitFor((f) => f.json.topic === '/account/balance', 'the feed\'s balance message');
+      assert.equal(sb.state.ledger.entriesOf(me).length, n0 + 1);
+      // the only feed subscriber leaves: the feed stops watching the user, the ledger does not
+      p.ws.close();
+      await p.closed;
+      await until(() => sb.feed.stats.connections === 0, 'the feed dropped the connection');
+      await admin(sb, 'POST', '/sandbox/v1/deposits', { uid: me, currency: 'USDT', chain: 'trx', amount: '4' });
+      const after = sb.state.ledger.entriesOf(me);
+      assert.equal(after.length, n0 + 2);
+      assert.deepEqual([after[after.length - 1].bizType, after[after.length - 1].amount], ['DEPOSIT', '4']);
+      checkLedger(sb.state, me, 'after the feed left');
     });
 
     it('bad ledger queries: 400100 naming the field', async () => {
