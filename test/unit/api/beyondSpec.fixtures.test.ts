@@ -3,8 +3,7 @@
  * the spec that real clients call, issue 21) decoded through the real client pipeline — the typed
  * `SpotClient` method → URL → lossless JSON → envelope → zod — with the request URL and the field
  * values checked. POST fixtures also parse their published request with the request schema where
- * SpotDesk sends that request. A fixture file that no case claims fails the last test
- * (POST_api_v1_bullet-private.json belongs to the streaming work and is skipped here).
+ * SpotDesk sends that request. A fixture file that no case claims fails the last test.
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -16,7 +15,6 @@ import type { FetchLike } from '../../../src/api/transport';
 
 const DIR = '/work/shared/fixtures/kucoin/beyond-spec';
 const covered = new Set<string>();
-const SKIPPED = new Set(['POST_api_v1_bullet-private.json']);
 
 /** A client whose fetch answers with the fixture's envelope (a POST fixture's `response`), recording URL, method and body. */
 function clientFor(file: string, seen: { url: string; method: string; body: string }[]): SpotClient {
@@ -207,9 +205,19 @@ describe('beyond-spec fixtures: funding and ledgers', () => {
   });
 });
 
+describe('beyond-spec fixtures: private websocket token', () => {
+  it('bullet-private: token and instance servers', async () => {
+    const seen: { url: string; method: string; body: string }[] = [];
+    const out = await clientFor('POST_api_v1_bullet-private.json', seen).getBulletPrivate();
+    assert.deepEqual([seen[0].method, seen[0].url], ['POST', `${U}/api/v1/bullet-private`]);
+    assert.match(out.token, /^2neAiuYvAU737TOajb2U3uT8/);
+    assert.deepEqual(out.instanceServers.map((i) => [i.endpoint, i.encrypt, i.pingInterval, i.pingTimeout]), [['wss://ws-api-futures.kucoin.com/', true, 18000, 10000]]);
+  });
+});
+
 describe('beyond-spec fixtures: coverage', () => {
   it('every beyond-spec fixture is claimed by a test above', () => {
-    const all = fs.readdirSync(DIR).filter((f) => f.endsWith('.json') && !SKIPPED.has(f));
+    const all = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
     assert.deepEqual(all.filter((f) => !covered.has(f)), []);
   });
 });
