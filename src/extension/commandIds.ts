@@ -31,6 +31,14 @@ export const COMMANDS = {
   openOrderBook: 'spotdesk.openOrderBook',
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
+  orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
+  fillsRefresh: 'spotdesk.fills.refresh',
+  fundingHistoryRefresh: 'spotdesk.fundingHistory.refresh',
+  orderHistoryLoadMore: 'spotdesk.orderHistory.loadMore',
+  fundingHistoryLoadMore: 'spotdesk.fundingHistory.loadMore',
+  orderHistoryExportCsv: 'spotdesk.orderHistory.exportCsv',
+  fillsExportCsv: 'spotdesk.fills.exportCsv',
+  cancelWithdrawal: 'spotdesk.cancelWithdrawal',
 } as const;
 
 /** Commands registered by SpotDesk but not contributed (not in the palette or any menu). */

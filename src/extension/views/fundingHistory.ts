@@ -5,6 +5,7 @@
  * `spotdesk.withdrawal.processing`, which offers "Cancel Withdrawal…" (a modal confirmation of what
  * the exchange says about it; ./historyCommands.ts). Polls only while visible (PollingTree).
  */
+import { COMMANDS } from '../commandIds';
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../api/client';
 import type { DepositItem, WithdrawalItem } from '../../api/schemas';
@@ -127,7 +128,7 @@ export class FundingHistoryTree extends PollingTree<FundingData, Node> {
       const it = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
       it.id = `funding:${node.group}:more`;
       it.iconPath = new vscode.ThemeIcon('ellipsis');
-      it.command = { command: 'spotdesk.fundingHistory.loadMore', title: 'Load more', arguments: [node] };
+      it.command = { command: COMMANDS.fundingHistoryLoadMore, title: 'Load more', arguments: [node] };
       return it;
     }
     const r = node.kind === 'deposit' ? depositRow(node.deposit) : withdrawalRow(node.withdrawal);

@@ -8,6 +8,7 @@
  * argument, re-reads the withdrawal from the exchange (GET /api/v1/withdrawals) and shows THAT in a
  * modal confirmation; nothing is sent without the person's answer, whatever the arguments.
  */
+import { COMMANDS } from '../commandIds';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -72,19 +73,19 @@ export function registerHistoryCommands(services: Services, trees: HistoryTrees,
   };
 
   return [
-    reg('spotdesk.orderHistory.refresh', () => trees.orderHistory.refresh()),
-    reg('spotdesk.fills.refresh', () => trees.fills.refresh()),
-    reg('spotdesk.fundingHistory.refresh', () => trees.fundingHistory.refresh()),
-    reg('spotdesk.orderHistory.loadMore', (node?: MoreOrdersNode) => {
+    reg(COMMANDS.orderHistoryRefresh, () => trees.orderHistory.refresh()),
+    reg(COMMANDS.fillsRefresh, () => trees.fills.refresh()),
+    reg(COMMANDS.fundingHistoryRefresh, () => trees.fundingHistory.refresh()),
+    reg(COMMANDS.orderHistoryLoadMore, (node?: MoreOrdersNode) => {
       if (!node || node.kind !== 'moreOrders' || typeof node.symbol !== 'string') return undefined;
       return trees.orderHistory.loadMore(node.symbol);
     }),
-    reg('spotdesk.fundingHistory.loadMore', (node?: MoreFundingNode) => {
+    reg(COMMANDS.fundingHistoryLoadMore, (node?: MoreFundingNode) => {
       if (!node || node.kind !== 'moreFunding' || (node.group !== 'deposits' && node.group !== 'withdrawals')) return undefined;
       return trees.fundingHistory.loadMore(node.group);
     }),
 
-    reg('spotdesk.orderHistory.exportCsv', async () => {
+    reg(COMMANDS.orderHistoryExportCsv, async () => {
       const client = await services.client();
       const symbols = await historySymbols(client, services, noted);
       const orders = [];
@@ -92,7 +93,7 @@ export function registerHistoryCommands(services: Services, trees: HistoryTrees,
       return save('order-history', `Export ${orders.length} done orders of ${symbols.length} symbols as CSV`, ordersCsv(orders));
     }),
 
-    reg('spotdesk.fills.exportCsv', async () => {
+    reg(COMMANDS.fillsExportCsv, async () => {
       const client = await services.client();
       const symbols = await historySymbols(client, services, noted);
       const infos = await trees.fills.symbolList(client);
@@ -106,7 +107,7 @@ export function registerHistoryCommands(services: Services, trees: HistoryTrees,
       return save('fills', `Export ${n} fills of ${bySymbol.size} symbols with realized P&L as CSV`, fillsCsv(bySymbol, (s) => quoteDigits(infos, s)));
     }),
 
-    reg('spotdesk.cancelWithdrawal', async (row?: unknown) => {
+    reg(COMMANDS.cancelWithdrawal, async (row?: unknown) => {
       const target = withdrawalArg(row);
       if (!target) throw new Error('Run "Cancel Withdrawal…" on a processing withdrawal of the Funding History view.');
       // What the person confirms is the withdrawal as the exchange lists it, not the row object.

@@ -5,6 +5,7 @@
  * adds a page (kept across polls, at most {@link MAX_ORDER_PAGES}). Polls only while visible
  * (PollingTree). "Export CSV" writes every done order of the listed symbols (all pages).
  */
+import { COMMANDS } from '../commandIds';
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../api/client';
 import type { HfOrder } from '../../api/schemas';
@@ -133,7 +134,7 @@ export class OrderHistoryTree extends PollingTree<OrderHistoryData, Node> {
       const it = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
       it.id = `hist:${node.symbol}:more`;
       it.iconPath = new vscode.ThemeIcon('ellipsis');
-      it.command = { command: 'spotdesk.orderHistory.loadMore', title: 'Load more', arguments: [node] };
+      it.command = { command: COMMANDS.orderHistoryLoadMore, title: 'Load more', arguments: [node] };
       return it;
     }
     const r = orderRow(node.order);
