@@ -22,7 +22,7 @@ describe('sandbox start-up', () => {
 
   it('parseArgs: defaults, every option, errors', () => {
     assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
-    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory']), {
+    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100']), {
       host: '0.0.0.0',
       port: 8100,
       stateDir: '/tmp/x',
@@ -33,6 +33,7 @@ describe('sandbox start-up', () => {
       help: false,
       ipc: true,
       inMemory: true,
+      simIntervalMs: 100,
     });
     assert.throws(() => parseArgs(['--port', '70000']), /--port must be an integer in \[0, 65535\]/);
     assert.throws(() => parseArgs(['--port']), /--port needs a value/);
