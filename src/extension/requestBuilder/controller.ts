@@ -355,13 +355,18 @@ export class RequestBuilderSession {
     if (runTest) await this.handle({ type: 'runTest', draft });
   }
 
-  /** The active profile changed: drop cached symbols and re-initialize the webview. */
+  /**
+   * The active profile changed: drop cached symbols and the last result (it was another
+   * exchange's), and re-initialize the webview, which clears its result and says which profile it
+   * now speaks to.
+   */
   async profileChanged(): Promise<void> {
     this.controller.reset();
-    if (this.ready) await this.sendInit();
+    this.lastRun = undefined;
+    if (this.ready) await this.sendInit(true);
   }
 
-  private async sendInit(): Promise<void> {
+  private async sendInit(profileChanged = false): Promise<void> {
     let symbols: SymbolRules[] = [];
     let symbolsError: string | undefined;
     try {
@@ -370,7 +375,7 @@ export class RequestBuilderSession {
       symbolsError = failureText(err);
     }
     if (!this.draft.symbol && symbols.length) this.draft = { ...this.draft, symbol: symbols.find((s) => s.symbol === 'BTC-USDT')?.symbol ?? symbols[0].symbol };
-    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}) });
+    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}), ...(profileChanged ? { profileChanged } : {}) });
     this.replaceDraft = false;
   }
 

@@ -180,6 +180,8 @@ export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
       symbolsError: optText(),
       /** True when `draft` must replace the webview's saved draft (opened from an order document). */
       replaceDraft: v.boolean(),
+      /** True when the active profile changed: the shown result and preview belong to another exchange. */
+      profileChanged: v.optional(v.boolean()),
     }),
     /** The signed preview of the current draft (or why it could not be signed). */
     preview: v.object({
