@@ -4,7 +4,8 @@
 //   node esbuild.js --watch         rebuild on change
 //   node esbuild.js --production    minify, no source maps
 //   node esbuild.js --ship          production build of the targets that go into the .vsix (vscode:prepublish)
-// Targets: the extension (CJS for Node, `vscode` external), the sandbox CLI (Node),
+// Targets: the extension (CJS for Node, `vscode` external), the sandbox CLI (Node), the order-document
+// language server (Node; stdio for other editors, node IPC for the extension's client),
 // webview bundles (browser IIFE), and the extension-host test suite (CJS, `vscode` external).
 // Every build prints each bundle's size; for webview bundles also the MINIFIED size against the
 // target of WEBVIEW_TARGET_KB (measured in memory when the build itself is not minified), and the
@@ -27,6 +28,9 @@ const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
 const targets = [
   { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
+  { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
   { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true },
   { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
   { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
@@ -82,7 +86,7 @@ async function main() {
     console.log(line);
   }
   if (overTarget) throw new Error(`${overTarget} webview bundle(s) over the ${WEBVIEW_TARGET_KB} KB minified target (see above)`);
-  if (fs.existsSync('dist/sandbox-cli.js')) fs.chmodSync('dist/sandbox-cli.js', 0o755);
+  for (const f of ['dist/sandbox-cli.js', 'dist/spotorder-language-server.js']) if (fs.existsSync(f)) fs.chmodSync(f, 0o755);
 }
 
 if (require.main === module) {

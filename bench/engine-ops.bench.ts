@@ -11,19 +11,23 @@
  * cancelSeq); the baseline with its natural API (`limit`, `cancel`; ids built before timing). Prints ns per
  * pair and the ratio. Also prints what a first write to fresh memory costs on this machine (the page fault
  * per 4 KiB page), the price every done order's history record and every trade's fill record pay once.
- * Each timed run follows a warm-up run of N/5 pairs of the same scenario on a fresh book (JIT state).
- * `BENCH_N` overrides the number of pairs (default 300,000).
+ * Each scenario runs a warm-up of N/5 pairs on a fresh book (JIT state), then RUNS timed runs of N pairs,
+ * each on a fresh book; the median is printed (single runs vary by ±20% on a shared machine).
+ * `BENCH_N` overrides the number of pairs (default 200,000), `BENCH_RUNS` the number of timed runs (default 5).
  */
 import { OrderBook, Side } from 'nodejs-order-book';
-import { Exchange } from '../src/exchange/core';
+import { CORE_ENTRY, CORE_LOAD, loadCore } from './engineCore';
 import * as streams from './engineStreams';
 import { setUpBenchWorld } from './engineStreams';
 
 // constants of the timed loops as module-level copies: tsx compiles a named import into a getter call on the
 // module object at every use (a harness cost inside the timed loops)
 const { MID, SYM, USERS } = streams;
+/** the measured core (see bench/engineCore.ts) */
+const { Exchange } = loadCore();
 
-const N = Number(process.env.BENCH_N ?? 300_000);
+const N = Number(process.env.BENCH_N ?? 200_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LEVELS = 200;
 const PER_LEVEL = 20;
 
@@ -119,19 +123,23 @@ function main(): void {
   // first, while no freed memory is around for the allocator to hand back already mapped
   const pt = pageTouch();
   console.log(
-    `engine ops: N=${N.toLocaleString('en-US')} pairs per scenario (after a warm-up run of N/5), node ${process.version}; ` +
-      `ns per pair (wall clock), book of ${LEVELS * PER_LEVEL * 2} resting orders`,
+    `engine ops: N=${N.toLocaleString('en-US')} pairs per scenario, median of ${RUNS} runs (after a warm-up run of N/5), node ${process.version}; ` +
+      `ns per pair (wall clock), book of ${LEVELS * PER_LEVEL * 2} resting orders; core ${CORE_ENTRY} (${CORE_LOAD})`,
   );
   const rows: [string, Scenario][] = [
     ['rest + cancel, existing level', 'existing'],
     ['rest + cancel, new level', 'new'],
     ['maker + taker, one full fill', 'fill'],
   ];
+  const median = (f: () => number): number => {
+    const xs = Array.from({ length: RUNS }, f).sort((x, y) => x - y);
+    return xs[xs.length >> 1];
+  };
   for (const [label, sc] of rows) {
     ours(sc, Math.ceil(N / 5));
-    const a = ours(sc, N);
+    const a = median(() => ours(sc, N));
     baseline(sc, Math.ceil(N / 5));
-    const b = baseline(sc, N);
+    const b = median(() => baseline(sc, N));
     console.log(`  ${label.padEnd(30)} ours ${a.toFixed(0).padStart(5)} ns   nodejs-order-book ${b.toFixed(0).padStart(6)} ns   ratio ${(b / a).toFixed(2)}x`);
   }
   console.log(

@@ -6,7 +6,8 @@
  *   B: the same, each order i followed by a cancel of order i − 10,000 (book stays ~10k orders);
  *   L: alternating sides in a narrow band, ~27% crossing.
  * Prints orders/s of each engine and the ratio, the string-API throughput of ours (placeOrder /
- * cancelOrder with decimal strings, same code path after parsing), and p50/p99 latency per order of
+ * cancelOrder with decimal strings: what the sandbox runs, same code path after parsing) with its own ratio
+ * against the baseline, and p50/p99 latency per order of
  * ours (every order timed with performance.now() — a double, no allocation that could itself trigger GC —
  * in a separate pass, so timing does not distort the throughput runs; timer overhead subtracted).
  * Fairness: both engines get the same pre-generated streams (typed arrays; the baseline's order ids and the
@@ -17,19 +18,28 @@
  * reported by wall clock and by process CPU time (user+system of all threads, so V8's parallel GC threads
  * count too: robust when other processes load the machine; on an idle one its orders/s come out lower than
  * by wall clock). The issue-3 targets are printed next to the figures with MET / NOT MET (judged on wall
- * clock, CPU-time verdict in brackets).
+ * clock, CPU-time verdict in brackets). Stream B's ratio target is ≥ 10x since issue 19; the earlier 20x target
+ * is retired (it measured 16x, and what remains is work the ledger and the order history require).
+ * The core is loaded bundled, as it ships (bench/engineCore.ts; BENCH_CORE=<index.ts> measures another one).
  * `BENCH_N` overrides the stream length (default 1,000,000); `BENCH_STREAMS` picks streams (e.g. "B").
+ * `BENCH_SINK` gives ours a core event sink that counts events (default none, the sandbox without feed
+ * subscribers): `market` watches the symbol (level and trade events, a public feed), `all` also every user
+ * (order and balance events).
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, Side } from 'nodejs-order-book';
-import { Exchange } from '../src/exchange/core';
+import type { Exchange as ExchangeT } from '../src/exchange/core';
+import { CORE_ENTRY, CORE_LOAD, loadCore } from './engineCore';
 import * as streams from './engineStreams';
 import { STREAMS, genStream, setUpBenchWorld, type OrderStream } from './engineStreams';
 
 // constants of the timed loops as module-level copies: tsx compiles a named import into a getter call on the
 // module object at every use (a harness cost inside the timed loops, ~15% of ours on stream B)
 const { SYM, USERS, WINDOW } = streams;
+/** the measured core (see bench/engineCore.ts) */
+const { Exchange } = loadCore();
+type Exchange = ExchangeT;
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 
@@ -74,12 +84,26 @@ function decimalStrings(s: Stream): { priceStr: string[]; sizeStr: string[] } {
   return { priceStr, sizeStr };
 }
 
+/** BENCH_SINK: none, 'market' (symbol watched) or 'all' (symbol and every user watched). */
+const SINK = process.env.BENCH_SINK ?? '';
+/** Events received by the counting sink of the last run (BENCH_SINK). */
+let sinkEvents = 0;
+
 function newExchange(): { ex: Exchange; uids: string[] } {
   // the injected clock: a counter (+1 ms per call) kept in a Float64Array cell, because a closure over a
   // `let` holding a double allocates a heap number on every increment (harness cost, not the engine's)
   const clock = new Float64Array([1_700_000_000_000]);
   const ex = new Exchange({ now: () => clock[0]++ });
   const uids = setUpBenchWorld(ex);
+  if (SINK !== '') {
+    sinkEvents = 0;
+    const count = (): void => {
+      sinkEvents++;
+    };
+    ex.setEventSink({ level: count, trade: count, order: count, balance: count });
+    ex.watchSymbol(SYM, true);
+    if (SINK === 'all') for (const u of uids) ex.watchUser(u, true);
+  }
   return { ex, uids };
 }
 
@@ -199,7 +223,7 @@ function gc(): void {
 function main(): void {
   if (process.env.BENCH_STREAMS === undefined) {
     // each stream in its own process (same flags), so one stream's heap and JIT state do not skew the next
-    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+    console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})${SINK ? `; event sink: ${SINK}` : '; no event sink'}`);
     let failed = false;
     for (const name of ['A', 'B', 'L']) {
       const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], { stdio: 'inherit', env: { ...process.env, BENCH_STREAMS: name, BENCH_CHILD: '1' } });
@@ -215,10 +239,11 @@ function main(): void {
     only.includes('L') ? gen('L') : null,
   ].filter((x): x is Stream => x !== null);
   const rate = (t: number): string => Math.round(N / t).toLocaleString('en-US');
-  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu)`);
+  if (!process.env.BENCH_CHILD) console.log(`engine bench: N=${N} orders per stream, node ${process.version}; orders/s by wall clock and by process CPU time (cpu); core ${CORE_ENTRY} (${CORE_LOAD})${SINK ? `; event sink: ${SINK}` : '; no event sink'}`);
   for (const s of streams) {
     gc();
     const [ours, cross] = runOurs(s);
+    const oursEvents = sinkEvents;
     gc();
     const base = runBaseline(s, baselineIds());
     gc();
@@ -229,16 +254,17 @@ function main(): void {
     const targets: string[] = [];
     if (s.name === 'B') {
       targets.push(`target ours >= 1,000,000 orders/s with ledger: ${verdict(N / ours.wall >= 1e6, N / ours.cpu >= 1e6)}`);
-      targets.push(`target ours >= 20x nodejs-order-book: ${verdict(base.wall / ours.wall >= 20, base.cpu / ours.cpu >= 20)}`);
+      targets.push(`target ours >= 10x nodejs-order-book: ${verdict(base.wall / ours.wall >= 10, base.cpu / ours.cpu >= 10)} (the former 20x target is retired, issue 19)`);
     }
     if (s.name === 'A') targets.push(`target ours >= 3x nodejs-order-book: ${verdict(base.wall / ours.wall >= 3, base.cpu / ours.cpu >= 3)}`);
     targets.push(`target p99 <= 2000 ns: ${lat.p99 <= 2000 ? 'MET' : 'NOT MET'}`);
     console.log(
       `${s.name}${s.cancels ? ' (+cancel i-10k)' : ''}: crossing ${(cross * 100).toFixed(1)}%\n` +
-        `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})\n` +
+        `  ours (numeric entry, ledger+fees) ${rate(ours.wall)} orders/s (cpu ${rate(ours.cpu)})${SINK ? `; event sink (${SINK}): ${oursEvents.toLocaleString('en-US')} events` : ''}\n` +
         `  nodejs-order-book                 ${rate(base.wall)} orders/s (cpu ${rate(base.cpu)})\n` +
         `  ratio ours/baseline               ${(base.wall / ours.wall).toFixed(2)}x (cpu ${(base.cpu / ours.cpu).toFixed(2)}x)\n` +
-        `  ours string API (placeOrder)      ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)}; ${(base.wall / str.wall).toFixed(2)}x baseline)\n` +
+        `  ours placeOrder (decimal strings, what the sandbox runs) ${rate(str.wall)} orders/s (cpu ${rate(str.cpu)})\n` +
+        `  ratio placeOrder/baseline         ${(base.wall / str.wall).toFixed(2)}x (cpu ${(base.cpu / str.cpu).toFixed(2)}x)\n` +
         `  ours latency per order${s.cancels ? ' (+its cancel)' : ''}: p50 ${lat.p50.toFixed(0)} ns, p99 ${lat.p99.toFixed(0)} ns, p99.9 ${lat.p999.toFixed(0)} ns (timer overhead ${lat.overhead.toFixed(0)} ns subtracted)\n` +
         targets.map((t) => `  ${t}`).join('\n'),
     );

@@ -3,6 +3,7 @@
  * the differential check scripts/engine-diff.ts (which replays the same streams on two engines).
  */
 import type { Exchange } from '../src/exchange/core';
+import { REF_SYMBOL, addRefMarket, fundTrade } from '../src/exchange/core/refmarket';
 import { mulberry32 } from '../src/exchange/server/world';
 
 /** Mid price in ticks of 0.1 (price 100000.0). */
@@ -11,7 +12,7 @@ export const MID = 1_000_000;
 export const USERS = 64;
 /** Window of stream B: order i is followed by a cancel of order i − WINDOW. */
 export const WINDOW = 10_000;
-export const SYM = 'BTC-USDT';
+export const SYM = REF_SYMBOL;
 
 /** Pre-generated orders: side (0 buy, 1 sell), price in ticks, size in lots (baseIncrement 0.0001). */
 export interface OrderStream {
@@ -51,38 +52,20 @@ export function genStream(n: number, seed: number, aggressive: number, band: num
 }
 
 /**
- * Set up the benchmark world on a fresh exchange: BTC (precision 8), USDT (6), SYM (price 0.1, size
- * 0.0001) and USERS users with fee rates 0.001/0.0005 and ample funds in their trade accounts.
+ * Set up the benchmark world on a fresh exchange: the core's reference market (src/exchange/core/refmarket.ts,
+ * shared with the unit tests: BTC (precision 8), USDT (6), SYM (price 0.1, size 0.0001)) and USERS users with
+ * fee rates 0.001/0.0005 and ample funds in their trade accounts.
  * @returns the user ids, by user index.
  */
 export function setUpBenchWorld(ex: Pick<Exchange, 'addCurrency' | 'addSymbol' | 'setFeeRates' | 'deposit' | 'transfer'>): string[] {
-  ex.addCurrency({ currency: 'BTC', precision: 8 });
-  ex.addCurrency({ currency: 'USDT', precision: 6 });
-  ex.addSymbol({
-    symbol: SYM,
-    baseCurrency: 'BTC',
-    quoteCurrency: 'USDT',
-    baseIncrement: '0.0001',
-    priceIncrement: '0.1',
-    quoteIncrement: '0.000001',
-    baseMinSize: '0.0001',
-    baseMaxSize: '10000',
-    quoteMinSize: '0.1',
-    quoteMaxSize: '99999999',
-    enableTrading: true,
-  });
+  addRefMarket(ex);
   const uids: string[] = [];
   for (let u = 0; u < USERS; u++) {
     const uid = `user${u}`;
     uids.push(uid);
     ex.setFeeRates(uid, '0.001', '0.0005');
-    for (const [cur, amt] of [
-      ['USDT', '100000000000'],
-      ['BTC', '1000000'],
-    ]) {
-      ex.deposit(uid, cur, amt);
-      ex.transfer(uid, cur, 'main', 'trade', amt);
-    }
+    fundTrade(ex, uid, 'USDT', '100000000000');
+    fundTrade(ex, uid, 'BTC', '1000000');
   }
   return uids;
 }

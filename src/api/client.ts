@@ -557,9 +557,13 @@ export class SpotClient {
   getRegions(): Promise<ResponseOf<'regions'>> {
     return this.call('regions', {});
   }
-  /** Public websocket token (POST /api/v1/bullet-public). */
+  /** Public websocket token (POST /api/v1/bullet-public); use it with `StreamClient` (./stream). */
   getBulletPublic(): Promise<ResponseOf<'bulletPublic'>> {
     return this.call('bulletPublic', {});
+  }
+  /** Private websocket token bound to the key's user (POST /api/v1/bullet-private, General permission). */
+  getBulletPrivate(): Promise<ResponseOf<'bulletPrivate'>> {
+    return this.call('bulletPrivate', {});
   }
 }
 

@@ -68,6 +68,9 @@ export const ENDPOINTS = def({
   regions: { method: 'GET', path: '/kyc/regions/v4', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.RegionList, envelope: 'standard', summary: 'Countries allowed for V4 withdrawal identity' },
   bulletPublic: { method: 'POST', path: '/api/v1/bullet-public', permission: 'public', pool: 'public', weight: 10, params: S.NoParams, response: S.BulletToken, envelope: 'standard', summary: 'Public websocket token' },
 
+  /** KuCoin "Get Private Token - Spot/Margin": General permission, management pool (KuCoin: weight 10). */
+  bulletPrivate: { method: 'POST', path: '/api/v1/bullet-private', permission: 'General', pool: 'management', weight: 10, params: S.NoParams, response: S.BulletToken, envelope: 'standard', summary: 'Private websocket token (bound to the key\'s user)' },
+
   fills: { method: 'GET', path: '/api/v1/hf/fills', permission: 'General', pool: 'spot', weight: 2, params: S.FillsQuery, response: S.FillsPage, envelope: 'standard', summary: 'HF fills (paged by lastId)' },
   order: { method: 'GET', path: '/api/v1/hf/orders/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.OrderPathQuery, response: S.HfOrder, envelope: 'standard', summary: 'One HF order' },
   activeOrders: { method: 'GET', path: '/api/v1/hf/orders/active', permission: 'General', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.HfOrderList, envelope: 'standard', summary: 'Active HF orders of a pair' },

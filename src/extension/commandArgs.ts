@@ -89,10 +89,11 @@ export function symbolArg(raw: unknown): { symbol: string } | undefined {
 }
 
 /**
- * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature`):
- * the document URI (a `*.spotorder.json` file) and the order's index in it. These commands only
- * open the request builder on the order (and run the order TEST, which places nothing); placing
- * always asks in a modal.
+ * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature` /
+ * `.placeOrder`): the document URI (a `*.spotorder.json` file) and the order's index in it. These
+ * commands open the request builder on the order as the document holds it (re-read, never taken
+ * from the arguments) and run the order TEST, which places nothing, or — `.placeOrder` — the
+ * builder's guarded placement: the local rules, then always a modal confirmation.
  * @returns `{uri, index}` or undefined for anything else.
  */
 export function orderDocumentArgs(uri: unknown, index: unknown): { uri: string; index: number } | undefined {

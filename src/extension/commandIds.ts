@@ -41,6 +41,8 @@ export const INTERNAL_COMMANDS = {
   orderDocumentTestOrder: 'spotdesk.orderDocument.testOrder',
   /** "Show signature" lens of an order document: args (uri: string, orderIndex: number). */
   orderDocumentShowSignature: 'spotdesk.orderDocument.showSignature',
+  /** "Place order…" lens of an order document: args (uri: string, orderIndex: number); always confirmed by the person. */
+  orderDocumentPlaceOrder: 'spotdesk.orderDocument.placeOrder',
 } as const;
 
 /** A contributed command id. */

@@ -24,6 +24,7 @@ import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHoo
 import { register as registerOrderbook } from './orderbook';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
+import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
 import { CachedFetch } from '../shared/cachedFetch';
@@ -146,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     ['orderbook', registerOrderbook],
     ['funding', registerFunding],
     ['requestBuilder', registerRequestBuilder],
+    ['language', registerLanguage],
   ];
   for (const [name, register] of features) {
     try {
@@ -170,6 +172,11 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         const rb = seams.features.requestBuilder;
         if (!rb) return Promise.reject(new Error('the request builder feature did not register'));
         return rb();
+      },
+      language: () => {
+        const l = seams.features.language;
+        if (!l) throw new Error('the order-document language feature did not register');
+        return l;
       },
     };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));

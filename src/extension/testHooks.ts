@@ -4,7 +4,7 @@
  * `npm start`), activate() registers the command `spotdesk.testHooks` (not contributed in
  * package.json), which resolves to {@link SpotDeskTestHooks}: the services, connection, trees,
  * status bar, the shared prompts object (tests answer prompts by replacing its methods), a client
- * override, and each feature's own hooks (request builder).
+ * override, and each feature's own hooks (request builder, order-document language client).
  *
  * In Production neither {@link TestSeams} nor the command exist: commands take only what menus
  * pass (./commandArgs.ts), prompts are frozen, activate() exports only `activationMs`.
@@ -12,6 +12,7 @@
 import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { Connection } from './connection';
+import type { LanguageTestHooks } from './language/index';
 import type { Prompts } from './prompts';
 import type { RequestBuilderTestHooks } from './requestBuilder/index';
 import type { Services } from './services';
@@ -32,7 +33,7 @@ export class TestSeams {
   private override: SpotClient | undefined;
   private readonly listeners = new Set<() => void>();
   /** Feature hooks, filled in by the features' `register()`. */
-  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks> } = {};
+  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks>; language?: LanguageTestHooks } = {};
 
   /** The client that replaces the active profile's, if a test set one. */
   get client(): SpotClient | undefined {
@@ -68,4 +69,6 @@ export interface SpotDeskTestHooks {
   setClient(client: SpotClient | undefined): void;
   /** The request builder's hooks (loads its implementation and opens nothing). */
   requestBuilder(): Promise<RequestBuilderTestHooks>;
+  /** The order-document language client's hooks (starts nothing by itself). */
+  language(): LanguageTestHooks;
 }

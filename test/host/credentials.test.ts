@@ -93,13 +93,16 @@ describe('SpotDesk profiles and credentials', function () {
 
   it('without credentials, order documents still get the symbol rules (GET /api/v2/symbols is public)', async () => {
     assert.strictEqual(await api.services.credentialsPresent(), false);
-    const hooks = await api.requestBuilder();
-    hooks.controller.reset();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-cred-')), 'nocreds.spotorder.json');
-    fs.writeFileSync(file, '[\n  {"symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
+    fs.writeFileSync(file, '[\n  {"clientOid":"nc1","symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await hooks.documents.reloadSymbols();
-    const diags = await hooks.documents.settle(doc);
+    // the order-document language server checks against this profile's GET /api/v2/symbols
+    const language = api.language();
+    await waitFor('the language server on this profile', async () => (await language.status()).baseUrl === baseUrl);
+    const diags = await waitFor('unknown-symbol from the language server', () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.some((x) => x.code === 'unknown-symbol') ? d : undefined;
+    });
     assert.deepStrictEqual(diags.map((d) => [d.code, doc.getText(d.range)]), [['unknown-symbol', '"NOPE-USDT"']]);
   });
 

@@ -2,17 +2,14 @@
  * Extension-host suite of the request builder (issue 8) against the embedded sandbox: the panel
  * opens and its webview initializes; a correct order test passes; a wrong secret gives 400005,
  * a skewed clock 400002, a key without Spot Trading 400007 — each with its diagnosis; "Place
- * order" (confirmation injected) creates an order that Active Orders shows; order documents get
- * diagnostics with exact ranges, update as the user types, and carry CodeLenses.
+ * order" (confirmation injected) creates an order that Active Orders shows. (Order documents and
+ * their lenses: test/host/language.test.ts.)
  *
  * The panel is driven through its session (`session.handle(msg)` is what the webview's buttons
  * post); clients are swapped and the confirmation answered through the one test door
  * (`spotdesk.testHooks`: `setClient`, `prompts`, `requestBuilder()`).
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
 import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
@@ -200,106 +197,5 @@ describe('Request builder (issue 8)', function () {
     assert.ok(node);
     const client = await api.services.client();
     await client.cancelOrder('BTC-USDT', orderId);
-  });
-
-  describe('order documents (*.spotorder.json)', () => {
-    let file: string;
-    let doc: vscode.TextDocument;
-
-    before(async () => {
-      file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-rb-')), 'test.spotorder.json');
-      fs.writeFileSync(
-        file,
-        [
-          '[',
-          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"},`,
-          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${offPrice}","size":"0.001"},`,
-          '  {"symbol":"BTC-USDT","side":"sell","type":"market","size":"0.001","funds":"10"},',
-          '  {"symbol":"NOPE-USDT","side":"sell","type":"market","size":"1"}',
-          ']',
-        ].join('\n'),
-      );
-      doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-      await vscode.window.showTextDocument(doc);
-    });
-
-    it('is a jsonc document validated by the contributed schema', () => {
-      assert.strictEqual(doc.languageId, 'jsonc');
-      const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { jsonValidation: Array<{ fileMatch: string; url: string }> } };
-      assert.deepStrictEqual(pkg.contributes.jsonValidation, [{ fileMatch: '*.spotorder.json', url: './media/spotorder.schema.json' }]);
-    });
-
-    it('reports symbol-rule violations with ranges on the offending property', async () => {
-      await hooks.documents.settle(doc);
-      const diags = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk');
-      const shown = diags.map((d) => [d.code, doc.getText(d.range), d.range.start.line]);
-      assert.deepStrictEqual(shown, [
-        ['price-increment', `"${offPrice}"`, 2],
-        ['market-size-and-funds', '"10"', 3],
-        ['unknown-symbol', '"NOPE-USDT"', 4],
-      ]);
-      assert.ok(diags[0].message.startsWith(`price ${offPrice} is not a multiple of priceIncrement `), diags[0].message);
-      assert.strictEqual(diags[1].message, 'A market order takes either "size" or "funds", not both.');
-      assert.strictEqual(diags[2].message, 'Unknown symbol "NOPE-USDT": not listed by GET /api/v2/symbols.');
-    });
-
-    it('updates the diagnostics as the user types (debounced)', async () => {
-      const editor = await vscode.window.showTextDocument(doc);
-      const line = doc.lineAt(4);
-      const start = line.text.indexOf('NOPE-USDT');
-      await editor.edit((e) => e.replace(new vscode.Range(4, start, 4, start + 'NOPE-USDT'.length), 'BTC-USDT'));
-      await waitFor('diagnostics without unknown-symbol', () => {
-        const codes = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk').map((d) => d.code);
-        return codes.length === 2 && !codes.includes('unknown-symbol');
-      });
-    });
-
-    it('puts "Test order" and "Show signature" CodeLenses above each order; "Test order" runs the test', async () => {
-      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
-      const ours = lenses.filter((l) => l.command?.command.startsWith('spotdesk.orderDocument.'));
-      assert.deepStrictEqual(
-        ours.map((l) => [l.range.start.line, l.command!.title]),
-        [
-          [1, '$(beaker) Test order'], [1, '$(key) Show signature'],
-          [2, '$(beaker) Test order (1 local error)'], [2, '$(key) Show signature'],
-          [3, '$(beaker) Test order (1 local error)'], [3, '$(key) Show signature'],
-          [4, '$(beaker) Test order'], [4, '$(key) Show signature'],
-        ],
-      );
-      const panel = hooks.panel()!;
-      const before = panel.session.lastRun;
-      await vscode.commands.executeCommand(ours[0].command!.command, ...(ours[0].command!.arguments ?? []));
-      const run = await waitFor('order test from the lens', () => (panel.session.lastRun !== before ? panel.session.lastRun : undefined));
-      assert.strictEqual(run.result.code, '200000');
-      assert.strictEqual(run.result.kind, 'test');
-      assert.strictEqual(run.result.prepared.body, `{"clientOid":"${JSON.parse(run.result.prepared.body).clientOid}","symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"}`);
-
-      // "Show signature" on order #4 loads it into the panel (replacing the form) without running it.
-      const n = panel.session.posted.length;
-      const lastRun = panel.session.lastRun;
-      await vscode.commands.executeCommand(ours[7].command!.command, ...(ours[7].command!.arguments ?? []));
-      const init = await waitFor('init with the order', () =>
-        panel.session.posted.slice(n).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
-      );
-      assert.strictEqual(init.replaceDraft, true);
-      assert.deepStrictEqual([init.draft.side, init.draft.type, init.draft.symbol, init.draft.size], ['sell', 'market', 'BTC-USDT', '1']);
-      assert.strictEqual(panel.session.lastRun, lastRun, 'Show signature does not send anything');
-    });
-
-    it('the JSON language service validates against the generated schema', async () => {
-      const editor = await vscode.window.showTextDocument(doc);
-      const line = doc.lineAt(1);
-      const start = line.text.indexOf('"buy"');
-      await editor.edit((e) => e.replace(new vscode.Range(1, start, 1, start + 5), '"hold"'));
-      const schemaDiag = await waitFor('a JSON-schema diagnostic on "hold"', () =>
-        vscode.languages.getDiagnostics(doc.uri).find((d) => d.source !== 'SpotDesk' && doc.getText(d.range) === '"hold"'),
-        30_000,
-      );
-      assert.match(schemaDiag.message, /buy|sell|not accepted/i);
-      // Our own rule reports it too, on the same range.
-      await hooks.documents.settle(doc);
-      const ours = vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'SpotDesk' && d.code === 'invalid-enum');
-      assert.ok(ours && doc.getText(ours.range) === '"hold"');
-    });
   });
 });

@@ -1,4 +1,9 @@
-/** Sandbox exchange core: deterministic matching engine + ledger (no I/O, injected clock). */
+/**
+ * Sandbox exchange core: deterministic matching engine + ledger (no I/O, injected clock). `Exchange` is its
+ * API (exchange.ts, whose module doc states the rules; the naive model test/unit/exchange/model.ts is their
+ * readable statement); the other modules of this folder are its layers and records.
+ */
 export * from './errors';
 export * from './types';
-export * from './exchange';
+export { Exchange, HISTORY_WINDOW_MS, LEDGER_SCALE, ORDER_ID_PREFIX, RATE_SCALE, type BestBidAsk, type LimitTicksOptions } from './exchange';
+export type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, OrderEventType, TradeEvent } from './events';

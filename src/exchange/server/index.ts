@@ -7,13 +7,15 @@
  * omitted) → on the first start, seed the world's books (`world.seed`) and create the default
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
- * STATE_DIR/admin-token (0600) → listen → start the market simulation (sim.ts) when `sim`.
+ * STATE_DIR/admin-token (0600) → listen (HTTP, and WebSocket upgrades of `/ws` handed to the feed,
+ * feed/index.ts) → start the market simulation (sim.ts) when `sim`.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { RateLimitOption } from './ratelimit';
+import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { Journal } from './journal';
 import { startSimulation } from './sim';
@@ -46,6 +48,8 @@ export interface SandboxOptions {
   settleIntervalMs?: number;
   /** Fsync every journal record (power-loss durability). Default false. */
   fsync?: boolean;
+  /** Options of the WebSocket feed (ping interval, bounds; docs/sandbox.md "WebSocket feed"). */
+  feed?: FeedOptions;
 }
 
 /** Credentials of the default user (also written to STATE_DIR/credentials.json). */
@@ -68,6 +72,8 @@ export interface RunningSandbox {
   state: SandboxState;
   /** Warnings from opening the journal (torn tail, replay failures). */
   warnings: string[];
+  /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, tokens from the bullet endpoints). */
+  feed: Feed;
   /** Stop the simulation and timers, close the server and the journal. */
   close(): Promise<void>;
 }
@@ -135,6 +141,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let server: http.Server | undefined;
   const timers: NodeJS.Timeout[] = [];
   let sim: { stop(): void } | undefined;
+  let feed: Feed | undefined;
   let baseUrl = '';
   let credentials: SandboxCredentials;
   try {
@@ -162,10 +169,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       }
     };
 
+    const ws = new Feed(state, { log, ...opts.feed });
+    feed = ws;
     const srv = http.createServer(
-      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle }),
+      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws }),
     );
     server = srv;
+    srv.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
     srv.keepAliveTimeout = 5_000;
     srv.headersTimeout = 10_000;
     srv.requestTimeout = 30_000;
@@ -206,6 +216,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
     sim?.stop();
+    feed?.close();
     for (const t of timers) clearInterval(t);
     const srv = server;
     if (srv?.listening) await new Promise<void>((resolve) => srv.close(() => resolve()));
@@ -215,6 +226,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
 
   const httpServer = server;
+  const wsFeed = feed as Feed;
   let closed = false;
   return {
     baseUrl,
@@ -222,10 +234,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     adminToken,
     state,
     warnings,
+    feed: wsFeed,
     close: async () => {
       if (closed) return;
       closed = true;
       sim?.stop();
+      wsFeed.close();
       for (const t of timers) clearInterval(t);
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

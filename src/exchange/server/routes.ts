@@ -12,6 +12,7 @@ import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../api/end
 import type * as S from '../../api/schemas';
 import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../api/withdrawalAddress';
 import { sampleDepositAddress } from './depositAddresses';
+import type { Feed } from './feed';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord } from './state';
 import { normalizeMarket, resolveChain } from './world';
 
@@ -24,6 +25,8 @@ export interface RouteContext<N extends EndpointName = EndpointName> {
   params: ParsedParamsOf<N>;
   /** Base URL of this server (for bullet-public). */
   baseUrl: string;
+  /** The WebSocket feed (tokens of bullet-public / bullet-private). */
+  feed?: Feed;
 }
 
 /** The route handler of endpoint `N`: its parsed params in, its wire payload (`data`) out. */
@@ -53,6 +56,11 @@ function requireSymbol(state: SandboxState, symbol: string): void {
 function uidOf(ctx: RouteContext): string {
   if (!ctx.user) throw new SandboxError('400001', 'Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE', 401);
   return ctx.user.uid;
+}
+
+function requireFeed(feed: Feed | undefined): Feed {
+  if (!feed) throw new SandboxError('404000', 'this sandbox runs without its WebSocket feed', 404);
+  return feed;
 }
 
 function checkCanPlace(state: SandboxState): void {
@@ -237,11 +245,8 @@ export const HANDLERS: Handlers = {
   status: ({ state }) => ({ status: state.status.status, msg: state.status.msg }),
   serverTime: ({ state }) => state.now(),
   regions: () => REGIONS,
-  bulletPublic: ({ baseUrl }) => ({
-    // The sandbox has no websocket feed: this token is well-formed but the endpoint refuses upgrades.
-    token: `sandbox-${randomHex(16)}`,
-    instanceServers: [{ endpoint: baseUrl.replace(/^http/, 'ws') + '/ws', encrypt: false, protocol: 'websocket', pingInterval: 18000, pingTimeout: 10000 }],
-  }),
+  bulletPublic: ({ feed, baseUrl }) => requireFeed(feed).bullet('public', '', baseUrl),
+  bulletPrivate: (ctx) => requireFeed(ctx.feed).bullet('private', uidOf(ctx), ctx.baseUrl),
 
   fills: (ctx) => {
     const uid = uidOf(ctx);

@@ -299,6 +299,13 @@ export function orderSummary(order: Record<string, unknown>): string {
   return `${lines.join('\n')}\n\nThis sends POST /api/v1/hf/orders: the order goes to the matching engine.`;
 }
 
+/**
+ * What a session does with a draft loaded from an order document once the webview is ready:
+ * run the order test, or place it — through {@link RequestBuilderController.run}, which validates
+ * the order and asks for the modal confirmation first (the "Place order…" code lens).
+ */
+export type AfterLoad = 'test' | 'place' | undefined;
+
 /** What a {@link RequestBuilderSession} needs from its host (the VS Code panel or the e2e harness). */
 export interface SessionHost {
   /** Deliver a message to the webview. */
@@ -319,7 +326,7 @@ export class RequestBuilderSession {
   private draft: OrderDraft;
   private replaceDraft: boolean;
   private ready = false;
-  private runAfterInit = false;
+  private runAfterInit: AfterLoad;
   /** Messages posted to the webview, newest last (at most 200; host tests read them). */
   readonly posted: ToWebview[] = [];
   /** The last run (test or placement) outcome. */
@@ -330,11 +337,11 @@ export class RequestBuilderSession {
     private readonly host: SessionHost,
     draft: OrderDraft,
     replaceDraft: boolean,
-    runTest = false,
+    then: AfterLoad = undefined,
   ) {
     this.draft = draft;
     this.replaceDraft = replaceDraft;
-    this.runAfterInit = runTest;
+    this.runAfterInit = then;
   }
 
   private post(msg: ToWebview): void {
@@ -343,16 +350,16 @@ export class RequestBuilderSession {
     this.host.post(msg);
   }
 
-  /** Replace the form with `draft` (order documents) and optionally run the order test. */
-  async load(draft: OrderDraft, runTest: boolean): Promise<void> {
+  /** Replace the form with `draft` (order documents), then optionally run the order test or place it (guarded). */
+  async load(draft: OrderDraft, then: AfterLoad): Promise<void> {
     this.draft = draft;
     this.replaceDraft = true;
     if (!this.ready) {
-      this.runAfterInit = runTest;
+      this.runAfterInit = then;
       return;
     }
     await this.sendInit();
-    if (runTest) await this.handle({ type: 'runTest', draft });
+    if (then) await this.handle({ type: then === 'test' ? 'runTest' : 'place', draft });
   }
 
   /**
@@ -390,8 +397,9 @@ export class RequestBuilderSession {
           this.ready = true;
           await this.sendInit();
           if (this.runAfterInit) {
-            this.runAfterInit = false;
-            await this.handle({ type: 'runTest', draft: this.draft });
+            const then = this.runAfterInit;
+            this.runAfterInit = undefined;
+            await this.handle({ type: then === 'test' ? 'runTest' : 'place', draft: this.draft });
           }
           return;
         case 'reloadSymbols':

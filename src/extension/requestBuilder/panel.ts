@@ -12,7 +12,7 @@ import { REQUEST_BUILDER_PAGE } from '../../shared/requestBuilder/html';
 import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft } from '../../shared/requestBuilder/protocol';
 import type { Services } from '../services';
 import { WebviewHost, type WebviewKind } from '../webviewHost';
-import { RequestBuilderSession, type RequestBuilderController } from './controller';
+import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from './controller';
 
 /** The request builder webview: one panel, kept alive while hidden (the form keeps its state). */
 export const REQUEST_BUILDER_KIND: WebviewKind<typeof REQUEST_BUILDER_PROTOCOL> = {
@@ -37,18 +37,19 @@ export class RequestBuilderPanel implements vscode.Disposable {
   }
 
   /**
-   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents);
-   * with `runTest` the order test runs once the webview is ready.
+   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents); `then`
+   * runs the order test, or places the order through the guarded path (validation + modal
+   * confirmation), once the webview is ready.
    */
-  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, runTest = false): RequestBuilderPanel {
+  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, then?: AfterLoad): RequestBuilderPanel {
     const existing = RequestBuilderPanel.current;
     if (existing) {
       existing.host.reveal(vscode.ViewColumn.Active);
-      if (draft) void existing.session.load(draft, runTest);
+      if (draft) void existing.session.load(draft, then);
       return existing;
     }
     const host = WebviewHost.open({ extensionUri, log: services.log }, REQUEST_BUILDER_KIND, 'SpotDesk: Request Builder');
-    const p = new RequestBuilderPanel(host, services, controller, draft, runTest);
+    const p = new RequestBuilderPanel(host, services, controller, draft, then);
     RequestBuilderPanel.current = p;
     return p;
   }
@@ -58,7 +59,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
     services: Services,
     controller: RequestBuilderController,
     draft: OrderDraft | undefined,
-    runTest: boolean,
+    then: AfterLoad,
   ) {
     this.onDidDispose = host.onDidDispose;
     this.session = new RequestBuilderSession(
@@ -74,7 +75,7 @@ export class RequestBuilderPanel implements vscode.Disposable {
       },
       draft ?? emptyDraft('', randomBytes(16).toString('hex')),
       draft !== undefined,
-      runTest,
+      then,
     );
     host.track(
       host.onReady(() => void this.session.handle({ type: 'ready' })),

@@ -542,6 +542,35 @@ describe('exchange core: validation, errors, queries', () => {
   });
 });
 
+describe('exchange core: book sequence', () => {
+  it('every visible level change consumes one sequence number; hidden orders none; an iceberg refill one; a trade keeps its fill\'s number', () => {
+    const { ex } = setup();
+    const s0 = ex.sequence(SYM);
+    place(ex, 'seller', { side: 'sell', type: 'limit', price: '100', size: '1', hidden: true });
+    assert.equal(ex.sequence(SYM), s0, 'a hidden order rests without a visible change');
+    const vis = place(ex, 'seller2', { side: 'sell', type: 'limit', price: '100', size: '0.5' });
+    assert.equal(ex.sequence(SYM), s0 + 1);
+    const ice = place(ex, 'seller', { side: 'sell', type: 'limit', price: '101', size: '1', iceberg: true, visibleSize: '0.2' });
+    assert.equal(ex.sequence(SYM), s0 + 2);
+    // fills of the hidden order (first in the queue) change nothing visible
+    place(ex, 'buyer', { side: 'buy', type: 'limit', price: '100', size: '0.3' });
+    assert.equal(ex.sequence(SYM), s0 + 2);
+    // the hidden order's last 0.7 (no number), then 0.2 of the visible one (one number)
+    place(ex, 'buyer', { side: 'buy', type: 'limit', price: '100', size: '0.9' });
+    assert.equal(ex.sequence(SYM), s0 + 3);
+    assert.deepEqual(ex.trades(SYM).map((t) => [t.size, t.sequence]), [['0.3', String(s0 + 2)], ['0.7', String(s0 + 2)], ['0.2', String(s0 + 3)]]);
+    ex.cancelOrder('seller2', SYM, vis);
+    assert.equal(ex.sequence(SYM), s0 + 4);
+    // the iceberg's tranche is taken (one number), then refilled (one more)
+    place(ex, 'buyer', { side: 'buy', type: 'limit', price: '101', size: '0.2' });
+    assert.equal(ex.sequence(SYM), s0 + 6);
+    assert.equal(ex.trades(SYM).at(-1)?.sequence, String(s0 + 5));
+    assert.deepEqual(ex.level2(SYM, 5), { sequence: String(s0 + 6), time: ex.level2(SYM, 5).time, bids: [], asks: [['101', '0.2']] });
+    ex.cancelOrder('seller', SYM, ice);
+    assert.equal(ex.sequence(SYM), s0 + 7);
+  });
+});
+
 describe('exchange core: price levels', () => {
   it('levels stay in price order when created and emptied at any depth (level2 and best bid/ask against a reference)', () => {
     const { ex } = setup();

@@ -9,6 +9,7 @@ import * as D from '../../../src/api/decimal';
 import { ExchangeError } from '../../../src/exchange/core';
 import { Model, type MReq } from './model';
 import { SYM, world } from './helpers';
+import { limitArb, marketArb, ratesArb } from './commands';
 
 const USERS = ['u0', 'u1', 'u2'];
 /** Coverage counters printed after the property run (so a weak generator is visible). */
@@ -19,48 +20,6 @@ type Cmd =
   | { k: 'cancel'; u: number; pick: number }
   | { k: 'transfer'; u: number; cur: 'USDT' | 'BTC'; toTrade: boolean; amt: string }
   | { k: 'time'; ms: number };
-
-const priceArb = fc.integer({ min: 996, max: 1004 }).map((t) => D.fromUnits(BigInt(t), 1));
-const sizeArb = fc.integer({ min: 1, max: 150 }).map((l) => D.fromUnits(BigInt(l), 2));
-
-const limitArb: fc.Arbitrary<MReq> = fc
-  .record({
-    side: fc.constantFrom('buy' as const, 'sell' as const),
-    price: priceArb,
-    size: sizeArb,
-    tif: fc.constantFrom('GTC' as const, 'GTC' as const, 'GTT' as const, 'IOC' as const, 'FOK' as const),
-    cancelAfter: fc.integer({ min: 1, max: 8 }),
-    flavour: fc.constantFrom('plain', 'plain', 'plain', 'postOnly', 'hidden', 'iceberg'),
-    vis: fc.integer({ min: 1, max: 100 }),
-    stp: fc.constantFrom(undefined, undefined, 'DC' as const, 'CO' as const, 'CN' as const, 'CB' as const),
-  })
-  .map((x) => {
-    const r: MReq = { side: x.side, type: 'limit', price: x.price, size: x.size, timeInForce: x.tif };
-    if (x.tif === 'GTT') r.cancelAfter = x.cancelAfter;
-    if (x.flavour === 'postOnly' && (x.tif === 'GTC' || x.tif === 'GTT')) r.postOnly = true;
-    if (x.flavour === 'hidden') r.hidden = true;
-    if (x.flavour === 'iceberg') {
-      r.iceberg = true;
-      const vis = Math.min(x.vis, Number(D.toUnits(x.size, 2)));
-      r.visibleSize = D.fromUnits(BigInt(vis), 2);
-    }
-    if (x.stp) r.stp = x.stp;
-    return r;
-  });
-
-const marketArb: fc.Arbitrary<MReq> = fc
-  .record({
-    side: fc.constantFrom('buy' as const, 'sell' as const),
-    bySize: fc.boolean(),
-    size: sizeArb,
-    funds: fc.integer({ min: 100, max: 150_000 }).map((f) => D.fromUnits(BigInt(f), 3)),
-    stp: fc.constantFrom(undefined, undefined, 'DC' as const, 'CO' as const, 'CN' as const, 'CB' as const),
-  })
-  .map((x) => {
-    const r: MReq = x.bySize ? { side: x.side, type: 'market', size: x.size } : { side: x.side, type: 'market', funds: x.funds };
-    if (x.stp && !(x.stp === 'DC' && !x.bySize)) r.stp = x.stp;
-    return r;
-  });
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ k: fc.constant('place' as const), u: fc.integer({ min: 0, max: 2 }), r: limitArb }) },
@@ -77,11 +36,6 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('time' as const), ms: fc.integer({ min: 0, max: 6000 }) }) },
-);
-
-const ratesArb = fc.array(
-  fc.tuple(fc.constantFrom('0.001', '0.002', '0.0015'), fc.constantFrom('0.001', '0.0005', '0', '-0.0002')),
-  { minLength: 3, maxLength: 3 },
 );
 
 function code(fn: () => unknown): string | null {

@@ -1,0 +1,288 @@
+/**
+ * The state of the exchange core ({@link CoreState}): reference data, users and ledger totals, the live-order
+ * rows (inherited from OrderRows), the archive, the fill store and the GTT heap, plus the lookups every layer
+ * above uses. The layers add behaviour, each in its own module:
+ * CoreState → Holds (holds.ts) → Parsing (parsing.ts) → Emitting (events.ts) → Resting (resting.ts) →
+ * Matching (matching.ts) → FastPaths (fastpaths.ts) → Invariants (invariants.ts) → Exchange (exchange.ts,
+ * the public API).
+ */
+import { toUnits } from '../../api/decimal';
+import { E_SYMBOL, ExchangeError } from './errors';
+import type { PublicTrade } from './types';
+import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { Archive } from './archive';
+import type { BookSide, Level, Sym } from './book';
+import type { CoreEventSink } from './events';
+import { FillStore } from './fillstore';
+import { GttHeap } from './gtt';
+import { Acc, User, Wallet, type UserSym, type WHold } from './ledger';
+import {
+  F_ACTIVE,
+  F_CANCEL_EXIST,
+  F_HIDDEN,
+  F_ICEBERG,
+  F_IN_BOOK,
+  F_MARKET,
+  F_POST,
+  F_SELL,
+  F_STP_SHIFT,
+  F_TIF_SHIFT,
+  LF_CANC,
+  LF_CREATED,
+  LF_DEAL,
+  LF_DEALN,
+  LF_FEEN,
+  LF_LOTS,
+  LF_REMAIN,
+  LF_SEQ,
+  LF_STRIDE,
+  LF_TICKS,
+  LF_UPDATED,
+  OrderRows,
+  type OrderState,
+  type Parsed,
+} from './rows';
+
+/** Options of the core's constructor (see Exchange). */
+export interface CoreOptions {
+  /** injected clock, ms since epoch (the only time source of the core) */
+  now: () => number;
+  /** testing aid: compute every amount on the BigInt path (results are identical) */
+  bigIntOnly?: boolean;
+  /** testing aid: false runs the canonical code instead of the written-out fast paths (fastpaths.ts;
+   * results are identical) */
+  fastPaths?: boolean;
+}
+
+/** The exchange core's state and lookups (see the module doc for the layers built on it). */
+export abstract class CoreState extends OrderRows {
+  protected readonly now: () => number;
+  protected readonly currencies = new Map<string, number>();
+  protected readonly syms = new Map<string, Sym>();
+  /** uid → user: a prototype-less dictionary object rather than a Map (V8 looks string keys up in it faster,
+   * ~14 ns per order on stream B); iterate `userList` (creation order) */
+  protected readonly users: Record<string, User | undefined> = Object.create(null) as Record<string, User | undefined>;
+  protected readonly userList: User[] = [];
+  /** currency → fast scale K of Number holds (see Acc) */
+  protected readonly fastScale = new Map<string, number>();
+  protected readonly symList: Sym[] = [];
+  /** done orders + seq → live slot */
+  protected readonly archive = new Archive();
+  /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
+  protected readonly usList: UserSym[] = [];
+  protected orderSeq = 0;
+  protected fillSeq = 0;
+  /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
+   * instead of a parameter: a double argument would be boxed (a heap number per call) */
+  protected tNow = 0;
+  /** every fill record, by fill id */
+  protected readonly fillStore = new FillStore();
+  protected accountSeq = 0;
+  protected holdSeq = 0;
+  protected readonly fees = new Map<string, bigint>();
+  protected readonly deposited = new Map<string, bigint>();
+  protected readonly withdrawn = new Map<string, bigint>();
+  protected readonly wholds = new Map<string, WHold>();
+  /** GTT expiries by (expireAt, seq) */
+  protected readonly gtt = new GttHeap();
+  protected readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
+  /** receiver of the core's events (events.ts), null: none */
+  protected sink: CoreEventSink | null = null;
+  /** uids whose order and balance events are on (User.watched; kept for users not created yet) */
+  protected readonly watchedUids = new Set<string>();
+  /** one-entry symbol cache of placeLimitTicks (symbols are never removed) */
+  protected lastSymbolName = '';
+  protected lastSymbolSym: Sym | null = null;
+  /** scratch request of placeLimitTicks (fields not set there keep these plain-limit defaults) */
+  protected readonly scratch: Parsed = {
+    user: new User('', -1, []),
+    sym: null as unknown as Sym,
+    side: BUY,
+    market: false,
+    ticks: 0,
+    lots: 0,
+    funds: -1n,
+    tif: TIF_GTC,
+    cancelAfter: 0,
+    postOnly: false,
+    hidden: false,
+    iceberg: false,
+    visible: 0,
+    stp: STP_NONE,
+    clientOid: '',
+    remark: '',
+    tags: '',
+    hold: ZERO,
+    holdN: -1,
+    acc: null,
+    level: undefined,
+  };
+
+  /** Disable the Number fast path (tests run the model on both paths). */
+  protected readonly bigOnly: boolean;
+  /** Use the written-out fast paths of fastpaths.ts (false: their canonical versions; tests compare both). */
+  protected readonly fastPaths: boolean;
+
+  /** @param opts see {@link CoreOptions}. */
+  constructor(opts: CoreOptions) {
+    super();
+    this.now = opts.now;
+    this.bigOnly = opts.bigIntOnly === true;
+    this.fastPaths = opts.fastPaths !== false;
+  }
+
+  /** A registered symbol. @throws ExchangeError 900001 unknown symbol. */
+  protected sym(symbol: string): Sym {
+    const s = this.syms.get(symbol);
+    if (!s) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
+    return s;
+  }
+
+  /** A user's record (created on first use). */
+  protected user(uid: string): User {
+    let u = this.users[uid];
+    if (!u) {
+      u = new User(uid, this.userList.length, this.usList);
+      if (this.watchedUids.has(uid)) u.watched = true;
+      this.userList.push(u);
+      this.users[uid] = u;
+    }
+    return u;
+  }
+
+  /** A user's wallet of a currency (main + trade accounts, created on first use). */
+  protected wallet(u: User, cur: string): Wallet {
+    let w = u.wallets.get(cur);
+    if (!w) {
+      w = new Wallet(
+        new Acc(ACCOUNT_ID_PREFIX + hex16(++this.accountSeq), cur, 'main'),
+        new Acc(ACCOUNT_ID_PREFIX + hex16(++this.accountSeq), cur, 'trade'),
+      );
+      const k = this.fastScale.get(cur);
+      if (k !== undefined) w.trade.setK(k);
+      u.wallets.set(cur, w);
+    }
+    return w;
+  }
+
+  /** A positive amount of a currency (at most its precision) in ledger units.
+   * @throws ExchangeError 400100 unknown currency or bad amount. */
+  protected amount(currency: string, amount: string): bigint {
+    const prec = this.currencies.get(currency);
+    if (prec === undefined) throw perr(`currency ${currency} not exists`);
+    let v: bigint;
+    try {
+      v = toUnits(amount, prec);
+    } catch {
+      throw perr(`amount must be a decimal with at most ${prec} fraction digits`);
+    }
+    if (v <= 0n) throw perr('amount must be positive');
+    return v * pow10(LEDGER_SCALE - prec);
+  }
+
+  /** Seq of an order id of `uid` on `symbol`, or -1 (unknown id, other user or symbol). */
+  protected findSeq(uid: string, symbol: string, orderId: string): number {
+    const seq = seqOfOrderId(orderId);
+    return seq >= 0 && this.owns(uid, symbol, seq) ? seq : -1;
+  }
+
+  /** True when seq is an order of uid on symbol. */
+  protected owns(uid: string, symbol: string, seq: number): boolean {
+    if (!(seq >= 1 && seq <= this.orderSeq)) return false;
+    const o = this.liveOf(seq);
+    if (o >= 0) {
+      const us = this.usOf(o);
+      return us.user.uid === uid && us.sym.rules.symbol === symbol;
+    }
+    const us = this.usList[this.archive.usIdx(seq)];
+    return us.user.uid === uid && us.sym.rules.symbol === symbol;
+  }
+
+  /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */
+  protected liveOf(seq: number): number {
+    return this.archive.slotOf(seq);
+  }
+
+  /** Live order or archived state of an existing seq. */
+  protected stateOf(seq: number): OrderState {
+    const o = this.liveOf(seq);
+    return o >= 0 ? this.liveState(o) : this.archive.get(seq, this.usList);
+  }
+
+  /** The state of the live order in `slot`, materialised for views and invariant checks. */
+  protected liveState(slot: number): OrderState {
+    const lf = this.lf;
+    const k = slot * LF_STRIDE;
+    const fl = this.flags(slot);
+    const us = this.usOf(slot);
+    const x = this.lx[slot];
+    return {
+      seq: lf[k + LF_SEQ],
+      user: us.user,
+      sym: us.sym,
+      side: (fl & F_SELL) as SideN,
+      market: (fl & F_MARKET) !== 0,
+      ticks: lf[k + LF_TICKS],
+      sizeLots: lf[k + LF_LOTS],
+      funds: x === null ? -1n : x.funds,
+      tif: (fl >> F_TIF_SHIFT) & 3,
+      cancelAfter: x === null ? 0 : x.cancelAfter,
+      postOnly: (fl & F_POST) !== 0,
+      hidden: (fl & F_HIDDEN) !== 0,
+      iceberg: (fl & F_ICEBERG) !== 0,
+      visible: x === null ? 0 : x.visible,
+      stp: (fl >> F_STP_SHIFT) & 7,
+      clientOid: x === null ? '' : x.clientOid,
+      remark: x === null ? '' : x.remark,
+      tags: x === null ? '' : x.tags,
+      remain: lf[k + LF_REMAIN],
+      deal: lf[k + LF_DEAL],
+      cancelled: lf[k + LF_CANC],
+      dealFunds: (x === null ? ZERO : x.dealB) + BigInt(lf[k + LF_DEALN]) * us.sym.qFactor,
+      remainFunds: x === null ? ZERO : x.remainFunds,
+      cancelledFunds: x === null ? ZERO : x.cancelledFunds,
+      fee: (x === null ? ZERO : x.feeB) + BigInt(lf[k + LF_FEEN]) * us.sym.qFactor,
+      active: (fl & F_ACTIVE) !== 0,
+      inBook: (fl & F_IN_BOOK) !== 0,
+      cancelExist: (fl & F_CANCEL_EXIST) !== 0,
+      createdAt: lf[k + LF_CREATED],
+      lastUpdatedAt: lf[k + LF_UPDATED],
+    };
+  }
+
+  /** The owner's per-symbol record of a live order. */
+  protected usOf(o: number): UserSym {
+    return this.usList[this.usIdx(o)];
+  }
+
+  /** Trade account a live order's hold sits in (quote for buys, base for sells; set on the owner's record at placement). */
+  protected accOf(o: number): Acc {
+    const us = this.usOf(o);
+    return ((this.flags(o) & F_SELL) === 0 ? us.qAcc : us.bAcc) as Acc;
+  }
+
+  /** Trade account of the quote (quote=true) or base currency of a user on a symbol (created if missing), cached on the record. */
+  protected tradeAccOf(us: UserSym, quote: boolean): Acc {
+    if (quote) return us.qAcc ?? (us.qAcc = this.wallet(us.user, us.sym.rules.quoteCurrency).trade);
+    return us.bAcc ?? (us.bAcc = this.wallet(us.user, us.sym.rules.baseCurrency).trade);
+  }
+
+  /** The book side of `s` an order with flags `fl` rests on. */
+  protected ownSide(s: Sym, fl: number): BookSide {
+    return (fl & F_SELL) === 0 ? s.bids : s.asks;
+  }
+
+  /** The price level a resting order is queued in (undefined when not in the book). */
+  protected levelOf(o: number): Level | undefined {
+    const fl = this.flags(o);
+    if ((fl & F_IN_BOOK) === 0) return undefined;
+    return this.ownSide(this.usOf(o).sym, fl).map.get(this.priceTicks(o));
+  }
+
+  /** Slots of a user's active orders on a symbol, oldest first. */
+  protected activeSlots(us: UserSym): number[] {
+    const out: number[] = [];
+    for (let o = us.head; o !== -1; o = this.nextActive(o)) out.push(o);
+    return out.reverse();
+  }
+}
