@@ -28,6 +28,7 @@ export const COMMANDS = {
   cancelAllForSymbol: 'spotdesk.cancelAllForSymbol',
   showFills: 'spotdesk.showFills',
   copyOrderId: 'spotdesk.copyOrderId',
+  copyOrderJson: 'spotdesk.copyOrderJson',
   openOrderBook: 'spotdesk.openOrderBook',
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',

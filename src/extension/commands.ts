@@ -218,6 +218,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return node.order.id;
     }),
 
+    reg(COMMANDS.copyOrderJson, async (row?: unknown) => {
+      const target = orderArg(row);
+      if (!target) throw new Error('Run "Copy Order JSON" on an order of the Active Orders view.');
+      // Every field as the exchange has it now (GET /api/v1/hf/orders/{orderId}), not the row's copy.
+      const client = await connection.client();
+      const text = JSON.stringify(await client.getOrder(target.symbol, target.orderId), null, 2);
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.setStatusBarMessage(`SpotDesk: copied the JSON of order ${target.orderId}`, 3000);
+      return text;
+    }),
+
     reg(COMMANDS.addToWatchlist, async (arg?: string | { symbol?: string }) => {
       const symbol = typeof arg === 'string' ? arg : arg?.symbol;
       if (!symbol) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');

@@ -243,6 +243,26 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.deepStrictEqual(fills, []);
   });
 
+  it('the order tooltip shows what a trader reads; Copy Order JSON copies every field as the exchange has it', async () => {
+    const placed = await placeRestingBuy('0.002');
+    const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+    const tip = ((await item(api.trees.orders, node)).tooltip as vscode.MarkdownString).value;
+    const rows = [...tip.matchAll(/^\| ([^|]+) \| (.+) \|$/gm)].map((m) => m[1]).filter((k) => k !== ' ');
+    assert.deepStrictEqual(rows, ['Side', 'Type', 'Price', 'Size', 'Filled', 'Remaining', 'Time in force', 'Flags', 'Age']);
+    assert.ok(tip.includes(`| Price | ${placed.price} USDT |`), tip);
+    assert.ok(tip.includes('| Size | 0.002 BTC |'), tip);
+    assert.ok(tip.includes(placed.orderId), 'the order id');
+    assert.ok(!/opType|cancelExist|inOrderBook/.test(tip), 'no raw API fields');
+    const text = (await vscode.commands.executeCommand('spotdesk.copyOrderJson', node)) as string;
+    assert.strictEqual(await vscode.env.clipboard.readText(), text);
+    const json = JSON.parse(text) as Record<string, unknown>;
+    assert.strictEqual(json.id, placed.orderId);
+    assert.strictEqual(json.price, placed.price);
+    for (const k of ['opType', 'cancelExist', 'inOrderBook', 'remainSize', 'createdAt']) assert.ok(k in json, `raw field ${k}`);
+    const client = await api.services.client();
+    await client.cancelOrder(SYMBOL, placed.orderId);
+  });
+
   it('Cancel All for a symbol cancels every active order of that symbol', async () => {
     await placeRestingBuy('0.001');
     await placeRestingBuy('0.002');
