@@ -156,12 +156,18 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         await trees.orders.refresh();
         return false;
       }
-      const ok = await prompts.confirm(
-        `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
-        `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
-        'Cancel Order',
-      );
+      // The setting may skip this one question (never placement on a real profile, never withdrawals).
+      const ask = vscode.workspace.getConfiguration('spotdesk').get<boolean>('confirm.cancelOrder', true) !== false;
+      const ok =
+        !ask ||
+        (await prompts.confirm(
+          `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
+          `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
+          'Cancel Order',
+          'Keep Order',
+        ));
       if (!ok) return false;
+      if (!ask) services.log.info(`cancelling order ${o.id} without asking (setting spotdesk.confirm.cancelOrder is off)`);
       await client.cancelOrder(o.symbol, o.id);
       services.log.info(`cancelled order ${o.id} on ${o.symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
@@ -183,7 +189,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const ok = await prompts.confirm(
         `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${symbol}?`,
         'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
-        'Cancel All',
+        'Cancel All Orders',
+        'Keep Orders',
       );
       if (!ok) return false;
       await client.cancelAllOrders(symbol);

@@ -90,7 +90,9 @@ async function main(): Promise<void> {
   let client = new SpotClient({ baseUrl: sandbox.baseUrl, credentials: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: creds.keyVersion } });
   const controller = new RequestBuilderController({
     client: async () => client,
+    publicClient: async () => client,
     symbols: () => client.getSymbols(),
+    profile: () => ({ name: 'Sandbox (local)', sandbox: true }),
     confirm: async () => false,
     afterPlace: () => undefined,
     log: () => undefined,

@@ -174,17 +174,48 @@ describe('SpotDesk tree views on the sandbox', function () {
     nodes = await orderNodes();
     assert.ok(nodes.some((n) => n.order.id === placed.orderId), 'still active after declining');
 
-    let asked = '';
-    api.prompts.confirm = async (message) => {
-      asked = message;
+    let asked: string[] = [];
+    api.prompts.confirm = async (message, _detail, action, cancel) => {
+      asked = [message, action, cancel ?? ''];
       return true;
     };
     assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), true);
-    assert.strictEqual(asked, `Cancel buy limit order on ${SYMBOL}?`);
+    // Buttons that cannot be misread: "Keep Order" declines, "Cancel Order" cancels.
+    assert.deepStrictEqual(asked, [`Cancel buy limit order on ${SYMBOL}?`, 'Cancel Order', 'Keep Order']);
     nodes = await orderNodes();
     assert.ok(!nodes.some((n) => n.order.id === placed.orderId), 'gone from the view');
     const client = await api.services.client();
     assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
+  it('with spotdesk.confirm.cancelOrder off, Cancel Order cancels at once; Cancel All still asks', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } } };
+    const setting = pkg.contributes.configuration.properties['spotdesk.confirm.cancelOrder'];
+    assert.deepStrictEqual([setting.scope, setting.default], ['application', true], 'asks by default; a workspace cannot turn it off');
+    const placed = await placeRestingBuy();
+    const modals: string[] = [];
+    api.prompts.confirm = async (message) => {
+      modals.push(message);
+      return false;
+    };
+    await cfg().update('confirm.cancelOrder', false, vscode.ConfigurationTarget.Global);
+    try {
+      const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+      assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), true);
+      assert.deepStrictEqual(modals, [], 'not asked');
+      const client = await api.services.client();
+      assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+      const other = await placeRestingBuy();
+      await api.trees.orders.refresh();
+      const group = ((await children(api.trees.orders)) as OrderSymbolNode[]).find((r) => r.symbol === SYMBOL);
+      assert.ok(group, 'the symbol row');
+      assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelAllForSymbol', group), false);
+      assert.strictEqual(modals.length, 1, 'Cancel All asked');
+      await client.cancelOrder(SYMBOL, other.orderId);
+    } finally {
+      await cfg().update('confirm.cancelOrder', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Cancel Order and Cancel All confirm what the exchange has, not what a forged row says; declining cancels nothing', async () => {

@@ -51,8 +51,10 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       ({ RequestBuilderController: Controller }) =>
         new Controller({
           client: () => services.client(),
+          publicClient: () => services.publicClient(),
           symbols: (force) => services.symbols(force),
-          confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
+          profile: () => services.profile(),
+          confirm: (message, detail, action, cancel) => services.prompts.confirm(message, detail, action, cancel),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
