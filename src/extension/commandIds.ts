@@ -10,6 +10,8 @@
 /** Commands contributed in package.json (palette, menus, keybindings). */
 export const COMMANDS = {
   openRequestBuilder: 'spotdesk.openRequestBuilder',
+  requestBuilderRunTest: 'spotdesk.requestBuilder.runTest',
+  requestBuilderPlace: 'spotdesk.requestBuilder.place',
   selectProfile: 'spotdesk.selectProfile',
   setCredentials: 'spotdesk.setCredentials',
   clearCredentials: 'spotdesk.clearCredentials',

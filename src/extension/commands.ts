@@ -146,7 +146,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     }),
 
     reg(COMMANDS.cancelOrder, async (row?: unknown) => {
-      const target = orderArg(row);
+      // A keyboard shortcut passes no row: the order selected in Active Orders (still confirmed).
+      const target = orderArg(row) ?? orderArg(trees.orders.view?.selection[0]);
       if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
       const client = await connection.client();
       // What the person confirms is the order as the exchange has it (GET /api/v1/hf/orders/{orderId}).

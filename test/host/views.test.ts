@@ -188,6 +188,23 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
   });
 
+  it('Delete in Active Orders (spotdesk.cancelOrder without a row) cancels the selected order, after asking', async () => {
+    const placed = await placeRestingBuy();
+    const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+    await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    await api.trees.orders.view!.reveal(node, { select: true, focus: true });
+    await waitFor('the order selected', () => api.trees.orders.view!.selection.some((n) => (n as OrderNode).order?.id === placed.orderId));
+    const asked: string[] = [];
+    api.prompts.confirm = async (message) => {
+      asked.push(message);
+      return true;
+    };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder'), true);
+    assert.deepStrictEqual(asked, [`Cancel buy limit order on ${SYMBOL}?`]);
+    const client = await api.services.client();
+    assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
   it('with spotdesk.confirm.cancelOrder off, Cancel Order cancels at once; Cancel All still asks', async () => {
     const cfg = () => vscode.workspace.getConfiguration('spotdesk');
     const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } } };

@@ -182,6 +182,11 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     return node.group.orders.map((order) => ({ kind: 'order' as const, symbol: node.symbol, order }));
   }
 
+  protected override parentNode(node: Node): Node | undefined {
+    const group = node.kind === 'order' ? this.state.data?.groups.find((g) => g.symbol === node.symbol) : undefined;
+    return group ? { kind: 'symbol', symbol: group.symbol, group } : undefined;
+  }
+
   protected emptyMessage(): string {
     const n = this.state.data?.symbols.length ?? 0;
     return n

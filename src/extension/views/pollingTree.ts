@@ -224,6 +224,20 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     }
   }
 
+  /**
+   * The parent of `node` (needed by `TreeView.reveal`, e.g. to select an order); top-level nodes,
+   * and views that do not say, have none.
+   */
+  protected parentNode(node: N): N | undefined {
+    void node;
+    return undefined;
+  }
+
+  getParent(node: N | ErrorNode | LoadingNode | EmptyNode): N | undefined {
+    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode) return undefined;
+    return this.parentNode(node);
+  }
+
   /** Re-render without re-fetching (e.g. after a display setting changed). */
   rerender(): void {
     this.emitter.fire();

@@ -197,6 +197,8 @@ export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
     busy: v.object({ busy: v.boolean() }),
     /** A message for the status line (e.g. "curl copied", "placement cancelled"). */
     notice: v.object({ level: v.oneOf(['info', 'error'] as const), message: text() }),
+    /** A keyboard shortcut asked for a button's action: the webview acts as if it was clicked (a disabled button does nothing). */
+    trigger: v.object({ action: v.oneOf(['runTest', 'place'] as const) }),
   },
   toHost: {
     /** The webview script has loaded and wants `init`. */

@@ -482,6 +482,13 @@ onHostMessage(REQUEST_BUILDER_PROTOCOL, (msg) => {
     case 'notice':
       setStatus(msg.level, msg.message);
       break;
+    case 'trigger': {
+      // A keyboard shortcut (package.json keybindings): the same path as a click.
+      const btn = msg.action === 'runTest' ? testBtn : placeBtn;
+      if (btn.disabled) setStatus('info', msg.action === 'place' && hasErrors ? placeBtn.title : 'Busy: a request is in flight.');
+      else btn.click();
+      break;
+    }
   }
 });
 
