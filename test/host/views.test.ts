@@ -354,6 +354,31 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
   });
 
+  it('Markets keeps the markets the person expanded across a profile switch', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    await api.trees.markets.refresh();
+    const client = await api.services.client();
+    const market = (await client.getSymbols()).find((s) => s.symbol === SYMBOL)!.market;
+    const node: MarketNode = { kind: 'market', market };
+    await api.trees.markets.view!.reveal(node, { expand: true });
+    await waitFor('the market expanded', () => api.trees.markets.expandedState(`mkt:${market}`) === true);
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    try {
+      // Another profile (public data of the same sandbox, no credentials needed for Markets).
+      await cfg.update('profiles', [{ name: 'Same sandbox', baseUrl: client.baseUrl }], vscode.ConfigurationTarget.Global);
+      await cfg.update('activeProfile', 'Same sandbox', vscode.ConfigurationTarget.Global);
+      await waitFor('the profile switch', () => api.services.profile().name === 'Same sandbox');
+      await api.trees.markets.refresh();
+      const roots = (await children(api.trees.markets)) as MarketNode[];
+      const after = await item(api.trees.markets, roots.find((r) => r.market === market)!);
+      assert.strictEqual(after.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, 'still expanded');
+      const other = roots.find((r) => r.market !== market && api.trees.markets.expandedState(`mkt:${r.market}`) === undefined)!;
+      assert.strictEqual((await item(api.trees.markets, other)).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'the others as they were');
+    } finally {
+      await useSandboxProfile();
+    }
+  });
+
   it('Active Orders finds a BUY on a symbol that is neither watched nor noted (from the unexplained USDT hold)', async () => {
     const cfg = () => vscode.workspace.getConfiguration('spotdesk');
     await cfg().update('watchlist', [], vscode.ConfigurationTarget.Global);
