@@ -217,7 +217,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     const rows = accounts.map((a) => `${a.type.padEnd(6)} ${a.available.padStart(24)} ${a.holds.padStart(24)} ${a.balance.padStart(24)}`);
     md.appendCodeblock([`${'account'.padEnd(6)} ${'available'.padStart(24)} ${'on hold'.padStart(24)} ${'balance'.padStart(24)}`, ...rows].join('\n'), 'text');
     const price = this.state.data?.prices?.[currency];
-    if (price !== undefined) md.appendMarkdown(`\n\n1 ${currency} ≈ ${price} ${fiat}${value !== undefined ? ` · value ≈ ${formatFiat(value, this.locale())} ${fiat}` : ''}`);
+    if (price !== undefined) md.appendMarkdown(`\n\n1 ${currency} ≈ ${dec.isDecimal(price) ? dec.normalize(price) : price} ${fiat}${value !== undefined ? ` · value ≈ ${formatFiat(value, this.locale())} ${fiat}` : ''}`);
     const precision = this.state.data?.precisions?.get(currency);
     md.appendMarkdown(`\n\nShown ${precision !== undefined ? `to ${currency}'s precision of ${precision} decimals` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
     return md;
