@@ -98,6 +98,7 @@ export class OrderBookController {
           this.view.setGroupingSteps(GROUPINGS.map((g) => groupingStep(inc, g)));
         }
         this.view.setSettings(msg.settings.grouping, msg.settings.depth);
+        this.applyDigits();
         this.pollText = `every ${msg.pollMs} ms`;
         this.view.setPolling(this.pollText);
         this.persist();
@@ -164,8 +165,15 @@ export class OrderBookController {
     this.view.setStale(at === undefined ? 'waiting' : isStale(at, this.now()) ? 'stale' : 'fresh');
   }
 
+  /** Pad prices to the tick of the current grouping and sizes to the lot (both from the symbol metadata). */
+  private applyDigits(): void {
+    if (!this.meta) return;
+    this.view.setDigits(fractionDigits(groupingStep(this.meta.priceIncrement, this.settings.grouping)), fractionDigits(this.meta.baseIncrement));
+  }
+
   private changeGrouping(g: Grouping): void {
     this.settings = { ...this.settings, grouping: g };
+    this.applyDigits();
     this.previous = emptyPrevious(); // no flash storm when the buckets change
     this.persist();
     this.api.post({ type: 'setGrouping', grouping: g });
