@@ -81,7 +81,7 @@ export async function setTheme(wb: Workbench, theme: ThemeKey): Promise<void> {
   // Preferences: Color Theme (its keybinding; the palette's row for it varies with recent commands).
   await page.keyboard.press('Control+K');
   await page.keyboard.press('Control+T');
-  await pick(page, { placeholder: /color theme/i }, THEMES[theme]);
+  await pick(page, { placeholder: /Color Theme/ }, THEMES[theme]); // atStep matches by source (case-sensitive)
   await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme], { timeout: 30_000 });
 }
 
