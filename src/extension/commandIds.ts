@@ -14,6 +14,7 @@ export const COMMANDS = {
   requestBuilderPlace: 'spotdesk.requestBuilder.place',
   selectProfile: 'spotdesk.selectProfile',
   setCredentials: 'spotdesk.setCredentials',
+  connectExchange: 'spotdesk.connectExchange',
   clearCredentials: 'spotdesk.clearCredentials',
   refresh: 'spotdesk.refresh',
   showLog: 'spotdesk.showLog',

@@ -21,6 +21,7 @@ import { describeError } from './views/pollingTree';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
 import { COMMANDS } from './commandIds';
+import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
 
 /** Everything the commands act on. */
 export interface CommandDeps {
@@ -69,6 +70,42 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
           .showInformationMessage(`Profile "${choice.profile!.name}" has no API credentials yet.`, 'Set API Credentials')
           .then((set) => set && vscode.commands.executeCommand(COMMANDS.setCredentials));
       }
+    }),
+
+    // Connect a real exchange in one flow (the walkthrough's last step): a profile (name, base URL)
+    // in the user's settings, its key into SecretStorage through Set API Credentials, then — only if
+    // the person says so — the switch to it. Takes no arguments: everything comes from the person.
+    reg(COMMANDS.connectExchange, async () => {
+      const title = 'SpotDesk: Connect a KuCoin Account';
+      const taken = connection.profiles().map((p) => p.name);
+      const name = await prompts.input({
+        title: `${title} (1/2)`,
+        prompt: 'A name for the profile (shown in SpotDesk; the key itself goes into secret storage next)',
+        value: freeProfileName('KuCoin', taken),
+        validateInput: (v) => profileNameError(v, taken),
+      });
+      if (name === undefined || profileNameError(name, taken)) return;
+      const url = await prompts.input({ title: `${title} (2/2)`, prompt: `REST base URL of the exchange (KuCoin: ${KUCOIN_BASE_URL})`, value: KUCOIN_BASE_URL, validateInput: baseUrlError });
+      if (url === undefined) return;
+      const urlError = baseUrlError(url);
+      if (urlError) throw new Error(urlError);
+      const profile: Profile = { id: `user:${name.trim()}`, name: name.trim(), baseUrl: normalizeBaseUrl(url), sandbox: false };
+      const cfg = vscode.workspace.getConfiguration('spotdesk');
+      const list = cfg.get<Array<{ name: string; baseUrl: string }>>('profiles') ?? [];
+      await cfg.update('profiles', [...list, { name: profile.name, baseUrl: profile.baseUrl }], vscode.ConfigurationTarget.Global);
+      services.log.info(`profile "${profile.name}" added (${profile.baseUrl})`);
+      await vscode.commands.executeCommand(COMMANDS.setCredentials, profile.name);
+      if (!(await connection.credentialsPresent(profile))) {
+        void vscode.window.showInformationMessage(`SpotDesk: profile "${profile.name}" was added without an API key. Run "SpotDesk: Set API Credentials" when you have one.`);
+        return;
+      }
+      const go = await prompts.confirm(
+        `Switch SpotDesk to "${profile.name}" now?`,
+        `SpotDesk then shows this account at ${profile.baseUrl} and places orders there with real funds, always after asking you. "SpotDesk: Select Profile" switches back to "${SANDBOX_PROFILE_NAME}".`,
+        `Switch to "${profile.name}"`,
+        'Stay on the current profile',
+      );
+      if (go) await connection.selectProfile(profile.name);
     }),
 
     reg(COMMANDS.setCredentials, async (profileName?: string) => {
