@@ -199,6 +199,11 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (!l) throw new Error('the order-document language feature did not register');
         return l;
       },
+      withdrawals: () => {
+        const w = seams.features.withdrawals;
+        if (!w) throw new Error('the funding feature did not register');
+        return w;
+      },
     };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));
   }

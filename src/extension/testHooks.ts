@@ -24,6 +24,7 @@ import { INTERNAL_COMMANDS } from './commandIds';
 import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
 import type { FundingHistoryTree } from './views/fundingHistory';
+import type { WithdrawalWatcher } from './funding/watcher';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
@@ -36,7 +37,7 @@ export class TestSeams {
   private override: SpotClient | undefined;
   private readonly listeners = new Set<() => void>();
   /** Feature hooks, filled in by the features' `register()`. */
-  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks>; language?: LanguageTestHooks } = {};
+  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks>; language?: LanguageTestHooks; withdrawals?: WithdrawalWatcher } = {};
 
   /** The client that replaces the active profile's, if a test set one. */
   get client(): SpotClient | undefined {
@@ -74,4 +75,6 @@ export interface SpotDeskTestHooks {
   requestBuilder(): Promise<RequestBuilderTestHooks>;
   /** The order-document language client's hooks (starts nothing by itself). */
   language(): LanguageTestHooks;
+  /** The withdrawal watcher (what it watches, the notifications it showed). */
+  withdrawals(): WithdrawalWatcher;
 }

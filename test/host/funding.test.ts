@@ -346,6 +346,30 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       );
     });
 
+    it('a submitted withdrawal is followed to its end: completion and failure each notify the person (with the reason) and the watch stops', async () => {
+      const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const watcher = hooks.withdrawals();
+      answerAs(v1);
+      const ok = await withdraw();
+      assert.strictEqual(ok.status, 'sent', JSON.stringify(ok));
+      assert.ok(watcher.watching().includes(ok.withdrawalId!), 'the submitted withdrawal is watched');
+      answerAs({ ...v1, amount: '30' });
+      const bad = await withdraw();
+      assert.strictEqual(bad.status, 'sent', JSON.stringify(bad));
+      await admin('POST', `/sandbox/v1/withdrawals/${bad.withdrawalId}/fail`, { reason: 'chain congested' });
+      const failed = await waitFor('the failure notice', () => watcher.notices.find((n) => n.id === bad.withdrawalId), 30_000);
+      assert.deepStrictEqual([failed.status, failed.level], ['FAILURE', 'error']);
+      assert.strictEqual(failed.text, `Your withdrawal of 30 USDT to ${TRON_ADDR.slice(0, 6)}…${TRON_ADDR.slice(-4)} failed: chain congested. The held USDT is back in your main account.`);
+      // The sandbox settles a withdrawal 5 s (its clock) after it was made.
+      const done = await waitFor('the completion notice', () => watcher.notices.find((n) => n.id === ok.withdrawalId), 40_000);
+      assert.deepStrictEqual([done.status, done.level], ['SUCCESS', 'info']);
+      assert.match(done.text, new RegExp(`^Your withdrawal of 20 USDT to ${TRON_ADDR.slice(0, 6)}…${TRON_ADDR.slice(-4)} completed`));
+      assert.deepStrictEqual(watcher.watching().filter((id) => id === ok.withdrawalId || id === bad.withdrawalId), [], 'settled withdrawals are no longer watched');
+      const b = await balances(client, 'USDT');
+      assert.deepStrictEqual(b.main, { balance: '79', available: '79', holds: '0' }, '20 + 1 fee left; the failed 30 + 1 came back');
+    });
+
     it('a complete draft, a confirmation function and a client passed as the argument are ignored: the modal is shown and dismissing it sends nothing', async () => {
       const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
       const { client: attacker } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
