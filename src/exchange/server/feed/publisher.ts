@@ -263,40 +263,33 @@ export class Publisher implements CoreEventSink {
 
   /** A visible level changed: appended to the symbol's open `trade.l2update` batch. */
   level(e: LevelEvent): void {
-    try {
-      this.onLevel(e);
-    } catch (err) {
-      this.fault('level event', err);
-    }
+    this.handle('level event', this.onLevel, e);
   }
 
   /** A trade: a `trade.l3match` message; remembered as the symbol's last trade for the tickers. */
   trade(e: TradeEvent): void {
-    try {
-      this.onTrade(e);
-    } catch (err) {
-      this.fault('trade event', err);
-    }
+    this.handle('trade event', this.onTrade, e);
   }
 
   /** An order change: `orderChange` on tradeOrdersV2, and on tradeOrders (v1) except `received`. */
   order(e: OrderEvent): void {
-    try {
-      this.onOrder(e);
-    } catch (err) {
-      this.fault('order event', err);
-    }
+    this.handle('order event', this.onOrder, e);
   }
 
   /** A balance change: `account.balance`. */
   balance(e: BalanceEvent): void {
+    this.handle('balance event', this.onBalance, e);
+  }
+
+  /**
+   * Run the handler `on` of one core event: a throw is logged as a fault of `where` and goes no
+   * further. Takes the method and its event (no closure per event: this runs inside core commands).
+   */
+  private handle<E>(where: string, on: (this: this, e: E) => void, e: E): void {
     try {
-      if (!this.subs.balance.has(e.uid)) return;
-      // Deposits and transfers come without an id from the core: the command's own record names it (see onCommand).
-      if (e.relationEventId === '') this.unnamed.push(e);
-      this.enqueue({ channel: 'balance', key: e.uid, balance: e });
+      on.call(this, e);
     } catch (err) {
-      this.fault('balance event', err);
+      this.fault(where, err);
     }
   }
 
@@ -314,6 +307,13 @@ export class Publisher implements CoreEventSink {
     } catch {
       // a failing log sink must not matter either
     }
+  }
+
+  private onBalance(e: BalanceEvent): void {
+    if (!this.subs.balance.has(e.uid)) return;
+    // Deposits and transfers come without an id from the core: the command's own record names it (see onCommand).
+    if (e.relationEventId === '') this.unnamed.push(e);
+    this.enqueue({ channel: 'balance', key: e.uid, balance: e });
   }
 
   private onLevel(e: LevelEvent): void {
