@@ -420,14 +420,10 @@ export class Publisher implements CoreEventSink {
     if (s.drain() > this.opts.sendBufferLimitBytes) this.opts.onSlow(s);
   }
 
+  /** Depth5/50 and ticker pushes of the symbols changed since the last fast tick. */
   private tickFast(): void {
-    if (this.dirtyFast.size === 0) return;
-    const now = this.state.now();
-    const dirty = [...this.dirtyFast];
-    this.dirtyFast.clear();
-    const touched = new Set<Subscriber>();
     const allSubs = this.subs.ticker.get('all');
-    for (const sym of dirty) {
+    this.tick(this.dirtyFast, (sym, now, touched) => {
       for (const ch of ['depth5', 'depth50', 'ticker'] as const) {
         const set = this.subs[ch].get(sym);
         const all = ch === 'ticker' ? allSubs : undefined;
@@ -435,20 +431,29 @@ export class Publisher implements CoreEventSink {
         if (set?.size) this.publishIfChanged(ch, sym, false, now, set, touched);
         if (all?.size) this.publishIfChanged(ch, sym, true, now, all, touched);
       }
-    }
-    for (const s of touched) this.drainOne(s);
+    });
   }
 
+  /** Snapshot pushes of the symbols changed since the last slow tick. */
   private tickSlow(): void {
-    if (this.dirtySlow.size === 0) return;
-    const now = this.state.now();
-    const dirty = [...this.dirtySlow];
-    this.dirtySlow.clear();
-    const touched = new Set<Subscriber>();
-    for (const sym of dirty) {
+    this.tick(this.dirtySlow, (sym, now, touched) => {
       const set = this.subs.snapshot.get(sym);
       if (set?.size) this.publishIfChanged('snapshot', sym, false, now, set, touched);
-    }
+    });
+  }
+
+  /**
+   * One throttled tick: takes (and empties) the `dirty` symbols, runs `publish` for each at one
+   * sandbox time `now`, collecting in `touched` the subscribers sent something, then drains each of
+   * them once. Nothing when no symbol changed.
+   */
+  private tick(dirty: Set<string>, publish: (sym: string, now: number, touched: Set<Subscriber>) => void): void {
+    if (dirty.size === 0) return;
+    const now = this.state.now();
+    const symbols = [...dirty];
+    dirty.clear();
+    const touched = new Set<Subscriber>();
+    for (const sym of symbols) publish(sym, now, touched);
     for (const s of touched) this.drainOne(s);
   }
 
