@@ -459,15 +459,11 @@ export class SpotClient {
    * All HF fills matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
    * default 100). Stops on a short/empty page or when `lastId` does not move.
    */
-  async *iterateFills(query: FillsQuery): AsyncGenerator<HfFill, void, undefined> {
-    const limit = Math.min(100, Number(query.limit ?? 100));
-    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
-    for (;;) {
-      const page = await this.getFills({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
-      for (const f of page.items) yield f;
-      if (page.items.length < limit || page.lastId === null || page.lastId === lastId) return;
-      lastId = page.lastId;
-    }
+  iterateFills(query: FillsQuery): AsyncGenerator<HfFill, void, undefined> {
+    return this.byLastId(query, 100, async (p) => {
+      const page = await this.getFills({ ...query, ...p });
+      return { items: page.items, next: page.lastId };
+    });
   }
   /** One HF order (GET /api/v1/hf/orders/{orderId}?symbol=). */
   getOrder(symbol: string, orderId: string): Promise<ResponseOf<'order'>> {
@@ -636,15 +632,11 @@ export class SpotClient {
    * All done HF orders matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
    * default 100). Stops on a short or empty page or when `lastId` does not move.
    */
-  async *iterateDoneOrders(query: DoneOrdersQuery): AsyncGenerator<HfOrder, void, undefined> {
-    const limit = Math.min(100, Number(query.limit ?? 100));
-    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
-    for (;;) {
-      const page = await this.getDoneOrders({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
-      for (const o of page.items) yield o;
-      if (page.items.length < limit || page.lastId === null || page.lastId === lastId) return;
-      lastId = page.lastId;
-    }
+  iterateDoneOrders(query: DoneOrdersQuery): AsyncGenerator<HfOrder, void, undefined> {
+    return this.byLastId(query, 100, async (p) => {
+      const page = await this.getDoneOrders({ ...query, ...p });
+      return { items: page.items, next: page.lastId };
+    });
   }
   /** One HF order by clientOid (GET /api/v1/hf/orders/client-order/{clientOid}?symbol=). */
   getOrderByClientOid(symbol: string, clientOid: string): Promise<ResponseOf<'orderByClientOid'>> {
@@ -707,16 +699,33 @@ export class SpotClient {
     return this.call('hfLedgers', query);
   }
   /** Every trade_hf ledger entry matching `query`, newest first, following `lastId` (limit default 200). */
-  async *iterateHfLedgers(query: HfLedgersQuery = {}): AsyncGenerator<HfLedgerEntry, void, undefined> {
-    const limit = Math.min(200, Number(query.limit ?? 200));
+  iterateHfLedgers(query: HfLedgersQuery = {}): AsyncGenerator<HfLedgerEntry, void, undefined> {
+    return this.byLastId(query, 200, async (p) => {
+      const page = await this.getHfLedgers({ ...query, ...p });
+      // the list has no cursor field: the next page is the entries below the last one's id
+      return { items: page, next: page.length > 0 ? page[page.length - 1].id : null };
+    });
+  }
+
+  /**
+   * Items of a list paged by `lastId` (HF fills, done HF orders, the trade_hf ledger), page by page
+   * from `query.lastId`: `get` is asked for `{limit, lastId?}` (limit = `query.limit` capped at
+   * `maxLimit`, default `maxLimit`; no `lastId` on the first page unless the query has one) and
+   * answers the page's items and the next page's cursor. Stops on a short page, a null cursor, or
+   * a cursor that does not move.
+   */
+  private async *byLastId<T>(
+    query: { limit?: number | string; lastId?: number | string | bigint },
+    maxLimit: number,
+    get: (page: { limit: number; lastId?: string }) => Promise<{ items: readonly T[]; next: string | null }>,
+  ): AsyncGenerator<T, void, undefined> {
+    const limit = Math.min(maxLimit, Number(query.limit ?? maxLimit));
     let lastId = query.lastId === undefined ? undefined : String(query.lastId);
     for (;;) {
-      const page = await this.getHfLedgers({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
-      for (const e of page) yield e;
-      if (page.length < limit) return;
-      const next = page[page.length - 1].id;
-      if (next === lastId) return;
-      lastId = next;
+      const page = await get({ limit, ...(lastId !== undefined ? { lastId } : {}) });
+      for (const it of page.items) yield it;
+      if (page.items.length < limit || page.next === null || page.next === lastId) return;
+      lastId = page.next;
     }
   }
 

@@ -131,6 +131,23 @@ class Side {
     }
   }
 
+  /**
+   * Apply the changes `[price, size, sequence]` of one side of an increment whose sequence is
+   * above `last` (older ones are already in the snapshot); a zero size removes the level.
+   * @returns how many changes were applied.
+   */
+  applyAfter(changes: L2Increment['changes']['asks'], last: bigint): number {
+    let n = 0;
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i];
+      if (c[2] > last) {
+        this.set(c[0], c[1]);
+        n++;
+      }
+    }
+    return n;
+  }
+
   load(levels: readonly (readonly [string, string])[]): void {
     this.levels.clear();
     this.sorted = null;
@@ -260,23 +277,7 @@ export class L2BookKeeper extends EventEmitter {
       this.buffer.push(u);
       return false;
     }
-    let n = 0;
-    const asks = u.changes.asks;
-    for (let i = 0; i < asks.length; i++) {
-      const c = asks[i];
-      if (c[2] > last) {
-        this.askSide.set(c[0], c[1]);
-        n++;
-      }
-    }
-    const bids = u.changes.bids;
-    for (let i = 0; i < bids.length; i++) {
-      const c = bids[i];
-      if (c[2] > last) {
-        this.bidSide.set(c[0], c[1]);
-        n++;
-      }
-    }
+    const n = this.askSide.applyAfter(u.changes.asks, last) + this.bidSide.applyAfter(u.changes.bids, last);
     this.last = u.sequenceEnd;
     this.stats.applied++;
     if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n } satisfies L2UpdateEvent);

@@ -17,10 +17,10 @@ import type { AccountsTree } from './views/accounts';
 import type { OrdersTree, OrderNode } from './views/orders';
 import { accountArg, orderArg, symbolArg } from './commandArgs';
 import type { MarketsTree } from './views/markets';
-import { describeError } from './views/pollingTree';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
 import { COMMANDS } from './commandIds';
+import { guardedRegistrar } from './guardedCommand';
 import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
 
 /** Everything the commands act on. */
@@ -35,17 +35,7 @@ export interface CommandDeps {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { connection, trees, services } = d;
   const prompts = services.prompts;
-  const reg = (id: string, fn: (...args: never[]) => unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => unknown)(...args);
-      } catch (err) {
-        const msg = describeError(err);
-        services.log.error(`${id}: ${msg}`);
-        void vscode.window.showErrorMessage(`SpotDesk: ${msg}`);
-        return undefined;
-      }
-    });
+  const reg = guardedRegistrar(services.log);
 
   return [
     reg(COMMANDS.selectProfile, async () => {

@@ -5,6 +5,7 @@
  * when the client does not supply them. The server never has credentials and signs nothing.
  */
 import { SpotClient } from '../api/client';
+import { symbolRules } from '../api/orderRules';
 import type { MarketResult } from './protocol';
 import type { SymbolMeta } from './symbols';
 
@@ -31,21 +32,7 @@ export class PublicApi {
    */
   async symbols(baseUrl: string): Promise<SymbolMeta[]> {
     const list = await this.clientFor(baseUrl).getSymbols();
-    return list.map((s) => ({
-      symbol: s.symbol,
-      baseCurrency: s.baseCurrency,
-      quoteCurrency: s.quoteCurrency,
-      market: s.market,
-      baseIncrement: s.baseIncrement,
-      priceIncrement: s.priceIncrement,
-      quoteIncrement: s.quoteIncrement,
-      baseMinSize: s.baseMinSize,
-      quoteMinSize: s.quoteMinSize,
-      baseMaxSize: s.baseMaxSize,
-      quoteMaxSize: s.quoteMaxSize,
-      minFunds: s.minFunds,
-      enableTrading: s.enableTrading,
-    }));
+    return list.map((s) => ({ ...symbolRules(s), baseCurrency: s.baseCurrency, quoteCurrency: s.quoteCurrency, enableTrading: s.enableTrading, market: s.market }));
   }
 
   /**

@@ -14,7 +14,7 @@ import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../
 import { sampleDepositAddress } from './depositAddresses';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
-import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord } from './state';
+import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
 /** Context of one API request to endpoint `N`. */
@@ -57,6 +57,32 @@ function requireSymbol(state: SandboxState, symbol: string): void {
 function uidOf(ctx: RouteContext): string {
   if (!ctx.user) throw new SandboxError('400001', 'Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE', 401);
   return ctx.user.uid;
+}
+
+/**
+ * The uid of a signed read of one symbol's orders or fills: checks the credentials (400001) and
+ * the symbol (900001), then brings the clock up to date (GTT expiries) so the read sees them.
+ */
+function userSymbolRead(ctx: RouteContext, symbol: string): string {
+  const uid = uidOf(ctx);
+  requireSymbol(ctx.state, symbol);
+  ctx.state.syncClock();
+  return uid;
+}
+
+/**
+ * POST /api/v1/deposit-addresses (`onePerChain`: KuCoin keeps one address per currency and chain
+ * for the V1 create and refuses a second with 260000) and POST /api/v3/deposit-address/create:
+ * the new address record of `uid`. Throws 400100 for an unknown currency or chain, 260200 when
+ * deposits are suspended on the chain.
+ */
+function createDepositAddress(ctx: RouteContext<'depositAddress' | 'depositAddressV3'>, onePerChain: boolean): DepositAddressRecord {
+  const uid = uidOf(ctx);
+  const p = ctx.params;
+  const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
+  if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
+  if (onePerChain && ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
+  return ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
 }
 
 function requireFeed(feed: Feed | undefined): Feed {
@@ -304,10 +330,8 @@ export const HANDLERS: Handlers = {
   bulletPrivate: (ctx) => requireFeed(ctx.feed).bullet('private', uidOf(ctx), ctx.baseUrl),
 
   fills: (ctx) => {
-    const uid = uidOf(ctx);
     const p = ctx.params;
-    requireSymbol(ctx.state, p.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, p.symbol);
     return ctx.state.exchange.fills(uid, {
       symbol: p.symbol,
       ...(p.orderId !== undefined ? { orderId: p.orderId } : {}),
@@ -321,16 +345,12 @@ export const HANDLERS: Handlers = {
     });
   },
   order: (ctx) => {
-    const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
     // The engine applies the spec's 3 × 24 h window to done orders (400100 "order not exists").
     return ctx.state.exchange.getOrder(uid, ctx.params.symbol, ctx.params.orderId);
   },
   activeOrders: (ctx) => {
-    const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
     return ctx.state.exchange.activeOrders(uid, ctx.params.symbol);
   },
   baseFee: (ctx) => {
@@ -385,21 +405,11 @@ export const HANDLERS: Handlers = {
     return ctx.state.run('transfer', { uid, clientOid: p.clientOid, currency: p.currency, from: p.from, to: p.to, amount: p.amount });
   },
   depositAddress: (ctx) => {
-    const uid = uidOf(ctx);
-    const p = ctx.params;
-    const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
-    if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
-    // KuCoin keeps one address per (currency, chain) for the V1 create: a second one is refused.
-    if (ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
+    const rec = createDepositAddress(ctx, true);
     return { address: rec.address, memo: rec.memo, chain: rec.chainName, chainId: rec.chainId, to: rec.to, currency: rec.currency };
   },
   depositAddressV3: (ctx) => {
-    const uid = uidOf(ctx);
-    const p = ctx.params;
-    const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
-    if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
+    const rec = createDepositAddress(ctx, false);
     return { address: rec.address, memo: rec.memo, chainId: rec.chainId, to: rec.to, expirationDate: 0, currency: rec.currency, chainName: rec.chainName };
   },
   depositAddressesV2: (ctx) => {
@@ -531,16 +541,11 @@ export const HANDLERS: Handlers = {
     return state.exchange.level2(params.symbol, Number.MAX_SAFE_INTEGER);
   },
   doneOrders: (ctx) => {
-    const uid = uidOf(ctx);
-    const p = ctx.params;
-    requireSymbol(ctx.state, p.symbol);
-    ctx.state.syncClock();
-    return doneOrdersPage(ctx.state, uid, p);
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
+    return doneOrdersPage(ctx.state, uid, ctx.params);
   },
   orderByClientOid: (ctx) => {
-    const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
     return ctx.state.exchange.getOrderByClientOid(uid, ctx.params.symbol, ctx.params.clientOid);
   },
   cancelOrderByClientOid: (ctx) => {

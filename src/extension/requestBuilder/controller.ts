@@ -13,7 +13,7 @@ import { diagnose } from '../../shared/requestBuilder/diagnose';
 import { failureText } from '../../shared/failure';
 import { estimateLines, estimateOrder, type OrderEstimate } from '../../shared/orderEstimate';
 import { fractionDigits } from '../../api/decimal';
-import { validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
+import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 
@@ -54,24 +54,6 @@ export function toView(p: PreparedRequest): PreparedView {
     timestamp: String(p.timestamp),
     keyVersion: p.keyVersion ?? '—',
     clockOffsetMs: Number.isFinite(p.clockOffsetMs) ? p.clockOffsetMs : null,
-  };
-}
-
-/** Keep only the fields of {@link SymbolRules} (the webview needs no more). */
-export function toRules(s: SymbolInfo): SymbolRules {
-  return {
-    symbol: s.symbol,
-    baseCurrency: s.baseCurrency,
-    quoteCurrency: s.quoteCurrency,
-    baseIncrement: s.baseIncrement,
-    priceIncrement: s.priceIncrement,
-    quoteIncrement: s.quoteIncrement,
-    baseMinSize: s.baseMinSize,
-    quoteMinSize: s.quoteMinSize,
-    baseMaxSize: s.baseMaxSize,
-    quoteMaxSize: s.quoteMaxSize,
-    minFunds: s.minFunds,
-    enableTrading: s.enableTrading,
   };
 }
 
@@ -143,7 +125,7 @@ export class RequestBuilderController {
    */
   async symbols(force = false): Promise<SymbolRules[]> {
     const list = await this.deps.symbols(force);
-    if (this.rulesOf?.list !== list) this.rulesOf = { list, rules: list.map(toRules).sort((a, b) => a.symbol.localeCompare(b.symbol)) };
+    if (this.rulesOf?.list !== list) this.rulesOf = { list, rules: list.map(symbolRules).sort((a, b) => a.symbol.localeCompare(b.symbol)) };
     return this.rulesOf.rules;
   }
 

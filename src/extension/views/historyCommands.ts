@@ -9,13 +9,13 @@
  * modal confirmation; nothing is sent without the person's answer, whatever the arguments.
  */
 import { COMMANDS } from '../commandIds';
+import { guardedRegistrar } from '../guardedCommand';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { WithdrawalItem } from '../../api/schemas';
 import { withdrawalArg } from '../commandArgs';
 import type { Services } from '../services';
-import { describeError } from './pollingTree';
 import { allFills, quoteDigits, type FillsTree } from './fills';
 import type { FundingHistoryTree, MoreFundingNode } from './fundingHistory';
 import { fillsCsv, ordersCsv } from './historyRows';
@@ -50,17 +50,7 @@ async function processingWithdrawal(services: Services, withdrawalId: string): P
 
 /** Register the history views' commands; returns their disposables. */
 export function registerHistoryCommands(services: Services, trees: HistoryTrees, noted: () => string[]): vscode.Disposable[] {
-  const reg = (id: string, fn: (...args: never[]) => unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => unknown)(...args);
-      } catch (err) {
-        const msg = describeError(err);
-        services.log.error(`${id}: ${msg}`);
-        void vscode.window.showErrorMessage(`SpotDesk: ${msg}`);
-        return undefined;
-      }
-    });
+  const reg = guardedRegistrar(services.log);
 
   /** Ask where, then write `text`; returns the file written or undefined when cancelled. */
   const save = async (what: string, title: string, text: string): Promise<vscode.Uri | undefined> => {

@@ -263,40 +263,33 @@ export class Publisher implements CoreEventSink {
 
   /** A visible level changed: appended to the symbol's open `trade.l2update` batch. */
   level(e: LevelEvent): void {
-    try {
-      this.onLevel(e);
-    } catch (err) {
-      this.fault('level event', err);
-    }
+    this.handle('level event', this.onLevel, e);
   }
 
   /** A trade: a `trade.l3match` message; remembered as the symbol's last trade for the tickers. */
   trade(e: TradeEvent): void {
-    try {
-      this.onTrade(e);
-    } catch (err) {
-      this.fault('trade event', err);
-    }
+    this.handle('trade event', this.onTrade, e);
   }
 
   /** An order change: `orderChange` on tradeOrdersV2, and on tradeOrders (v1) except `received`. */
   order(e: OrderEvent): void {
-    try {
-      this.onOrder(e);
-    } catch (err) {
-      this.fault('order event', err);
-    }
+    this.handle('order event', this.onOrder, e);
   }
 
   /** A balance change: `account.balance`. */
   balance(e: BalanceEvent): void {
+    this.handle('balance event', this.onBalance, e);
+  }
+
+  /**
+   * Run the handler `on` of one core event: a throw is logged as a fault of `where` and goes no
+   * further. Takes the method and its event (no closure per event: this runs inside core commands).
+   */
+  private handle<E>(where: string, on: (this: this, e: E) => void, e: E): void {
     try {
-      if (!this.subs.balance.has(e.uid)) return;
-      // Deposits and transfers come without an id from the core: the command's own record names it (see onCommand).
-      if (e.relationEventId === '') this.unnamed.push(e);
-      this.enqueue({ channel: 'balance', key: e.uid, balance: e });
+      on.call(this, e);
     } catch (err) {
-      this.fault('balance event', err);
+      this.fault(where, err);
     }
   }
 
@@ -314,6 +307,13 @@ export class Publisher implements CoreEventSink {
     } catch {
       // a failing log sink must not matter either
     }
+  }
+
+  private onBalance(e: BalanceEvent): void {
+    if (!this.subs.balance.has(e.uid)) return;
+    // Deposits and transfers come without an id from the core: the command's own record names it (see onCommand).
+    if (e.relationEventId === '') this.unnamed.push(e);
+    this.enqueue({ channel: 'balance', key: e.uid, balance: e });
   }
 
   private onLevel(e: LevelEvent): void {
@@ -420,14 +420,10 @@ export class Publisher implements CoreEventSink {
     if (s.drain() > this.opts.sendBufferLimitBytes) this.opts.onSlow(s);
   }
 
+  /** Depth5/50 and ticker pushes of the symbols changed since the last fast tick. */
   private tickFast(): void {
-    if (this.dirtyFast.size === 0) return;
-    const now = this.state.now();
-    const dirty = [...this.dirtyFast];
-    this.dirtyFast.clear();
-    const touched = new Set<Subscriber>();
     const allSubs = this.subs.ticker.get('all');
-    for (const sym of dirty) {
+    this.tick(this.dirtyFast, (sym, now, touched) => {
       for (const ch of ['depth5', 'depth50', 'ticker'] as const) {
         const set = this.subs[ch].get(sym);
         const all = ch === 'ticker' ? allSubs : undefined;
@@ -435,20 +431,29 @@ export class Publisher implements CoreEventSink {
         if (set?.size) this.publishIfChanged(ch, sym, false, now, set, touched);
         if (all?.size) this.publishIfChanged(ch, sym, true, now, all, touched);
       }
-    }
-    for (const s of touched) this.drainOne(s);
+    });
   }
 
+  /** Snapshot pushes of the symbols changed since the last slow tick. */
   private tickSlow(): void {
-    if (this.dirtySlow.size === 0) return;
-    const now = this.state.now();
-    const dirty = [...this.dirtySlow];
-    this.dirtySlow.clear();
-    const touched = new Set<Subscriber>();
-    for (const sym of dirty) {
+    this.tick(this.dirtySlow, (sym, now, touched) => {
       const set = this.subs.snapshot.get(sym);
       if (set?.size) this.publishIfChanged('snapshot', sym, false, now, set, touched);
-    }
+    });
+  }
+
+  /**
+   * One throttled tick: takes (and empties) the `dirty` symbols, runs `publish` for each at one
+   * sandbox time `now`, collecting in `touched` the subscribers sent something, then drains each of
+   * them once. Nothing when no symbol changed.
+   */
+  private tick(dirty: Set<string>, publish: (sym: string, now: number, touched: Set<Subscriber>) => void): void {
+    if (dirty.size === 0) return;
+    const now = this.state.now();
+    const symbols = [...dirty];
+    dirty.clear();
+    const touched = new Set<Subscriber>();
+    for (const sym of symbols) publish(sym, now, touched);
     for (const s of touched) this.drainOne(s);
   }
 
