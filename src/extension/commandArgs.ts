@@ -101,3 +101,19 @@ export function orderDocumentArgs(uri: unknown, index: unknown): { uri: string; 
   const path = uri.split(/[?#]/)[0].toLowerCase();
   return path.endsWith('.spotorder.json') ? { uri, index } : undefined;
 }
+
+/** A positive plain decimal price (at most 40 + 40 digits). */
+const PRICE_RE = /^\d{1,40}(?:\.\d{1,40})?$/;
+
+/**
+ * Arguments of `spotdesk.requestBuilder.prefill` (a market panel's price level → the request
+ * builder): `(symbol, side, price)`. Only these three are taken; the builder opens a limit draft
+ * and sends nothing (placing from it stays behind its confirmation).
+ * @returns `{symbol, side, price}` or undefined for anything else.
+ */
+export function prefillArgs(symbol: unknown, side: unknown, price: unknown): { symbol: string; side: 'buy' | 'sell'; price: string } | undefined {
+  if (typeof symbol !== 'string' || !SYMBOL_RE.test(symbol)) return undefined;
+  if (side !== 'buy' && side !== 'sell') return undefined;
+  if (typeof price !== 'string' || !PRICE_RE.test(price)) return undefined;
+  return { symbol: symbol.toUpperCase(), side, price };
+}

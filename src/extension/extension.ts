@@ -30,6 +30,9 @@ import { describeError } from './views/pollingTree';
 import { CachedFetch } from '../shared/cachedFetch';
 import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
+import { Live } from './live/index';
+import { LiveStatusItem } from './live/statusItem';
+import { register as registerAlerts, type PriceAlerts } from './alerts/index';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -41,6 +44,7 @@ export interface SpotDeskApi {
 }
 
 const NOTED_KEY = 'spotdesk.notedSymbols';
+const idleStatus = { state: 'idle', reason: null, attempt: 0, nextAttemptAt: null, since: 0 } as const;
 const MAX_NOTED = 50;
 
 /** Extension entry point (see module docs). */
@@ -66,6 +70,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
 
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
   let trees: SpotDeskTestHooks['trees'];
+  // eslint-disable-next-line prefer-const -- assigned once the trees exist
+  let live: Live;
   const services: Services = {
     context,
     log,
@@ -92,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       void trees.orders.refresh();
     },
     onDidChangeProfile: connection.onDidChange,
+    get live() {
+      return live;
+    },
   };
 
   trees = {
@@ -100,11 +109,28 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     markets: new MarketsTree(services),
   };
   const statusBar = new StatusBar(connection);
+  // Before the features: its profile listener closes the old profile's streams first.
+  live = new Live(services, trees);
+  const liveItem = new LiveStatusItem(() => {
+    const data = trees.accounts.state.data;
+    return {
+      status: live.current?.status ?? { public: idleStatus, private: idleStatus },
+      accounts: data?.accounts,
+      prices: data?.prices,
+      fiat: data?.fiat ?? (vscode.workspace.getConfiguration('spotdesk').get<string>('fiatCurrency') || 'USD'),
+      pricesAt: trees.accounts.state.updatedAt,
+      now: Date.now(),
+    };
+  });
 
   context.subscriptions.push(
     log,
     connection,
     statusBar,
+    live,
+    liveItem,
+    live.onDidChangeStatus(() => liveItem.update()),
+    live.onDidChangeAccount(() => liveItem.update()),
     trees.accounts,
     trees.orders,
     trees.markets,
@@ -156,6 +182,12 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       log.error(`feature "${name}" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     }
   }
+  let alerts: PriceAlerts | undefined;
+  try {
+    alerts = registerAlerts(context, services);
+  } catch (err) {
+    log.error(`feature "alerts" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  }
 
   if (seams) {
     const interactive = windowPrompts();
@@ -177,6 +209,12 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         const l = seams.features.language;
         if (!l) throw new Error('the order-document language feature did not register');
         return l;
+      },
+      live,
+      liveItem,
+      alerts: () => {
+        if (!alerts) throw new Error('the alerts feature did not register');
+        return alerts;
       },
     };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));

@@ -21,6 +21,9 @@ import type { AccountsTree } from './views/accounts';
 import type { MarketsTree } from './views/markets';
 import type { OrdersTree } from './views/orders';
 import { INTERNAL_COMMANDS } from './commandIds';
+import type { Live } from './live/index';
+import type { LiveStatusItem } from './live/statusItem';
+import type { PriceAlerts } from './alerts/index';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
@@ -71,4 +74,10 @@ export interface SpotDeskTestHooks {
   requestBuilder(): Promise<RequestBuilderTestHooks>;
   /** The order-document language client's hooks (starts nothing by itself). */
   language(): LanguageTestHooks;
+  /** The live part: the feed (streams and their status), fill notifications shown, account figures. */
+  readonly live: Live;
+  /** The live status bar item (stream state, portfolio value). */
+  readonly liveItem: LiveStatusItem;
+  /** The price alerts (store, watcher, alerts fired). */
+  alerts(): PriceAlerts;
 }

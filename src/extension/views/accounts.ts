@@ -8,6 +8,8 @@ import type { Account, FiatPrices } from '../../api/schemas';
 import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
+import type { WsBalance } from '../../api/streamSchemas';
+import { applyBalance } from '../live/accountUpdates';
 import { alignDecimals, fiatValue } from './format';
 
 /** Data of one Accounts load. */
@@ -103,6 +105,16 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
 
   protected rootNodes(data: AccountsData): Node[] {
     return this.nodes(data);
+  }
+
+  /**
+   * Apply one `/account/balance` message (issue 22). Returns false when the account is unknown to
+   * the view (a new account: the caller resyncs from REST) or nothing changed.
+   */
+  applyBalanceChange(b: WsBalance): 'updated' | 'unchanged' | 'unknown' {
+    let r: 'updated' | 'unchanged' | 'unknown' = 'unknown';
+    this.applyLive((data) => (r = applyBalance(data.accounts, b)) === 'updated');
+    return r;
   }
 
   protected childNodes(node: Node): Node[] {
