@@ -27,7 +27,24 @@ import type * as http from 'node:http';
 import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
 import { ApiError, TransportError, ValidationError } from './errors';
 import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeaders } from './ratelimit';
-import { describeZodError, NoParams, type FillsQuery, type HfFill, type KeyVersion } from './schemas';
+import {
+  describeZodError,
+  NoParams,
+  type CandlesQuery,
+  type DepositItem,
+  type DepositsQuery,
+  type DoneOrdersQuery,
+  type FillsQuery,
+  type HfFill,
+  type HfLedgerEntry,
+  type HfLedgersQuery,
+  type HfOrder,
+  type KeyVersion,
+  type LedgerEntry,
+  type LedgersQuery,
+  type WithdrawalItem,
+  type WithdrawalsQuery,
+} from './schemas';
 import { buildQuery, maskKey, signRequest, type Credentials, type QueryValue } from './signing';
 import { decodeEnvelope, defaultFetch, envelopeCode, httpExchange, keepAliveAgent, type FetchLike, type RawAnswer } from './transport';
 import { parseJson } from './json';
@@ -564,6 +581,152 @@ export class SpotClient {
   /** Private websocket token bound to the key's user (POST /api/v1/bullet-private, General permission). */
   getBulletPrivate(): Promise<ResponseOf<'bulletPrivate'>> {
     return this.call('bulletPrivate', {});
+  }
+
+  // --- KuCoin endpoints beyond the spec (issue 21) ---
+
+  /** Account mode: `selfAccountMode` CLASSIC or UNIFIED (GET /api/ua/v1/account/mode). */
+  getAccountMode(): Promise<ResponseOf<'accountMode'>> {
+    return this.call('accountMode', {});
+  }
+  /** Whether the spot account is high-frequency (GET /api/v1/hf/accounts/opened). */
+  isHfAccount(): Promise<boolean> {
+    return this.call('hfAccountOpened', {});
+  }
+  /** Cross-margin symbols (GET /api/v3/margin/symbols). */
+  getMarginSymbols(symbol?: string): Promise<ResponseOf<'marginSymbols'>> {
+    return this.call('marginSymbols', { symbol });
+  }
+  /** Isolated-margin symbols (GET /api/v1/isolated/symbols). */
+  getIsolatedSymbols(): Promise<ResponseOf<'isolatedSymbols'>> {
+    return this.call('isolatedSymbols', {});
+  }
+  /** Active futures contracts (GET /api/v1/contracts/active, on the futures host of a real KuCoin). */
+  getFuturesContracts(): Promise<ResponseOf<'futuresContracts'>> {
+    return this.call('futuresContracts', {});
+  }
+  /** 24 h statistics of a pair (GET /api/v1/market/stats). */
+  getStats(symbol: string): Promise<ResponseOf<'stats'>> {
+    return this.call('stats', { symbol });
+  }
+  /** Best bid/ask and the last trade of a pair (GET /api/v1/market/orderbook/level1). */
+  getLevel1(symbol: string): Promise<ResponseOf<'level1'>> {
+    return this.call('level1', { symbol });
+  }
+  /** The last 100 public trades of a pair, oldest first; `time` in ns as an exact string (GET /api/v1/market/histories). */
+  getTradeHistory(symbol: string): Promise<ResponseOf<'tradeHistory'>> {
+    return this.call('tradeHistory', { symbol });
+  }
+  /**
+   * Candles, newest first, at most 1500: `[start (s), open, close, high, low, volume, turnover]`
+   * (GET /api/v1/market/candles; `startAt`/`endAt` in seconds). Page back in time with `endAt`.
+   */
+  getCandles(query: CandlesQuery): Promise<ResponseOf<'candles'>> {
+    return this.call('candles', query);
+  }
+  /** The full order book, signed (GET /api/v3/market/orderbook/level2). */
+  getFullOrderBook(symbol: string): Promise<ResponseOf<'level2Full'>> {
+    return this.call('level2Full', { symbol });
+  }
+  /** One page of done HF orders, newest first (GET /api/v1/hf/orders/done). */
+  getDoneOrders(query: DoneOrdersQuery): Promise<ResponseOf<'doneOrders'>> {
+    return this.call('doneOrders', query);
+  }
+  /**
+   * All done HF orders matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
+   * default 100). Stops on a short or empty page or when `lastId` does not move.
+   */
+  async *iterateDoneOrders(query: DoneOrdersQuery): AsyncGenerator<HfOrder, void, undefined> {
+    const limit = Math.min(100, Number(query.limit ?? 100));
+    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
+    for (;;) {
+      const page = await this.getDoneOrders({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
+      for (const o of page.items) yield o;
+      if (page.items.length < limit || page.lastId === null || page.lastId === lastId) return;
+      lastId = page.lastId;
+    }
+  }
+  /** One HF order by clientOid (GET /api/v1/hf/orders/client-order/{clientOid}?symbol=). */
+  getOrderByClientOid(symbol: string, clientOid: string): Promise<ResponseOf<'orderByClientOid'>> {
+    return this.call('orderByClientOid', { clientOid, symbol });
+  }
+  /** Cancel an HF order by clientOid (DELETE /api/v1/hf/orders/client-order/{clientOid}?symbol=). Never retried. */
+  cancelOrderByClientOid(symbol: string, clientOid: string): Promise<ResponseOf<'cancelOrderByClientOid'>> {
+    return this.call('cancelOrderByClientOid', { clientOid, symbol });
+  }
+  /** The pairs with active HF orders (GET /api/v1/hf/orders/active/symbols). */
+  async getActiveOrderSymbols(): Promise<string[]> {
+    return (await this.call('activeOrderSymbols', {})).symbols;
+  }
+  /** The user's fee rates of 1 to 10 pairs (GET /api/v1/trade-fees?symbols=). */
+  getTradeFees(symbols: readonly string[]): Promise<ResponseOf<'tradeFees'>> {
+    return this.call('tradeFees', { symbols: symbols.join(',') });
+  }
+  /** The deposit address of a currency (and chain), or null when none was created (GET /api/v1/deposit-addresses). */
+  getDepositAddress(currency: string, chain?: string): Promise<ResponseOf<'depositAddressV1'>> {
+    return this.call('depositAddressV1', { currency, chain });
+  }
+  /** One page of the deposit history, newest first (GET /api/v1/deposits). */
+  getDeposits(query: DepositsQuery = {}): Promise<ResponseOf<'deposits'>> {
+    return this.call('deposits', query);
+  }
+  /** Every deposit matching `query`, newest first, page after page (pageSize default 100). */
+  iterateDeposits(query: DepositsQuery = {}): AsyncGenerator<DepositItem, void, undefined> {
+    return this.pages((p) => this.getDeposits({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** One page of the withdrawal history, newest first (GET /api/v1/withdrawals). */
+  getWithdrawals(query: WithdrawalsQuery = {}): Promise<ResponseOf<'withdrawals'>> {
+    return this.call('withdrawals', query);
+  }
+  /** Every withdrawal matching `query`, newest first, page after page (pageSize default 100). */
+  iterateWithdrawals(query: WithdrawalsQuery = {}): AsyncGenerator<WithdrawalItem, void, undefined> {
+    return this.pages((p) => this.getWithdrawals({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** Cancel a withdrawal that is still processing; its hold is released (DELETE /api/v1/withdrawals/{withdrawalId}). Never retried. */
+  async cancelWithdrawal(withdrawalId: string): Promise<void> {
+    await this.call('cancelWithdrawal', { withdrawalId });
+  }
+  /** Move funds between accounts with a flex transfer (POST /api/v3/accounts/universal-transfer). Never retried. */
+  universalTransfer(req: ParamsOf<'universalTransfer'>): Promise<ResponseOf<'universalTransfer'>> {
+    return this.call('universalTransfer', req);
+  }
+  /** Transferable balance of an account (GET /api/v1/accounts/transferable; `type` MAIN, TRADE or TRADE_HF). */
+  getTransferable(currency: string, type: 'MAIN' | 'TRADE' | 'TRADE_HF'): Promise<ResponseOf<'transferable'>> {
+    return this.call('transferable', { currency, type });
+  }
+  /** One page of the main/trade account ledger, newest first (GET /api/v1/accounts/ledgers). */
+  getLedgers(query: LedgersQuery = {}): Promise<ResponseOf<'ledgers'>> {
+    return this.call('ledgers', query);
+  }
+  /** Every ledger entry matching `query`, newest first, page after page (pageSize default 100). */
+  iterateLedgers(query: LedgersQuery = {}): AsyncGenerator<LedgerEntry, void, undefined> {
+    return this.pages((p) => this.getLedgers({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** One page of the trade_hf account ledger, newest first (GET /api/v1/hf/accounts/ledgers). */
+  getHfLedgers(query: HfLedgersQuery = {}): Promise<ResponseOf<'hfLedgers'>> {
+    return this.call('hfLedgers', query);
+  }
+  /** Every trade_hf ledger entry matching `query`, newest first, following `lastId` (limit default 200). */
+  async *iterateHfLedgers(query: HfLedgersQuery = {}): AsyncGenerator<HfLedgerEntry, void, undefined> {
+    const limit = Math.min(200, Number(query.limit ?? 200));
+    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
+    for (;;) {
+      const page = await this.getHfLedgers({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
+      for (const e of page) yield e;
+      if (page.length < limit) return;
+      const next = page[page.length - 1].id;
+      if (next === lastId) return;
+      lastId = next;
+    }
+  }
+
+  /** Items of a `currentPage`/`pageSize` list, page by page from `startPage`, until the last page. */
+  private async *pages<T>(get: (p: { currentPage: number; pageSize: number }) => Promise<{ totalPage: number; items: T[] }>, pageSize: number | string = 100, startPage: number | string = 1): AsyncGenerator<T, void, undefined> {
+    for (let currentPage = Number(startPage); ; currentPage++) {
+      const page = await get({ currentPage, pageSize: Number(pageSize) });
+      for (const it of page.items) yield it;
+      if (page.items.length === 0 || currentPage >= page.totalPage) return;
+    }
   }
 }
 

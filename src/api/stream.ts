@@ -104,6 +104,8 @@ export class StreamClient extends EventEmitter {
 
   constructor(opts: StreamClientOptions) {
     super();
+    // one listener pair per kept book (keepBook) and per view: a bot keeping many books is not a leak
+    this.setMaxListeners(0);
     this.opts = {
       privateChannel: false,
       minReconnectDelayMs: 250,

@@ -14,6 +14,8 @@
  * - Active Orders tree (`spotdesk.order`, `spotdesk.orderSymbol` rows): the row object, with
  *   `symbol` (and, for an order row, `order.id`).
  * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
+ * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
+ *   `withdrawal.id`.
  *
  * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
  */
@@ -116,4 +118,20 @@ export function prefillArgs(symbol: unknown, side: unknown, price: unknown): { s
   if (side !== 'buy' && side !== 'sell') return undefined;
   if (typeof price !== 'string' || !PRICE_RE.test(price)) return undefined;
   return { symbol: symbol.toUpperCase(), side, price };
+}
+
+/** A withdrawal id (KuCoin: 24 hex characters; accept letters and digits up to 64). */
+const WITHDRAWAL_ID_RE = /^[A-Za-z0-9]{1,64}$/;
+
+/**
+ * Argument of `spotdesk.cancelWithdrawal`: the Funding History tree's withdrawal row (`{kind:
+ * 'withdrawal', withdrawal: {id}}`). Only the withdrawal's id is kept; what the confirmation shows
+ * (amount, fee, destination, status) is re-read from the exchange (GET /api/v1/withdrawals).
+ * @returns `{withdrawalId}` or undefined when the argument is not a withdrawal row.
+ */
+export function withdrawalArg(raw: unknown): { withdrawalId: string } | undefined {
+  const o = record(raw);
+  const w = record(o?.withdrawal);
+  if (o?.kind !== 'withdrawal' || !w) return undefined;
+  return typeof w.id === 'string' && WITHDRAWAL_ID_RE.test(w.id) ? { withdrawalId: w.id } : undefined;
 }

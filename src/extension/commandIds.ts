@@ -38,6 +38,14 @@ export const COMMANDS = {
   deletePriceAlert: 'spotdesk.deletePriceAlert',
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
+  orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
+  fillsRefresh: 'spotdesk.fills.refresh',
+  fundingHistoryRefresh: 'spotdesk.fundingHistory.refresh',
+  orderHistoryLoadMore: 'spotdesk.orderHistory.loadMore',
+  fundingHistoryLoadMore: 'spotdesk.fundingHistory.loadMore',
+  orderHistoryExportCsv: 'spotdesk.orderHistory.exportCsv',
+  fillsExportCsv: 'spotdesk.fills.exportCsv',
+  cancelWithdrawal: 'spotdesk.cancelWithdrawal',
 } as const;
 
 /** Commands registered by SpotDesk but not contributed (not in the palette or any menu). */

@@ -2,7 +2,8 @@
  * SpotDesk extension entry point.
  *
  * `activate()` does no network I/O: it creates the log channel, the profile/credential
- * `Connection`, the status bar item and the three tree views, registers the core commands and
+ * `Connection`, the status bar item and the tree views (Accounts, Active Orders, Markets, Order
+ * History, Fills, Funding History), registers the core and history commands and
  * calls the feature modules' `register(context, services)`. The API client and the embedded
  * sandbox are loaded lazily on first need (see ./connection.ts). The time activate() took is
  * logged and returned (`activationMs`, the only thing activate() exports: any extension can read
@@ -18,6 +19,10 @@ import { StatusBar } from './statusBar';
 import { AccountsTree } from './views/accounts';
 import { OrdersTree } from './views/orders';
 import { MarketsTree } from './views/markets';
+import { OrderHistoryTree } from './views/orderHistory';
+import { FillsTree } from './views/fills';
+import { FundingHistoryTree } from './views/fundingHistory';
+import { registerHistoryCommands } from './views/historyCommands';
 import { registerCommands } from './commands';
 import { windowPrompts } from './prompts';
 import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHooks';
@@ -107,6 +112,9 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     accounts: new AccountsTree(services),
     orders: new OrdersTree(services, notedSymbols),
     markets: new MarketsTree(services),
+    orderHistory: new OrderHistoryTree(services, notedSymbols),
+    fills: new FillsTree(services, notedSymbols),
+    fundingHistory: new FundingHistoryTree(services),
   };
   const statusBar = new StatusBar(connection);
   // Before the features: its profile listener closes the old profile's streams first.
@@ -134,9 +142,15 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     trees.accounts,
     trees.orders,
     trees.markets,
+    trees.orderHistory,
+    trees.fills,
+    trees.fundingHistory,
     trees.accounts.attach(),
     trees.orders.attach(),
     trees.markets.attach(),
+    trees.orderHistory.attach(),
+    trees.fills.attach(),
+    trees.fundingHistory.attach(),
     connection.onDidChange(() => {
       symbolList.reset();
       statusBar.reset();
@@ -147,14 +161,21 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (e.affectsConfiguration('spotdesk.fiatCurrency')) void trees.accounts.refresh();
         else trees.accounts.rerender();
       }
-      if (e.affectsConfiguration('spotdesk.watchlist')) void trees.orders.refresh();
+      if (e.affectsConfiguration('spotdesk.watchlist')) {
+        void trees.orders.refresh();
+        if (trees.orderHistory.view?.visible) void trees.orderHistory.refresh();
+        if (trees.fills.view?.visible) void trees.fills.refresh();
+      }
     }),
+    ...registerHistoryCommands(services, trees, notedSymbols),
     ...registerCommands({
       connection,
       services,
       trees,
       refreshAll: async () => {
-        await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update()]);
+        // the history views poll only while visible: refresh those the person can see
+        const history = [trees.orderHistory, trees.fills, trees.fundingHistory].filter((t) => t.view?.visible).map((t) => t.refresh());
+        await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update(), ...history]);
       },
     }),
   );

@@ -30,6 +30,8 @@ export interface Prompts {
    * @returns true when the last step completed, false when the person cancelled (Escape).
    */
   steps(start: Step): Promise<boolean>;
+  /** Save dialog (where to write an export); undefined when cancelled. */
+  saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
 }
 
 /** The interactive implementation (VS Code's window API). */
@@ -65,6 +67,9 @@ export function windowPrompts(): Prompts {
       } finally {
         qp.dispose();
       }
+    },
+    async saveFile(options) {
+      return vscode.window.showSaveDialog(options);
     },
     async steps(start) {
       // Loaded on first use: activation stays light.

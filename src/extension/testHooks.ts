@@ -24,6 +24,9 @@ import { INTERNAL_COMMANDS } from './commandIds';
 import type { Live } from './live/index';
 import type { LiveStatusItem } from './live/statusItem';
 import type { PriceAlerts } from './alerts/index';
+import type { OrderHistoryTree } from './views/orderHistory';
+import type { FillsTree } from './views/fills';
+import type { FundingHistoryTree } from './views/fundingHistory';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
@@ -60,7 +63,7 @@ export class TestSeams {
 export interface SpotDeskTestHooks {
   readonly services: Services;
   readonly connection: Connection;
-  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree; orderHistory: OrderHistoryTree; fills: FillsTree; fundingHistory: FundingHistoryTree };
   readonly statusBar: StatusBar;
   /** The prompts every command uses; replace its methods to answer, {@link resetPrompts} to restore. */
   readonly prompts: Prompts;

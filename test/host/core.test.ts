@@ -19,7 +19,7 @@ describe('SpotDesk activation and profiles', () => {
     assert.deepStrictEqual(pkg.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:')), []);
     assert.deepStrictEqual(
       pkg.contributes.views.spotdesk.map((v) => v.id),
-      ['spotdesk.accounts', 'spotdesk.orders', 'spotdesk.markets'],
+      ['spotdesk.accounts', 'spotdesk.orders', 'spotdesk.markets', 'spotdesk.orderHistory', 'spotdesk.fills', 'spotdesk.fundingHistory'],
     );
   });
 

@@ -21,6 +21,7 @@ function loadSuites(): void {
   require('./orderbook.test');
   require('./funding.test');
   require('./requestBuilder.test');
+  require('./history.test');
   require('./language.test');
 }
 

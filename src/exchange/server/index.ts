@@ -36,6 +36,8 @@ export interface SandboxOptions {
   stateDir?: string;
   /** Run the market simulation (bots). Default true. */
   sim?: boolean;
+  /** Milliseconds between simulation steps (default 1000, the simulation's own default; benchmarks load it harder). */
+  simIntervalMs?: number;
   /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
   manualClock?: boolean;
   /** Seed of the initial books and the simulation. Default 1. */
@@ -211,7 +213,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       timers.push(t);
     }
     if (opts.sim ?? true) {
-      sim = startSimulation(state, { seed, now: () => state.now(), log });
+      sim = startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs });
     }
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.

@@ -2,25 +2,18 @@
  * ccxt pro's `kucoin` against the sandbox's feed, unmodified: watchOrderBook, watchTicker,
  * watchTrades, watchOrders and watchBalance, each checked against the sandbox's own state.
  *
- * Only ccxt's URLs are pointed at the sandbox (`urls.api.*` = the sandbox's base URL). What else
- * had to change, because ccxt's start-up REST calls are not in the sandbox yet (issue 21) or
- * because of ccxt itself — every one named here:
- * - `options.fetchMarkets.types = ['spot']`: loadMarkets would also fetch futures contracts
- *   (api-futures `/api/v1/contracts/active`), which a spot sandbox does not serve.
- * - private instance: `options.uta = false` (skips `GET /api/ua/v1/account/mode`),
- *   `options.hf = false` (skips `GET /api/v1/hf/accounts/opened`; with hf true ccxt's balance
- *   snapshot asks `GET /api/v1/accounts?type=trade_hf`, which the sandbox refuses), and the
- *   loadMarkets parameter `marginables: false` (skips `/api/v3/margin/symbols` and
- *   `/api/v1/isolated/symbols`).
- * - `await exchange.loadHttpProxyAgent()`: ccxt refuses plain `ws://` URLs in Node until its HTTP
- *   agent is loaded (ccxt's own message: "to use proxy with non-ssl ws:// urls, at first run
- *   `await exchange.loadHttpProxyAgent()` method"); the sandbox serves ws://, not wss://.
+ * Stock options: only ccxt's URLs (`ccxtApiUrls`, as SpotDesk hands them to bot developers) and the
+ * credentials are set. One ccxt call is added, for ccxt itself, not the sandbox:
+ * `await exchange.loadHttpProxyAgent()` — ccxt refuses plain `ws://` URLs in Node until its HTTP
+ * agent is loaded (ccxt's own message: "to use proxy with non-ssl ws:// urls, at first run
+ * `await exchange.loadHttpProxyAgent()` method"); the sandbox serves ws://, not wss://.
  */
 import { strict as assert } from 'node:assert';
 import ccxt from 'ccxt';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
+import { ccxtApiUrls } from '../../../src/shared/botSnippets';
 import { startTestSandbox } from '../server/helpers';
 import { until } from './helpers';
 
@@ -42,21 +35,21 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
   let n = 0;
 
   function pointAtSandbox(ex: Pro): void {
-    for (const k of Object.keys(ex.urls.api)) (ex.urls.api as Record<string, string>)[k] = sb.baseUrl;
+    ex.urls.api = ccxtApiUrls(ex.urls.api as Record<string, unknown>, sb.baseUrl) as typeof ex.urls.api;
   }
 
   before(async () => {
     sb = await startTestSandbox({ manualClock: false, rateLimits: false });
     const c = sb.credentials;
     rest = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: '2' } });
-    pub = new ccxt.pro.kucoin({ options: { fetchMarkets: { types: ['spot'] } } });
-    priv = new ccxt.pro.kucoin({ apiKey: c.apiKey, secret: c.apiSecret, password: c.apiPassphrase, options: { uta: false, hf: false, fetchMarkets: { types: ['spot'] } } });
+    pub = new ccxt.pro.kucoin();
+    priv = new ccxt.pro.kucoin({ apiKey: c.apiKey, secret: c.apiSecret, password: c.apiPassphrase });
     pointAtSandbox(pub);
     pointAtSandbox(priv);
     await pub.loadHttpProxyAgent();
     await priv.loadHttpProxyAgent();
     await pub.loadMarkets();
-    await priv.loadMarkets(false, { marginables: false });
+    await priv.loadMarkets();
   });
   after(async () => {
     await pub?.close();

@@ -66,7 +66,7 @@ export interface FeedOptions {
   fastIntervalMs?: number;
   /** Period of snapshot pushes (at most, only on change), ms. Default 2,000. */
   snapshotIntervalMs?: number;
-  /** The core's events; default the sandbox's exchange (EVENTS.md). `null` = none (tests of the protocol alone). */
+  /** The core's events; default a source of the sandbox's event hub (EVENTS.md, eventHub.ts). `null` = none (tests of the protocol alone). */
   events?: FeedEventSource | null;
   /** Log sink (never receives tokens). */
   log?: (line: string) => void;
@@ -171,7 +171,8 @@ export class Feed {
     this.msgWindow = opts.clientMessageWindowMs ?? 10_000;
     this.log = opts.log ?? (() => undefined);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes ?? 65_536, perMessageDeflate: false, clientTracking: false });
-    const source = opts.events === null ? undefined : (opts.events ?? state.exchange);
+    // the core's one sink is shared through the sandbox's event hub (the account ledgers listen too)
+    const source = opts.events === null ? undefined : (opts.events ?? state.events.source());
     this.publisher = new Publisher(state, source, {
       sendBufferLimitBytes: this.sendBufferLimit,
       fastIntervalMs: opts.fastIntervalMs ?? 100,
