@@ -10,6 +10,8 @@
 /** Commands contributed in package.json (palette, menus, keybindings). */
 export const COMMANDS = {
   openRequestBuilder: 'spotdesk.openRequestBuilder',
+  requestBuilderRunTest: 'spotdesk.requestBuilder.runTest',
+  requestBuilderPlace: 'spotdesk.requestBuilder.place',
   selectProfile: 'spotdesk.selectProfile',
   setCredentials: 'spotdesk.setCredentials',
   clearCredentials: 'spotdesk.clearCredentials',
@@ -28,6 +30,7 @@ export const COMMANDS = {
   cancelAllForSymbol: 'spotdesk.cancelAllForSymbol',
   showFills: 'spotdesk.showFills',
   copyOrderId: 'spotdesk.copyOrderId',
+  copyOrderJson: 'spotdesk.copyOrderJson',
   openOrderBook: 'spotdesk.openOrderBook',
   openMarket: 'spotdesk.openMarket',
   marketFocusTicket: 'spotdesk.market.focusTicket',

@@ -146,7 +146,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     }),
 
     reg(COMMANDS.cancelOrder, async (row?: unknown) => {
-      const target = orderArg(row);
+      // A keyboard shortcut passes no row: the order selected in Active Orders (still confirmed).
+      const target = orderArg(row) ?? orderArg(trees.orders.view?.selection[0]);
       if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
       const client = await connection.client();
       // What the person confirms is the order as the exchange has it (GET /api/v1/hf/orders/{orderId}).
@@ -156,12 +157,18 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         await trees.orders.refresh();
         return false;
       }
-      const ok = await prompts.confirm(
-        `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
-        `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
-        'Cancel Order',
-      );
+      // The setting may skip this one question (never placement on a real profile, never withdrawals).
+      const ask = vscode.workspace.getConfiguration('spotdesk').get<boolean>('confirm.cancelOrder', true) !== false;
+      const ok =
+        !ask ||
+        (await prompts.confirm(
+          `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
+          `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
+          'Cancel Order',
+          'Keep Order',
+        ));
       if (!ok) return false;
+      if (!ask) services.log.info(`cancelling order ${o.id} without asking (setting spotdesk.confirm.cancelOrder is off)`);
       await client.cancelOrder(o.symbol, o.id);
       services.log.info(`cancelled order ${o.id} on ${o.symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
@@ -183,7 +190,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const ok = await prompts.confirm(
         `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${symbol}?`,
         'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
-        'Cancel All',
+        'Cancel All Orders',
+        'Keep Orders',
       );
       if (!ok) return false;
       await client.cancelAllOrders(symbol);
@@ -216,6 +224,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await vscode.env.clipboard.writeText(node.order.id);
       void vscode.window.setStatusBarMessage(`SpotDesk: copied order id ${node.order.id}`, 3000);
       return node.order.id;
+    }),
+
+    reg(COMMANDS.copyOrderJson, async (row?: unknown) => {
+      const target = orderArg(row);
+      if (!target) throw new Error('Run "Copy Order JSON" on an order of the Active Orders view.');
+      // Every field as the exchange has it now (GET /api/v1/hf/orders/{orderId}), not the row's copy.
+      const client = await connection.client();
+      const text = JSON.stringify(await client.getOrder(target.symbol, target.orderId), null, 2);
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.setStatusBarMessage(`SpotDesk: copied the JSON of order ${target.orderId}`, 3000);
+      return text;
     }),
 
     reg(COMMANDS.addToWatchlist, async (arg?: string | { symbol?: string }) => {

@@ -10,7 +10,8 @@ import * as path from 'path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { painted, SHOTS } from './failure';
-import { runCommand } from './quickInput';
+import { pick, runCommand } from './quickInput';
+import { ensureScratchWorkspace } from '../../scripts/lib/scratch';
 
 /** The three themes every view is looked at in (`workbench.colorTheme` values). */
 export const THEMES = {
@@ -38,8 +39,8 @@ export interface Workbench {
 export async function startWorkbench(theme: ThemeKey, settings: Record<string, unknown> = {}, viewport = { width: 1500, height: 950 }): Promise<Workbench> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-shots-'));
   const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  fs.mkdirSync(workspace);
+  // The same scratch workspace as `npm start` (one example order document).
+  const workspace = ensureScratchWorkspace(path.join(tmp, 'scratch'));
   const port = await cs.freePort();
   const server = await cs.startCodeServer({
     port,
@@ -66,6 +67,24 @@ export async function startWorkbench(theme: ThemeKey, settings: Record<string, u
   };
 }
 
+/** The workbench class of each theme's kind (`.monaco-workbench.vs-dark` etc.). */
+const THEME_CLASS: Record<ThemeKey, string> = { dark: 'vs-dark', light: 'vs', hc: 'hc-black' };
+
+/**
+ * Switch the running workbench to `theme` as a person does (Ctrl+K Ctrl+T, pick it) and
+ * wait until the workbench wears it. (Writing settings.json instead races with VS Code's own writes,
+ * e.g. of the active profile.)
+ */
+export async function setTheme(wb: Workbench, theme: ThemeKey): Promise<void> {
+  const page = wb.page;
+  if (await page.evaluate((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme])) return;
+  // Preferences: Color Theme (its keybinding; the palette's row for it varies with recent commands).
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
+  await pick(page, { placeholder: /color theme/i }, THEMES[theme]);
+  await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme], { timeout: 30_000 });
+}
+
 /** The pane (view) of the SpotDesk container whose header reads `title`. */
 export function pane(page: Page, title: string): Locator {
   return page.locator('.pane', { has: page.locator('.pane-header', { hasText: title }) });
@@ -73,7 +92,8 @@ export function pane(page: Page, title: string): Locator {
 
 /** Open the SpotDesk container and widen the side bar by `extra` px (descriptions readable). */
 export async function openSpotDesk(page: Page, extra = 0): Promise<void> {
-  await page.locator('.activitybar [aria-label*="SpotDesk"]').first().click();
+  // Clicking the entry of the container already shown would close the side bar.
+  if (!(await page.locator('.pane-header', { hasText: 'Accounts' }).first().isVisible())) await page.locator('.activitybar [aria-label*="SpotDesk"]').first().click();
   for (const title of ['Accounts', 'Active Orders', 'Markets']) await page.locator('.pane-header', { hasText: title }).first().waitFor({ timeout: 30_000 });
   if (!extra) return;
   const sidebar = await page.locator('.part.sidebar').boundingBox();

@@ -86,9 +86,10 @@ function entryAnswers(e: Entry): StepAnswers {
       const p = o.placeholder;
       if (p.startsWith('Currency to withdraw')) return values.find((v) => (v as FundingCurrency).currency === e.currency);
       if (p.startsWith('Chain for')) return values.find((v) => (v as FundingChain).chainId === e.chain);
-      if (p === 'Destination type') return e.withdrawType;
+      if (p === 'Where do you send it?') return e.withdrawType === 'ADDRESS' ? 'address' : 'user';
+      if (p === 'How do you identify the KuCoin user?') return e.withdrawType;
+      if (p === 'What does the withdrawal carry?') return e.apiVersion;
       if (p === 'Who pays the withdrawal fee?') return e.feeDeduction;
-      if (p === 'API version') return e.apiVersion;
       if (p.startsWith('Recipient type')) return r?.receiverType;
       if (p.startsWith('Recipient country')) return r?.country;
       if (p.startsWith('Reason of transfer')) return r?.reasonOfTransfer;
@@ -232,6 +233,15 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.view?.existing, true);
       const tab = await waitFor('a "Deposit USDT (TRC20)" webview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Deposit USDT (TRC20)'), 10_000);
       assert.ok(tab.input instanceof vscode.TabInputWebview);
+      // One tab per address: the XRP address created before did not replace anything, and the
+      // existing TRC20 address reuses its own tab instead of opening a second one.
+      // (The workbench adds webview tabs asynchronously: wait for the tab model to hold them all.)
+      const all = ['Deposit USDT (ERC20)', 'Deposit USDT (TRC20)', 'Deposit BTC (BTC)', 'Deposit BTC (BTC-Segwit)', 'Deposit XRP (XRP)'];
+      const labels = await waitFor('a tab per address', () => {
+        const l = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+        return all.every((x) => l.includes(x)) ? l : undefined;
+      }, 20_000);
+      assert.deepStrictEqual(labels.filter((l) => l.startsWith('Deposit ')).sort(), [...all].sort(), 'no second TRC20 tab');
     });
 
     it('already exists (260000): the existing address is fetched and shown like a created one, memo and warning included', async () => {
@@ -301,17 +311,20 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.match(out.withdrawalId ?? '', /^\w+$/);
       assert.deepStrictEqual(out.request, { endpoint: '/api/v1/withdrawals', body: { currency: 'USDT', amount: '20', chain: 'trx', feeDeductType: 'EXTERNAL', address: TRON_ADDR } });
       assert.deepStrictEqual(
-        asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps}`),
-        // Until the destination type is known the flow counts the V4 recipient steps too.
-        ['pick 1/11', 'pick 2/11', 'pick 3/11', 'text 4/7', 'text 5/7', 'pick 6/7', 'pick 7/7'],
-        'currency, chain, type, address, amount, fee, version',
+        asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps ?? '?'}`),
+        // An honest counter: no total until the choices that change the number of steps are made
+        // (where to, what the withdrawal carries, the currency — USDT's chains need no memo).
+        ['pick 1/?', 'pick 2/?', 'pick 3/?', 'pick 4/7', 'text 5/7', 'text 6/7', 'pick 7/7'],
+        'send to an address, plain (V1), currency, chain, address, amount, who pays the fee',
       );
+      const totals = asked.map((a) => a.options.totalSteps).filter((t) => t !== undefined);
+      assert.ok(totals.every((t) => t === totals[0]), 'a total once shown never changes');
       assert.strictEqual(modals.length, 1);
       assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
       assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 9), [
         'Amount: 20 USDT',
         'Fee: 1 USDT',
-        'Fee deduction: EXTERNAL (fee paid from the main account)',
+        'Who pays the fee: I pay it (EXTERNAL: from the main account, on top of the amount)',
         'Recipient receives: 20 USDT',
         'Main account pays: 21 USDT',
         `Address: ${TRON_ADDR}`,

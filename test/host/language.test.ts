@@ -212,7 +212,7 @@ describe('Order documents: the language server in VS Code (issue 24)', function 
     await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
     const cancelled = await waitFor('cancel notice', () => panel.session.posted.slice(n).find((m): m is Extract<ToWebview, { type: 'notice' }> => m.type === 'notice'));
     assert.strictEqual(cancelled.message, 'Placement cancelled.');
-    assert.deepStrictEqual(asked, ['Place a REAL buy order on BTC-USDT?']);
+    assert.deepStrictEqual(asked, ['Place a buy limit order on BTC-USDT on the sandbox profile "Sandbox (local)"?']);
     assert.strictEqual(panel.session.lastRun, before);
 
     // order #1, confirmed: placed (POST /api/v1/hf/orders), then cancelled again here

@@ -141,9 +141,12 @@ describe('Order book panel', function () {
       seen.length = 0;
       await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
       await waitFor('the book shows the failure', () => book.lastError, 30_000);
-      await waitFor('the request builder says the symbols failed', () =>
-        rb.panel()?.session.posted.some((m) => m.type === 'init' && /Unreachable: connection refused/.test(m.symbolsError ?? '')),
+      const init = await waitFor('the request builder says the symbols failed', () =>
+        rb.panel()?.session.posted.find((m) => m.type === 'init' && /Unreachable: connection refused/.test(m.symbolsError ?? '')),
       );
+      // …and that it now speaks to the other profile: the old result is gone.
+      assert.ok(init.type === 'init' && init.profileChanged === true && init.profile.name === 'Offline');
+      assert.strictEqual(rb.panel()?.session.lastRun, undefined);
       // (Requests still answered by the sandbox while the switch propagates are not counted.)
       const symbols = () => seen.filter((r) => r === 'GET /api/v2/symbols failed').length;
       assert.strictEqual(symbols(), 3, `one shared request (its 3 attempts), not one per view: ${JSON.stringify(seen)}`);

@@ -156,21 +156,44 @@ describe('Request builder (issue 8)', function () {
     assert.strictEqual(out.result.diagnosis.field, 'price', JSON.stringify(out.result.diagnosis));
   });
 
-  it('"Place order" asks first; declining places nothing', async () => {
-    let asked: { message: string; detail: string } | undefined;
-    door.prompts.confirm = async (message, detail) => {
-      asked = { message, detail };
+  it('"Place order" asks first, naming the profile, with notional and fee; declining places nothing', async () => {
+    let asked: { message: string; detail: string; action: string; cancel?: string } | undefined;
+    door.prompts.confirm = async (message, detail, action, cancel) => {
+      asked = { message, detail, action, cancel };
       return false;
     };
     const d = draft();
     const out = await run('place', d);
     assert.strictEqual(out, undefined);
     assert.ok(asked);
-    assert.strictEqual(asked.message, 'Place a REAL buy order on BTC-USDT?');
-    assert.ok(asked.detail.startsWith(`BUY limit on BTC-USDT\nprice ${price}\nsize 0.001\n`), asked.detail);
+    // The sandbox is no real money: the question names the profile instead of saying "REAL".
+    assert.strictEqual(asked.message, 'Place a buy limit order on BTC-USDT on the sandbox profile "Sandbox (local)"?');
+    assert.deepStrictEqual([asked.action, asked.cancel], ['Place Order', "Don't Place"]);
+    const lines = asked.detail.split('\n');
+    assert.deepStrictEqual(lines.slice(0, 3), ['BUY limit on BTC-USDT', `price ${price}`, 'size 0.001']);
+    // A resting buy one tick under the best bid: maker, at the sandbox user's maker rate (GET /api/v1/base-fee).
+    const fees = await (await (await spotdesk()).services.client()).getBaseFee();
+    const notional = D.mul(price, '0.001');
+    assert.ok(lines.includes(`Notional: ${D.normalize(notional)} USDT`), asked.detail);
+    assert.ok(lines.includes(`Estimated fee: ${D.normalize(D.mulUp(notional, fees.makerFeeRate, 6))} USDT (maker rate ${D.normalize(D.mul(fees.makerFeeRate, '100'))} %)`), asked.detail);
+    assert.ok(asked.detail.endsWith('"Sandbox (local)" is the offline sandbox: no real funds are used. This sends POST /api/v1/hf/orders: the order goes to the matching engine.'));
     const client = await (await spotdesk()).services.client();
     const active = await client.getActiveOrders('BTC-USDT');
     assert.ok(!active.some((o) => o.clientOid === d.clientOid));
+  });
+
+  it('a limit buy above the best ask is confirmed with the crossing warning', async () => {
+    let detail = '';
+    door.prompts.confirm = async (_m, d) => {
+      detail = d;
+      return false;
+    };
+    const client = await (await spotdesk()).services.client();
+    const ask = (await client.getLevel2('BTC-USDT')).asks[0][0];
+    const above = D.add(ask, '100');
+    assert.strictEqual(await run('place', draft({ price: above })), undefined);
+    assert.match(detail, new RegExp(`⚠ This limit buy at ${above.replace('.', '\\.')} USDT crosses the spread \\(best ask [\\d.]+ USDT\\): it executes at once, as a taker\\.`));
+    assert.match(detail, /Estimated fee: [\d.]+ USDT \(taker rate/);
   });
 
   it('"Place order" (confirmed) creates an order that Active Orders shows', async () => {

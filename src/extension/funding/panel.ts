@@ -1,6 +1,7 @@
 /**
- * The funding webview panel (one at a time, reused), hosted by the shared {@link WebviewHost}
- * (src/extension/webviewHost.ts): shows a created deposit address with copy buttons. Copying goes
+ * The funding webview panels, hosted by the shared {@link WebviewHost} (src/extension/webviewHost.ts):
+ * one tab per deposit address (a new address never replaces another's tab; the same address again
+ * reveals its tab), with copy buttons and QR codes. Copying goes
  * through `vscode.env.clipboard` on the extension side, with the address of the panel's own view
  * (the webview only names the field). Panels are kept in the funding feature's {@link PanelSet}
  * (./index.ts), disposed with the extension.
@@ -19,7 +20,12 @@ export const FUNDING_KIND: WebviewKind<typeof FUNDING_PROTOCOL> = {
   protocol: FUNDING_PROTOCOL,
 };
 
-/** The single funding panel. */
+/** Key of a deposit address's tab: currency, chain, address and memo. */
+export function depositKey(v: DepositAddressView): string {
+  return [v.currency, v.chainId ?? v.chain, v.address, v.memo].join('\u0000');
+}
+
+/** One deposit-address panel. */
 export class FundingPanel implements vscode.Disposable {
   private view: DepositAddressView | undefined;
   /** Fires once when the panel is closed. */
@@ -41,21 +47,12 @@ export class FundingPanel implements vscode.Disposable {
     );
   }
 
-  /** The panel, created or revealed, titled `title`. */
-  private static show(env: HostEnv, panels: PanelSet<string, FundingPanel>, title: string): FundingPanel {
-    let p = panels.get('');
-    if (!p) {
-      p = panels.add('', new FundingPanel(WebviewHost.open(env, FUNDING_KIND, title)));
-    } else {
-      p.host.title = title;
-      p.host.reveal();
-    }
-    return p;
-  }
-
-  /** Show a deposit address in a panel of `panels`. */
+  /** Show a deposit address: its own tab in `panels` (revealed when it is already open). */
   static showDeposit(env: HostEnv, panels: PanelSet<string, FundingPanel>, view: DepositAddressView): FundingPanel {
-    const p = FundingPanel.show(env, panels, `Deposit ${view.currency} (${view.chain})`);
+    const key = depositKey(view);
+    let p = panels.get(key);
+    if (p) p.host.reveal();
+    else p = panels.add(key, new FundingPanel(WebviewHost.open(env, FUNDING_KIND, `Deposit ${view.currency} (${view.chain})`)));
     p.view = view;
     // A webview that is not ready yet gets the view from the onReady handler.
     if (p.host.ready) p.host.post({ type: 'deposit', view });

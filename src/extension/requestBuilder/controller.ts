@@ -11,6 +11,8 @@ import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
 import { failureText } from '../../shared/failure';
+import { estimateLines, estimateOrder, type OrderEstimate } from '../../shared/orderEstimate';
+import { fractionDigits } from '../../api/decimal';
 import { validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
@@ -19,6 +21,8 @@ import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signa
 export interface ControllerDeps {
   /** The client of the active profile (throws a user-facing Error without credentials). */
   client(): Promise<SpotClient>;
+  /** The client for public data (the level-2 book of the placement estimate); works without credentials. */
+  publicClient(): Promise<SpotClient>;
   /**
    * The active profile's symbols (GET /api/v2/symbols, public, so order documents get rules on a
    * profile without an API key). The extension shares one cached list with failure back-off
@@ -26,9 +30,12 @@ export interface ControllerDeps {
    */
   symbols(force?: boolean): Promise<readonly SymbolInfo[]>;
   /**
-   * Modal confirmation; resolves true when the user chose `action`. Injected so tests can answer.
+   * Modal confirmation; resolves true when the user chose `action` (`cancel` labels the button
+   * that declines). Injected so tests can answer.
    */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  confirm(message: string, detail: string, action: string, cancel?: string): Promise<boolean>;
+  /** The active profile the panel speaks to: its name, and whether it is the offline sandbox. */
+  profile(): { name: string; sandbox: boolean };
   /** After a successful placement: remember the symbol and refresh Active Orders. */
   afterPlace(symbol: string): void;
   /** Log line (never contains secrets). */
@@ -206,11 +213,9 @@ export class RequestBuilderController {
     if (kind === 'place') {
       const errors = validateOrder(order, map ? { symbols: map } : {}).filter((i) => i.severity === 'error');
       if (errors.length) throw new Error(`The order is not valid: ${errors[0].message}`);
-      const ok = await this.deps.confirm(
-        `Place a REAL ${order.side} order on ${order.symbol}?`,
-        orderSummary(order),
-        'Place order',
-      );
+      const estimate = await this.estimate(order, rules);
+      const c = placementConfirmation(order, this.deps.profile(), estimate, rules?.quoteCurrency ?? '');
+      const ok = await this.deps.confirm(c.message, c.detail, PLACE_ACTION, "Don't Place");
       if (!ok) return undefined;
     }
     const { client, prepared } = await this.prepare(draft, kind === 'test' ? 'testOrder' : 'placeOrder');
@@ -251,6 +256,27 @@ export class RequestBuilderController {
   }
 
   /**
+   * What `order` would cost now (src/shared/orderEstimate.ts): the best bid/ask from GET
+   * /api/v1/market/orderbook/level2_20 and the user's rates from GET /api/v1/base-fee. Either may
+   * be unavailable (then the estimate says so); never throws.
+   */
+  async estimate(order: Record<string, unknown>, rules: SymbolRules | undefined): Promise<OrderEstimate> {
+    const symbol = String(order.symbol ?? '');
+    const [book, fees] = await Promise.all([
+      this.deps.publicClient().then((c) => c.getLevel2(symbol, 20)).catch(() => undefined),
+      this.deps.client().then((c) => c.getBaseFee()).catch(() => undefined),
+    ]);
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+    return estimateOrder(
+      { side: order.side === 'sell' ? 'sell' : 'buy', type: order.type === 'market' ? 'market' : 'limit', price: str(order.price), size: str(order.size), funds: str(order.funds), postOnly: order.postOnly === true },
+      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0] },
+      fees,
+      rules?.quoteCurrency ?? '',
+      rules ? fractionDigits(rules.quoteIncrement) : 8,
+    );
+  }
+
+  /**
    * Server time minus the signing clock (local midpoint of the round trip + `offsetMs`), in ms;
    * undefined when GET /api/v1/timestamp fails.
    */
@@ -285,7 +311,32 @@ export class RequestBuilderController {
   }
 }
 
-/** A one-paragraph order summary for the placement confirmation. */
+/** The action button of the placement confirmation. */
+export const PLACE_ACTION = 'Place Order';
+
+/**
+ * The placement confirmation: the message names the profile (the sandbox is no real money; a real
+ * exchange is said to be REAL), the detail lists the order, its notional, the estimated fee and
+ * any warning (crossing the spread, far from the market), and where it is sent.
+ */
+export function placementConfirmation(
+  order: Record<string, unknown>,
+  profile: { name: string; sandbox: boolean },
+  estimate: OrderEstimate,
+  quote: string,
+): { message: string; detail: string } {
+  const what = `${String(order.side)} ${String(order.type)} order on ${String(order.symbol)}`;
+  const message = profile.sandbox ? `Place a ${what} on the sandbox profile "${profile.name}"?` : `Place a REAL ${what} with profile "${profile.name}"?`;
+  const where = profile.sandbox
+    ? `"${profile.name}" is the offline sandbox: no real funds are used.`
+    : `"${profile.name}" is a real exchange: this trades real funds.`;
+  return {
+    message,
+    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote).join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
+  };
+}
+
+/** The order in lines: side, type, symbol, price, size or funds, time in force, flags, clientOid. */
 export function orderSummary(order: Record<string, unknown>): string {
   const lines = [
     `${String(order.side).toUpperCase()} ${String(order.type)} on ${String(order.symbol)}`,
@@ -296,7 +347,7 @@ export function orderSummary(order: Record<string, unknown>): string {
     ['postOnly', 'hidden', 'iceberg'].filter((f) => order[f] === true).join(', ') || undefined,
     order.clientOid !== undefined ? `clientOid ${String(order.clientOid)}` : undefined,
   ].filter((l): l is string => l !== undefined);
-  return `${lines.join('\n')}\n\nThis sends POST /api/v1/hf/orders: the order goes to the matching engine.`;
+  return lines.join('\n');
 }
 
 /**
@@ -362,13 +413,18 @@ export class RequestBuilderSession {
     if (then) await this.handle({ type: then === 'test' ? 'runTest' : 'place', draft });
   }
 
-  /** The active profile changed: drop cached symbols and re-initialize the webview. */
+  /**
+   * The active profile changed: drop cached symbols and the last result (it was another
+   * exchange's), and re-initialize the webview, which clears its result and says which profile it
+   * now speaks to.
+   */
   async profileChanged(): Promise<void> {
     this.controller.reset();
-    if (this.ready) await this.sendInit();
+    this.lastRun = undefined;
+    if (this.ready) await this.sendInit(true);
   }
 
-  private async sendInit(): Promise<void> {
+  private async sendInit(profileChanged = false): Promise<void> {
     let symbols: SymbolRules[] = [];
     let symbolsError: string | undefined;
     try {
@@ -377,7 +433,7 @@ export class RequestBuilderSession {
       symbolsError = failureText(err);
     }
     if (!this.draft.symbol && symbols.length) this.draft = { ...this.draft, symbol: symbols.find((s) => s.symbol === 'BTC-USDT')?.symbol ?? symbols[0].symbol };
-    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}) });
+    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}), ...(profileChanged ? { profileChanged } : {}) });
     this.replaceDraft = false;
   }
 

@@ -51,8 +51,10 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       ({ RequestBuilderController: Controller }) =>
         new Controller({
           client: () => services.client(),
+          publicClient: () => services.publicClient(),
           symbols: (force) => services.symbols(force),
-          confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
+          profile: () => services.profile(),
+          confirm: (message, detail, action, cancel) => services.prompts.confirm(message, detail, action, cancel),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
@@ -83,6 +85,9 @@ export function register(context: vscode.ExtensionContext, services: Services, s
   };
 
   context.subscriptions.push(
+    // Keyboard shortcuts of the panel (when it is the active webview): the webview clicks the button.
+    vscode.commands.registerCommand(COMMANDS.requestBuilderRunTest, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'runTest' })),
+    vscode.commands.registerCommand(COMMANDS.requestBuilderPlace, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'place' })),
     vscode.commands.registerCommand(OPEN_COMMAND, async () => {
       const [{ RequestBuilderPanel: Panel }, c] = await Promise.all([panels(), controller()]);
       Panel.show(context.extensionUri, services, c);

@@ -68,6 +68,10 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
     return list.map((info) => ({ kind: 'marketSymbol' as const, market: node.market, symbol: info.symbol, info, ticker: data.tickers.get(info.symbol) }));
   }
 
+  protected override parentNode(node: Node): Node | undefined {
+    return node.kind === 'marketSymbol' ? { kind: 'market', market: node.market } : undefined;
+  }
+
   protected emptyMessage(): string {
     return 'The exchange lists no markets.';
   }

@@ -17,6 +17,7 @@ import type { SpotClient } from '../../api/client';
 import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree, describeError } from './pollingTree';
+import { orderRows } from './orderText';
 import { discoveryCandidates, explainedHolds, MAX_DISCOVERY_PER_REFRESH, unexplainedCurrencies, type RankedCandidate } from './orderDiscovery';
 import type { WsOrderChange } from '../../api/streamSchemas';
 import { applyOrderChange } from '../live/accountUpdates';
@@ -224,6 +225,11 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     return node.group.orders.map((order) => ({ kind: 'order' as const, symbol: node.symbol, order }));
   }
 
+  protected override parentNode(node: Node): Node | undefined {
+    const group = node.kind === 'order' ? this.state.data?.groups.find((g) => g.symbol === node.symbol) : undefined;
+    return group ? { kind: 'symbol', symbol: group.symbol, group } : undefined;
+  }
+
   protected emptyMessage(): string {
     const n = this.state.data?.symbols.length ?? 0;
     return n
@@ -254,15 +260,17 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
       new vscode.ThemeColor(o.side === 'buy' ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
     );
     it.contextValue = 'spotdesk.order';
+    // What a trader reads; every raw field is behind "Copy Order JSON" (context menu).
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${o.symbol}** ${label} order\n\n`);
-    md.appendCodeblock(
-      Object.entries(o)
-        .map(([k, v]) => `${k.padEnd(15)} ${k === 'createdAt' || k === 'lastUpdatedAt' ? `${v} (${new Date(v as number).toISOString()})` : String(v)}`)
-        .join('\n'),
-      'text',
-    );
+    md.appendMarkdown(`**${o.symbol}** ${label} order\n\n| | |\n|:--|:--|\n`);
+    for (const [k, v] of orderRows(o, Date.now())) md.appendMarkdown(`| ${k} | ${escapeCell(v)} |\n`);
+    md.appendMarkdown(`\nOrder id \`${o.id}\` · right-click → **Copy Order JSON** for every field.`);
     it.tooltip = md;
     return it;
   }
+}
+
+/** A value for a Markdown table cell (pipes and markup characters escaped). */
+function escapeCell(v: string): string {
+  return v.replace(/[\\|*_`[\]<>]/g, (c) => `\\${c}`);
 }

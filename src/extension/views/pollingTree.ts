@@ -99,6 +99,12 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   private failures = 0;
   private needsCredentials = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /**
+   * Expanded (true) / collapsed (false) state of collapsible rows by TreeItem id, as the person
+   * left them: kept while the rows disappear (a profile switch empties the tree until the new
+   * profile's data arrives) and applied when they come back.
+   */
+  private readonly expansion = new Map<string, boolean>();
 
   constructor(
     readonly viewId: string,
@@ -130,10 +136,16 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   attach(): vscode.TreeView<AnyNode<N>> {
     const view = vscode.window.createTreeView(this.viewId, { treeDataProvider: this, showCollapseAll: false });
     this.view = view;
+    const remember = (node: AnyNode<N>, expanded: boolean) => {
+      const id = this.getTreeItem(node).id;
+      if (id) this.expansion.set(id, expanded);
+    };
     this.disposables.push(
       view,
       // Live: the stream kept the data current while hidden, nothing to load.
       view.onDidChangeVisibility((e) => (!e.visible ? this.stopTimer() : this.live && this.state.data !== undefined && !this.state.error ? undefined : this.refresh())),
+      view.onDidExpandElement((e) => remember(e.element, true)),
+      view.onDidCollapseElement((e) => remember(e.element, false)),
       this.services.onDidChangeProfile(() => {
         this.state.data = undefined;
         this.state.error = undefined;
@@ -310,7 +322,15 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       it.iconPath = new vscode.ThemeIcon('info');
       return it;
     }
-    return this.item(node);
+    const it = this.item(node);
+    const expanded = it.id !== undefined && it.collapsibleState !== vscode.TreeItemCollapsibleState.None ? this.expansion.get(it.id) : undefined;
+    if (expanded !== undefined) it.collapsibleState = expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    return it;
+  }
+
+  /** Whether the person left the row with TreeItem id `id` expanded (true), collapsed (false), or never touched it. */
+  expandedState(id: string): boolean | undefined {
+    return this.expansion.get(id);
   }
 
   async getChildren(node?: AnyNode<N>): Promise<Array<AnyNode<N>>> {
@@ -337,6 +357,20 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     } catch (err) {
       return [new ErrorNode(describeError(err), this.viewId)];
     }
+  }
+
+  /**
+   * The parent of `node` (needed by `TreeView.reveal`, e.g. to select an order); top-level nodes,
+   * and views that do not say, have none.
+   */
+  protected parentNode(node: N): N | undefined {
+    void node;
+    return undefined;
+  }
+
+  getParent(node: N | ErrorNode | LoadingNode | EmptyNode): N | undefined {
+    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode) return undefined;
+    return this.parentNode(node);
   }
 
   /** Re-render without re-fetching (e.g. after a display setting changed). */

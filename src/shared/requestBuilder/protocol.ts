@@ -180,6 +180,8 @@ export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
       symbolsError: optText(),
       /** True when `draft` must replace the webview's saved draft (opened from an order document). */
       replaceDraft: v.boolean(),
+      /** True when the active profile changed: the shown result and preview belong to another exchange. */
+      profileChanged: v.optional(v.boolean()),
     }),
     /** The signed preview of the current draft (or why it could not be signed). */
     preview: v.object({
@@ -195,6 +197,8 @@ export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
     busy: v.object({ busy: v.boolean() }),
     /** A message for the status line (e.g. "curl copied", "placement cancelled"). */
     notice: v.object({ level: v.oneOf(['info', 'error'] as const), message: text() }),
+    /** A keyboard shortcut asked for a button's action: the webview acts as if it was clicked (a disabled button does nothing). */
+    trigger: v.object({ action: v.oneOf(['runTest', 'place'] as const) }),
   },
   toHost: {
     /** The webview script has loaded and wants `init`. */

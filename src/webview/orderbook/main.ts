@@ -171,6 +171,7 @@ export class OrderBookController {
         this.view.setSettings(this.settings.grouping, this.settings.depth);
         this.intervalSelect.value = this.settings.interval ?? DEFAULT_INTERVAL;
         this.pollText = `polling every ${msg.pollMs} ms`;
+        this.applyDigits();
         this.persist();
         this.markOwnOrders();
         this.rerender();
@@ -315,8 +316,15 @@ export class OrderBookController {
     this.view.setOwnOrders(asks, bids);
   }
 
+  /** Pad prices to the tick of the current grouping and sizes to the lot (both from the symbol metadata). */
+  private applyDigits(): void {
+    if (!this.meta) return;
+    this.view.setDigits(fractionDigits(groupingStep(this.meta.priceIncrement, this.settings.grouping)), fractionDigits(this.meta.baseIncrement));
+  }
+
   private changeGrouping(g: Grouping): void {
     this.settings = { ...this.settings, grouping: g };
+    this.applyDigits();
     this.previous = emptyPrevious(); // no flash storm when the buckets change
     this.persist();
     this.api.post({ type: 'setGrouping', grouping: g });

@@ -21,6 +21,17 @@
 import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../../shared/orderbook/protocol';
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
+import { padFraction } from '../../shared/numberFormat';
+
+/**
+ * Fraction digits the columns are padded to: prices to the tick (the grouping step), sizes and
+ * totals to the lot (baseIncrement), so that decimal points line up in the tabular-figure font
+ * ("67051" among "67051.3" is shown "67051.0"). Padding adds zeros only: values never change.
+ */
+export interface ColumnDigits {
+  price: number;
+  size: number;
+}
 
 /** Callbacks from the controls to the controller. */
 export interface ViewEvents {
@@ -100,8 +111,17 @@ class Row {
   private near: boolean;
   private pending: ViewLevel | null = null;
 
-  /** @param observed whether an IntersectionObserver will report this row's position. */
-  constructor(readonly side: 'ask' | 'bid', parent: Element, before: Node | null, observed: boolean) {
+  /**
+   * @param observed whether an IntersectionObserver will report this row's position.
+   * @param digits the view's column precision (shared by every row; read at each write).
+   */
+  constructor(
+    readonly side: 'ask' | 'bid',
+    parent: Element,
+    before: Node | null,
+    observed: boolean,
+    private readonly digits: ColumnDigits,
+  ) {
     this.near = !observed;
     this.root = document.createElement('div');
     this.root.className = `row ${side}`;
@@ -131,6 +151,11 @@ class Row {
     return this.write(lvl, true);
   }
 
+  /** Forget the written strings, so the next write rewrites every cell (the column precision changed). */
+  invalidate(): void {
+    this.p = this.s = this.t = '\u0000';
+  }
+
   /** Write any pending level now (before focus moves to the row). */
   flush(): void {
     if (this.pending) {
@@ -146,9 +171,10 @@ class Row {
   }
 
   private write(lvl: ViewLevel, flash: boolean): boolean {
-    if (lvl.price !== this.p) this.price.data = this.p = lvl.price;
-    if (lvl.size !== this.s) this.size.data = this.s = lvl.size;
-    if (lvl.total !== this.t) this.total.data = this.t = lvl.total;
+    const d = this.digits;
+    if (lvl.price !== this.p) this.price.data = padFraction((this.p = lvl.price), d.price);
+    if (lvl.size !== this.s) this.size.data = padFraction((this.s = lvl.size), d.size);
+    if (lvl.total !== this.t) this.total.data = padFraction((this.t = lvl.total), d.size);
     // Bar width: quantised to 0.5 % (2–3 px) and rewritten only when it moved by 1 % or more (or
     // to/from empty), so the small drift of every ratio at each update does not restyle every row;
     // a bar is never off by more than 0.5 %.
@@ -237,6 +263,8 @@ export class OrderBookView {
   private pendingView: BookView | undefined;
   private frame = 0;
   private rendered: BookView | undefined;
+  /** Column precision shared by the rows (see {@link setDigits}). */
+  private readonly digits: ColumnDigits = { price: 0, size: 0 };
 
   /** Where the other parts of the market panel mount: the candle chart, the trade tape, the ticket. */
   readonly slots: { readonly chart: HTMLElement; readonly chartTools: HTMLElement; readonly tape: HTMLElement; readonly ticket: HTMLElement };
@@ -590,6 +618,20 @@ export class OrderBookView {
     this.ensureRows(depth);
   }
 
+  /**
+   * Pad prices to `price` and sizes/totals to `size` fraction digits (the tick and the lot); the
+   * last view is written again with the new padding.
+   */
+  setDigits(price: number, size: number): void {
+    if (price === this.digits.price && size === this.digits.size) return;
+    this.digits.price = price;
+    this.digits.size = size;
+    for (const r of this.asks) r.invalidate();
+    for (const r of this.bids) r.invalidate();
+    this.lastSpread = this.lastMid = '';
+    if (this.rendered && !this.pendingView) this.render(this.rendered);
+  }
+
   /** Label the grouping options with the price step each gives (`steps[i]` = priceIncrement × GROUPINGS[i]). */
   setGroupingSteps(steps: readonly string[]): void {
     const opts = this.groupingSelect.options;
@@ -605,8 +647,8 @@ export class OrderBookView {
       this.observer?.observe(r.root);
       return r;
     };
-    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild, !!this.observer)));
-    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null, !!this.observer)));
+    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild, !!this.observer, this.digits)));
+    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null, !!this.observer, this.digits)));
     if (!this.tabStop) {
       const first = this.bids[0]?.root ?? this.asks[0]?.root;
       if (first) {
@@ -656,9 +698,9 @@ export class OrderBookView {
     let flashed = false;
     flashed = this.fill(this.asks, view.asks) || flashed;
     flashed = this.fill(this.bids, view.bids) || flashed;
-    const spread = view.spread === null ? 'Spread —' : `Spread ${view.spread} (${view.spreadBps} bps)`;
+    const spread = view.spread === null ? 'Spread —' : `Spread ${padFraction(view.spread, this.digits.price)} (${view.spreadBps} bps)`;
     if (spread !== this.lastSpread) this.spreadText.data = this.lastSpread = spread;
-    const mid = view.mid === null ? 'Mid —' : `Mid ${view.mid}`;
+    const mid = view.mid === null ? 'Mid —' : `Mid ${padFraction(view.mid, this.digits.price)}`;
     if (mid !== this.lastMid) this.midText.data = this.lastMid = mid;
     if (view.sequence !== this.lastSeq) this.seqText.data = this.lastSeq = view.sequence;
     if (view.time !== this.lastTime) {

@@ -51,6 +51,17 @@ describe('command ids (src/extension/commandIds.ts)', () => {
     assert.deepEqual(named.filter((c) => !contributed.includes(c)), []);
   });
 
+  it('every keyboard shortcut has a `when` clause (never clashes with editing) and is listed in the README', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const kb = pkg.contributes.keybindings ?? [];
+    assert.ok(kb.length >= 3);
+    for (const k of kb as Array<{ command: string; key: string; when?: string }>) {
+      assert.ok(k.when && k.when.trim(), `${k.command} has a when clause`);
+      const keys = k.key.split('+').map((x) => x[0].toUpperCase() + x.slice(1)).join('+');
+      assert.ok(readme.includes(`\`${keys}\``), `README lists ${keys} (${k.command})`);
+    }
+  });
+
   it('no file under src/ spells a command id: they all read the module', () => {
     const all = new Set([...ids, ...internal]);
     const offenders: string[] = [];
