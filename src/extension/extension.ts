@@ -37,6 +37,7 @@ import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
 import { Live } from './live/index';
 import { LiveStatusItem } from './live/statusItem';
+import { HoldingsPnl, pnlText } from './live/holdings';
 import { register as registerAlerts, type PriceAlerts } from './alerts/index';
 
 /**
@@ -119,6 +120,15 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   const statusBar = new StatusBar(connection);
   // Before the features: its profile listener closes the old profile's streams first.
   live = new Live(services, trees);
+  const holdings = new HoldingsPnl(services, trees.accounts, notedSymbols);
+  trees.accounts.pnl = (currency, total) => {
+    const p = holdings.of(currency);
+    return p ? pnlText(p, total) : undefined;
+  };
+  live.onFill((symbol) => {
+    services.noteSymbol(symbol);
+    holdings.invalidate(symbol);
+  });
   const liveItem = new LiveStatusItem(() => {
     const data = trees.accounts.state.data;
     return {
@@ -137,6 +147,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     statusBar,
     live,
     liveItem,
+    holdings,
+    holdings.onDidChange(() => trees.accounts.rerender()),
     live.onDidChangeStatus(() => liveItem.update()),
     live.onDidChangeAccount(() => liveItem.update()),
     trees.accounts,
@@ -233,6 +245,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       },
       live,
       liveItem,
+      holdings,
       alerts: () => {
         if (!alerts) throw new Error('the alerts feature did not register');
         return alerts;

@@ -23,6 +23,7 @@ import type { OrdersTree } from './views/orders';
 import { INTERNAL_COMMANDS } from './commandIds';
 import type { Live } from './live/index';
 import type { LiveStatusItem } from './live/statusItem';
+import type { HoldingsPnl } from './live/holdings';
 import type { PriceAlerts } from './alerts/index';
 import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
@@ -81,6 +82,8 @@ export interface SpotDeskTestHooks {
   readonly live: Live;
   /** The live status bar item (stream state, portfolio value). */
   readonly liveItem: LiveStatusItem;
+  /** Unrealized P&L per holding (the Accounts view's figures). */
+  readonly holdings: HoldingsPnl;
   /** The price alerts (store, watcher, alerts fired). */
   alerts(): PriceAlerts;
 }

@@ -54,6 +54,9 @@ export class Live implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly accountChanged = new vscode.EventEmitter<void>();
   private readonly statusChanged = new vscode.EventEmitter<void>();
+  private readonly filled = new vscode.EventEmitter<string>();
+  /** Fires with the symbol of each fill summary (the holdings' P&L reads that pair's fills again). */
+  readonly onFill = this.filled.event;
   private readonly fills: FillAggregator;
   private fees = new Map<string, { at: number; rates: FeeRates | null }>();
   private resyncTimer: NodeJS.Timeout | undefined;
@@ -72,6 +75,7 @@ export class Live implements vscode.Disposable {
     this.disposables.push(
       this.accountChanged,
       this.statusChanged,
+      this.filled,
       services.onDidChangeProfile(() => this.profileChanged()),
       trees.accounts.onDidLoad((st) => {
         this.accountChanged.fire();
@@ -219,6 +223,7 @@ export class Live implements vscode.Disposable {
   }
 
   private async notifyFill(s: FillSummary): Promise<void> {
+    this.filled.fire(s.symbol);
     // The fee as the exchange charged it: the fills of this order (GET /api/v1/hf/fills).
     let fee: string | null = null;
     try {
