@@ -37,7 +37,8 @@ import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
 import { Live } from './live/index';
 import { LiveStatusItem } from './live/statusItem';
-import { HoldingsPnl, pnlText } from './live/holdings';
+import { HoldingsPnl } from './live/holdings';
+import { pnlText } from '../shared/pnl';
 import { register as registerAlerts, type PriceAlerts } from './alerts/index';
 
 /**

@@ -181,7 +181,11 @@ function walk(fills: readonly PnlFill[], base: string, quote: string): Walk {
  * @throws DecimalFormatError when a fill carries a malformed decimal.
  */
 export function realizedPnl(fills: readonly PnlFill[], base: string, quote: string, digits: number): PairPnl {
-  const w = walk(fills, base, quote);
+  return summary(walk(fills, base, quote), base, quote, digits);
+}
+
+/** The rounded figures of a walk (shared by {@link realizedPnl} and {@link unrealizedPnl}). */
+function summary(w: Walk, base: string, quote: string, digits: number): PairPnl {
   const perFill: Record<string, string> = {};
   for (const [id, g] of w.perFill) perFill[id] = g === ZERO ? '0' : round(g, digits);
   return {
@@ -220,6 +224,40 @@ export interface HoldingPnl extends PairPnl {
 export function unrealizedPnl(fills: readonly PnlFill[], base: string, quote: string, last: string, digits: number): HoldingPnl {
   const w = walk(fills, base, quote);
   const value = ratio(dec.mul(w.q, last));
-  const r = realizedPnl(fills, base, quote, digits);
-  return { ...r, last, value: round(value, digits), unrealized: round(rsub(value, w.cost), digits) };
+  return { ...summary(w, base, quote, digits), last, value: round(value, digits), unrealized: round(rsub(value, w.cost), digits) };
+}
+
+/** "+29.82", "-15.15", "0" (signed, as the wire spells decimals). */
+export function signed(v: string): string {
+  return dec.isNegative(v) || dec.isZero(v) ? v : `+${v}`;
+}
+
+/**
+ * The Accounts view's description suffix (`uP&L +29.82 USDT`, the largest position's pair) and
+ * tooltip markdown (one line per pair: unrealized, position, average cost, last, value, realized,
+ * and how the balance differs from the position the fills explain) for a currency's P&L.
+ * @param balance the currency's balance (main + trade), decimal string.
+ */
+export function pnlText(p: { readonly pairs: readonly (HoldingPnl & { symbol: string })[] }, balance: string): { description: string; tooltip: string } {
+  const top = p.pairs[0];
+  const description = `uP&L ${signed(top.unrealized)} ${top.quote}`;
+  const lines = p.pairs.map((h) => {
+    const c = dec.cmp(balance, h.position);
+    const uncovered =
+      c > 0
+        ? `; ${dec.sub(balance, h.position)} ${h.base} of the balance has no cost in these fills`
+        : c < 0
+          ? `; the fills hold ${dec.sub(h.position, balance)} ${h.base} more than the balance (moved out without a sell), so this figure overstates the holding`
+          : '';
+    return (
+      `- **${h.symbol}**: unrealized **${signed(h.unrealized)} ${h.quote}** on ${h.position} ${h.base} ` +
+      `(average cost ${h.averageCost ?? '—'}, last ${h.last}, value ${h.value}); realized ${signed(h.realized)} ${h.quote}${uncovered}`
+    );
+  });
+  const tooltip = [
+    ...lines,
+    '',
+    'Weighted average cost from your fills (buys add funds plus a quote-currency fee; a base-currency fee reduces the coins received; a sell realises its funds minus its fee minus the average cost of what it sold); exact arithmetic.',
+  ].join('\n');
+  return { description, tooltip };
 }

@@ -188,27 +188,3 @@ export class HoldingsPnl implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
-
-/** "+29.82", "-15.15", "0" (signed, as the wire spells decimals). */
-export function signed(v: string): string {
-  return D.isNegative(v) || D.isZero(v) ? v : `+${v}`;
-}
-
-/** The Accounts view's description suffix and tooltip lines for a currency's P&L. */
-export function pnlText(p: CurrencyPnl, balance: string): { description: string; tooltip: string } {
-  const top = p.pairs[0];
-  const description = `uP&L ${signed(top.unrealized)} ${top.quote}`;
-  const lines = p.pairs.map((h) => {
-    const uncovered = D.cmp(balance, h.position) > 0 ? `; ${D.sub(balance, h.position)} ${h.base} of the balance has no cost in these fills` : '';
-    return (
-      `- **${h.symbol}**: unrealized **${signed(h.unrealized)} ${h.quote}** on ${h.position} ${h.base} ` +
-      `(average cost ${h.averageCost ?? '—'}, last ${h.last}, value ${h.value}); realized ${signed(h.realized)} ${h.quote}${uncovered}`
-    );
-  });
-  const tooltip = [
-    ...lines,
-    '',
-    'Weighted average cost from your fills (buys add funds plus a quote-currency fee; a base-currency fee reduces the coins received; a sell realises its funds minus its fee minus the average cost of what it sold); exact arithmetic.',
-  ].join('\n');
-  return { description, tooltip };
-}

@@ -14,7 +14,7 @@
  *  average cost C / Q = 110.1050525262… → 110.11.
  */
 import { strict as assert } from 'assert';
-import { realizedPnl, unrealizedPnl, type PnlFill } from '../../../src/shared/pnl';
+import { pnlText, realizedPnl, signed, unrealizedPnl, type PnlFill } from '../../../src/shared/pnl';
 
 let n = 0;
 const fill = (side: 'buy' | 'sell', size: string, funds: string, fee: string, feeCurrency: string): PnlFill => ({
@@ -51,5 +51,18 @@ describe('holding P&L (src/shared/pnl.ts unrealizedPnl)', () => {
     assert.equal(unrealizedPnl(fills, 'BTC', 'USDT', '100', 2).unrealized, '-15.15'); // 149.9 − 165.0474…
     const flat = unrealizedPnl([fill('buy', '1', '100', '0', 'USDT'), fill('sell', '1', '110', '0', 'USDT')], 'BTC', 'USDT', '500', 2);
     assert.deepEqual([flat.position, flat.unrealized, flat.realized], ['0', '0', '10']);
+  });
+
+  it('the Accounts row: signed unrealized P&L in the description, per-pair breakdown and balance coverage in the tooltip', () => {
+    const h = { ...unrealizedPnl(fills, 'BTC', 'USDT', '130', 2), symbol: 'BTC-USDT' };
+    const t = pnlText({ pairs: [h] }, '2.5');
+    assert.equal(t.description, 'uP&L +29.82 USDT');
+    assert.match(t.tooltip, /\*\*BTC-USDT\*\*: unrealized \*\*\+29\.82 USDT\*\* on 1\.499 BTC \(average cost 110\.11, last 130, value 194\.87\); realized \+9\.88 USDT/);
+    assert.match(t.tooltip, /1\.001 BTC of the balance has no cost in these fills/); // 2.5 − 1.499
+    assert.match(pnlText({ pairs: [h] }, '1').tooltip, /the fills hold 0\.499 BTC more than the balance/);
+    assert.doesNotMatch(pnlText({ pairs: [h] }, '1.499').tooltip, /no cost|more than the balance/);
+    const loss = { ...unrealizedPnl(fills, 'BTC', 'USDT', '100', 2), symbol: 'BTC-USDT' };
+    assert.equal(pnlText({ pairs: [loss] }, '1.499').description, 'uP&L -15.15 USDT');
+    assert.deepEqual([signed('0'), signed('1.5'), signed('-2')], ['0', '+1.5', '-2']);
   });
 });
