@@ -16,6 +16,8 @@
  * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
  * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
  *   `withdrawal.id`.
+ * - Price Alerts tree (`spotdesk.alert.*` rows): the row object, with `alert.id`; Markets symbol rows
+ *   (Add Price Alert…): the row object, with `symbol`.
  *
  * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
  */
@@ -134,4 +136,30 @@ export function withdrawalArg(raw: unknown): { withdrawalId: string } | undefine
   const w = record(o?.withdrawal);
   if (o?.kind !== 'withdrawal' || !w) return undefined;
   return typeof w.id === 'string' && WITHDRAWAL_ID_RE.test(w.id) ? { withdrawalId: w.id } : undefined;
+}
+
+/** A price alert's id (random hex, src/extension/alerts/index.ts). */
+const ALERT_ID_RE = /^[a-f0-9]{8,64}$/;
+
+/**
+ * Argument of `spotdesk.editPriceAlert` / `spotdesk.deletePriceAlert`: the Price Alerts tree's alert
+ * row (`{kind: 'alert', alert: {id}}`). Only the id is kept; the alert is re-read from storage and
+ * its new direction and price are asked from the person.
+ * @returns `{alertId}` or undefined when the argument is not an alert row.
+ */
+export function alertArg(raw: unknown): { alertId: string } | undefined {
+  const o = record(raw);
+  const a = record(o?.alert);
+  if (o?.kind !== 'alert' || !a) return undefined;
+  return typeof a.id === 'string' && ALERT_ID_RE.test(a.id) ? { alertId: a.id } : undefined;
+}
+
+/**
+ * Argument of `spotdesk.addPriceAlert`: the Markets tree's symbol row (`{kind: 'marketSymbol',
+ * symbol}`) or a bare symbol string. Only the symbol is kept (direction and price are always asked).
+ * @returns `{symbol}` or `{}` (palette: the person picks the symbol).
+ */
+export function alertSymbolArg(raw: unknown): { symbol?: string } {
+  const s = typeof raw === 'string' ? raw : record(raw)?.kind === 'marketSymbol' ? record(raw)?.symbol : undefined;
+  return typeof s === 'string' && SYMBOL_RE.test(s) ? { symbol: s.toUpperCase() } : {};
 }

@@ -52,6 +52,25 @@ export function fire(a: PriceAlert, last: string, now: number): PriceAlert {
 }
 
 /**
+ * Check the stored alerts against one last price of `symbol` on profile `profileId`: every ARMED
+ * alert of that profile and symbol that `last` satisfies ({@link isTriggered}) is fired at `now`.
+ * Fired alerts stay fired, so feeding the same or further prices never fires an alert twice; an
+ * alert stored armed whose price was crossed while nothing watched fires on the first price seen.
+ * @returns the alerts with the fired ones replaced (same order; the same array when none fired) and
+ *   the alerts that fired now.
+ */
+export function checkAlerts(alerts: readonly PriceAlert[], profileId: string, symbol: string, last: string, now: number): { next: readonly PriceAlert[]; fired: PriceAlert[] } {
+  const fired: PriceAlert[] = [];
+  const next = alerts.map((a) => {
+    if (a.profileId !== profileId || a.symbol !== symbol || !isArmed(a) || !isTriggered(a, last)) return a;
+    const f = fire(a, last, now);
+    fired.push(f);
+    return f;
+  });
+  return { next: fired.length ? next : alerts, fired };
+}
+
+/**
  * Check a typed alert price: a positive plain decimal on the symbol's tick (`priceIncrement`), and —
  * when the current price `last` is known — on the far side of it (else the alert would fire at once).
  * @returns the message for the input box, or undefined when valid.

@@ -18,11 +18,12 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'crypto';
 import * as D from '../../api/decimal';
-import { describeAlert, fire, isArmed, isTriggered, parseAlerts, validateAlertPrice, type PriceAlert } from '../../shared/alerts';
+import { checkAlerts, describeAlert, isArmed, parseAlerts, validateAlertPrice, type PriceAlert } from '../../shared/alerts';
 import { failureText } from '../../shared/failure';
 import type { Services } from '../services';
 import type { StreamChannel } from '../live/feed';
 import { COMMANDS } from '../commandIds';
+import { alertArg, alertSymbolArg } from '../commandArgs';
 import { hhmmss } from '../views/format';
 
 /** Global-state key of the alerts. */
@@ -39,13 +40,6 @@ export type AlertRow = { kind: 'alert'; alert: PriceAlert } | { kind: 'empty' };
 export interface FiredAlert {
   readonly alert: PriceAlert;
   readonly text: string;
-}
-
-/** Arguments the Alerts view passes to edit/delete: only the id is kept (the alert is re-read from storage). */
-export function alertIdArg(raw: unknown): string | undefined {
-  const o = raw && typeof raw === 'object' ? (raw as { kind?: unknown; alert?: { id?: unknown } }) : undefined;
-  const id = o?.kind === 'alert' ? o.alert?.id : undefined;
-  return typeof id === 'string' && /^[a-f0-9]{8,64}$/.test(id) ? id : undefined;
 }
 
 /** The alerts feature (see the module docstring). */
@@ -161,21 +155,13 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
     this.checks++;
     const prev = this.lastPrice.get(symbol);
     this.lastPrice.set(symbol, last);
-    const all = this.all();
-    const profile = this.services.profile().id;
     const now = Date.now();
-    const hit: PriceAlert[] = [];
-    const next = all.map((a) => {
-      if (a.profileId !== profile || a.symbol !== symbol || !isArmed(a) || !isTriggered(a, last)) return a;
-      const f = fire(a, last, now);
-      hit.push(f);
-      return f;
-    });
+    const { next, fired: hit } = checkAlerts(this.all(), this.services.profile().id, symbol, last, now);
     if (hit.length === 0) {
       if (prev !== last) this.changed.fire();
       return hit;
     }
-    await this.save(next);
+    await this.save([...next]);
     for (const a of hit) {
       const text = `SpotDesk alert: ${describeAlert(a)} — last price ${last} (${hhmmss(new Date(now))}).`;
       this.fired.push({ alert: a, text });
@@ -191,9 +177,8 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
 
   /** "SpotDesk: Add Price Alert…": symbol, direction, price (validated against the tick and the last price). */
   async add(arg?: unknown): Promise<PriceAlert | undefined> {
-    const pre = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
     const symbols = await this.services.symbols();
-    let symbol = typeof pre === 'string' ? pre.toUpperCase() : undefined;
+    let symbol = alertSymbolArg(arg).symbol;
     if (!symbol || !symbols.some((s) => s.symbol === symbol)) {
       const pick = await this.services.prompts.pick(
         symbols
@@ -210,7 +195,7 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
 
   /** Edit an alert of the Alerts view (direction and price asked again; re-armed). */
   async edit(row?: unknown): Promise<PriceAlert | undefined> {
-    const id = alertIdArg(row);
+    const id = alertArg(row)?.alertId;
     const old = id ? this.all().find((a) => a.id === id) : undefined;
     if (!old) throw new Error('Run "Edit" on an alert of the Alerts view.');
     return this.ask(old.symbol, old);
@@ -218,7 +203,7 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
 
   /** Delete an alert of the Alerts view. */
   async delete(row?: unknown): Promise<boolean> {
-    const id = alertIdArg(row);
+    const id = alertArg(row)?.alertId;
     const all = this.all();
     if (!id || !all.some((a) => a.id === id)) throw new Error('Run "Delete" on an alert of the Alerts view.');
     await this.save(all.filter((a) => a.id !== id));
