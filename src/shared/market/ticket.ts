@@ -12,11 +12,13 @@
  * - **liquidity**: a market order, or a limit order that crosses the spread (buy at ≥ best ask,
  *   sell at ≤ best bid), executes at once as a **taker**; any other limit order rests as a **maker**;
  * - **fee estimate** = notional × the user's fee rate for that liquidity (KuCoin: the base fee rate
- *   × the symbol's fee coefficient), rounded up to the quote increment;
+ *   × the symbol's fee coefficient), rounded up to the quote currency's precision (the fraction digits
+ *   of `quoteIncrement`) — the request builder's placement estimate (src/shared/orderEstimate.ts) does
+ *   the same, so the two confirmations show the same fee;
  * - **cost**: a buy needs notional + fee of quote (the exchange holds the taker fee on top of price ×
  *   size), a sell needs size of base;
- * - **far from the market**: a limit price more than {@link FAR_FROM_MARKET} (5 %) from the mid (or
- *   the last price when one side of the book is empty).
+ * - **far from the market**: a limit price more than {@link FAR_FROM_MARKET} (10 %, the request
+ *   builder's threshold) from the mid (or the last price when one side of the book is empty).
  * - **size for a share of available** (25/50/75/100 %): a sell uses that share of the base
  *   available; a buy the largest size whose price × size × (1 + taker fee rate) fits that share of
  *   the quote available; rounded DOWN to the lot (baseIncrement), so it never asks for more than is there.
@@ -25,9 +27,10 @@
  */
 import * as D from '../../api/decimal';
 import { validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
+import { FAR_FROM_MARKET } from '../orderEstimate';
 
-/** Share of the market beyond which a limit price is called "far from the market": 5 %. */
-export const FAR_FROM_MARKET = '0.05';
+/** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
+export { FAR_FROM_MARKET };
 
 /** The shares of the available balance the ticket offers, in percent. */
 export const SIZE_SHARES = [25, 50, 75, 100] as const;
@@ -146,7 +149,7 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
 
   const notional = referencePrice !== null && positive(size) ? D.mul(referencePrice, size) : null;
   const feeRate = liquidity === null ? null : dec(liquidity === 'maker' ? ctx.makerFeeRate : ctx.takerFeeRate);
-  const fee = notional !== null && feeRate !== null ? D.roundUp(D.mul(notional, feeRate), rules.quoteIncrement) : null;
+  const fee = notional !== null && feeRate !== null ? D.normalize(D.mulUp(notional, feeRate, D.fractionDigits(D.normalize(rules.quoteIncrement)))) : null;
   const availCurrency = input.side === 'buy' ? quote : base;
   const availAmount = dec(input.side === 'buy' ? ctx.availableQuote : ctx.availableBase);
   let cost: TicketQuote['cost'] = null;
