@@ -57,6 +57,11 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
   readonly fired: FiredAlert[] = [];
   /** Prices checked (ticker messages and polled tickers). */
   checks = 0;
+  /**
+   * Shows a notification with action buttons and resolves with the chosen one
+   * (`vscode.window.showInformationMessage`). Reachable only through the test door, outside Production.
+   */
+  notify: (text: string, ...actions: string[]) => Thenable<string | undefined> = (text, ...actions) => vscode.window.showInformationMessage(text, ...actions);
   view: vscode.TreeView<AlertRow> | undefined;
 
   constructor(private readonly services: Services) {
@@ -167,7 +172,7 @@ export class PriceAlerts implements vscode.TreeDataProvider<AlertRow>, vscode.Di
       this.fired.push({ alert: a, text });
       if (this.fired.length > 50) this.fired.splice(0, this.fired.length - 50);
       this.services.log.info(text);
-      void vscode.window.showInformationMessage(text, 'Open Market').then((c) => {
+      void this.notify(text, 'Open Market').then((c) => {
         if (c === 'Open Market') void vscode.commands.executeCommand(COMMANDS.openMarket, symbol);
       });
     }

@@ -29,11 +29,13 @@ import type { LiveFeed } from './feed';
 /** Setting that turns fill notifications on (default) or off. */
 export const FILL_NOTIFICATIONS_SETTING = 'notifications.fills';
 
-/** A notification as shown (host tests read them). */
+/** A fill notification as made (host tests read them). */
 export interface ShownNotification {
   readonly text: string;
   readonly summary: FillSummary;
   readonly fee: string | null;
+  /** False when the setting `spotdesk.notifications.fills` is off (logged, not shown). */
+  readonly shown: boolean;
 }
 
 /** Fee rates of one symbol for the ticket (decimal strings). */
@@ -60,12 +62,19 @@ export class Live implements vscode.Disposable {
   private readonly fills: FillAggregator;
   private fees = new Map<string, { at: number; rates: FeeRates | null }>();
   private resyncTimer: NodeJS.Timeout | undefined;
+  /** Set when the private channel's topics are subscribed and the views reloaded; cleared when it is not live. */
+  private synced = false;
   /** Fires when balances or the user's orders change (stream message or REST load). */
   readonly onDidChangeAccount = this.accountChanged.event;
   /** Fires when a stream's state changes. */
   readonly onDidChangeStatus = this.statusChanged.event;
-  /** Fill notifications shown, newest last (at most 50; host tests read them). */
+  /** Fill notifications made, newest last (at most 50; host tests read them). */
   readonly notifications: ShownNotification[] = [];
+  /**
+   * Shows a notification with action buttons and resolves with the chosen one
+   * (`vscode.window.showInformationMessage`). Reachable only through the test door, outside Production.
+   */
+  notify: (text: string, ...actions: string[]) => Thenable<string | undefined> = (text, ...actions) => vscode.window.showInformationMessage(text, ...actions);
 
   constructor(
     private readonly services: Services,
@@ -130,8 +139,8 @@ export class Live implements vscode.Disposable {
       }),
       ch.onSynced(() => {
         // (Re)connected: reload both views once, whatever happened while the stream was down.
-        void this.trees.accounts.resync();
-        void this.trees.orders.resync();
+        this.synced = true;
+        void Promise.all([this.trees.accounts.resync(), this.trees.orders.resync()]).finally(() => this.statusChanged.fire());
       }),
     );
   }
@@ -139,6 +148,14 @@ export class Live implements vscode.Disposable {
   /** Whether the private stream is up (the views are not polling). */
   get privateLive(): boolean {
     return this.feedValue?.status.private.state === 'live';
+  }
+
+  /**
+   * Whether the private stream is up, its topics are subscribed and the views were reloaded from REST
+   * since it (re)connected: from then on every change reaches the views through the stream.
+   */
+  get privateSynced(): boolean {
+    return this.privateLive && this.synced;
   }
 
   /**
@@ -200,6 +217,7 @@ export class Live implements vscode.Disposable {
 
   private applyPrivateStatus(): void {
     const live = this.privateLive;
+    if (!live) this.synced = false;
     this.trees.accounts.setLive(live);
     this.trees.orders.setLive(live);
   }
@@ -241,11 +259,12 @@ export class Live implements vscode.Disposable {
     const what = s.complete ? 'filled' : 'partly filled';
     const of = !s.complete && s.filledSize && s.orderSize ? ` (${s.filledSize} of ${s.orderSize} ${base})` : '';
     const text = `SpotDesk: ${s.side.toUpperCase()} ${s.symbol} ${what}: ${s.size} ${base} at ${s.fills > 1 ? 'avg ' : ''}${s.price}${of} · fee ${fee ?? 'see Show Fills'}${s.liquidity ? ` (${s.liquidity})` : ''}`;
-    this.notifications.push({ text, summary: s, fee });
+    const shown = vscode.workspace.getConfiguration('spotdesk').get<boolean>(FILL_NOTIFICATIONS_SETTING, true);
+    this.notifications.push({ text, summary: s, fee, shown });
     if (this.notifications.length > 50) this.notifications.splice(0, this.notifications.length - 50);
     this.services.log.info(text.replace(/^SpotDesk: /, 'fill: '));
-    if (!vscode.workspace.getConfiguration('spotdesk').get<boolean>(FILL_NOTIFICATIONS_SETTING, true)) return;
-    const choice = await vscode.window.showInformationMessage(text, 'Show Fills');
+    if (!shown) return;
+    const choice = await this.notify(text, 'Show Fills');
     if (choice === 'Show Fills') await vscode.commands.executeCommand(COMMANDS.showFills, { kind: 'order', symbol: s.symbol, order: { id: s.orderId } });
   }
 

@@ -113,11 +113,14 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     // Trade-account holds per currency (GET /api/v1/accounts?type=trade).
     const held = new Map<string, string>();
     let symbols: readonly SymbolInfo[] = [];
+    /** Why the holds could not be read (then, if no symbol could be read either, the load fails). */
+    let failure: unknown;
     try {
       const accounts = await client.getAccounts({ type: 'trade' });
       for (const a of accounts) if (a.type === 'trade' && !dec.isZero(a.holds)) held.set(a.currency, dec.add(held.get(a.currency) ?? '0', a.holds));
       if (held.size) symbols = await this.services.symbols();
     } catch (err) {
+      failure = err;
       this.services.log.debug(`holds-based symbol discovery skipped: ${describeError(err)}`);
     }
 
@@ -169,6 +172,10 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
         }
       }
     }
+    // Nothing could be read (the exchange unreachable, a proxy down…): fail the load, so that the view keeps
+    // the orders it last read, marked stale with their age, instead of replacing them with error rows (issue 22).
+    // (When the holds were read, the exchange answers: a symbol's own error stays on its row.)
+    if (failure !== undefined && groups.every((g) => g.error !== undefined)) throw failure;
     for (const g of groups) if (!g.error && !g.orders.length) state.found.delete(g.symbol);
     return { symbols: [...polled], groups };
   }

@@ -87,9 +87,15 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   readonly state: LoadState<D> = { loads: 0 };
   /**
    * Loads by cause: `polls` started by the poll timer, `resyncs` asked by the live stream after a
-   * (re)connection, `streamUpdates` changes applied from the stream (no request).
+   * (re)connection, `catchUps` one more load because stream messages arrived while a load was in
+   * flight (its answer may predate them); `streamUpdates` changes applied from the stream (no request).
    */
-  readonly counters = { polls: 0, resyncs: 0, streamUpdates: 0 };
+  readonly counters = { polls: 0, resyncs: 0, streamUpdates: 0, catchUps: 0 };
+  /** A stream message arrived while a load was in flight: its REST answer may predate the message. */
+  private streamedDuringLoad = false;
+  /** The load in flight is a catch-up (see {@link applyLive}); a further one waits a poll interval. */
+  private catchingUp = false;
+  private catchUpTimer: NodeJS.Timeout | undefined;
   view: vscode.TreeView<AnyNode<N>> | undefined;
   private live = false;
   private staleTimer: NodeJS.Timeout | undefined;
@@ -177,6 +183,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       return this.followUp;
     }
     this.stopTimer();
+    this.streamedDuringLoad = false;
     const run = (async () => {
       try {
         this.needsCredentials = this.requiresCredentials && !(await this.services.credentialsPresent());
@@ -203,6 +210,20 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
         this.emitter.fire();
         this.loaded.fire(this.state);
         this.schedule();
+        // While live nothing polls: a message the REST answer may predate (an order placed and cancelled
+        // during the load, say) would stay wrong until the next reconnection. Load once more instead.
+        // A busy account (messages during every load) gets at most one catch-up per poll interval after the first.
+        if (this.streamedDuringLoad && this.live && this.state.error === undefined && !this.catchUpTimer) {
+          const again = () => {
+            this.catchUpTimer = undefined;
+            if (!this.live) return;
+            this.counters.catchUps++;
+            this.catchingUp = true;
+            void this.refresh().finally(() => (this.catchingUp = false));
+          };
+          if (this.catchingUp) this.catchUpTimer = setTimeout(again, this.intervalMs());
+          else again();
+        }
       }
     })();
     this.inFlight = run;
@@ -227,6 +248,11 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     return this.live;
   }
 
+  /** Whether a timer-driven load (a poll) is scheduled now: never while live, hidden or without credentials. */
+  get pollScheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** One REST load asked by the live stream after a (re)connection (counted apart from polls). */
   resync(): Promise<void> {
     this.counters.resyncs++;
@@ -236,8 +262,10 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   /**
    * Change the loaded data in place from a stream message and re-render. `mutate` returns whether
    * it changed anything; nothing happens before the first load (the resync after it has the change).
+   * A message that arrives while a load is in flight also asks for one more load after it (`catchUps`).
    */
   protected applyLive(mutate: (data: D) => boolean): boolean {
+    if (this.inFlight) this.streamedDuringLoad = true;
     const data = this.state.data;
     if (data === undefined || !mutate(data)) return false;
     this.counters.streamUpdates++;
@@ -380,6 +408,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
 
   dispose(): void {
     this.stopTimer();
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
     if (this.staleTimer) clearInterval(this.staleTimer);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.emitter.dispose();
