@@ -271,7 +271,7 @@ export function fakeVscode(): FakeVscode {
     QuickInputButtons: { Back: { iconPath: 'back' } },
     window: {
       createOutputChannel: () => channel,
-      createTreeView: () => ({ visible: false, description: '', onDidChangeVisibility: event(), dispose() {} }),
+      createTreeView: () => ({ visible: false, description: '', onDidChangeVisibility: event(), onDidExpandElement: event(), onDidCollapseElement: event(), dispose() {} }),
       createStatusBarItem: () => ({ show() {}, hide() {}, dispose() {} }),
       createQuickPick: () => quickInput('pick'),
       createInputBox: () => quickInput('input'),
