@@ -22,6 +22,7 @@ import type { SpotClient } from '../../src/api/client';
 import type { SymbolInfo } from '../../src/api/schemas';
 import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/extension/alerts/index';
 import type { PriceAlert } from '../../src/shared/alerts';
+import { signed, unrealizedPnl } from '../../src/shared/pnl';
 import { startSandboxProcess, type SandboxProcess } from '../../src/extension/sandboxProcess';
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
 import { EXTENSION_ID, children, labelOf, sandboxSuite, useSandboxProfile, waitFor } from './helpers';
@@ -162,6 +163,27 @@ describe('SpotDesk live (issue 22)', function () {
       live.notify = original;
       await cfg().update('notifications.fills', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('the Accounts view shows the unrealized P&L of a holding from the fills, by the documented method', async () => {
+    const { accounts } = s.hooks.trees;
+    // The fills above noted BTC-USDT as traded; the holding's P&L follows them.
+    await s.hooks.holdings.recompute();
+    await waitFor('the BTC holding P&L', () => s.hooks.holdings.of('BTC')?.pairs.some((p) => p.symbol === SYMBOL), 20_000);
+    const fills = [];
+    for await (const f of client.iterateFills({ symbol: SYMBOL, limit: 100 })) fills.push(f);
+    const digits = dec.fractionDigits(dec.normalize(info.quoteIncrement));
+    // What the row shows now (prices move: the figures are read together with the item).
+    const row = ((await children(accounts)) as Array<{ kind: string; currency?: string }>).find((r) => r.kind === 'currency' && r.currency === 'BTC')!;
+    const it = accounts.getTreeItem(row as never);
+    const top = s.hooks.holdings.of('BTC')!.pairs[0];
+    assert.strictEqual(top.symbol, SYMBOL);
+    const expected = unrealizedPnl(fills, 'BTC', 'USDT', top.last, digits);
+    assert.deepStrictEqual([top.position, top.costBasis, top.unrealized, top.realized], [expected.position, expected.costBasis, expected.unrealized, expected.realized]);
+    assert.ok(String(it.description).endsWith(` · uP&L ${signed(top.unrealized)} USDT`), String(it.description));
+    const md = (it.tooltip as vscode.MarkdownString).value;
+    assert.ok(md.includes(`**${SYMBOL}**: unrealized **${signed(top.unrealized)} USDT** on ${top.position} BTC (average cost ${top.averageCost}, last ${top.last}`), md);
+    assert.match(md, /Weighted average cost from your fills/);
   });
 
   describe('price alerts', () => {
