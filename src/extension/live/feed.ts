@@ -253,7 +253,15 @@ export class StreamChannel {
       if (this.client !== c) return;
       this.stats.messages++;
       const set = this.handlers.get(m.topic);
-      if (set) for (const h of [...set]) h(m);
+      if (!set) return;
+      for (const h of [...set]) {
+        try {
+          h(m);
+        } catch (e) {
+          // One consumer's bug must not stop the others, nor the client that emits the message.
+          this.opts.log?.('warn', `${this.opts.name} stream: a consumer of ${m.topic} failed: ${failureText(e)}`);
+        }
+      }
     });
     c.on('open', () => {
       if (this.client !== c) return;
