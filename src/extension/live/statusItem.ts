@@ -9,25 +9,27 @@ import type { Account, FiatPrices } from '../../api/schemas';
 import * as D from '../../api/decimal';
 import type { FeedStatus, LiveStatus } from './feed';
 import { COMMANDS } from '../commandIds';
-import { hhmmss } from '../views/format';
+import { fiatValue, hhmmss } from '../views/format';
 
 /**
- * Total value of `accounts` in the fiat of `prices` (balance × price, summed exactly, truncated to
- * 2 decimals); `missing` lists currencies with a balance but no price (left out of the total).
+ * Total value of `accounts` in the fiat of `prices`, computed as the Accounts view's Portfolio row does
+ * (src/extension/views/accounts.ts): per currency, its balances summed and valued at its price
+ * truncated to cents (`fiatValue`), then the currencies' values summed — so the status bar and the
+ * Portfolio row never differ by a cent. `missing` lists currencies with a balance but no price (left
+ * out of the total).
  */
 export function portfolioValue(accounts: readonly Account[], prices: FiatPrices | undefined): { total: string; missing: string[] } {
+  const byCurrency = new Map<string, string>();
+  for (const a of accounts) byCurrency.set(a.currency, D.add(byCurrency.get(a.currency) ?? '0', a.balance));
   let total = '0';
-  const missing = new Set<string>();
-  for (const a of accounts) {
-    if (D.isZero(a.balance)) continue;
-    const p = prices?.[a.currency];
-    if (p === undefined || !D.isDecimal(p)) {
-      missing.add(a.currency);
-      continue;
-    }
-    total = D.add(total, D.mul(a.balance, p));
+  const missing: string[] = [];
+  for (const [currency, balance] of byCurrency) {
+    if (D.isZero(balance)) continue;
+    const v = fiatValue(balance, prices?.[currency]);
+    if (v === undefined) missing.push(currency);
+    else total = D.add(total, v);
   }
-  return { total: D.roundDown(total, '0.01'), missing: [...missing] };
+  return { total: D.roundDown(total, '0.01'), missing };
 }
 
 /** Group the integer digits of a plain decimal with thin separators for display ("12345.6" → "12,345.60"). */
