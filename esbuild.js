@@ -32,6 +32,10 @@ const targets = [
   // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
   { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
   { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true },
+  // The market panel's charts (candles with TradingView's lightweight-charts, ~160 KB minified by
+  // itself, and the depth chart), loaded by the panel when a chart section is shown: a budget of its
+  // own, CHART_TARGET_KB, so that the book, tape and ticket (webview-orderbook) keep the 60 KB target.
+  { name: 'webview-market-chart', entry: 'src/webview/marketChart/main.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
   { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
   { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
@@ -39,13 +43,24 @@ const targets = [
 
 /** Most a webview bundle may weigh once minified, KB (issue 19: "each webview bundle ≤ 60 KB minified"). */
 const WEBVIEW_TARGET_KB = 60;
+/**
+ * Budget of the market panel's charts bundle (issue 22), KB minified: lightweight-charts 5.2 weighs
+ * about 160 KB minified on its own; 200 KB leaves room for the candle and depth chart code and a minor
+ * library update, and still fails the build if something else heavy slips in.
+ */
+const CHART_TARGET_KB = 200;
+
+/** The minified budget of a webview target, KB. */
+function budgetOf(target) {
+  return target.budgetKB === 'chart' ? CHART_TARGET_KB : WEBVIEW_TARGET_KB;
+}
 
 /**
  * Minified size in bytes of `target`'s bundle, built in memory (nothing is written).
  * @returns {Promise<number>}
  */
 async function minifiedBytes(target) {
-  const { name: _n, entry, ship: _s, outfile, ...opts } = target;
+  const { name: _n, entry, ship: _s, budgetKB: _b, outfile, ...opts } = target;
   const r = await esbuild.build({ absWorkingDir: __dirname, entryPoints: [entry], bundle: true, minify: true, write: false, logLevel: 'silent', outfile, ...opts });
   return r.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + f.contents.length, 0);
 }
@@ -59,7 +74,7 @@ async function main() {
   let overTarget = 0;
   const selected = targets.filter((t) => (!only || only.has(t.name)) && (!ship || t.ship) && fs.existsSync(path.join(__dirname, t.entry)));
   const contexts = [];
-  for (const { name, entry, ship: _ship, ...opts } of selected) {
+  for (const { name, entry, ship: _ship, budgetKB, ...opts } of selected) {
     const ctx = await esbuild.context({
       entryPoints: [entry],
       bundle: true,
@@ -79,13 +94,14 @@ async function main() {
     let line = `built ${name} -> ${opts.outfile} (${kb(fs.statSync(opts.outfile).size)}${production ? ', minified' : ''})`;
     if (opts.platform === 'browser') {
       const min = production ? fs.statSync(opts.outfile).size : await minifiedBytes({ name, entry, ...opts });
-      const ok = min <= WEBVIEW_TARGET_KB * 1024;
+      const budget = budgetOf({ budgetKB });
+      const ok = min <= budget * 1024;
       if (!ok) overTarget++;
-      line += ` — webview target ≤ ${WEBVIEW_TARGET_KB} KB minified: ${kb(min)} ${ok ? 'ok' : 'OVER TARGET'}`;
+      line += ` — webview target ≤ ${budget} KB minified${budget !== WEBVIEW_TARGET_KB ? ' (charts bundle)' : ''}: ${kb(min)} ${ok ? 'ok' : 'OVER TARGET'}`;
     }
     console.log(line);
   }
-  if (overTarget) throw new Error(`${overTarget} webview bundle(s) over the ${WEBVIEW_TARGET_KB} KB minified target (see above)`);
+  if (overTarget) throw new Error(`${overTarget} webview bundle(s) over their minified target (see above)`);
   for (const f of ['dist/sandbox-cli.js', 'dist/spotorder-language-server.js']) if (fs.existsSync(f)) fs.chmodSync(f, 0o755);
 }
 
@@ -96,4 +112,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { targets, WEBVIEW_TARGET_KB, minifiedBytes };
+module.exports = { targets, WEBVIEW_TARGET_KB, CHART_TARGET_KB, budgetOf, minifiedBytes };

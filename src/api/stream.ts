@@ -17,7 +17,8 @@
  * its schema is counted (`stats.invalid`) and reported as an `invalid` event, never thrown.
  *
  * Events: `open` ({connectId}), `message` ({@link StreamData}), `reconnected`, `close`
- * ({code, reason}), `invalid` (StreamDecodeError), `error` (Error: token fetch, connect failure,
+ * ({code, reason}), `reconnecting` ({attempt, delayMs}: the n-th consecutive attempt starts in
+ * `delayMs` ms), `invalid` (StreamDecodeError), `error` (Error: token fetch, connect failure,
  * server error message without a pending request).
  */
 import { EventEmitter } from 'node:events';
@@ -391,6 +392,7 @@ export class StreamClient extends EventEmitter {
     const n = this.failures++;
     const base = Math.min(this.opts.maxReconnectDelayMs, this.opts.minReconnectDelayMs * 2 ** n);
     const delay = base * (0.5 + this.opts.random() / 2);
+    this.emit('reconnecting', { attempt: n + 1, delayMs: Math.round(delay) });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.connect();

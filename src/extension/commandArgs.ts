@@ -16,6 +16,8 @@
  * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
  * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
  *   `withdrawal.id`.
+ * - Price Alerts tree (`spotdesk.alert.*` rows): the row object, with `alert.id`; Markets symbol rows
+ *   (Add Price Alert…): the row object, with `symbol`.
  *
  * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
  */
@@ -104,6 +106,22 @@ export function orderDocumentArgs(uri: unknown, index: unknown): { uri: string; 
   return path.endsWith('.spotorder.json') ? { uri, index } : undefined;
 }
 
+/** A positive plain decimal price (at most 40 + 40 digits). */
+const PRICE_RE = /^\d{1,40}(?:\.\d{1,40})?$/;
+
+/**
+ * Arguments of `spotdesk.requestBuilder.prefill` (a market panel's price level → the request
+ * builder): `(symbol, side, price)`. Only these three are taken; the builder opens a limit draft
+ * and sends nothing (placing from it stays behind its confirmation).
+ * @returns `{symbol, side, price}` or undefined for anything else.
+ */
+export function prefillArgs(symbol: unknown, side: unknown, price: unknown): { symbol: string; side: 'buy' | 'sell'; price: string } | undefined {
+  if (typeof symbol !== 'string' || !SYMBOL_RE.test(symbol)) return undefined;
+  if (side !== 'buy' && side !== 'sell') return undefined;
+  if (typeof price !== 'string' || !PRICE_RE.test(price)) return undefined;
+  return { symbol: symbol.toUpperCase(), side, price };
+}
+
 /** A withdrawal id (KuCoin: 24 hex characters; accept letters and digits up to 64). */
 const WITHDRAWAL_ID_RE = /^[A-Za-z0-9]{1,64}$/;
 
@@ -118,4 +136,30 @@ export function withdrawalArg(raw: unknown): { withdrawalId: string } | undefine
   const w = record(o?.withdrawal);
   if (o?.kind !== 'withdrawal' || !w) return undefined;
   return typeof w.id === 'string' && WITHDRAWAL_ID_RE.test(w.id) ? { withdrawalId: w.id } : undefined;
+}
+
+/** A price alert's id (random hex, src/extension/alerts/index.ts). */
+const ALERT_ID_RE = /^[a-f0-9]{8,64}$/;
+
+/**
+ * Argument of `spotdesk.editPriceAlert` / `spotdesk.deletePriceAlert`: the Price Alerts tree's alert
+ * row (`{kind: 'alert', alert: {id}}`). Only the id is kept; the alert is re-read from storage and
+ * its new direction and price are asked from the person.
+ * @returns `{alertId}` or undefined when the argument is not an alert row.
+ */
+export function alertArg(raw: unknown): { alertId: string } | undefined {
+  const o = record(raw);
+  const a = record(o?.alert);
+  if (o?.kind !== 'alert' || !a) return undefined;
+  return typeof a.id === 'string' && ALERT_ID_RE.test(a.id) ? { alertId: a.id } : undefined;
+}
+
+/**
+ * Argument of `spotdesk.addPriceAlert`: the Markets tree's symbol row (`{kind: 'marketSymbol',
+ * symbol}`) or a bare symbol string. Only the symbol is kept (direction and price are always asked).
+ * @returns `{symbol}` or `{}` (palette: the person picks the symbol).
+ */
+export function alertSymbolArg(raw: unknown): { symbol?: string } {
+  const s = typeof raw === 'string' ? raw : record(raw)?.kind === 'marketSymbol' ? record(raw)?.symbol : undefined;
+  return typeof s === 'string' && SYMBOL_RE.test(s) ? { symbol: s.toUpperCase() } : {};
 }

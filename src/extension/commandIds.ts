@@ -33,6 +33,13 @@ export const COMMANDS = {
   copyOrderId: 'spotdesk.copyOrderId',
   copyOrderJson: 'spotdesk.copyOrderJson',
   openOrderBook: 'spotdesk.openOrderBook',
+  openMarket: 'spotdesk.openMarket',
+  marketFocusTicket: 'spotdesk.market.focusTicket',
+  marketBuy: 'spotdesk.market.buy',
+  marketSell: 'spotdesk.market.sell',
+  addPriceAlert: 'spotdesk.addPriceAlert',
+  editPriceAlert: 'spotdesk.editPriceAlert',
+  deletePriceAlert: 'spotdesk.deletePriceAlert',
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
   orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
@@ -55,6 +62,11 @@ export const INTERNAL_COMMANDS = {
   orderDocumentShowSignature: 'spotdesk.orderDocument.showSignature',
   /** "Place order…" lens of an order document: args (uri: string, orderIndex: number); always confirmed by the person. */
   orderDocumentPlaceOrder: 'spotdesk.orderDocument.placeOrder',
+  /**
+   * Open the request builder pre-filled from a market panel's price level: args (symbol, side, price),
+   * validated; nothing is sent (placing from the builder stays behind its confirmation).
+   */
+  requestBuilderPrefill: 'spotdesk.requestBuilder.prefill',
 } as const;
 
 /** A contributed command id. */

@@ -35,6 +35,11 @@ import { describeError } from './views/pollingTree';
 import { CachedFetch } from '../shared/cachedFetch';
 import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
+import { Live } from './live/index';
+import { LiveStatusItem } from './live/statusItem';
+import { HoldingsPnl } from './live/holdings';
+import { pnlText } from '../shared/pnl';
+import { register as registerAlerts, type PriceAlerts } from './alerts/index';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -46,6 +51,7 @@ export interface SpotDeskApi {
 }
 
 const NOTED_KEY = 'spotdesk.notedSymbols';
+const idleStatus = { state: 'idle', reason: null, attempt: 0, nextAttemptAt: null, since: 0 } as const;
 const MAX_NOTED = 50;
 
 /** Extension entry point (see module docs). */
@@ -71,6 +77,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
 
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
   let trees: SpotDeskTestHooks['trees'];
+  // eslint-disable-next-line prefer-const -- assigned once the trees exist
+  let live: Live;
   const services: Services = {
     context,
     log,
@@ -97,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       void trees.orders.refresh();
     },
     onDidChangeProfile: connection.onDidChange,
+    get live() {
+      return live;
+    },
   };
 
   trees = {
@@ -108,11 +119,39 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     fundingHistory: new FundingHistoryTree(services),
   };
   const statusBar = new StatusBar(connection);
+  // Before the features: its profile listener closes the old profile's streams first.
+  live = new Live(services, trees);
+  const holdings = new HoldingsPnl(services, trees.accounts, notedSymbols);
+  trees.accounts.pnl = (currency, total) => {
+    const p = holdings.of(currency);
+    return p ? pnlText(p, total) : undefined;
+  };
+  live.onFill((symbol) => {
+    services.noteSymbol(symbol);
+    holdings.invalidate(symbol);
+  });
+  const liveItem = new LiveStatusItem(() => {
+    const data = trees.accounts.state.data;
+    return {
+      status: live.current?.status ?? { public: idleStatus, private: idleStatus },
+      accounts: data?.accounts,
+      prices: data?.prices,
+      fiat: data?.fiat ?? (vscode.workspace.getConfiguration('spotdesk').get<string>('fiatCurrency') || 'USD'),
+      pricesAt: trees.accounts.state.updatedAt,
+      now: Date.now(),
+    };
+  });
 
   context.subscriptions.push(
     log,
     connection,
     statusBar,
+    live,
+    liveItem,
+    holdings,
+    holdings.onDidChange(() => trees.accounts.rerender()),
+    live.onDidChangeStatus(() => liveItem.update()),
+    live.onDidChangeAccount(() => liveItem.update()),
     trees.accounts,
     trees.orders,
     trees.markets,
@@ -177,6 +216,12 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       log.error(`feature "${name}" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     }
   }
+  let alerts: PriceAlerts | undefined;
+  try {
+    alerts = registerAlerts(context, services);
+  } catch (err) {
+    log.error(`feature "alerts" failed to register: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  }
 
   if (seams) {
     const interactive = windowPrompts();
@@ -203,6 +248,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         const w = seams.features.withdrawals;
         if (!w) throw new Error('the funding feature did not register');
         return w;
+      },
+      live,
+      liveItem,
+      holdings,
+      alerts: () => {
+        if (!alerts) throw new Error('the alerts feature did not register');
+        return alerts;
       },
     };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));

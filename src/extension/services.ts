@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
+import type { Live } from './live/index';
 
 /**
  * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
@@ -51,4 +52,9 @@ export interface Services {
   credentialsPresent(): Promise<boolean>;
   /** Fires when the active profile or its credentials change. */
   readonly onDidChangeProfile: vscode.Event<void>;
+  /**
+   * The live part (issue 22): the profile's WebSocket feed (public and private channels, loaded on
+   * first need), the live account figures and fill notifications (./live/index.ts).
+   */
+  readonly live: Live;
 }

@@ -21,6 +21,10 @@ import type { AccountsTree } from './views/accounts';
 import type { MarketsTree } from './views/markets';
 import type { OrdersTree } from './views/orders';
 import { INTERNAL_COMMANDS } from './commandIds';
+import type { Live } from './live/index';
+import type { LiveStatusItem } from './live/statusItem';
+import type { HoldingsPnl } from './live/holdings';
+import type { PriceAlerts } from './alerts/index';
 import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
 import type { FundingHistoryTree } from './views/fundingHistory';
@@ -77,4 +81,12 @@ export interface SpotDeskTestHooks {
   language(): LanguageTestHooks;
   /** The withdrawal watcher (what it watches, the notifications it showed). */
   withdrawals(): WithdrawalWatcher;
+  /** The live part: the feed (streams and their status), fill notifications shown, account figures. */
+  readonly live: Live;
+  /** The live status bar item (stream state, portfolio value). */
+  readonly liveItem: LiveStatusItem;
+  /** Unrealized P&L per holding (the Accounts view's figures). */
+  readonly holdings: HoldingsPnl;
+  /** The price alerts (store, watcher, alerts fired). */
+  alerts(): PriceAlerts;
 }

@@ -115,18 +115,29 @@ export function fillOrder(a: Pick<PnlFill, 'createdAt' | 'id'>, b: Pick<PnlFill,
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/**
- * Realized P&L of the pair `base`-`quote` from its fills (any order), by weighted average cost.
- * @param digits fraction digits of the rounded results (the quote currency's precision).
- * @throws DecimalFormatError when a fill carries a malformed decimal.
- */
-export function realizedPnl(fills: readonly PnlFill[], base: string, quote: string, digits: number): PairPnl {
+/** The exact state the method leaves after a pair's fills (see the module docstring). */
+interface Walk {
+  /** Base quantity held from the fills. */
+  q: string;
+  /** Cost basis of `q`, exact. */
+  cost: Ratio;
+  realized: Ratio;
+  unmatched: string;
+  otherFees: Record<string, string>;
+  /** P&L each fill realised (buys: zero), exact. */
+  perFill: Array<[string, Ratio]>;
+  buys: number;
+  sells: number;
+}
+
+/** Run the weighted-average-cost method over the fills of `base`-`quote` (any order). */
+function walk(fills: readonly PnlFill[], base: string, quote: string): Walk {
   let q = '0';
   let cost: Ratio = ZERO;
   let realized: Ratio = ZERO;
   let unmatched = '0';
   const otherFees: Record<string, string> = {};
-  const perFill: Record<string, string> = {};
+  const perFill: Array<[string, Ratio]> = [];
   let buys = 0;
   let sells = 0;
   for (const f of [...fills].sort(fillOrder)) {
@@ -137,7 +148,7 @@ export function realizedPnl(fills: readonly PnlFill[], base: string, quote: stri
       buys++;
       q = dec.add(q, dec.sub(f.size, feeBase));
       cost = radd(cost, ratio(dec.add(f.funds, feeQuote)));
-      perFill[f.id] = '0';
+      perFill.push([f.id, ZERO]);
       continue;
     }
     sells++;
@@ -159,19 +170,94 @@ export function realizedPnl(fills: readonly PnlFill[], base: string, quote: stri
       cost = dec.isZero(q) ? ZERO : rsub(cost, share);
     }
     realized = radd(realized, gain);
-    perFill[f.id] = round(gain, digits);
+    perFill.push([f.id, gain]);
   }
+  return { q, cost, realized, unmatched, otherFees, perFill, buys, sells };
+}
+
+/**
+ * Realized P&L of the pair `base`-`quote` from its fills (any order), by weighted average cost.
+ * @param digits fraction digits of the rounded results (the quote currency's precision).
+ * @throws DecimalFormatError when a fill carries a malformed decimal.
+ */
+export function realizedPnl(fills: readonly PnlFill[], base: string, quote: string, digits: number): PairPnl {
+  return summary(walk(fills, base, quote), base, quote, digits);
+}
+
+/** The rounded figures of a walk (shared by {@link realizedPnl} and {@link unrealizedPnl}). */
+function summary(w: Walk, base: string, quote: string, digits: number): PairPnl {
+  const perFill: Record<string, string> = {};
+  for (const [id, g] of w.perFill) perFill[id] = g === ZERO ? '0' : round(g, digits);
   return {
     base,
     quote,
-    realized: round(realized, digits),
-    position: q,
-    costBasis: round(cost, digits),
-    averageCost: dec.isZero(q) ? null : round(rdiv(cost, ratio(q)), digits),
-    unmatchedSellSize: unmatched,
-    otherFees,
-    buys,
-    sells,
+    realized: round(w.realized, digits),
+    position: w.q,
+    costBasis: round(w.cost, digits),
+    averageCost: dec.isZero(w.q) ? null : round(rdiv(w.cost, ratio(w.q)), digits),
+    unmatchedSellSize: w.unmatched,
+    otherFees: w.otherFees,
+    buys: w.buys,
+    sells: w.sells,
     perFill,
   };
+}
+
+/** Unrealized P&L of the position a pair's fills leave, at a price (see {@link unrealizedPnl}). */
+export interface HoldingPnl extends PairPnl {
+  /** The price used (decimal string, quote per base). */
+  last: string;
+  /** position × last, rounded to `digits`. */
+  value: string;
+  /** position × last − cost basis (exact, then rounded half away from zero to `digits`). */
+  unrealized: string;
+}
+
+/**
+ * Unrealized P&L of the pair's position at `last` (e.g. the last traded price), by the same
+ * weighted-average-cost walk as {@link realizedPnl}: the position Q and its exact cost basis C left
+ * by the fills; unrealized = Q × last − C. Computed on exact fractions, rounded only at the end.
+ * It covers only what the fills explain: coins deposited or bought before the fill history have no
+ * cost here (compare `position` with the balance).
+ * @throws DecimalFormatError when a fill or `last` is malformed.
+ */
+export function unrealizedPnl(fills: readonly PnlFill[], base: string, quote: string, last: string, digits: number): HoldingPnl {
+  const w = walk(fills, base, quote);
+  const value = ratio(dec.mul(w.q, last));
+  return { ...summary(w, base, quote, digits), last, value: round(value, digits), unrealized: round(rsub(value, w.cost), digits) };
+}
+
+/** "+29.82", "-15.15", "0" (signed, as the wire spells decimals). */
+export function signed(v: string): string {
+  return dec.isNegative(v) || dec.isZero(v) ? v : `+${v}`;
+}
+
+/**
+ * The Accounts view's description suffix (`uP&L +29.82 USDT`, the largest position's pair) and
+ * tooltip markdown (one line per pair: unrealized, position, average cost, last, value, realized,
+ * and how the balance differs from the position the fills explain) for a currency's P&L.
+ * @param balance the currency's balance (main + trade), decimal string.
+ */
+export function pnlText(p: { readonly pairs: readonly (HoldingPnl & { symbol: string })[] }, balance: string): { description: string; tooltip: string } {
+  const top = p.pairs[0];
+  const description = `uP&L ${signed(top.unrealized)} ${top.quote}`;
+  const lines = p.pairs.map((h) => {
+    const c = dec.cmp(balance, h.position);
+    const uncovered =
+      c > 0
+        ? `; ${dec.sub(balance, h.position)} ${h.base} of the balance has no cost in these fills`
+        : c < 0
+          ? `; the fills hold ${dec.sub(h.position, balance)} ${h.base} more than the balance (moved out without a sell), so this figure overstates the holding`
+          : '';
+    return (
+      `- **${h.symbol}**: unrealized **${signed(h.unrealized)} ${h.quote}** on ${h.position} ${h.base} ` +
+      `(average cost ${h.averageCost ?? '—'}, last ${h.last}, value ${h.value}); realized ${signed(h.realized)} ${h.quote}${uncovered}`
+    );
+  });
+  const tooltip = [
+    ...lines,
+    '',
+    'Weighted average cost from your fills (buys add funds plus a quote-currency fee; a base-currency fee reduces the coins received; a sell realises its funds minus its fee minus the average cost of what it sold); exact arithmetic.',
+  ].join('\n');
+  return { description, tooltip };
 }

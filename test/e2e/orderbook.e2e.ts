@@ -177,7 +177,7 @@ async function main(): Promise<void> {
       assert.equal(await page.isVisible('.banner.stale'), false);
       const w = await page.evaluate(() => ({ stats: (window as unknown as Win).__orderbook.stats, state: (window as unknown as Win).__state }));
       assert.equal(w.stats.accepted, seen.length);
-      assert.deepEqual(w.state, { symbol: SYMBOL, settings: { grouping: '1', depth: 20 } });
+      assert.deepEqual(w.state, { symbol: SYMBOL, settings: { grouping: '1', depth: 20, interval: '1min' } });
       // draw the chart, then screenshot
       await painted(page);
       await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark.png'), fullPage: true });
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
       let sum = '0';
       for (const l of s.bids) sum = add(sum, l[1]);
       assert.equal(cmp(bids[bids.length - 1][2], sum), 0);
-      assert.deepEqual(await page.evaluate(() => (window as unknown as Win).__state), { symbol: SYMBOL, settings: { grouping: '10', depth: 20 } });
+      assert.deepEqual(await page.evaluate(() => (window as unknown as Win).__state), { symbol: SYMBOL, settings: { grouping: '10', depth: 20, interval: '1min' } });
       const label = await page.$eval('select[aria-label="Price grouping"]', (e) => (e as HTMLSelectElement).selectedOptions[0].textContent);
       assert.equal(label, '×10 (1)');
     });

@@ -1,5 +1,5 @@
 /**
- * Chromium harness reproducing the order book webview environment (issue 6), shared by
+ * Chromium harness reproducing the market panel's webview environment (issue 6, issue 22), shared by
  * test/e2e/orderbook.e2e.ts and bench/orderbook.bench.ts:
  *
  * - a loopback HTTP server serving the built bundle (dist/webview/orderbook.js), media/orderbook.css
@@ -190,6 +190,7 @@ export async function startHarness(): Promise<Harness> {
     }
     const files: Record<string, [string, string]> = {
       '/dist/webview/orderbook.js': [path.join(ROOT, 'dist/webview/orderbook.js'), 'text/javascript'],
+      '/dist/webview/market-chart.js': [path.join(ROOT, 'dist/webview/market-chart.js'), 'text/javascript'],
       '/media/orderbook.css': [path.join(ROOT, 'media/orderbook.css'), 'text/css'],
     };
     const f = files[url.pathname];
@@ -220,9 +221,9 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-/** Build the webview bundle (esbuild target `webview-orderbook`). */
+/** Build the webview bundles (esbuild targets `webview-orderbook` and `webview-market-chart`). */
 export function buildBundle(): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--only', 'webview-orderbook'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--only', 'webview-orderbook,webview-market-chart'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** Post a message to the webview as the extension would (`window.postMessage` → `message` event). */

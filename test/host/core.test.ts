@@ -14,12 +14,14 @@ describe('SpotDesk activation and profiles', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, 'extension loaded');
     const pkg = ext.packageJSON as { activationEvents: string[]; contributes: { views: Record<string, Array<{ id: string }>> } };
-    // No eager activation ('*', onStartupFinished): views and commands activate SpotDesk implicitly;
-    // the only explicit events allowed are webview-panel restores of the features.
-    assert.deepStrictEqual(pkg.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:')), []);
+    // No '*': views and commands activate SpotDesk implicitly; the explicit events are webview-panel
+    // restores of the features and onStartupFinished (after start-up, never delaying it), which price
+    // alerts need so that an alert crossed while VS Code was closed fires on the next start (issue 22);
+    // with no armed alert, that activation does no network I/O (next test).
+    assert.deepStrictEqual(pkg.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:')), ['onStartupFinished']);
     assert.deepStrictEqual(
       pkg.contributes.views.spotdesk.map((v) => v.id),
-      ['spotdesk.accounts', 'spotdesk.orders', 'spotdesk.markets', 'spotdesk.orderHistory', 'spotdesk.fills', 'spotdesk.fundingHistory'],
+      ['spotdesk.accounts', 'spotdesk.orders', 'spotdesk.markets', 'spotdesk.orderHistory', 'spotdesk.fills', 'spotdesk.fundingHistory', 'spotdesk.alerts'],
     );
   });
 

@@ -23,6 +23,7 @@ function loadSuites(): void {
   require('./requestBuilder.test');
   require('./history.test');
   require('./language.test');
+  require('./live.test');
 }
 
 /** Run every suite; rejects when a test failed. */

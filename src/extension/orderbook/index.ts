@@ -1,6 +1,9 @@
 /**
- * Order book feature (issue 6): command `spotdesk.openOrderBook`, one live panel per symbol,
- * restored after a window reload by a WebviewPanelSerializer.
+ * Market panel feature (issue 6's order book, grown into issue 22's per-symbol market panel with the
+ * Order Ticket of issue 25): command `spotdesk.openMarket` ("SpotDesk: Open Market"; the Markets
+ * tree's symbols open it, and `spotdesk.openOrderBook` stays as an alias for existing keybindings),
+ * one panel per symbol, restored after a window reload by a WebviewPanelSerializer, and the panel's
+ * keyboard commands (focus the ticket, buy, sell) for the keybindings contributed in package.json.
  *
  * Activation and the serializer — what VS Code 1.100 needs:
  * VS Code restores a serialized webview panel by firing the activation event
@@ -9,11 +12,11 @@
  * register its serializer. Since VS Code 1.74 activation events are generated implicitly only from
  * contribution points (commands → onCommand, views → onView, customEditors → onCustomEditor, …);
  * webview PANELS have no contribution point, so nothing generates `onWebviewPanel:spotdesk.orderBook`.
- * With an empty `activationEvents`, a restored order book would stay blank after a reload until
+ * With an empty `activationEvents`, a restored panel would stay blank after a reload until
  * something else (opening the SpotDesk view, running a command) happened to activate the extension.
- * So package.json declares exactly one activation event, `onWebviewPanel:spotdesk.orderBook` — the
- * one the issue's "views and commands activate it" rule cannot cover. It only fires when an order
- * book panel is being restored, so it does not make activation eager.
+ * So package.json declares `onWebviewPanel:spotdesk.orderBook` (the view type is kept from the order
+ * book so panels saved before the market panel existed are restored too). It only fires when a panel
+ * is being restored, so it does not make activation eager.
  * Verified in VS Code 1.100.3 (code-server) by test/e2e/orderbook.workbench.e2e.ts: with the event a
  * reloaded window restores the panel (symbol and grouping); with `activationEvents: []` (control run)
  * the restored tab stays empty.
@@ -24,14 +27,15 @@ import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSett
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
 import { PanelSet, WebviewHost } from '../webviewHost';
 import { failureText } from '../../shared/failure';
-import { ORDER_BOOK_KIND, OrderBookPanel, VIEW_TYPE, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
+import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../commandIds';
+import type { StreamChannel } from '../live/feed';
 
 export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
-export const OPEN_COMMAND = COMMANDS.openOrderBook;
+export const OPEN_COMMAND = COMMANDS.openMarket;
 
 interface SymbolLike {
   symbol: string;
@@ -39,6 +43,12 @@ interface SymbolLike {
   quoteCurrency: string;
   priceIncrement: string;
   baseIncrement: string;
+  quoteIncrement: string;
+  baseMinSize: string;
+  quoteMinSize: string;
+  baseMaxSize: string;
+  quoteMaxSize: string;
+  minFunds: string | null;
   enableTrading?: boolean;
 }
 
@@ -47,40 +57,92 @@ function configuredDepth(): BookDepth {
   return vscode.workspace.getConfiguration('spotdesk.orderBook').get<number>('depth') === 100 ? 100 : 20;
 }
 
-/** `spotdesk.orderBook.refreshIntervalMs` (default 1000, at least 250). */
+/** `spotdesk.orderBook.refreshIntervalMs` (default 1000, at least 250): the polling fallback's interval. */
 function configuredInterval(): number {
   const v = vscode.workspace.getConfiguration('spotdesk.orderBook').get<number>('refreshIntervalMs', 1000);
   return Math.max(MIN_POLL_MS, Number.isFinite(v) ? v : 1000);
 }
 
-/** Registers the order book command, the panel serializer and the settings listener. */
+/** The symbol's metadata and order rules for the webview. */
+export function toMeta(s: SymbolLike): SymbolMeta {
+  return {
+    symbol: s.symbol,
+    baseCurrency: s.baseCurrency,
+    quoteCurrency: s.quoteCurrency,
+    priceIncrement: s.priceIncrement,
+    baseIncrement: s.baseIncrement,
+    quoteIncrement: s.quoteIncrement,
+    baseMinSize: s.baseMinSize,
+    quoteMinSize: s.quoteMinSize,
+    baseMaxSize: s.baseMaxSize,
+    quoteMaxSize: s.quoteMaxSize,
+    minFunds: s.minFunds,
+    enableTrading: s.enableTrading !== false,
+  };
+}
+
+/** Registers the market commands, the panel serializer and the settings listener. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
   const panels = new PanelSet<string, OrderBookPanel>();
   const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
+  let channel: StreamChannel | undefined;
   const symbols = (): Promise<readonly SymbolLike[]> => services.symbols();
+  const live = services.live;
 
   const deps: PanelDeps = {
     log: services.log,
-    // The level-2 book and the service status are public: no credentials needed.
+    // The level-2 book, candles, trades and the service status are public: no credentials needed.
     source: async () => {
       const c = await services.publicClient();
       lastClient = c;
-      return c satisfies BookSource;
+      return c as unknown as BookSource & CandleSource;
     },
+    channel: () => channel,
     meta: async (symbol): Promise<SymbolMeta | null> => {
       const s = (await symbols()).find((x) => x.symbol === symbol);
-      return s
-        ? { symbol: s.symbol, baseCurrency: s.baseCurrency, quoteCurrency: s.quoteCurrency, priceIncrement: s.priceIncrement, baseIncrement: s.baseIncrement }
-        : null;
+      return s ? toMeta(s) : null;
     },
     budget: () => publicBudget(lastClient, Date.now()),
     intervalMs: configuredInterval,
     now: () => Date.now(),
+    trade: {
+      profile: () => services.profile(),
+      accountInfo: (symbol, base, quote) => live.accountInfo(symbol, base, quote),
+      freshAvailable: async (base, quote) => {
+        const accounts = await (await services.client()).getAccounts({ type: 'trade' });
+        const avail = (c: string) => accounts.find((a) => a.currency === c && a.type === 'trade')?.available ?? '0';
+        return { base: avail(base), quote: avail(quote) };
+      },
+      confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
+      place: async (order) => (await (await services.client()).placeOrder(order as never)).orderId,
+      afterPlace: (symbol) => {
+        services.noteSymbol(symbol);
+        if (!live.privateLive) services.refresh('orders');
+      },
+      onDidChangeAccount: live.onDidChangeAccount,
+    },
   };
 
-  const adopt = (host: WebviewHost<typeof ORDER_BOOK_KIND.protocol>, symbol: string, settings: PanelSettings): OrderBookPanel =>
-    panels.add(symbol, new OrderBookPanel(host, symbol, settings, deps));
+  /** The public channel of the active profile (loads the stream client); undefined when it cannot load. */
+  const ensureChannel = async (): Promise<void> => {
+    try {
+      channel = (await live.feed()).public;
+    } catch (err) {
+      services.log.warn(`market: the stream client could not load (${failureText(err)}); panels poll`);
+      channel = undefined;
+    }
+  };
+
+  /** Context key `spotdesk.marketOpen`: the ticket commands are offered in the palette while a market is open. */
+  const updateContext = () => void vscode.commands.executeCommand('setContext', 'spotdesk.marketOpen', panels.size > 0);
+  const adopt = async (host: WebviewHost<typeof ORDER_BOOK_KIND.protocol>, symbol: string, settings: PanelSettings): Promise<OrderBookPanel> => {
+    await ensureChannel();
+    const p = panels.add(symbol, new OrderBookPanel(host, symbol, { interval: '1min', ...settings }, deps));
+    p.onDidDispose(() => setTimeout(updateContext, 0));
+    updateContext();
+    return p;
+  };
 
   const open = async (arg?: unknown): Promise<OrderBookPanelHandle | undefined> => {
     let symbol = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
@@ -96,16 +158,35 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       existing.reveal();
       return existing;
     }
-    // No retainContextWhenHidden: the webview is rebuilt when shown again and gets a fresh snapshot.
-    return adopt(WebviewHost.open(env, ORDER_BOOK_KIND, `Order Book: ${s}`), s, defaultSettings(configuredDepth()));
+    // No retainContextWhenHidden: the webview is rebuilt when shown again and gets the state at once.
+    return adopt(WebviewHost.open(env, ORDER_BOOK_KIND, panelTitle(s)), s, defaultSettings(configuredDepth()));
+  };
+
+  /** The market panel the person is looking at (the active one, else the only visible one). */
+  const activePanel = (): OrderBookPanel | undefined => {
+    const all = panels.values();
+    return all.find((p) => p.host.panel.active) ?? all.find((p) => p.host.visible) ?? (all.length === 1 ? all[0] : undefined);
+  };
+  const withPanel = (side: 'buy' | 'sell' | null) => () => {
+    const p = activePanel();
+    if (!p) {
+      void vscode.window.showInformationMessage('SpotDesk: open a market first ("SpotDesk: Open Market").');
+      return undefined;
+    }
+    p.focusTicket(side);
+    return p;
   };
 
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_COMMAND, open),
+    vscode.commands.registerCommand(COMMANDS.openOrderBook, open),
+    vscode.commands.registerCommand(COMMANDS.marketFocusTicket, withPanel(null)),
+    vscode.commands.registerCommand(COMMANDS.marketBuy, withPanel('buy')),
+    vscode.commands.registerCommand(COMMANDS.marketSell, withPanel('sell')),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
         if (!isPanelState(state)) {
-          services.log.warn('order book: could not restore a panel (no or invalid saved state); closing it');
+          services.log.warn('market: could not restore a panel (no or invalid saved state); closing it');
           panel.dispose();
           return;
         }
@@ -116,7 +197,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
           existing.reveal();
           return;
         }
-        adopt(WebviewHost.adopt(env, ORDER_BOOK_KIND, panel), s, state.settings);
+        await adopt(WebviewHost.adopt(env, ORDER_BOOK_KIND, panel), s, state.settings);
       },
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -124,7 +205,10 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     }),
     services.onDidChangeProfile(() => {
       lastClient = undefined;
-      for (const p of panels.values()) p.profileChanged();
+      // The live feed resets its channels on a profile change: take the new profile's channel.
+      void ensureChannel().then(() => {
+        for (const p of panels.values()) p.profileChanged();
+      });
     }),
     panels,
   );
@@ -138,7 +222,7 @@ async function pickSymbol(symbols: () => Promise<readonly SymbolLike[]>): Promis
       .sort((a, b) => a.label.localeCompare(b.label)),
   );
   try {
-    const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Order Book', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
+    const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Market', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
     return pick?.label;
   } catch (err) {
     void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${failureText(err)}`);

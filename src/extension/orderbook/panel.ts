@@ -1,105 +1,130 @@
 /**
- * One order book panel (issue 6): a WebviewPanel for one symbol, its poller and its message
- * handling. The webview is NOT kept alive when hidden (no retainContextWhenHidden): polling stops
- * while the panel is hidden, and when it becomes visible again the recreated webview says `ready`
- * and the panel fetches and posts one full fresh snapshot.
+ * One market panel (issue 6's order book grown into issue 22's market panel): a WebviewPanel for one
+ * symbol with the stream-fed book, the trade tape and the candlestick chart (./marketFeed.ts), and
+ * the Order Ticket of issue 25. The webview is NOT kept alive when hidden (no
+ * retainContextWhenHidden): when it becomes visible again the recreated webview says `ready` and the
+ * panel sends it everything at once.
  *
- * Data: GET /api/v1/market/orderbook/level2_20 or level2_100 (setting `spotdesk.orderBook.depth`
- * or the panel's depth control), every `spotdesk.orderBook.refreshIntervalMs` ms (default 1000)
- * while the public pool's budget holds, slower when it runs low ({@link nextPollDelay}).
- * GET /api/v1/status is polled every 30 s while visible; the webview shows it when not `open`.
+ * Placement from the ticket: the webview only asks. The panel re-reads the trade account's balances
+ * (GET /api/v1/accounts), takes the best bid/ask from its own book and the fee rates from the
+ * exchange, checks the order with the ONE rules module (src/api/orderRules.ts, as the request builder
+ * does) and the ticket's arithmetic (src/shared/market/ticket.ts), and ALWAYS asks the person in a
+ * modal (`services.prompts.confirm`) naming the profile, with the notional, the fee estimate and the
+ * warnings (crossing the spread, far from the market) — whatever the webview sent.
  */
-import type * as vscode from 'vscode';
-import {
-  ORDER_BOOK_PROTOCOL,
-  type BookDepth,
-  type BookSnapshot,
-  type PanelSettings,
-  type ServiceStatusValue,
-  type SymbolMeta,
-  type ToWebview,
-} from '../../shared/orderbook/protocol';
+import * as vscode from 'vscode';
+import { randomBytes } from 'crypto';
+import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../../shared/orderbook/protocol';
 import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
-import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
-import { STALE_AFTER_MS } from '../../shared/orderbook/viewModel';
+import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
+import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
+import { quoteTicket, type TicketContext, type TicketQuote } from '../../shared/market/ticket';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
 import { failureText } from '../../shared/failure';
+import type { StreamChannel } from '../live/feed';
+import { errText, MarketFeed, type BookSource } from './marketFeed';
+import { INTERNAL_COMMANDS } from '../commandIds';
+
+export type { BookSource } from './marketFeed';
+export { STATUS_EVERY_MS } from './marketFeed';
 
 /** The panel's view type; also the WebviewPanelSerializer key (and the `onWebviewPanel:` activation event). */
 export const VIEW_TYPE = 'spotdesk.orderBook';
 
 /**
- * The order book webview: its page (strict CSP, `data:` images for the chart export), its protocol,
- * and NOT kept alive while hidden (polling stops; the re-created webview says `ready` again).
+ * The market webview: its page (strict CSP, `data:` images for the chart export), its protocol,
+ * and NOT kept alive while hidden (the re-created webview says `ready` again).
  */
 export const ORDER_BOOK_KIND: WebviewKind<typeof ORDER_BOOK_PROTOCOL> = {
   viewType: VIEW_TYPE,
-  name: 'order book',
+  name: 'market',
   page: ORDER_BOOK_PAGE,
   protocol: ORDER_BOOK_PROTOCOL,
   retainContextWhenHidden: false,
 };
 
-/** What the panel needs from the API client (a structural subset of `SpotClient`, src/api/client.ts). */
-export interface BookSource {
-  /** GET /api/v1/market/orderbook/level2_{depth}: `{sequence, time (ms), bids, asks}` as decimal strings. */
-  getLevel2(symbol: string, depth: BookDepth): Promise<{ sequence: string; time: number; bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }>;
-  /** GET /api/v1/status. */
-  getStatus(): Promise<{ status: string; msg?: string }>;
+/** The panel title of `symbol`. */
+export function panelTitle(symbol: string): string {
+  return `Market: ${symbol}`;
+}
+
+/** Candle source (GET /api/v1/market/candles, newest first), when the profile's client has it. */
+export interface CandleSource {
+  getCandles?(query: { symbol: string; type: CandleInterval; startAt?: number; endAt?: number }): Promise<readonly CandleRow[]>;
+  /** GET /api/v1/market/histories: the last 100 trades, oldest first (`time` ns digits). */
+  getTradeHistory?(symbol: string): Promise<ReadonlyArray<{ sequence: string; price: string; size: string; side: 'buy' | 'sell'; time: string }>>;
+}
+
+/** What placing from the ticket needs (injected: host tests answer the confirmation through `prompts`). */
+export interface TradeDeps {
+  /** The active profile (its name is in the confirmation). */
+  profile(): { name: string; sandbox: boolean };
+  /** Ticket figures of the account (balances, fee rates, resting orders). */
+  accountInfo(symbol: string, base: string, quote: string): Promise<AccountInfo>;
+  /** Fresh available balances of the trade account for the confirmation (GET /api/v1/accounts). */
+  freshAvailable(base: string, quote: string): Promise<{ base: string; quote: string }>;
+  /** Modal confirmation (services.prompts.confirm). */
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /** POST /api/v1/hf/orders; resolves with the order id. */
+  place(order: Record<string, string>): Promise<string>;
+  /** After a placement: remember the symbol (Active Orders watches it). */
+  afterPlace(symbol: string): void;
+  /** Fires when balances or the user's orders change. */
+  onDidChangeAccount: vscode.Event<void>;
 }
 
 /** Dependencies of a panel (injected so the host test and unit code can observe it). */
 export interface PanelDeps {
   log: vscode.LogOutputChannel;
   /** The active profile's client for public data (no credentials needed; may throw). */
-  source(): Promise<BookSource>;
+  source(): Promise<BookSource & CandleSource>;
+  /** The public stream channel of the active profile (undefined: polling only). */
+  channel(): StreamChannel | undefined;
   /** Symbol metadata (GET /api/v2/symbols), null when unknown. */
   meta(symbol: string): Promise<SymbolMeta | null>;
   /** The public pool's budget, when the client knows it. */
   budget(): PoolBudget | undefined;
-  /** Configured base poll interval, ms. */
+  /** Configured base poll interval of the fallback, ms. */
   intervalMs(): number;
   /** Local clock, ms. */
   now(): number;
+  trade: TradeDeps;
 }
 
-/** Interval of GET /api/v1/status polls while visible, ms. */
-export const STATUS_EVERY_MS = 30_000;
-
-/** Observable state of a panel, returned by `spotdesk.openOrderBook` (host tests read it). */
+/** Observable state of a panel, returned by `spotdesk.openMarket` (host tests read it). */
 export interface OrderBookPanelHandle {
   readonly symbol: string;
   /** The last snapshot posted to the webview, if any. */
   readonly lastPosted: BookSnapshot | undefined;
   /** Number of snapshots posted to the webview. */
   readonly postedCount: number;
-  /** Number of level-2 requests made. */
+  /** Number of level-2 REST polls made (the fallback; stays still while streaming). */
   readonly pollCount: number;
-  /** Whether the poll timer is running (false while hidden or disposed). */
+  /** Whether the fallback poll timer is running (false while streaming, hidden or disposed). */
   readonly polling: boolean;
+  /** Where the book comes from and why. */
+  readonly feed: FeedInfo;
+  /** The tape, oldest first. */
+  readonly trades: readonly TradePrint[];
+  /** Messages posted to the webview, newest last (at most 300). */
+  readonly posted: readonly ToWebview[];
   readonly settings: PanelSettings;
   readonly disposed: boolean;
   /** The failure shown in the panel (src/shared/failure.ts wording), or null. */
   readonly lastError: string | null;
   /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
   nextSnapshot(timeoutMs?: number): Promise<BookSnapshot>;
+  /** Handle a webview message as if the webview sent it (host tests drive the ticket with it). */
+  handle(msg: OwnerMessage<typeof ORDER_BOOK_PROTOCOL>): Promise<void>;
 }
 
-/** A live order book panel for one symbol. */
+/** A live market panel for one symbol. */
 export class OrderBookPanel implements OrderBookPanelHandle {
-  lastPosted: BookSnapshot | undefined;
-  postedCount = 0;
-  pollCount = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private statusTimer: ReturnType<typeof setInterval> | undefined;
-  private inflight = false;
-  private again = false;
-  private failures = 0;
   private meta: SymbolMeta | null = null;
-  private status: { status: ServiceStatusValue; msg: string } | undefined;
-  private lastPolling = '';
-  lastError: string | null = null;
-  private waiters: Array<(s: BookSnapshot) => void> = [];
+  private readonly feedData: MarketFeed;
+  private candleSeq = 0;
+  private account: AccountInfo | undefined;
+  readonly posted: ToWebview[] = [];
   /** Fires once when the panel is disposed. */
   readonly onDidDispose: vscode.Event<void>;
 
@@ -110,24 +135,60 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     private readonly deps: PanelDeps,
   ) {
     this.onDidDispose = host.onDidDispose;
-    host.title = `Order Book: ${symbol}`;
+    host.title = panelTitle(symbol);
+    this.feedData = new MarketFeed(
+      symbol,
+      settings.depth,
+      {
+        log: (level, line) => deps.log[level](line),
+        source: () => deps.source(),
+        channel: () => deps.channel(),
+        budget: () => deps.budget(),
+        intervalMs: () => deps.intervalMs(),
+        now: () => deps.now(),
+      },
+      { post: (m) => this.post(m), get visible() { return host.visible; } },
+    );
     host.track(
       host.onReady(() => this.onReady()),
-      host.onMessage((msg) => this.onMessage(msg)),
-      host.onDidChangeVisibility((visible) => this.onVisibility(visible)),
-      host.onDidDispose(() => this.stop()),
+      host.onMessage((msg) => void this.handle(msg)),
+      host.onDidChangeVisibility((visible) => this.feedData.setVisible(visible)),
+      host.onDidDispose(() => this.feedData.dispose()),
+      deps.trade.onDidChangeAccount(() => void this.refreshAccount()),
     );
     void this.loadMeta();
-    this.onVisibility(host.visible);
+    this.feedData.start(host.visible);
+  }
+
+  get lastPosted(): BookSnapshot | undefined {
+    return this.feedData.lastPosted;
+  }
+  get postedCount(): number {
+    return this.feedData.postedCount;
+  }
+  get pollCount(): number {
+    return this.feedData.pollCount;
+  }
+  get polling(): boolean {
+    return this.feedData.polling;
+  }
+  get feed(): FeedInfo {
+    return this.feedData.feed;
+  }
+  get trades(): readonly TradePrint[] {
+    return this.feedData.trades;
+  }
+  get lastError(): string | null {
+    return this.feedData.lastError;
+  }
+  /** The panel's data (book keeper, counters). */
+  get market(): MarketFeed {
+    return this.feedData;
   }
 
   /** Whether the panel was closed. */
   get disposed(): boolean {
     return this.host.disposed;
-  }
-
-  get polling(): boolean {
-    return this.timer !== undefined || this.inflight;
   }
 
   /** Reveal the panel (keeps its column). */
@@ -136,207 +197,194 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   }
 
   nextSnapshot(timeoutMs = 10_000): Promise<BookSnapshot> {
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no order book snapshot for ${this.symbol} within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push((s) => {
-        clearTimeout(t);
-        resolve(s);
-      });
-    });
+    return this.feedData.nextSnapshot(timeoutMs);
   }
 
-  /**
-   * The active profile changed: what the panel shows belongs to the old one. Forget the snapshot,
-   * the error and the status, tell the webview to clear the book, reload the symbol metadata and
-   * poll the new profile's public book.
-   */
+  /** Move the focus to the ticket (keyboard shortcut), optionally on a side. */
+  focusTicket(side: 'buy' | 'sell' | null): void {
+    this.reveal();
+    this.post({ type: 'focusTicket', side });
+  }
+
+  /** The active profile changed: clear what belongs to the old one and start again. */
   profileChanged(): void {
     if (this.disposed) return;
-    this.lastPosted = undefined;
-    this.lastError = null;
-    this.status = undefined;
-    this.failures = 0;
-    this.post({ type: 'reset' });
+    this.account = undefined;
+    this.feedData.profileChanged();
     void this.loadMeta();
-    if (this.host.visible) {
-      this.pollNow();
-      void this.pollStatus();
-    }
+    void this.refreshAccount();
+    void this.loadCandles();
   }
 
-  /** The configured interval changed: the next poll uses it. */
+  /** The configured interval changed: the fallback's next poll uses it. */
   configChanged(): void {
-    if (this.timer !== undefined) this.schedule(0);
+    this.feedData.refresh();
+  }
+
+  private post(msg: ToWebview): void {
+    if (this.disposed) return;
+    if (msg.type !== 'snapshot') {
+      this.posted.push(msg);
+      if (this.posted.length > 300) this.posted.splice(0, this.posted.length - 300);
+    }
+    this.host.post(msg);
   }
 
   private async loadMeta(): Promise<void> {
     try {
       this.meta = await this.deps.meta(this.symbol);
-      this.postInit();
+      if (this.host.ready) this.postInit();
+      void this.refreshAccount();
     } catch (err) {
-      this.deps.log.warn(`order book ${this.symbol}: symbol metadata unavailable: ${errText(err)}`);
+      this.deps.log.warn(`market ${this.symbol}: symbol metadata unavailable: ${errText(err)}`);
     }
-  }
-
-  private post(msg: ToWebview): void {
-    this.host.post(msg);
   }
 
   private postInit(): void {
-    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()) });
+    const p = this.deps.trade.profile();
+    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox } });
   }
 
-  /** The webview (re)loaded: send it the panel's state, then a fresh snapshot. */
+  /** The webview (re)loaded: send it the panel's state. */
   private onReady(): void {
     this.postInit();
-    if (this.status) this.post({ type: 'status', ...this.status });
-    if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
-    // Only a recent snapshot is worth showing before the fresh one arrives.
-    if (this.lastPosted && this.deps.now() - this.lastPosted.receivedAt < STALE_AFTER_MS) this.post({ type: 'snapshot', snapshot: this.lastPosted });
-    if (this.host.visible) this.pollNow();
+    this.feedData.replay();
+    if (this.account) this.post({ type: 'account', account: this.account });
+    else void this.refreshAccount();
+    void this.loadCandles();
   }
 
-  private onMessage(msg: OwnerMessage<typeof ORDER_BOOK_PROTOCOL>): void {
+  private async refreshAccount(): Promise<void> {
+    const m = this.meta;
+    if (!m || this.disposed) return;
+    try {
+      this.account = await this.deps.trade.accountInfo(this.symbol, m.baseCurrency, m.quoteCurrency);
+      this.post({ type: 'account', account: this.account });
+    } catch (err) {
+      this.deps.log.debug(`market ${this.symbol}: account figures unavailable: ${errText(err)}`);
+    }
+  }
+
+  /** Load the candle history of the panel's interval (GET /api/v1/market/candles) and post it. */
+  private async loadCandles(): Promise<void> {
+    const interval = this.settings.interval ?? DEFAULT_INTERVAL;
+    const seq = ++this.candleSeq;
+    let candles: CandleRow[] | null = null;
+    let error: string | null = null;
+    try {
+      const src = await this.deps.source();
+      if (typeof src.getCandles !== 'function') {
+        error = 'no candle history from this client yet (GET /api/v1/market/candles): the chart builds candles from live trades';
+      } else {
+        candles = oldestFirst(await src.getCandles({ symbol: this.symbol, type: interval }));
+      }
+      if (this.feedData.trades.length === 0 && typeof src.getTradeHistory === 'function') {
+        const hist = await src.getTradeHistory(this.symbol);
+        const trades: TradePrint[] = hist.map((t) => ({ tradeId: t.sequence, price: t.price, size: t.size, side: t.side, time: t.time.length > 6 ? Number(t.time.slice(0, -6)) : 0 }));
+        if (trades.length && this.feedData.trades.length === 0) {
+          this.feedData.trades.push(...trades);
+          this.post({ type: 'trades', trades, replace: true });
+        }
+      }
+    } catch (err) {
+      error = `candles unavailable: ${errText(err)}`;
+    }
+    if (seq === this.candleSeq) this.post({ type: 'candles', interval, candles, error });
+  }
+
+  /** Handle one webview message (the webview host validated it; host tests call it directly). */
+  async handle(msg: OwnerMessage<typeof ORDER_BOOK_PROTOCOL>): Promise<void> {
     switch (msg.type) {
       case 'setGrouping':
         this.settings = { ...this.settings, grouping: msg.grouping };
-        break;
+        return;
       case 'setDepth':
         if (msg.depth !== this.settings.depth) {
           this.settings = { ...this.settings, depth: msg.depth };
-          this.pollNow();
+          this.feedData.setDepth(msg.depth);
         }
-        break;
+        return;
       case 'refresh':
-        this.pollNow();
-        break;
+        this.feedData.refresh();
+        void this.refreshAccount();
+        return;
+      case 'setInterval':
+        this.settings = { ...this.settings, interval: msg.interval };
+        await this.loadCandles();
+        return;
+      case 'prefillBuilder':
+        await vscode.commands.executeCommand(INTERNAL_COMMANDS.requestBuilderPrefill, this.symbol, msg.side, msg.price);
+        return;
+      case 'place':
+        await this.placeFromTicket(msg);
+        return;
     }
   }
 
-  private onVisibility(visible: boolean): void {
-    if (this.disposed) return;
-    if (visible) {
-      // Becoming visible: one full fresh snapshot now, then the regular schedule.
-      this.pollNow();
-      if (this.statusTimer === undefined) {
-        void this.pollStatus();
-        this.statusTimer = setInterval(() => void this.pollStatus(), STATUS_EVERY_MS);
-      }
-    } else {
-      this.stop();
-      this.setPolling('paused', 0);
-    }
-  }
+  /** The last placement's figures (host tests read them). */
+  lastPlacement: { quote: TicketQuote; confirmed: boolean; orderId?: string; error?: string } | undefined;
 
-  private stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.statusTimer !== undefined) clearInterval(this.statusTimer);
-    this.statusTimer = undefined;
-  }
-
-  private pollNow(): void {
-    this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.disposed || !this.host.visible) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.poll();
-    }, ms);
-  }
-
-  private async poll(): Promise<void> {
-    if (this.inflight) {
-      this.again = true;
+  private async placeFromTicket(msg: Extract<OwnerMessage<typeof ORDER_BOOK_PROTOCOL>, { type: 'place' }>): Promise<void> {
+    const m = this.meta;
+    const reply = (ok: boolean, message: string) => this.post({ type: 'placed', ok, message });
+    if (!m || !m.quoteIncrement || !m.baseMinSize || !m.quoteMinSize || !m.baseMaxSize || !m.quoteMaxSize) {
+      reply(false, 'The symbol rules are not loaded yet: try again in a moment.');
       return;
     }
-    this.inflight = true;
-    let rateLimited = false;
-    const depth = this.settings.depth;
     try {
-      const src = await this.deps.source();
-      this.pollCount++;
-      const book = await src.getLevel2(this.symbol, depth);
-      const snapshot: BookSnapshot = {
-        symbol: this.symbol,
-        sequence: book.sequence,
-        time: book.time,
-        receivedAt: this.deps.now(),
-        bids: book.bids,
-        asks: book.asks,
+      const fresh = await this.deps.trade.freshAvailable(m.baseCurrency, m.quoteCurrency);
+      const rates = this.account;
+      const best = this.feedData.best();
+      const ctx: TicketContext = {
+        rules: { ...m, quoteIncrement: m.quoteIncrement, baseMinSize: m.baseMinSize, quoteMinSize: m.quoteMinSize, baseMaxSize: m.baseMaxSize, quoteMaxSize: m.quoteMaxSize, minFunds: m.minFunds ?? null },
+        bestBid: best.bid,
+        bestAsk: best.ask,
+        last: this.feedData.stats?.last ?? this.feedData.trades[this.feedData.trades.length - 1]?.price ?? null,
+        availableBase: fresh.base,
+        availableQuote: fresh.quote,
+        makerFeeRate: rates?.makerFeeRate ?? null,
+        takerFeeRate: rates?.takerFeeRate ?? null,
       };
-      this.failures = 0;
-      if (this.lastError !== null) {
-        this.lastError = null;
-        this.post({ type: 'error', message: null });
+      const q = quoteTicket({ side: msg.side, type: msg.orderType, price: msg.price, size: msg.size }, ctx);
+      this.lastPlacement = { quote: q, confirmed: false };
+      const errors = q.issues.filter((i) => i.severity === 'error');
+      if (errors.length) {
+        reply(false, `Not placed: ${errors[0].message}`);
+        return;
       }
-      if (!this.disposed && this.host.visible) {
-        this.lastPosted = snapshot;
-        this.postedCount++;
-        this.post({ type: 'snapshot', snapshot });
-        const w = this.waiters;
-        this.waiters = [];
-        for (const f of w) f(snapshot);
+      const profile = this.deps.trade.profile();
+      const where = profile.sandbox ? `the sandbox profile "${profile.name}" (not real money)` : `the profile "${profile.name}" — REAL funds`;
+      const head = `${msg.side === 'buy' ? 'Buy' : 'Sell'} ${q.order.size} ${m.baseCurrency} ${msg.orderType === 'limit' ? `at ${q.order.price}` : 'at market'} on ${this.symbol}?`;
+      const detail = [
+        `Profile: ${where}.`,
+        q.notional !== null ? `Notional: ${q.notional} ${m.quoteCurrency}${msg.orderType === 'market' ? ` (estimated at the ${msg.side === 'buy' ? 'best ask' : 'best bid'} ${q.referencePrice})` : ''}.` : 'Notional: unknown (no price in the book).',
+        q.fee !== null ? `Estimated fee: ${q.fee} ${m.quoteCurrency} (${q.liquidity} rate ${q.feeRate}).` : 'Estimated fee: unknown (fee rates unavailable).',
+        `Available: ${q.available.amount ?? 'unknown'} ${q.available.currency} in the trade account.`,
+        ...q.warnings.map((w) => `⚠ ${w.message}`),
+        '',
+        'This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
+      ].join('\n');
+      const ok = await this.deps.trade.confirm(head, detail, msg.side === 'buy' ? 'Place Buy Order' : 'Place Sell Order');
+      this.lastPlacement = { quote: q, confirmed: ok };
+      if (!ok) {
+        reply(false, 'Placement cancelled: nothing was sent.');
+        return;
       }
+      const id = await this.deps.trade.place({ ...q.order, clientOid: randomBytes(12).toString('hex') });
+      this.lastPlacement = { quote: q, confirmed: true, orderId: id };
+      this.deps.trade.afterPlace(this.symbol);
+      this.deps.log.info(`market ${this.symbol}: placed ${msg.side} ${msg.orderType} ${q.order.size} ${q.order.price ?? ''} → order ${id}`);
+      reply(true, `Order placed: ${msg.side} ${q.order.size} ${m.baseCurrency}${q.order.price ? ` at ${q.order.price}` : ' at market'} (id ${id}).`);
     } catch (err) {
-      this.failures++;
-      rateLimited = (err as { isRateLimit?: boolean }).isRateLimit === true;
-      const text = errText(err);
-      if (text !== this.lastError) {
-        this.lastError = text;
-        this.deps.log.warn(`order book ${this.symbol}: ${text}`);
-        this.post({ type: 'error', message: text });
-      }
-    } finally {
-      this.inflight = false;
-    }
-    if (this.disposed || !this.host.visible) return;
-    if (this.again) {
-      this.again = false;
-      this.schedule(0);
-      return;
-    }
-    const d = nextPollDelay({
-      baseMs: this.deps.intervalMs(),
-      weight: level2Weight(depth),
-      budget: this.deps.budget(),
-      failures: this.failures,
-      rateLimited,
-    });
-    this.setPolling(d.backoff ? 'backoff' : 'running', d.delayMs);
-    this.schedule(d.delayMs);
-  }
-
-  private async pollStatus(): Promise<void> {
-    try {
-      const src = await this.deps.source();
-      const s = await src.getStatus();
-      const status: ServiceStatusValue = s.status === 'close' || s.status === 'cancelonly' ? s.status : 'open';
-      this.status = { status, msg: typeof s.msg === 'string' ? s.msg.slice(0, 500) : '' };
-      this.post({ type: 'status', ...this.status });
-    } catch (err) {
-      this.deps.log.debug(`order book ${this.symbol}: status unavailable: ${errText(err)}`);
+      const text = failureText(err);
+      this.lastPlacement = { ...(this.lastPlacement ?? { quote: undefined as never, confirmed: false }), error: text };
+      this.deps.log.warn(`market ${this.symbol}: placement failed: ${text}`);
+      reply(false, `Not placed: ${text}`);
     }
   }
 
-  private setPolling(state: 'running' | 'paused' | 'backoff', intervalMs: number): void {
-    const key = `${state}:${intervalMs}`;
-    if (key === this.lastPolling) return;
-    this.lastPolling = key;
-    this.post({ type: 'polling', state, intervalMs: Math.max(0, Math.round(intervalMs)) });
-  }
-
-  /** Close the panel (polling stops and its listeners are released with the host). */
+  /** Close the panel (streams are released with it). */
   dispose(): void {
     this.host.dispose();
   }
-}
-
-/** The failure in words (unreachable and why, timeout, HTTP status, exchange code), at most 300 characters. */
-function errText(err: unknown): string {
-  const s = failureText(err);
-  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }

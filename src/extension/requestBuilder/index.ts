@@ -23,12 +23,12 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { orderDocumentArgs } from '../commandArgs';
+import { orderDocumentArgs, prefillArgs } from '../commandArgs';
 import type { TestSeams } from '../testHooks';
 import type { AfterLoad, RequestBuilderController } from './controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { RequestBuilderPanel } from './panel';
-import { COMMANDS } from '../commandIds';
+import { COMMANDS, INTERNAL_COMMANDS } from '../commandIds';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
@@ -95,6 +95,13 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
     vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
     vscode.commands.registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
+    // A market panel's price level (issue 22): a limit draft with that symbol, side and price. Nothing is sent.
+    vscode.commands.registerCommand(INTERNAL_COMMANDS.requestBuilderPrefill, async (symbol: unknown, side: unknown, price: unknown) => {
+      const args = prefillArgs(symbol, side, price);
+      if (!args) return;
+      const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([import('../../shared/requestBuilder/protocol'), panels(), controller()]);
+      Panel.show(context.extensionUri, services, c, orderToDraft({ symbol: args.symbol, side: args.side, type: 'limit', price: args.price }, randomBytes(16).toString('hex')));
+    }),
     services.onDidChangeProfile(() => {
       void controllerP?.then((c) => c.reset());
     }),

@@ -18,6 +18,8 @@ import { CachedFetch } from '../../shared/cachedFetch';
 import { formatAmount, formatFiat } from '../../shared/numberFormat';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
+import type { WsBalance } from '../../api/streamSchemas';
+import { applyBalance } from '../live/accountUpdates';
 import { fiatValue } from './format';
 
 /** Data of one Accounts load. */
@@ -70,6 +72,11 @@ const PRECISION_TTL_MS = 3_600_000;
 /** Tree data provider of the `spotdesk.accounts` view. */
 export class AccountsTree extends PollingTree<AccountsData, Node> {
   private readonly precisions: CachedFetch<ReadonlyMap<string, number>>;
+  /**
+   * Unrealized P&L of a currency's holding (issue 22, src/extension/live/holdings.ts): a suffix for
+   * the currency row's description and markdown for its tooltip; undefined when unknown.
+   */
+  pnl: ((currency: string, total: string) => { description: string; tooltip: string } | undefined) | undefined;
 
   constructor(services: Services) {
     super('spotdesk.accounts', services);
@@ -159,6 +166,16 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return total ? [total, ...nodes] : nodes;
   }
 
+  /**
+   * Apply one `/account/balance` message (issue 22). Returns false when the account is unknown to
+   * the view (a new account: the caller resyncs from REST) or nothing changed.
+   */
+  applyBalanceChange(b: WsBalance): 'updated' | 'unchanged' | 'unknown' {
+    let r: 'updated' | 'unchanged' | 'unknown' = 'unknown';
+    this.applyLive((data) => (r = applyBalance(data.accounts, b)) === 'updated');
+    return r;
+  }
+
   protected childNodes(node: Node): Node[] {
     return node.kind === 'currency' ? node.accounts : [];
   }
@@ -196,7 +213,13 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
       it.description = parts.join(' · ');
       it.iconPath = new vscode.ThemeIcon('symbol-number');
       it.contextValue = 'spotdesk.currency';
-      it.tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
+      const tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
+      const pnl = this.pnl?.(node.currency, node.total);
+      if (pnl) {
+        it.description = `${it.description} · ${pnl.description}`;
+        tooltip.appendMarkdown(`\n\n${pnl.tooltip}`);
+      }
+      it.tooltip = tooltip;
       return it;
     }
     const a = node.account;

@@ -118,7 +118,7 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
       'text',
     );
     it.tooltip = md;
-    it.command = { command: COMMANDS.openOrderBook, title: 'Open Order Book', arguments: [node.symbol] };
+    it.command = { command: COMMANDS.openMarket, title: 'Open Market', arguments: [node.symbol] };
     return it;
   }
 }

@@ -19,6 +19,8 @@ import type { Services } from '../services';
 import { PollingTree, describeError } from './pollingTree';
 import { orderRows } from './orderText';
 import { discoveryCandidates, explainedHolds, MAX_DISCOVERY_PER_REFRESH, unexplainedCurrencies, type RankedCandidate } from './orderDiscovery';
+import type { WsOrderChange } from '../../api/streamSchemas';
+import { applyOrderChange } from '../live/accountUpdates';
 
 /** At most this many symbols are polled per load before discovery (each costs weight 2 in the Spot pool). */
 export const MAX_POLLED_SYMBOLS = 20;
@@ -111,11 +113,14 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     // Trade-account holds per currency (GET /api/v1/accounts?type=trade).
     const held = new Map<string, string>();
     let symbols: readonly SymbolInfo[] = [];
+    /** Why the holds could not be read (then, if no symbol could be read either, the load fails). */
+    let failure: unknown;
     try {
       const accounts = await client.getAccounts({ type: 'trade' });
       for (const a of accounts) if (a.type === 'trade' && !dec.isZero(a.holds)) held.set(a.currency, dec.add(held.get(a.currency) ?? '0', a.holds));
       if (held.size) symbols = await this.services.symbols();
     } catch (err) {
+      failure = err;
       this.services.log.debug(`holds-based symbol discovery skipped: ${describeError(err)}`);
     }
 
@@ -167,8 +172,53 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
         }
       }
     }
+    // Nothing could be read (the exchange unreachable, a proxy down…): fail the load, so that the view keeps
+    // the orders it last read, marked stale with their age, instead of replacing them with error rows (issue 22).
+    // (When the holds were read, the exchange answers: a symbol's own error stays on its row.)
+    if (failure !== undefined && groups.every((g) => g.error !== undefined)) throw failure;
     for (const g of groups) if (!g.error && !g.orders.length) state.found.delete(g.symbol);
     return { symbols: [...polled], groups };
+  }
+
+  /**
+   * Apply one `/spotMarket/tradeOrdersV2` message (issue 22): the order appears, changes or leaves
+   * at once. An order new to the view is then read once by id (GET /api/v1/hf/orders/{orderId}) for
+   * the fields the message does not carry; a symbol new to the view is remembered like a discovered one.
+   */
+  applyOrderChange(c: WsOrderChange): boolean {
+    let needsDetail = false;
+    const changed = this.applyLive((data) => {
+      const r = applyOrderChange(data.groups, c);
+      needsDetail = r.needsDetail;
+      if (r.changed && !data.symbols.includes(c.symbol)) {
+        data.symbols.push(c.symbol);
+        this.discoveryState().found.add(c.symbol);
+      }
+      return r.changed;
+    });
+    if (needsDetail) void this.readDetail(c.symbol, c.orderId);
+    return changed;
+  }
+
+  private async readDetail(symbol: string, orderId: string): Promise<void> {
+    try {
+      const o = await (await this.services.client()).getOrder(symbol, orderId);
+      this.applyLive((data) => {
+        const g = data.groups.find((x) => x.symbol === symbol);
+        const i = g ? g.orders.findIndex((x) => x.id === orderId) : -1;
+        if (!g || i < 0) return false;
+        if (!o.active) g.orders.splice(i, 1);
+        else g.orders[i] = o;
+        return true;
+      });
+    } catch (err) {
+      this.services.log.debug(`Active Orders: order ${orderId} details unavailable: ${describeError(err)}`);
+    }
+  }
+
+  /** The active orders of `symbol` the view holds (empty before the first load). */
+  ordersOf(symbol: string): HfOrder[] {
+    return this.state.data?.groups.find((g) => g.symbol === symbol)?.orders ?? [];
   }
 
   protected rootNodes(data: OrdersData): Node[] {

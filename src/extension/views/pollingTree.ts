@@ -4,7 +4,15 @@
  * Polls only while the view is visible (`TreeView.visible` / `onDidChangeVisibility`), keeps at
  * most one request in flight, backs off exponentially after errors, shows "updated HH:mm:ss" as
  * the view's description and, when a load fails, an error item with a Retry action instead of
- * an empty tree. When the active profile lacks credentials a view that needs them
+ * an empty tree — or, when the view had data, that data marked **stale with its age** under a
+ * "Stale" row that says why and retries on click (issue 22: a network or proxy failure never
+ * leaves a view blank or spinning).
+ *
+ * Live mode (issue 22): while the private WebSocket stream is up, {@link PollingTree.setLive}
+ * stops the timer — the view is updated from the stream (subclasses apply the messages) and
+ * reloaded from REST once per (re)connection ({@link PollingTree.resync}); when the stream is down
+ * the view polls again. {@link PollingTree.counters} counts timer-driven loads (`polls`) apart from
+ * resyncs and other loads, so tests can assert that nothing polls while the stream is up. When the active profile lacks credentials a view that needs them
  * ({@link PollingTree.requiresCredentials}: Accounts, Active Orders) is empty so that its
  * `viewsWelcome` content (Set API Credentials) shows; a view of public data (Markets) loads anyway.
  */
@@ -36,6 +44,28 @@ export class EmptyNode {
   constructor(readonly message: string) {}
 }
 
+/** First row of a view whose last load failed while it still shows older data: why, and how old. */
+export class StaleNode {
+  readonly kind = 'stale';
+  constructor(
+    readonly message: string,
+    readonly viewId: string,
+    /** When the data shown was loaded. */
+    readonly updatedAt: Date,
+  ) {}
+}
+
+/** "12 s", "3 min", "2 h" (the age of stale data). */
+export function ageText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  return `${Math.floor(m / 60)} h`;
+}
+
+type AnyNode<N> = N | ErrorNode | LoadingNode | EmptyNode | StaleNode;
+
 /** Snapshot of a view's load state (exposed for host tests through the activate() API). */
 export interface LoadState<D> {
   data?: D;
@@ -48,14 +78,27 @@ export interface LoadState<D> {
  * A tree whose content `D` is fetched by `load()`. Subclasses implement `load`, `rootNodes`,
  * `childNodes` and `item`.
  */
-export abstract class PollingTree<D, N extends object> implements vscode.TreeDataProvider<N | ErrorNode | LoadingNode | EmptyNode>, vscode.Disposable {
-  protected readonly emitter = new vscode.EventEmitter<N | ErrorNode | LoadingNode | EmptyNode | undefined | void>();
+export abstract class PollingTree<D, N extends object> implements vscode.TreeDataProvider<AnyNode<N>>, vscode.Disposable {
+  protected readonly emitter = new vscode.EventEmitter<AnyNode<N> | undefined | void>();
   readonly onDidChangeTreeData = this.emitter.event;
   /** Fires after every completed load (success or failure). */
   private readonly loaded = new vscode.EventEmitter<LoadState<D>>();
   readonly onDidLoad = this.loaded.event;
   readonly state: LoadState<D> = { loads: 0 };
-  view: vscode.TreeView<N | ErrorNode | LoadingNode | EmptyNode> | undefined;
+  /**
+   * Loads by cause: `polls` started by the poll timer, `resyncs` asked by the live stream after a
+   * (re)connection, `catchUps` one more load because stream messages arrived while a load was in
+   * flight (its answer may predate them); `streamUpdates` changes applied from the stream (no request).
+   */
+  readonly counters = { polls: 0, resyncs: 0, streamUpdates: 0, catchUps: 0 };
+  /** A stream message arrived while a load was in flight: its REST answer may predate the message. */
+  private streamedDuringLoad = false;
+  /** The load in flight is a catch-up (see {@link applyLive}); a further one waits a poll interval. */
+  private catchingUp = false;
+  private catchUpTimer: NodeJS.Timeout | undefined;
+  view: vscode.TreeView<AnyNode<N>> | undefined;
+  private live = false;
+  private staleTimer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -96,16 +139,17 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   protected abstract emptyMessage(): string;
 
   /** Create the TreeView and start polling whenever it is visible. */
-  attach(): vscode.TreeView<N | ErrorNode | LoadingNode | EmptyNode> {
+  attach(): vscode.TreeView<AnyNode<N>> {
     const view = vscode.window.createTreeView(this.viewId, { treeDataProvider: this, showCollapseAll: false });
     this.view = view;
-    const remember = (node: N | ErrorNode | LoadingNode | EmptyNode, expanded: boolean) => {
+    const remember = (node: AnyNode<N>, expanded: boolean) => {
       const id = this.getTreeItem(node).id;
       if (id) this.expansion.set(id, expanded);
     };
     this.disposables.push(
       view,
-      view.onDidChangeVisibility((e) => (e.visible ? this.refresh() : this.stopTimer())),
+      // Live: the stream kept the data current while hidden, nothing to load.
+      view.onDidChangeVisibility((e) => (!e.visible ? this.stopTimer() : this.live && this.state.data !== undefined && !this.state.error ? undefined : this.refresh())),
       view.onDidExpandElement((e) => remember(e.element, true)),
       view.onDidCollapseElement((e) => remember(e.element, false)),
       this.services.onDidChangeProfile(() => {
@@ -139,6 +183,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       return this.followUp;
     }
     this.stopTimer();
+    this.streamedDuringLoad = false;
     const run = (async () => {
       try {
         this.needsCredentials = this.requiresCredentials && !(await this.services.credentialsPresent());
@@ -165,6 +210,20 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
         this.emitter.fire();
         this.loaded.fire(this.state);
         this.schedule();
+        // While live nothing polls: a message the REST answer may predate (an order placed and cancelled
+        // during the load, say) would stay wrong until the next reconnection. Load once more instead.
+        // A busy account (messages during every load) gets at most one catch-up per poll interval after the first.
+        if (this.streamedDuringLoad && this.live && this.state.error === undefined && !this.catchUpTimer) {
+          const again = () => {
+            this.catchUpTimer = undefined;
+            if (!this.live) return;
+            this.counters.catchUps++;
+            this.catchingUp = true;
+            void this.refresh().finally(() => (this.catchingUp = false));
+          };
+          if (this.catchingUp) this.catchUpTimer = setTimeout(again, this.intervalMs());
+          else again();
+        }
       }
     })();
     this.inFlight = run;
@@ -173,11 +232,78 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
 
   private errorFix: string | undefined;
 
+  /**
+   * Live mode on (the private stream is up: no timer polling, the stream updates the view) or off
+   * (poll again while visible; a load starts now when the view is visible).
+   */
+  setLive(live: boolean): void {
+    if (live === this.live) return;
+    this.live = live;
+    if (live) this.stopTimer();
+    else if (this.view?.visible) void this.refresh();
+  }
+
+  /** Whether the view is updated by the live stream (no polling). */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  /** Whether a timer-driven load (a poll) is scheduled now: never while live, hidden or without credentials. */
+  get pollScheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** One REST load asked by the live stream after a (re)connection (counted apart from polls). */
+  resync(): Promise<void> {
+    this.counters.resyncs++;
+    return this.refresh();
+  }
+
+  /**
+   * Change the loaded data in place from a stream message and re-render. `mutate` returns whether
+   * it changed anything; nothing happens before the first load (the resync after it has the change).
+   * A message that arrives while a load is in flight also asks for one more load after it (`catchUps`).
+   */
+  protected applyLive(mutate: (data: D) => boolean): boolean {
+    if (this.inFlight) this.streamedDuringLoad = true;
+    const data = this.state.data;
+    if (data === undefined || !mutate(data)) return false;
+    this.counters.streamUpdates++;
+    // The stream is current: data it updated is no longer stale.
+    if (this.state.error === undefined) this.state.updatedAt = new Date();
+    this.updateDescription();
+    this.emitter.fire();
+    return true;
+  }
+
   private schedule(): void {
     this.stopTimer();
-    if (!this.view?.visible || this.needsCredentials) return;
+    this.scheduleStaleRender();
+    if (!this.view?.visible || this.needsCredentials || this.live) return;
     const delay = this.failures > 0 ? backoffMs(this.failures - 1, this.intervalMs()) : this.intervalMs();
-    this.timer = setTimeout(() => void this.refresh(), delay);
+    this.timer = setTimeout(() => {
+      this.counters.polls++;
+      void this.refresh();
+    }, delay);
+  }
+
+  /** While stale data is shown, re-render every 15 s so that its age stays true. */
+  private scheduleStaleRender(): void {
+    if (this.staleTimer) clearInterval(this.staleTimer);
+    this.staleTimer = undefined;
+    if (this.state.error === undefined || this.state.data === undefined) return;
+    this.staleTimer = setInterval(() => {
+      if (this.state.error === undefined || this.state.data === undefined) {
+        if (this.staleTimer) clearInterval(this.staleTimer);
+        this.staleTimer = undefined;
+        return;
+      }
+      if (this.view?.visible) {
+        this.updateDescription();
+        this.emitter.fire();
+      }
+    }, 15_000);
+    this.staleTimer.unref?.();
   }
 
   private stopTimer(): void {
@@ -187,11 +313,23 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
 
   private updateDescription(): void {
     if (!this.view) return;
-    const updated = this.state.updatedAt ? `updated ${hhmmss(this.state.updatedAt)}` : '';
-    this.view.description = this.state.error ? `${updated ? updated + ' · ' : ''}error` : updated;
+    const at = this.state.updatedAt;
+    const updated = at ? `updated ${hhmmss(at)}` : '';
+    if (this.state.error && at && this.state.data !== undefined) this.view.description = `stale · ${ageText(Date.now() - at.getTime())} old`;
+    else this.view.description = this.state.error ? `${updated ? updated + ' · ' : ''}error` : `${this.live ? 'live · ' : ''}${updated}`;
   }
 
-  getTreeItem(node: N | ErrorNode | LoadingNode | EmptyNode): vscode.TreeItem {
+  getTreeItem(node: AnyNode<N>): vscode.TreeItem {
+    if (node instanceof StaleNode) {
+      const age = ageText(Date.now() - node.updatedAt.getTime());
+      const it = new vscode.TreeItem(`Stale: ${age} old — ${node.message}`, vscode.TreeItemCollapsibleState.None);
+      it.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+      it.description = 'click to retry';
+      it.tooltip = `The figures below were loaded at ${hhmmss(node.updatedAt)} (${age} ago) and may be out of date.\n\nThe last update failed: ${node.message}\n\nClick to retry now (SpotDesk also retries by itself, backing off).`;
+      it.contextValue = 'spotdesk.error';
+      it.command = { command: COMMANDS.retry, title: 'Retry', arguments: [node.viewId] };
+      return it;
+    }
     if (node instanceof ErrorNode) {
       const it = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
       it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
@@ -223,11 +361,16 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     return this.expansion.get(id);
   }
 
-  async getChildren(node?: N | ErrorNode | LoadingNode | EmptyNode): Promise<Array<N | ErrorNode | LoadingNode | EmptyNode>> {
-    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode) return [];
+  async getChildren(node?: AnyNode<N>): Promise<Array<AnyNode<N>>> {
+    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode || node instanceof StaleNode) return [];
     if (this.needsCredentials) return []; // viewsWelcome shows "Set API Credentials"
     const data = this.state.data;
     if (!node) {
+      if (this.state.error && data !== undefined && this.state.updatedAt) {
+        // Keep the last good data, marked stale with its age, under a row that retries.
+        const roots = await this.rootNodes(data);
+        return [new StaleNode(this.state.error, this.viewId, this.state.updatedAt), ...(roots.length ? roots : [new EmptyNode(this.emptyMessage())])];
+      }
       if (this.state.error) return [new ErrorNode(this.state.error, this.viewId, this.errorFix)];
       if (data === undefined) {
         if (!this.inFlight) void this.refresh();
@@ -265,6 +408,8 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
 
   dispose(): void {
     this.stopTimer();
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    if (this.staleTimer) clearInterval(this.staleTimer);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.emitter.dispose();
     this.loaded.dispose();

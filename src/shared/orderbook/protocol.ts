@@ -1,6 +1,7 @@
 /**
- * Message protocol between the extension host and the order book webview (issue 6), declared
- * once for both sides with the shared protocol style (src/shared/webviewProtocol.ts): the webview
+ * Message protocol between the extension host and the market panel's webview (the order book of
+ * issue 6 grown into the per-symbol market panel of issue 22: book, trade tape, candles, the order
+ * ticket of issue 25), declared once for both sides with the shared protocol style (src/shared/webviewProtocol.ts): the webview
  * validates what it receives with `ORDER_BOOK_PROTOCOL.parseToWebview`, the extension's webview
  * host (src/extension/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
  * (`undefined`), never thrown on.
@@ -14,6 +15,7 @@
 import type { ServiceStatusValue } from '../../api/schemas';
 import * as v from '../validate';
 import { defineProtocol, type MessageOf } from '../webviewProtocol';
+import { INTERVALS, type CandleInterval, type CandleRow } from '../market/candles';
 
 /** One aggregated level of a level-2 book: `[price, size]`, both decimal strings (spec "Order book snapshot"). */
 export type BookLevel = readonly [price: string, size: string];
@@ -43,25 +45,106 @@ export interface BookSnapshot {
   readonly asks: readonly BookLevel[];
 }
 
-/** What the webview needs to know about the symbol (from GET /api/v2/symbols). Increments are decimal strings. */
+/**
+ * What the webview needs to know about the symbol (from GET /api/v2/symbols). Increments and limits
+ * are decimal strings; the order rules (optional: absent from older hosts) let the ticket check an
+ * order with the same module as the request builder (src/api/orderRules.ts).
+ */
 export interface SymbolMeta {
   readonly symbol: string;
   readonly baseCurrency: string;
   readonly quoteCurrency: string;
   readonly priceIncrement: string;
   readonly baseIncrement: string;
+  readonly quoteIncrement?: string;
+  readonly baseMinSize?: string;
+  readonly quoteMinSize?: string;
+  readonly baseMaxSize?: string;
+  readonly quoteMaxSize?: string;
+  readonly minFunds?: string | null;
+  readonly enableTrading?: boolean;
 }
 
-/** The user's panel settings; persisted with the symbol in the webview state (restored by the serializer). */
+/**
+ * The user's panel settings; persisted with the symbol in the webview state (restored by the
+ * serializer). `interval` (candles) is absent in states saved before the chart existed.
+ */
 export interface PanelSettings {
   readonly grouping: Grouping;
   readonly depth: BookDepth;
+  readonly interval?: CandleInterval;
+}
+
+/** The panel's layout: sizes of the resizable parts (px) and the collapsed sections, by name. */
+export interface PanelLayout {
+  /** Width of the book column and height of the chart, px. */
+  readonly sizes: Readonly<Record<string, number>>;
+  /** Names of collapsed sections: `chart`, `tape`, `depth`, `ticket`. */
+  readonly collapsed: readonly string[];
 }
 
 /** The webview state stored with `setState` and handed to the WebviewPanelSerializer after a reload. */
 export interface PanelState {
   readonly symbol: string;
   readonly settings: PanelSettings;
+  readonly layout?: PanelLayout;
+}
+
+/** One trade of the tape (`/market/match`, or GET /api/v1/market/histories): decimal strings, `side` the taker's, `time` ms. */
+export interface TradePrint {
+  readonly tradeId: string;
+  readonly price: string;
+  readonly size: string;
+  readonly side: 'buy' | 'sell';
+  readonly time: number;
+}
+
+/** 24 h statistics of the symbol (`/market/snapshot` or GET /api/v1/market/stats); decimals or null when unknown. */
+export interface MarketStats {
+  readonly last: string | null;
+  readonly changePrice: string | null;
+  /** e.g. "-0.0123" (−1.23 %). */
+  readonly changeRate: string | null;
+  readonly high: string | null;
+  readonly low: string | null;
+  /** Volume in base and in quote. */
+  readonly vol: string | null;
+  readonly volValue: string | null;
+}
+
+/**
+ * Where the book comes from: `stream` (the WebSocket feed through the exact book keeper) or
+ * `polling` (REST snapshots, the fallback); `state` is `connecting`, `live`, `resyncing` (the keeper
+ * is loading a fresh snapshot after a gap or a reconnect), `reconnecting` or `polling`; `reason` says
+ * why it is not live (the failure in words), else null.
+ */
+export interface FeedInfo {
+  readonly mode: 'stream' | 'polling';
+  readonly state: 'connecting' | 'live' | 'resyncing' | 'reconnecting' | 'polling';
+  readonly reason: string | null;
+}
+
+/** One of the user's resting orders, marked in the book at its level: remaining size, decimal strings. */
+export interface OwnOrder {
+  readonly id: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: string;
+  readonly remain: string;
+}
+
+/**
+ * What the ticket knows about the account: available balances of the trade account (base, quote),
+ * the user's fee rates on the symbol, the user's active orders on it. `canTrade` false (no
+ * credentials, or the account could not be read: `reason`) disables placement.
+ */
+export interface AccountInfo {
+  readonly canTrade: boolean;
+  readonly reason: string | null;
+  readonly availableBase: string | null;
+  readonly availableQuote: string | null;
+  readonly makerFeeRate: string | null;
+  readonly takerFeeRate: string | null;
+  readonly orders: OwnOrder[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,12 +178,53 @@ export function isSymbol(x: unknown): x is string {
 
 const text = (max = MAX_TEXT) => v.string({ max });
 const decimal = v.string({ max: 81, pattern: PRICE_RE, what: 'a plain decimal string' });
+/** A decimal that may be negative (24 h change). */
+const signedDecimal = v.string({ max: 82, pattern: /^-?\d{1,40}(?:\.\d{1,40})?$/, what: 'a decimal string' });
 const grouping = v.oneOf(GROUPINGS);
 const depth = v.oneOf<BookDepth>([20, 100]);
+const interval = v.oneOf<CandleInterval>(INTERVALS);
 const levels = v.custom(isLevels, 'at most 1000 [price, size] pairs of decimal strings');
+const side = v.oneOf(['buy', 'sell'] as const);
 
-/** `{grouping: "1"|"10"|"100"|"1000", depth: 20|100}`. */
-const Settings: v.Schema<PanelSettings> = v.object({ grouping, depth });
+/** `{grouping: "1"|"10"|"100"|"1000", depth: 20|100, interval?}`. */
+const Settings: v.Schema<PanelSettings> = v.object({ grouping, depth, interval: v.optional(interval) });
+
+/** A layout: at most 8 sizes (px, 0–10000) and 8 collapsed section names. */
+const Layout: v.Schema<PanelLayout> = v.object({
+  sizes: v.record(v.number({ min: 0, max: 10_000 }), { maxKeys: 8 }),
+  collapsed: v.array(v.oneOf(['chart', 'tape', 'depth', 'ticket'] as const), { max: 8 }),
+});
+
+const DIGITS_RE = /^\d{1,40}$/;
+/** A candle row `[start s, open, close, high, low, volume, turnover]`, all strings (checked by a loop: up to 1500 rows). */
+function isCandleRows(x: unknown): x is CandleRow[] {
+  if (!Array.isArray(x) || x.length > 1500) return false;
+  for (const r of x) {
+    if (!Array.isArray(r) || r.length !== 7 || typeof r[0] !== 'string' || !DIGITS_RE.test(r[0])) return false;
+    for (let i = 1; i < 7; i++) if (typeof r[i] !== 'string' || !PRICE_RE.test(r[i])) return false;
+  }
+  return true;
+}
+
+const Trade: v.Schema<TradePrint> = v.object({
+  tradeId: v.string({ max: 40, pattern: DIGITS_RE, what: 'a string of decimal digits' }),
+  price: decimal,
+  size: decimal,
+  side,
+  time: v.ms,
+});
+
+const Stats: v.Schema<MarketStats> = v.object({
+  last: v.nullable(decimal),
+  changePrice: v.nullable(signedDecimal),
+  changeRate: v.nullable(signedDecimal),
+  high: v.nullable(decimal),
+  low: v.nullable(decimal),
+  vol: v.nullable(decimal),
+  volValue: v.nullable(decimal),
+});
+
+const Own: v.Schema<OwnOrder> = v.object({ id: text(64), side, price: decimal, remain: decimal });
 
 const Snapshot: v.Schema<BookSnapshot> = v.object({
   symbol: text(40),
@@ -111,15 +235,23 @@ const Snapshot: v.Schema<BookSnapshot> = v.object({
   asks: levels,
 });
 
+const positiveDecimal = v.refine(decimal, (s) => /[1-9]/.test(s), 'a positive decimal string');
 const Meta: v.Schema<SymbolMeta> = v.object({
   symbol: text(40),
   baseCurrency: text(40),
   quoteCurrency: text(40),
-  priceIncrement: v.refine(decimal, (s) => /[1-9]/.test(s), 'a positive decimal string'),
+  priceIncrement: positiveDecimal,
   baseIncrement: decimal,
+  quoteIncrement: v.optional(positiveDecimal),
+  baseMinSize: v.optional(decimal),
+  quoteMinSize: v.optional(decimal),
+  baseMaxSize: v.optional(decimal),
+  quoteMaxSize: v.optional(decimal),
+  minFunds: v.optional(v.nullable(decimal)),
+  enableTrading: v.optional(v.boolean()),
 });
 
-const PanelStateSchema: v.Schema<PanelState> = v.object({ symbol: v.custom(isSymbol, 'a trading pair symbol'), settings: Settings });
+const PanelStateSchema: v.Schema<PanelState> = v.object({ symbol: v.custom(isSymbol, 'a trading pair symbol'), settings: Settings, layout: v.optional(Layout) });
 
 /**
  * The order book protocol. Prices and sizes travel as the API's decimal strings (spec "General
@@ -127,8 +259,11 @@ const PanelStateSchema: v.Schema<PanelState> = v.object({ symbol: v.custom(isSym
  */
 export const ORDER_BOOK_PROTOCOL = defineProtocol({
   toWebview: {
-    /** Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms). */
-    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms }),
+    /**
+     * Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms),
+     * and the profile the panel speaks to (optional: absent from older hosts).
+     */
+    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, profile: v.optional(v.object({ name: text(100), sandbox: v.boolean() })) }),
     /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
     snapshot: v.object({ snapshot: Snapshot }),
     /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
@@ -139,6 +274,30 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     error: v.object({ message: v.nullable(text(500)) }),
     /** The active profile changed: the book shown belongs to another exchange; clear it and wait for the next snapshot. */
     reset: v.object({}),
+    /** Where the book comes from and its state (stream/polling, live/resyncing/…, and why). */
+    feed: v.object({ mode: v.oneOf(['stream', 'polling'] as const), state: v.oneOf(['connecting', 'live', 'resyncing', 'reconnecting', 'polling'] as const), reason: v.nullable(text(500)) }),
+    /** Trades for the tape (newest last); `replace` drops the tape first (history load, profile change). */
+    trades: v.object({ trades: v.array(Trade, { max: 500 }), replace: v.boolean() }),
+    /** 24 h statistics for the header. */
+    stats: v.object({ stats: Stats }),
+    /** Candle history of `interval`, oldest first (null with `error` when it could not be loaded). */
+    candles: v.object({ interval, candles: v.nullable(v.custom(isCandleRows, 'at most 1500 candle rows of strings')), error: v.nullable(text(500)) }),
+    /** Account figures of the ticket and the user's resting orders on the symbol. */
+    account: v.object({
+      account: v.object({
+        canTrade: v.boolean(),
+        reason: v.nullable(text(500)),
+        availableBase: v.nullable(decimal),
+        availableQuote: v.nullable(decimal),
+        makerFeeRate: v.nullable(decimal),
+        takerFeeRate: v.nullable(decimal),
+        orders: v.array(Own, { max: 500 }),
+      }),
+    }),
+    /** Move the focus to the ticket (keyboard shortcut), optionally choosing the side. */
+    focusTicket: v.object({ side: v.nullable(side) }),
+    /** Outcome of a placement from the ticket (after the confirmation): a line for the person. */
+    placed: v.object({ ok: v.boolean(), message: text(500) }),
   },
   toHost: {
     /** The webview script loaded (first load and every re-creation after being hidden). */
@@ -149,6 +308,15 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     setDepth: v.object({ depth }),
     /** The user asked for an immediate refresh (also the error banner's Retry). */
     refresh: v.object({}),
+    /** The user picked a candle interval (the host loads its history). */
+    setInterval: v.object({ interval }),
+    /**
+     * Place the ticket's order. The host checks it again with the rules module, recomputes the
+     * figures from its own data and ALWAYS asks the person in a modal before sending anything.
+     */
+    place: v.object({ side, orderType: v.oneOf(['limit', 'market'] as const), price: v.string({ max: 81 }), size: v.string({ max: 81 }) }),
+    /** Open the request builder pre-filled with this side and price (nothing is sent). */
+    prefillBuilder: v.object({ side, price: decimal }),
   },
 });
 
@@ -167,7 +335,7 @@ export function isPanelState(x: unknown): x is PanelState {
   return PanelStateSchema.parse(x).ok;
 }
 
-/** Default settings of a new panel: grouping ×1, depth from `spotdesk.orderBook.depth` (20 by default). */
+/** Default settings of a new panel: grouping ×1, depth from `spotdesk.orderBook.depth` (20 by default), 1 min candles. */
 export function defaultSettings(depth: BookDepth = 20): PanelSettings {
-  return { grouping: '1', depth };
+  return { grouping: '1', depth, interval: '1min' };
 }

@@ -1,11 +1,39 @@
 /**
  * Depth chart on a `<canvas>` (issue 6): cumulative bid size (left, buy colour) and ask size
- * (right, sell colour) against price, as filled step areas around the mid price.
- * Coordinates are `Number`s: this is presentation only, the table shows the exact strings.
- * Colours come from the theme's CSS variables, re-read when VS Code switches themes.
+ * (right, sell colour) against price, as filled step areas around the mid price, with a size axis
+ * (issue 25: cumulative size ticks on the left) and a hover crosshair that snaps to the level under
+ * the pointer and labels its price and cumulative size — the level's exact strings, not the
+ * pixel's Number. Coordinates are `Number`s: this is presentation only, the table shows the exact
+ * strings. Colours come from the theme's CSS variables, re-read when VS Code switches themes.
+ * Part of the charts bundle (src/webview/marketChart/main.ts), loaded when a chart section shows.
  */
-import type { BookView } from '../../shared/orderbook/viewModel';
+import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
 import { depthSeries, type DepthPoint } from '../../shared/orderbook/viewModel';
+
+/** The level the crosshair snapped to (tests read it). */
+export interface DepthHover {
+  readonly side: 'bid' | 'ask';
+  readonly price: string;
+  readonly total: string;
+}
+
+/** Round numbers for an axis from 0 to `max`: about `n` steps of 1, 2 or 5 × 10^k. */
+export function niceTicks(max: number, n = 4): number[] {
+  if (!(max > 0)) return [];
+  const raw = max / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * mag).find((s) => s >= raw) ?? 10 * mag;
+  const out: number[] = [];
+  for (let v = step; v <= max * 1.0000001; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/** A tick label: at most 4 significant digits with k/M suffixes ("1.25k", "0.0034"). */
+export function tickLabel(v: number): string {
+  if (v >= 1e6) return `${Number((v / 1e6).toPrecision(4))}M`;
+  if (v >= 1e3) return `${Number((v / 1e3).toPrecision(4))}k`;
+  return String(Number(v.toPrecision(4)));
+}
 
 interface Palette {
   buy: string;
@@ -13,6 +41,7 @@ interface Palette {
   fg: string;
   grid: string;
   font: string;
+  bg: string;
 }
 
 /** Draws depth charts into one canvas; call {@link draw} after each render (it batches by animation frame). */
@@ -23,8 +52,22 @@ export class DepthChart {
 
   /** CSS size of the canvas, kept by a ResizeObserver so that painting never forces a layout. */
   private size = { w: 0, h: 0 };
+  /** Pointer position over the canvas (CSS px), or null. */
+  private pointer: { x: number; y: number } | null = null;
+  /** The level under the pointer at the last paint. */
+  hover: DepthHover | null = null;
+  private base = '';
 
   constructor(private readonly canvas: HTMLCanvasElement) {
+    canvas.addEventListener('pointermove', (e) => {
+      this.pointer = { x: e.offsetX, y: e.offsetY };
+      if (this.last) this.draw(this.last);
+    });
+    canvas.addEventListener('pointerleave', () => {
+      this.pointer = null;
+      this.hover = null;
+      if (this.last) this.draw(this.last);
+    });
     this.size = { w: canvas.clientWidth, h: canvas.clientHeight };
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver((entries) => {
@@ -47,6 +90,11 @@ export class DepthChart {
     this.last = view;
     this.pending = view;
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  /** The base currency (the size axis's unit). */
+  setUnit(base: string): void {
+    this.base = base;
   }
 
   /** Erase the chart (no book to draw). */
@@ -74,6 +122,7 @@ export class DepthChart {
       fg: v('--vscode-descriptionForeground', v('--vscode-foreground', '#888')),
       grid: v('--vscode-panel-border', 'rgba(128,128,128,0.35)'),
       font: `${v('--vscode-font-size', '12px')} ${v('--vscode-font-family', 'sans-serif')}`,
+      bg: v('--vscode-editor-background', '#1e1e1e'),
     };
   }
 
@@ -93,7 +142,7 @@ export class DepthChart {
     ctx.clearRect(0, 0, w, h);
     const { bids, asks } = depthSeries(view);
     if (!bids.length && !asks.length) return;
-    const pad = { l: 4, r: 4, t: 6, b: 16 };
+    const pad = { l: 44, r: 4, t: 6, b: 16 };
     const lo = bids.length ? bids[bids.length - 1].x : asks[0].x;
     const hi = asks.length ? asks[asks.length - 1].x : bids[0].x;
     const mid = view.mid !== null ? Number(view.mid) : (lo + hi) / 2;
@@ -112,7 +161,25 @@ export class DepthChart {
     ctx.lineTo(px(mid) + 0.5, h - pad.b);
     ctx.moveTo(pad.l, h - pad.b + 0.5);
     ctx.lineTo(w - pad.r, h - pad.b + 0.5);
+    ctx.moveTo(pad.l + 0.5, pad.t);
+    ctx.lineTo(pad.l + 0.5, h - pad.b);
+    // Size axis: cumulative size ticks with light grid lines.
+    ctx.font = pal.font;
+    ctx.fillStyle = pal.fg;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const t of niceTicks(ymax)) {
+      const y = Math.round(py(t)) + 0.5;
+      ctx.moveTo(pad.l - 3, y);
+      ctx.lineTo(w - pad.r, y);
+      ctx.fillText(tickLabel(t), pad.l - 5, y);
+    }
     ctx.stroke();
+    if (this.base) {
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(this.base, 2, 0);
+    }
 
     this.area(ctx, bids, px, py, pal.buy, px(mid));
     this.area(ctx, asks, px, py, pal.sell, px(mid));
@@ -128,6 +195,69 @@ export class DepthChart {
       ctx.textAlign = 'center';
       ctx.fillText(view.mid, px(mid), h);
     }
+    this.crosshair(ctx, view, { bids, asks }, px, py, (x) => x0 + ((x - pad.l) / (w - pad.l - pad.r)) * (x1 - x0), mid, pad, w, h, pal);
+  }
+
+  /** The crosshair at the pointer: snapped to the level that sets the depth there, labelled with its exact price and total. */
+  private crosshair(
+    ctx: CanvasRenderingContext2D,
+    view: BookView,
+    pts: { bids: DepthPoint[]; asks: DepthPoint[] },
+    px: (x: number) => number,
+    py: (y: number) => number,
+    priceAt: (x: number) => number,
+    mid: number,
+    pad: { l: number; r: number; t: number; b: number },
+    w: number,
+    h: number,
+    pal: Palette,
+  ): void {
+    this.hover = null;
+    const p = this.pointer;
+    if (!p || p.x < pad.l || p.x > w - pad.r) return;
+    const price = priceAt(p.x);
+    const bid = price < mid;
+    const series = bid ? pts.bids : pts.asks;
+    const levels: readonly ViewLevel[] = bid ? view.bids : view.asks;
+    // The deepest level still between the mid and the pointer sets the cumulative size there.
+    let i = -1;
+    for (let k = 0; k < series.length; k++) {
+      if (bid ? series[k].x >= price : series[k].x <= price) i = k;
+      else break;
+    }
+    if (i < 0) return;
+    const lvl = levels[i];
+    this.hover = { side: bid ? 'bid' : 'ask', price: lvl.price, total: lvl.total };
+    const x = Math.round(px(series[i].x)) + 0.5;
+    const y = Math.round(py(series[i].y)) + 0.5;
+    ctx.save();
+    ctx.strokeStyle = pal.fg;
+    ctx.setLineDash([3, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x, pad.t);
+    ctx.lineTo(x, h - pad.b);
+    ctx.moveTo(pad.l, y);
+    ctx.lineTo(w - pad.r, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = bid ? pal.buy : pal.sell;
+    ctx.beginPath();
+    ctx.arc(x, y, 3, 0, Math.PI * 2);
+    ctx.fill();
+    const text = `${lvl.price} · Σ ${lvl.total}${this.base ? ` ${this.base}` : ''}`;
+    ctx.font = pal.font;
+    const tw = ctx.measureText(text).width + 10;
+    const bx = Math.min(Math.max(pad.l, x - tw / 2), w - pad.r - tw);
+    const by = Math.max(pad.t, Math.min(y - 24, h - pad.b - 20));
+    ctx.fillStyle = pal.bg;
+    ctx.strokeStyle = pal.grid;
+    ctx.fillRect(bx, by, tw, 18);
+    ctx.strokeRect(bx + 0.5, by + 0.5, tw - 1, 17);
+    ctx.fillStyle = pal.fg;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, bx + 5, by + 9);
+    ctx.restore();
   }
 
   private area(

@@ -1,30 +1,41 @@
 /**
- * Order book webview entry (bundled to dist/webview/orderbook.js, issue 6).
+ * Market panel webview entry (bundled to dist/webview/orderbook.js; issue 6's order book grown into
+ * issue 22's market panel with issue 25's order ticket).
  *
  * Receives the extension's messages, validates each with `ORDER_BOOK_PROTOCOL.parseToWebview` (invalid
- * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or equal snapshots are
- * rejected), builds the view-model and renders it incrementally. Persists `{symbol, settings}` with
- * `setState`, which the extension's WebviewPanelSerializer receives after a window reload.
+ * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or
+ * equal snapshots are rejected), builds the view-model and renders it incrementally; feeds the trade
+ * tape, the header's last price and statistics, the candle chart (its own bundle, loaded when its
+ * section is shown) and the order ticket. Persists `{symbol, settings, layout}` with `setState`,
+ * which the extension's WebviewPanelSerializer receives after a window reload.
  */
-import { fractionDigits, precisionIncrement } from '../../api/decimal';
+import { add, cmp, fractionDigits, precisionIncrement, roundDown, roundUp } from '../../api/decimal';
 import {
   GROUPINGS,
   ORDER_BOOK_PROTOCOL,
+  type AccountInfo,
   type BookSnapshot,
   isPanelState,
   type BookDepth,
   type Grouping,
+  type PanelLayout,
   type PanelSettings,
   type PanelState,
   type SymbolMeta,
   type ToWebview,
+  type TradePrint,
 } from '../../shared/orderbook/protocol';
 import { BookStore, buildView, emptyPrevious, groupingStep, isStale, type BookView } from '../../shared/orderbook/viewModel';
-import { DepthChart } from './chart';
-import { OrderBookView } from './view';
+import { DEFAULT_INTERVAL, INTERVALS, type CandleInterval, type CandleRow } from '../../shared/market/candles';
+import type { DepthChart } from './chart';
+import { canonicalPrice, OrderBookView } from './view';
+import { TapeView } from './tape';
+import { TicketView } from './ticket';
+import { loadCharts } from './chartLoader';
+import type { CandleChartApi } from '../marketChart/main';
 import { webviewApi, type WebviewApi } from '../vscodeApi';
 
-/** The order book's side of its protocol (posts, persisted {@link PanelState}). */
+/** The market panel's side of its protocol (posts, persisted {@link PanelState}). */
 export type OrderBookApi = WebviewApi<typeof ORDER_BOOK_PROTOCOL, PanelState>;
 
 /** Counters exposed to tests (harness only). */
@@ -33,19 +44,32 @@ export interface ControllerStats {
   rejectedSequence: number;
   invalidMessages: number;
   renderErrors: number;
+  trades: number;
 }
 
 /** Wires messages, book state, view-model and DOM together. One per webview document. */
 export class OrderBookController {
   readonly view: OrderBookView;
-  readonly chart: DepthChart;
+  /** The depth chart, once the charts bundle loaded. */
+  chart: DepthChart | undefined;
+  readonly tape: TapeView;
+  readonly ticket: TicketView;
   private store: BookStore | undefined;
   private symbol = '';
   private meta: SymbolMeta | null = null;
-  private settings: PanelSettings = { grouping: '1', depth: 20 };
+  private settings: PanelSettings = { grouping: '1', depth: 20, interval: DEFAULT_INTERVAL };
+  private layout: PanelLayout | undefined;
   private previous = emptyPrevious();
   private pollText = '—';
-  readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0 };
+  private account: AccountInfo | null = null;
+  private lastTradePrice: string | null = null;
+  private statsLast: string | null = null;
+  private candles: { interval: CandleInterval; rows: CandleRow[] | null; error: string | null } | undefined;
+  private candleChart: CandleChartApi | undefined;
+  private chartLoading = false;
+  private readonly chartNote: HTMLElement;
+  private readonly intervalSelect: HTMLSelectElement;
+  readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0, trades: 0 };
 
   constructor(
     private readonly api: OrderBookApi,
@@ -56,21 +80,65 @@ export class OrderBookController {
       onGrouping: (g) => this.changeGrouping(g),
       onDepth: (d) => this.changeDepth(d),
       onRefresh: () => this.api.post({ type: 'refresh' }),
+      onLevel: (price, side, toBuilder) => this.pickLevel(price, side, toBuilder),
+      onLayout: (layout) => {
+        this.layout = layout;
+        this.persist();
+        this.maybeLoadChart();
+      },
     });
-    this.chart = new DepthChart(this.view.canvas);
+    this.tape = new TapeView(this.view.slots.tape);
+    this.ticket = new TicketView(this.view.slots.ticket, { place: (o) => this.api.post({ type: 'place', ...o }) });
+
+    // Chart tools: the interval picker and the library credit.
+    const label = document.createElement('label');
+    label.className = 'mk-interval';
+    label.appendChild(document.createTextNode('Interval '));
+    this.intervalSelect = document.createElement('select');
+    this.intervalSelect.setAttribute('aria-label', 'Candle interval');
+    for (const iv of INTERVALS) {
+      const o = document.createElement('option');
+      o.value = iv;
+      o.textContent = iv;
+      this.intervalSelect.appendChild(o);
+    }
+    this.intervalSelect.addEventListener('change', () => this.changeInterval(this.intervalSelect.value as CandleInterval));
+    label.appendChild(this.intervalSelect);
+    this.view.slots.chartTools.appendChild(label);
+    const credit = document.createElement('span');
+    credit.className = 'mk-credit';
+    credit.textContent = 'Chart: TradingView Lightweight Charts™';
+    this.view.slots.chartTools.appendChild(credit);
+    this.chartNote = document.createElement('div');
+    this.chartNote.className = 'mk-chart-note';
+    this.chartNote.setAttribute('role', 'status');
+    this.chartNote.textContent = 'Loading candles…';
+    this.view.slots.chart.appendChild(this.chartNote);
+
     const saved = api.getState();
     if (isPanelState(saved)) {
       this.symbol = saved.symbol;
-      this.settings = saved.settings;
+      this.settings = { interval: DEFAULT_INTERVAL, ...saved.settings };
       this.view.setSymbol(saved.symbol);
+      if (saved.layout) {
+        this.layout = saved.layout;
+        this.view.setLayout(saved.layout);
+      }
     }
+    this.intervalSelect.value = this.settings.interval ?? DEFAULT_INTERVAL;
     this.view.setSettings(this.settings.grouping, this.settings.depth);
     this.view.setStale('waiting');
+    this.maybeLoadChart();
   }
 
   /** The last view written to the DOM (tests wait for it; rendering happens on the next animation frame). */
   get lastView(): BookView | undefined {
     return this.view.renderedView;
+  }
+
+  /** The candle chart once loaded (tests). */
+  get candleApi(): CandleChartApi | undefined {
+    return this.candleChart;
   }
 
   /** Handle one raw message from the extension (validated here). */
@@ -89,19 +157,23 @@ export class OrderBookController {
         if (msg.symbol !== this.symbol) this.store = undefined;
         this.symbol = msg.symbol;
         this.meta = msg.meta;
-        this.settings = msg.settings;
+        this.settings = { interval: this.settings.interval ?? DEFAULT_INTERVAL, ...msg.settings };
         this.store ??= new BookStore(msg.symbol);
         this.view.setSymbol(msg.symbol);
         this.view.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
+        this.tape.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
+        this.chart?.setUnit(msg.meta?.baseCurrency ?? '');
+        this.ticket.setMeta(msg.meta);
         if (msg.meta) {
           const inc = msg.meta.priceIncrement;
           this.view.setGroupingSteps(GROUPINGS.map((g) => groupingStep(inc, g)));
         }
-        this.view.setSettings(msg.settings.grouping, msg.settings.depth);
+        this.view.setSettings(this.settings.grouping, this.settings.depth);
+        this.intervalSelect.value = this.settings.interval ?? DEFAULT_INTERVAL;
+        this.pollText = `polling every ${msg.pollMs} ms`;
         this.applyDigits();
-        this.pollText = `every ${msg.pollMs} ms`;
-        this.view.setPolling(this.pollText);
         this.persist();
+        this.markOwnOrders();
         this.rerender();
         break;
       }
@@ -112,9 +184,10 @@ export class OrderBookController {
           this.stats.accepted++;
           this.rerender();
           this.view.setStale('fresh');
+          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast);
         } else if (r === 'duplicate') {
           this.stats.rejectedSequence++;
-          this.view.setStale('fresh'); // same book confirmed by a new poll: still live
+          this.view.setStale('fresh'); // same book confirmed: still live
         } else if (r === 'stale-sequence') this.stats.rejectedSequence++;
         break;
       }
@@ -123,8 +196,12 @@ export class OrderBookController {
         break;
       case 'polling':
         this.pollText =
-          msg.state === 'paused' ? 'paused' : msg.state === 'backoff' ? `backing off, next in ${msg.intervalMs} ms` : `every ${msg.intervalMs} ms`;
+          msg.state === 'paused' ? 'polling paused' : msg.state === 'backoff' ? `polling: backing off, next in ${msg.intervalMs} ms` : `polling every ${msg.intervalMs} ms`;
         this.view.setPolling(this.pollText);
+        break;
+      case 'feed':
+        this.view.setFeed(msg);
+        if (msg.mode === 'polling') this.view.setPolling(`${this.pollText} — stream down${msg.reason ? `: ${msg.reason}` : ''}`);
         break;
       case 'error':
         this.view.setError(msg.message);
@@ -135,13 +212,58 @@ export class OrderBookController {
         this.store = this.symbol ? new BookStore(this.symbol) : undefined;
         this.previous = emptyPrevious();
         this.view.clearBook();
-        this.chart.clear();
+        this.chart?.clear();
         this.view.setError(null);
         this.view.setStatus('open', '');
         this.view.setChartMessage('Waiting for the first snapshot…');
         this.view.setStale('waiting');
+        this.lastTradePrice = this.statsLast = null;
+        this.view.setLast(null, null);
+        break;
+      case 'trades':
+        this.onTrades(msg.trades, msg.replace);
+        break;
+      case 'stats':
+        this.statsLast = msg.stats.last;
+        this.view.setStats(msg.stats, this.meta?.baseCurrency ?? '');
+        break;
+      case 'candles':
+        this.candles = { interval: msg.interval, rows: msg.candles, error: msg.error };
+        this.showCandles();
+        break;
+      case 'account':
+        this.account = msg.account;
+        this.ticket.setAccount(msg.account);
+        this.markOwnOrders();
+        break;
+      case 'focusTicket':
+        if (this.view.isCollapsed('ticket')) {
+          const l = this.view.currentLayout();
+          this.view.setLayout({ ...l, collapsed: l.collapsed.filter((c) => c !== 'ticket') });
+          this.layout = this.view.currentLayout();
+          this.persist();
+        }
+        this.ticket.focus(msg.side);
+        break;
+      case 'placed':
+        this.ticket.placed(msg.ok, msg.message);
         break;
     }
+  }
+
+  private onTrades(trades: readonly TradePrint[], replace: boolean): void {
+    this.stats.trades += trades.length;
+    this.tape.add(trades, replace);
+    const last = trades[trades.length - 1];
+    if (last) {
+      const prev = this.lastTradePrice;
+      this.lastTradePrice = last.price;
+      const dir = prev === null ? (last.side === 'buy' ? 'up' : 'down') : cmp(last.price, prev) > 0 ? 'up' : cmp(last.price, prev) < 0 ? 'down' : null;
+      this.view.setLast(last.price, dir);
+      const snap = this.store?.snapshot;
+      this.ticket.setMarket(snap?.bids[0]?.[0] ?? null, snap?.asks[0]?.[0] ?? null, last.price);
+    }
+    if (!replace && this.candleChart && this.candles?.rows !== undefined) this.candleChart.addTrades(trades);
   }
 
   /** Rebuild the view-model from the current snapshot and render it (incremental DOM update). */
@@ -151,8 +273,8 @@ export class OrderBookController {
     try {
       const view = buildView(snap, this.meta?.priceIncrement ?? smallestIncrement(snap), this.settings.grouping, this.previous);
       this.view.render(view);
-      this.chart.draw(view);
-      this.view.setChartMessage(null);
+      this.chart?.draw(view);
+      if (this.chart) this.view.setChartMessage(null);
     } catch (err) {
       this.stats.renderErrors++;
       this.view.setError(`Cannot show this book: ${err instanceof Error ? err.message : String(err)}`);
@@ -163,6 +285,35 @@ export class OrderBookController {
   tick(): void {
     const at = this.store?.lastSeenAt;
     this.view.setStale(at === undefined ? 'waiting' : isStale(at, this.now()) ? 'stale' : 'fresh');
+  }
+
+  /** A level of the book was picked: the ticket takes its price and side (ask → buy, bid → sell), or the request builder does. */
+  private pickLevel(price: string, side: 'ask' | 'bid', toBuilder: boolean): void {
+    const s = side === 'ask' ? 'buy' : 'sell';
+    if (toBuilder) {
+      this.api.post({ type: 'prefillBuilder', side: s, price });
+      return;
+    }
+    this.ticket.setSide(s);
+    this.ticket.setPrice(price);
+  }
+
+  /** Own resting orders → marks at their (grouped) levels. */
+  private markOwnOrders(): void {
+    const asks = new Map<string, string>();
+    const bids = new Map<string, string>();
+    const orders = this.account?.orders ?? [];
+    if (orders.length && this.meta) {
+      const step = groupingStep(this.meta.priceIncrement, this.settings.grouping);
+      const grouped = this.settings.grouping !== '1';
+      for (const o of orders) {
+        // Same buckets as the book: bids round down, asks round up onto the grouping step.
+        const key = canonicalPrice(grouped ? (o.side === 'buy' ? roundDown(o.price, step) : roundUp(o.price, step)) : o.price);
+        const m = o.side === 'buy' ? bids : asks;
+        m.set(key, add(m.get(key) ?? '0', o.remain));
+      }
+    }
+    this.view.setOwnOrders(asks, bids);
   }
 
   /** Pad prices to the tick of the current grouping and sizes to the lot (both from the symbol metadata). */
@@ -177,6 +328,7 @@ export class OrderBookController {
     this.previous = emptyPrevious(); // no flash storm when the buckets change
     this.persist();
     this.api.post({ type: 'setGrouping', grouping: g });
+    this.markOwnOrders();
     this.rerender();
   }
 
@@ -187,8 +339,48 @@ export class OrderBookController {
     this.api.post({ type: 'setDepth', depth: d });
   }
 
+  private changeInterval(iv: CandleInterval): void {
+    this.settings = { ...this.settings, interval: iv };
+    this.persist();
+    this.chartNote.hidden = false;
+    this.chartNote.textContent = `Loading ${iv} candles…`;
+    this.api.post({ type: 'setInterval', interval: iv });
+  }
+
+  /** Load the charts bundle once the chart or the depth section is shown. */
+  private maybeLoadChart(): void {
+    if (this.chartLoading || (this.view.isCollapsed('chart') && this.view.isCollapsed('depth'))) return;
+    this.chartLoading = true;
+    const host = document.createElement('div');
+    host.className = 'mk-candles';
+    this.view.slots.chart.appendChild(host);
+    loadCharts().then(
+      (f) => {
+        this.candleChart = f.create(host);
+        this.chart = f.depth(this.view.canvas);
+        this.chart.setUnit(this.meta?.baseCurrency ?? '');
+        this.showCandles();
+        this.rerender();
+      },
+      (err: unknown) => {
+        this.chartLoading = false;
+        this.chartNote.hidden = false;
+        this.chartNote.textContent = `The chart could not load: ${err instanceof Error ? err.message : String(err)}`;
+      },
+    );
+  }
+
+  private showCandles(): void {
+    const c = this.candles;
+    if (!c) return;
+    if (c.interval !== (this.settings.interval ?? DEFAULT_INTERVAL)) return;
+    this.chartNote.hidden = c.error === null && (c.rows?.length ?? 0) > 0;
+    this.chartNote.textContent = c.error ? c.error : c.rows?.length ? '' : 'No candles yet: they appear with the next trades.';
+    this.candleChart?.setCandles(c.interval, c.rows ?? [], this.meta?.priceIncrement ?? null);
+  }
+
   private persist(): void {
-    if (this.symbol) this.api.setState({ symbol: this.symbol, settings: this.settings });
+    if (this.symbol) this.api.setState({ symbol: this.symbol, settings: this.settings, ...(this.layout ? { layout: this.layout } : {}) });
   }
 }
 

@@ -1,5 +1,9 @@
 /**
- * DOM of the order book panel, updated incrementally (issue 6).
+ * DOM of the market panel, updated incrementally (issue 6's order book, grown into issue 22's market
+ * panel): the header (symbol, last price, 24 h statistics, where the book comes from), the banners,
+ * the layout (book and depth chart on the left; candles, trade tape and order ticket on the right,
+ * with a draggable splitter between the columns and above the lower row, and collapsible sections),
+ * and the book itself.
  *
  * The skeleton is built once with `document.createElement`; rows live in fixed pools (one per side,
  * as many rows as the depth), each row caching the strings it shows, so an update only touches the
@@ -9,9 +13,12 @@
  * row of the asks block, just above the spread row.
  *
  * Keyboard: the book is an ARIA grid with a roving tabindex (↑/↓, PageUp/PageDown, Home/End move
- * between rows); the controls are native `<select>`/`<button>` elements with labels.
+ * between rows); the controls are native `<select>`/`<button>` elements with labels. A level is
+ * picked with a click or Enter (the ticket takes its price and side: an ask → buy, a bid → sell);
+ * Alt+click or Alt+Enter opens the request builder with it instead. The user's own resting orders
+ * are marked at their levels (a dot before the price; the row's title gives the remaining size).
  */
-import type { Grouping, BookDepth, ServiceStatusValue } from '../../shared/orderbook/protocol';
+import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../../shared/orderbook/protocol';
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
 import { padFraction } from '../../shared/numberFormat';
@@ -31,7 +38,19 @@ export interface ViewEvents {
   onGrouping(g: Grouping): void;
   onDepth(d: BookDepth): void;
   onRefresh(): void;
+  /** A level was picked (click / Enter): its displayed price and the side of the book it is on. */
+  onLevel?(price: string, side: 'ask' | 'bid', toBuilder: boolean): void;
+  /** The layout changed (splitter dragged, section collapsed): persist it. */
+  onLayout?(layout: PanelLayout): void;
 }
+
+/** The sections the person can collapse. */
+export const SECTIONS = ['chart', 'tape', 'depth', 'ticket'] as const;
+/** A collapsible section. */
+export type SectionName = (typeof SECTIONS)[number];
+
+/** Default layout: book column 440 px, chart 300 px high, nothing collapsed. */
+export const DEFAULT_LAYOUT: PanelLayout = { sizes: { book: 440, chart: 300 }, collapsed: [] };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?: Element): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -87,6 +106,7 @@ class Row {
   private s = '';
   private t = '';
   private r = -1;
+  private own = false;
   /** Near the viewport, as last reported by the observer (always true without an observer). */
   private near: boolean;
   private pending: ViewLevel | null = null;
@@ -170,8 +190,22 @@ class Row {
     return false;
   }
 
+  /** The price shown (or about to be), '' when hidden. */
+  get shownPrice(): string {
+    return this.pending?.price ?? this.p;
+  }
+
+  /** Mark the row as holding one of the user's resting orders (`title`: what the marker means). */
+  setOwn(own: boolean, title: string): void {
+    if (own === this.own && (!own || this.root.title === title)) return;
+    this.own = own;
+    this.root.classList.toggle('own', own);
+    this.root.title = own ? title : '';
+  }
+
   hide(): void {
     this.pending = null;
+    this.setOwn(false, '');
     if (this.shown) {
       this.root.hidden = true;
       this.shown = false;
@@ -232,14 +266,54 @@ export class OrderBookView {
   /** Column precision shared by the rows (see {@link setDigits}). */
   private readonly digits: ColumnDigits = { price: 0, size: 0 };
 
-  private constructor(host: HTMLElement, events: ViewEvents) {
-    this.root = el('main', 'ob', host);
-    this.root.setAttribute('aria-label', 'Order book');
+  /** Where the other parts of the market panel mount: the candle chart, the trade tape, the ticket. */
+  readonly slots: { readonly chart: HTMLElement; readonly chartTools: HTMLElement; readonly tape: HTMLElement; readonly ticket: HTMLElement };
+  private readonly lastText: Text;
+  private readonly lastCell: HTMLElement;
+  private readonly statTexts: Record<'change' | 'high' | 'low' | 'vol', Text>;
+  private readonly changeCell: HTMLElement;
+  private readonly feedBadge: HTMLElement;
+  private readonly feedText: Text;
+  private readonly layoutEl: HTMLElement;
+  private readonly sections = new Map<SectionName, HTMLElement>();
+  private layout: { sizes: Record<string, number>; collapsed: Set<SectionName> } = { sizes: { ...DEFAULT_LAYOUT.sizes }, collapsed: new Set() };
+  private lastPrice = '';
+  /** Own resting orders by displayed (grouped) price: side and total remaining size. */
+  private own: { asks: Map<string, string>; bids: Map<string, string> } = { asks: new Map(), bids: new Map() };
+
+  private constructor(host: HTMLElement, private readonly events: ViewEvents) {
+    this.root = el('main', 'ob market', host);
+    this.root.setAttribute('aria-label', 'Market');
 
     const header = el('header', 'ob-header', this.root);
-    const title = el('h1', 'ob-title', header);
+    const titleBox = el('div', 'ob-titlebox', header);
+    const title = el('h1', 'ob-title', titleBox);
     this.symbolText = document.createTextNode('');
     title.appendChild(this.symbolText);
+    this.lastCell = el('span', 'mk-last', titleBox);
+    this.lastCell.setAttribute('aria-label', 'Last price');
+    this.lastText = document.createTextNode('—');
+    this.lastCell.appendChild(this.lastText);
+    const stats = el('dl', 'mk-stats', titleBox);
+    const stat = (label: string, cls: string): [Text, HTMLElement] => {
+      const wrap = el('div', `mk-stat ${cls}`, stats);
+      el('dt', undefined, wrap).textContent = label;
+      const dd = el('dd', undefined, wrap);
+      const t = document.createTextNode('—');
+      dd.appendChild(t);
+      return [t, dd];
+    };
+    const [change, changeCell] = stat('24h', 'change');
+    this.changeCell = changeCell;
+    const [high] = stat('High', 'high');
+    const [low] = stat('Low', 'low');
+    const [vol] = stat('Vol', 'vol');
+    this.statTexts = { change, high, low, vol };
+    this.feedBadge = el('span', 'mk-feed', titleBox);
+    this.feedBadge.setAttribute('role', 'status');
+    this.feedText = document.createTextNode('connecting…');
+    this.feedBadge.appendChild(this.feedText);
+    this.feedBadge.dataset.state = 'connecting';
 
     const controls = el('div', 'ob-controls', header);
     const gLabel = el('label', undefined, controls);
@@ -267,7 +341,7 @@ export class OrderBookView {
     const refresh = el('button', 'ob-refresh', controls);
     refresh.type = 'button';
     refresh.textContent = 'Refresh';
-    refresh.setAttribute('aria-label', 'Refresh the order book now');
+    refresh.setAttribute('aria-label', 'Reload the order book now');
     refresh.addEventListener('click', () => events.onRefresh());
 
     this.statusBanner = el('div', 'banner status', this.root);
@@ -287,10 +361,19 @@ export class OrderBookView {
     retry.setAttribute('aria-label', 'Retry loading the order book now');
     retry.addEventListener('click', () => events.onRefresh());
 
-    const body = el('div', 'ob-body', this.root);
-    this.grid = el('div', 'ob-grid', body);
+    // Layout: [book column] | splitter | [chart / splitter / tape + ticket]
+    this.layoutEl = el('div', 'mk-layout', this.root);
+    const bookCol = el('div', 'mk-col mk-bookcol', this.layoutEl);
+    const vsplit = el('div', 'mk-split mk-vsplit', this.layoutEl);
+    vsplit.setAttribute('role', 'separator');
+    vsplit.setAttribute('aria-orientation', 'vertical');
+    vsplit.setAttribute('aria-label', 'Resize the book column (← →)');
+    vsplit.tabIndex = 0;
+    const side = el('div', 'mk-col mk-sidecol', this.layoutEl);
+
+    this.grid = el('div', 'ob-grid', bookCol);
     this.grid.setAttribute('role', 'grid');
-    this.grid.setAttribute('aria-label', 'Order book levels: asks above the spread, bids below');
+    this.grid.setAttribute('aria-label', 'Order book levels: asks above the spread, bids below. Enter or click puts a level in the ticket (an ask to buy, a bid to sell); Alt+Enter opens it in the request builder.');
     this.grid.setAttribute('aria-readonly', 'true');
     const head = el('div', 'row head', this.grid);
     head.setAttribute('role', 'row');
@@ -311,14 +394,29 @@ export class OrderBookView {
     this.bidsBody.setAttribute('role', 'rowgroup');
     this.bidsBody.setAttribute('aria-label', 'Bids');
 
-    const chartBox = el('section', 'ob-chart', body);
+    const depthSec = this.section('depth', 'Depth', bookCol);
+    const chartBox = el('div', 'ob-chart', depthSec.body);
     chartBox.setAttribute('aria-label', 'Depth chart');
     this.canvas = el('canvas', undefined, chartBox);
     this.chartMessage = el('div', 'chart-message', chartBox);
     this.chartMessage.setAttribute('role', 'status');
     this.chartMessage.textContent = 'Waiting for the first snapshot…';
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price');
+    this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price; hover for the price and cumulative size');
+
+    const chartSec = this.section('chart', 'Chart', side);
+    const hsplit = el('div', 'mk-split mk-hsplit', side);
+    hsplit.setAttribute('role', 'separator');
+    hsplit.setAttribute('aria-orientation', 'horizontal');
+    hsplit.setAttribute('aria-label', 'Resize the chart (↑ ↓)');
+    hsplit.tabIndex = 0;
+    const lower = el('div', 'mk-lower', side);
+    const tapeSec = this.section('tape', 'Trades', lower);
+    const ticketSec = this.section('ticket', 'Order Ticket', lower);
+    this.slots = { chart: chartSec.body, chartTools: chartSec.tools, tape: tapeSec.body, ticket: ticketSec.body };
+    this.splitter(vsplit, 'book', 'x', 260, 1200);
+    this.splitter(hsplit, 'chart', 'y', 120, 1200);
+    this.applyLayout();
 
     const footer = el('footer', 'ob-footer', this.root);
     footer.setAttribute('aria-live', 'off');
@@ -332,7 +430,7 @@ export class OrderBookView {
     };
     this.updatedText = mkFoot('Updated ');
     this.seqText = mkFoot('Sequence ');
-    this.pollText = mkFoot('Polling ');
+    this.pollText = mkFoot('Feed ');
 
     this.observer =
       typeof IntersectionObserver === 'function'
@@ -353,6 +451,147 @@ export class OrderBookView {
         this.setActiveRow(t);
       }
     });
+    this.grid.addEventListener('click', (e) => {
+      const rowEl = (e.target as HTMLElement).closest('.row');
+      const row = rowEl ? this.rowOf.get(rowEl) : undefined;
+      if (row && row.shownPrice) events.onLevel?.(row.shownPrice, row.side, e.altKey);
+    });
+  }
+
+  /** A collapsible section: a header with a toggle button (and a tools area), and a body. */
+  private section(name: SectionName, label: string, parent: HTMLElement): { body: HTMLElement; tools: HTMLElement } {
+    const sec = el('section', `mk-section mk-${name}`, parent);
+    sec.setAttribute('aria-label', label);
+    const head = el('div', 'mk-section-head', sec);
+    const toggle = el('button', 'mk-toggle', head);
+    toggle.type = 'button';
+    toggle.textContent = label;
+    toggle.setAttribute('aria-expanded', 'true');
+    const tools = el('div', 'mk-tools', head);
+    const body = el('div', 'mk-section-body', sec);
+    toggle.addEventListener('click', () => {
+      if (this.layout.collapsed.has(name)) this.layout.collapsed.delete(name);
+      else this.layout.collapsed.add(name);
+      this.applyLayout();
+      this.emitLayout();
+    });
+    this.sections.set(name, sec);
+    return { body, tools };
+  }
+
+  /** A draggable (and keyboard-operable) splitter changing `sizes[key]` within [min, max] px. */
+  private splitter(handle: HTMLElement, key: string, axis: 'x' | 'y', min: number, max: number): void {
+    const clamp = (v: number) => Math.max(min, Math.min(max, Math.round(v)));
+    handle.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      handle.setPointerCapture(e.pointerId);
+      const start = axis === 'x' ? e.clientX : e.clientY;
+      const from = this.layout.sizes[key] ?? DEFAULT_LAYOUT.sizes[key];
+      const move = (ev: PointerEvent) => {
+        this.layout.sizes[key] = clamp(from + (axis === 'x' ? ev.clientX : ev.clientY) - start);
+        this.applyLayout();
+      };
+      const up = () => {
+        handle.removeEventListener('pointermove', move);
+        handle.removeEventListener('pointerup', up);
+        this.emitLayout();
+      };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+    handle.addEventListener('keydown', (e) => {
+      const dir = axis === 'x' ? (e.key === 'ArrowLeft' ? -1 : e.key === 'ArrowRight' ? 1 : 0) : e.key === 'ArrowUp' ? -1 : e.key === 'ArrowDown' ? 1 : 0;
+      if (!dir) return;
+      e.preventDefault();
+      this.layout.sizes[key] = clamp((this.layout.sizes[key] ?? DEFAULT_LAYOUT.sizes[key]) + dir * 20);
+      this.applyLayout();
+      this.emitLayout();
+    });
+  }
+
+  private applyLayout(): void {
+    this.layoutEl.style.setProperty('--mk-book-w', `${this.layout.sizes.book ?? DEFAULT_LAYOUT.sizes.book}px`);
+    this.layoutEl.style.setProperty('--mk-chart-h', `${this.layout.sizes.chart ?? DEFAULT_LAYOUT.sizes.chart}px`);
+    for (const [name, sec] of this.sections) {
+      const collapsed = this.layout.collapsed.has(name);
+      sec.classList.toggle('collapsed', collapsed);
+      sec.querySelector('.mk-toggle')?.setAttribute('aria-expanded', String(!collapsed));
+    }
+  }
+
+  private emitLayout(): void {
+    this.events.onLayout?.(this.currentLayout());
+  }
+
+  /** The layout now (persisted by the controller). */
+  currentLayout(): PanelLayout {
+    return { sizes: { ...this.layout.sizes }, collapsed: [...this.layout.collapsed] };
+  }
+
+  /** Restore a saved layout. */
+  setLayout(layout: PanelLayout): void {
+    this.layout = { sizes: { ...DEFAULT_LAYOUT.sizes, ...layout.sizes }, collapsed: new Set(layout.collapsed.filter((c): c is SectionName => (SECTIONS as readonly string[]).includes(c))) };
+    this.applyLayout();
+  }
+
+  /** Whether a section is collapsed. */
+  isCollapsed(name: SectionName): boolean {
+    return this.layout.collapsed.has(name);
+  }
+
+  /** The header's last price; `direction` colours it (up: buy colour, down: sell colour). */
+  setLast(price: string | null, direction: 'up' | 'down' | null): void {
+    const text = price ?? '—';
+    if (text !== this.lastPrice) {
+      this.lastPrice = text;
+      this.lastText.data = text;
+    }
+    if (direction) this.lastCell.dataset.dir = direction;
+  }
+
+  /** The header's 24 h statistics (change in %, high, low, volume in base). */
+  setStats(s: MarketStats, base: string): void {
+    const rate = s.changeRate;
+    if (rate !== null) {
+      const pct = percentText(rate);
+      this.statTexts.change.data = pct;
+      this.changeCell.dataset.dir = rate.startsWith('-') ? 'down' : /[1-9]/.test(rate) ? 'up' : '';
+    } else this.statTexts.change.data = '—';
+    this.statTexts.high.data = s.high ?? '—';
+    this.statTexts.low.data = s.low ?? '—';
+    this.statTexts.vol.data = s.vol !== null ? `${s.vol}${base ? ` ${base}` : ''}` : '—';
+    if (s.last !== null && this.lastPrice === '—') this.setLast(s.last, null);
+  }
+
+  /** Where the book comes from, as a badge (its title holds the reason). */
+  setFeed(f: FeedInfo): void {
+    const word =
+      f.state === 'live' ? 'Stream · live' : f.state === 'resyncing' ? 'Stream · resyncing' : f.state === 'reconnecting' ? 'Stream · reconnecting' : f.state === 'connecting' ? 'Stream · connecting' : 'Polling (stream down)';
+    this.feedText.data = word;
+    this.feedBadge.dataset.state = f.state;
+    this.feedBadge.title = f.reason ? `${word}: ${f.reason}` : word;
+    this.pollText.data = f.mode === 'stream' ? `stream (${f.state})` : `polling${f.reason ? ` — ${f.reason}` : ''}`;
+  }
+
+  /**
+   * Mark the user's resting orders: `asks`/`bids` map a displayed price (already grouped like the
+   * book) to the remaining size there. Applied to the rows now and at every render.
+   */
+  setOwnOrders(asks: Map<string, string>, bids: Map<string, string>): void {
+    this.own = { asks, bids };
+    this.markOwn();
+  }
+
+  private markOwn(): void {
+    const mark = (rows: Row[], m: Map<string, string>) => {
+      for (const r of rows) {
+        if (!r.visible) continue;
+        const remain = m.size ? m.get(canonicalPrice(r.shownPrice)) : undefined;
+        r.setOwn(remain !== undefined, remain !== undefined ? `Your resting order(s) here: ${remain} remaining` : '');
+      }
+    };
+    mark(this.asks, this.own.asks);
+    mark(this.bids, this.own.bids);
   }
 
   /** Build the skeleton inside `host` (usually `document.body`). */
@@ -469,6 +708,7 @@ export class OrderBookView {
       this.updatedText.data = formatTime(view.time);
     }
     if (flashed) this.scheduleUnflash();
+    if (this.own.asks.size || this.own.bids.size) this.markOwn();
   }
 
   private fill(rows: Row[], levels: readonly ViewLevel[]): boolean {
@@ -543,7 +783,7 @@ export class OrderBookView {
     this.rendered = undefined;
   }
 
-  /** Footer polling state, e.g. "every 1000 ms", "paused", "backing off 4000 ms". */
+  /** Footer feed state while polling, e.g. "polling every 1000 ms", "paused", "backing off 4000 ms". */
   setPolling(text: string): void {
     this.pollText.data = text;
   }
@@ -570,6 +810,14 @@ export class OrderBookView {
 
   private onKey(e: KeyboardEvent): void {
     this.flush(); // rows shown/hidden by a pending view count
+    if (e.key === 'Enter') {
+      const row = this.rowOf.get(document.activeElement as Element);
+      if (row && row.shownPrice) {
+        e.preventDefault();
+        this.events.onLevel?.(row.shownPrice, row.side, e.altKey);
+      }
+      return;
+    }
     const rows = this.visibleRows();
     const move = Object.prototype.hasOwnProperty.call(NAV_KEYS, e.key) ? NAV_KEYS[e.key] : undefined;
     if (!move) return;
@@ -581,6 +829,24 @@ export class OrderBookView {
       target.focus();
     }
   }
+}
+
+/** A price without leading or trailing zeros ("067000.10" → "67000.1"): own orders and rows compare in this form. */
+export function canonicalPrice(p: string): string {
+  let s = p.replace(/^0+(?=\d)/, '');
+  if (s.includes('.')) s = s.replace(/\.?0+$/, '');
+  return s;
+}
+
+/** A change rate ("-0.0123") as a signed percentage with two decimals ("−1.23 %"), by string arithmetic. */
+export function percentText(rate: string): string {
+  const neg = rate.startsWith('-');
+  const [i, f = ''] = (neg ? rate.slice(1) : rate).split('.');
+  const digits = (i + (f + '0000').slice(0, 4)).replace(/^0+(?=\d)/, '');
+  const padded = digits.padStart(3, '0');
+  const pct = `${padded.slice(0, -2)}.${padded.slice(-2)}`;
+  const zero = !/[1-9]/.test(pct);
+  return `${zero ? '' : neg ? '−' : '+'}${pct} %`;
 }
 
 /** Exchange time (ms) as local `HH:MM:SS.mmm`. */

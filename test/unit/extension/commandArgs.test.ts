@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
-import { accountArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, withdrawalArg } from '../../../src/extension/commandArgs';
+import { accountArg, alertArg, alertSymbolArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, withdrawalArg } from '../../../src/extension/commandArgs';
 
 /** An argument as another extension could build it: a full draft plus test/automation hooks. */
 const HOSTILE = {
@@ -135,6 +135,31 @@ describe('command argument normalisers (issue 18)', () => {
       assert.equal(orderDocumentArgs('file:///tmp/a.spotorder.json', -1), undefined);
       assert.equal(orderDocumentArgs('file:///tmp/a.spotorder.json', 1.5), undefined);
       assert.equal(orderDocumentArgs({ uri: 'file:///tmp/a.spotorder.json' }, 0), undefined);
+    });
+  });
+
+  describe('alertArg / alertSymbolArg (price alert commands, issue 22)', () => {
+    const row = { kind: 'alert', alert: { id: '0123abcd4567ef89', profileId: 'sandbox', symbol: 'BTC-USDT', direction: 'above', price: '70000', createdAt: 1 } };
+
+    it('edit/delete keep only the id of a Price Alerts row; anything else is refused', () => {
+      assert.deepEqual(alertArg(row), { alertId: '0123abcd4567ef89' });
+      for (const bad of [undefined, null, '0123abcd4567ef89', { alert: { id: '0123abcd4567ef89' } }, { kind: 'alert', alert: { id: 'XYZ' } }, { kind: 'alert', alert: { id: 'ab' } }, { kind: 'order', alert: row.alert }]) {
+        assert.equal(alertArg(bad), undefined, JSON.stringify(bad));
+      }
+    });
+
+    it('property: nothing but the id survives, whatever the row carries', () => {
+      fc.assert(
+        fc.property(extras, extras, (outer, inner) => {
+          assert.deepEqual(alertArg({ ...outer, kind: 'alert', alert: { ...inner, id: 'deadbeefdeadbeef' } }), { alertId: 'deadbeefdeadbeef' });
+        }),
+      );
+    });
+
+    it('add keeps only the symbol of a Markets symbol row or a bare symbol (direction and price are always asked)', () => {
+      assert.deepEqual(alertSymbolArg({ kind: 'marketSymbol', symbol: 'eth-usdt', info: {}, price: '1', direction: 'above' }), { symbol: 'ETH-USDT' });
+      assert.deepEqual(alertSymbolArg('btc-usdt'), { symbol: 'BTC-USDT' });
+      for (const bad of [undefined, {}, { symbol: 'BTC-USDT' }, { kind: 'marketSymbol', symbol: 'BTC/USDT' }, 'BTC', 42]) assert.deepEqual(alertSymbolArg(bad), {}, JSON.stringify(bad));
     });
   });
 });

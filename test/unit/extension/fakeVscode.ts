@@ -53,6 +53,16 @@ class Plain {
   }
 }
 
+/** vscode.TreeItem: label and collapsible state (the other fields are set by the caller). */
+class TreeItem extends Plain {
+  constructor(
+    readonly label: unknown,
+    readonly collapsibleState: number = 0,
+  ) {
+    super(label, collapsibleState);
+  }
+}
+
 /**
  * A webview panel of the fake: records the HTML, the options and every message posted; tests
  * drive it as VS Code would ({@link FakeWebviewPanel.receive} a message from the page,
@@ -256,7 +266,7 @@ export function fakeVscode(): FakeVscode {
         return this;
       }
     },
-    TreeItem: Plain,
+    TreeItem,
     Range: Plain,
     Position: Plain,
     Diagnostic: Plain,

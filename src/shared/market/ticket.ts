@@ -1,0 +1,208 @@
+/**
+ * The Order Ticket's arithmetic (issue 25): what a limit or market order costs, what it pays in fees
+ * and how it sits against the market, computed the same way in the market panel's webview (live, as
+ * the person types) and in the extension (again, from the exchange's figures, for the confirmation).
+ * The order itself is checked by the ONE rules module, src/api/orderRules.ts (`validateOrder`), shared
+ * with the request builder, so the ticket and the builder never disagree.
+ *
+ * Definitions (all exact decimal strings, src/api/decimal.ts; never binary floating point):
+ * - **reference price**: a limit order's price; a market buy's best ask, a market sell's best bid
+ *   (an estimate: a market order walks the book);
+ * - **notional** = reference price × size, in the quote currency;
+ * - **liquidity**: a market order, or a limit order that crosses the spread (buy at ≥ best ask,
+ *   sell at ≤ best bid), executes at once as a **taker**; any other limit order rests as a **maker**;
+ * - **fee estimate** = notional × the user's fee rate for that liquidity (KuCoin: the base fee rate
+ *   × the symbol's fee coefficient), rounded up to the quote currency's precision (the fraction digits
+ *   of `quoteIncrement`) — the request builder's placement estimate (src/shared/orderEstimate.ts) does
+ *   the same, so the two confirmations show the same fee;
+ * - **cost**: a buy needs notional + fee of quote (the exchange holds the taker fee on top of price ×
+ *   size), a sell needs size of base;
+ * - **far from the market**: a limit price more than {@link FAR_FROM_MARKET} (10 %, the request
+ *   builder's threshold) from the mid (or the last price when one side of the book is empty).
+ * - **size for a share of available** (25/50/75/100 %): a sell uses that share of the base
+ *   available; a buy the largest size whose price × size × (1 + taker fee rate) fits that share of
+ *   the quote available; rounded DOWN to the lot (baseIncrement), so it never asks for more than is there.
+ *
+ * Pure: no `vscode`, no DOM, no Node API (bundled into the market webview).
+ */
+import * as D from '../../api/decimal';
+import { validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
+import { FAR_FROM_MARKET } from '../orderEstimate';
+
+/** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
+export { FAR_FROM_MARKET };
+
+/** The shares of the available balance the ticket offers, in percent. */
+export const SIZE_SHARES = [25, 50, 75, 100] as const;
+
+/** What the person entered. Amounts are the typed strings (may be empty or malformed). */
+export interface TicketInput {
+  readonly side: 'buy' | 'sell';
+  readonly type: 'limit' | 'market';
+  readonly price: string;
+  readonly size: string;
+}
+
+/** What the ticket knows about the market and the account. Decimals are strings; null = unknown. */
+export interface TicketContext {
+  /** The symbol's rules (GET /api/v2/symbols), with base and quote currency. */
+  readonly rules: SymbolRules & { baseCurrency: string; quoteCurrency: string };
+  readonly bestBid: string | null;
+  readonly bestAsk: string | null;
+  /** Last traded price (for "far from the market" when a side of the book is empty). */
+  readonly last: string | null;
+  /** Available in the trade account: base and quote currency. */
+  readonly availableBase: string | null;
+  readonly availableQuote: string | null;
+  /** The user's fee rates on this symbol (e.g. "0.001"). */
+  readonly makerFeeRate: string | null;
+  readonly takerFeeRate: string | null;
+}
+
+/** A warning the ticket and the confirmation show. */
+export interface TicketWarning {
+  readonly code: 'crosses-spread' | 'far-from-market' | 'insufficient-balance' | 'no-market-price';
+  readonly message: string;
+}
+
+/** The ticket's figures for one input. */
+export interface TicketQuote {
+  /** The HF order request the ticket would send (POST /api/v1/hf/orders body without clientOid). */
+  readonly order: Record<string, string>;
+  /** validateOrder issues (src/api/orderRules.ts): errors block placement. */
+  readonly issues: readonly RuleIssue[];
+  /** Price used for the figures (see the module docs), or null. */
+  readonly referencePrice: string | null;
+  /** Notional in quote, or null when price or size is unknown. */
+  readonly notional: string | null;
+  /** `maker` or `taker`, or null without a price. */
+  readonly liquidity: 'maker' | 'taker' | null;
+  /** The fee rate applied, or null. */
+  readonly feeRate: string | null;
+  /** Estimated fee in quote (rounded up to the quote increment), or null. */
+  readonly fee: string | null;
+  /** The currency and amount the order needs (quote for a buy: notional + fee; base for a sell: size), or null. */
+  readonly cost: { readonly currency: string; readonly amount: string } | null;
+  /** The available balance of that currency, or null when unknown. */
+  readonly available: { readonly currency: string; readonly amount: string | null };
+  readonly warnings: readonly TicketWarning[];
+  /** True when the order can be sent for confirmation (no rule error). */
+  readonly ok: boolean;
+}
+
+const dec = (s: string | null | undefined): string | null => (typeof s === 'string' && D.isDecimal(s.trim()) ? D.normalize(s.trim()) : null);
+const positive = (s: string | null): s is string => s !== null && !D.isZero(s) && !D.isNegative(s);
+
+/** Mid of bid and ask, or the last price, or null (exact). */
+export function marketPrice(bestBid: string | null, bestAsk: string | null, last: string | null): string | null {
+  if (positive(bestBid) && positive(bestAsk)) {
+    const sum = D.add(bestBid, bestAsk);
+    return D.normalize(D.divDown(sum, '2', D.fractionDigits(sum) + 1));
+  }
+  return positive(last) ? last : null;
+}
+
+/** `|a − b| / b` as a percentage with two decimals ("12.34"), truncated. */
+function pctDistance(a: string, b: string): string {
+  const diff = D.isNegative(D.sub(a, b)) ? D.sub(b, a) : D.sub(a, b);
+  return D.divDown(D.mul(diff, '100'), b, 2);
+}
+
+/**
+ * The ticket's figures (see the module docs). Never throws: malformed amounts give null figures and
+ * the rules module's issues.
+ */
+export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote {
+  const { rules } = ctx;
+  const base = rules.baseCurrency;
+  const quote = rules.quoteCurrency;
+  const order: Record<string, string> = { symbol: rules.symbol, side: input.side, type: input.type };
+  if (input.type === 'limit' && input.price.trim() !== '') order.price = input.price.trim();
+  if (input.size.trim() !== '') order.size = input.size.trim();
+  const issues = validateOrder(order, { symbols: new Map([[rules.symbol, rules]]) });
+  const price = input.type === 'limit' ? dec(input.price) : null;
+  const size = dec(input.size);
+  const bid = dec(ctx.bestBid);
+  const ask = dec(ctx.bestAsk);
+  const warnings: TicketWarning[] = [];
+
+  let referencePrice: string | null = null;
+  let liquidity: 'maker' | 'taker' | null = null;
+  if (input.type === 'market') {
+    referencePrice = input.side === 'buy' ? (positive(ask) ? ask : null) : positive(bid) ? bid : null;
+    liquidity = 'taker';
+    if (referencePrice === null) warnings.push({ code: 'no-market-price', message: `No ${input.side === 'buy' ? 'ask' : 'bid'} in the book: the figures cannot be estimated.` });
+  } else if (positive(price)) {
+    referencePrice = price;
+    const crosses = input.side === 'buy' ? positive(ask) && D.cmp(price, ask) >= 0 : positive(bid) && D.cmp(price, bid) <= 0;
+    liquidity = crosses ? 'taker' : 'maker';
+    if (crosses) {
+      const against = input.side === 'buy' ? `best ask ${ask}` : `best bid ${bid}`;
+      warnings.push({ code: 'crosses-spread', message: `Crosses the spread (${against}): executes at once as a taker, not as a resting maker order.` });
+    }
+    const ref = marketPrice(bid, ask, dec(ctx.last));
+    if (ref !== null && D.cmp(D.mul(ref, FAR_FROM_MARKET), D.isNegative(D.sub(price, ref)) ? D.sub(ref, price) : D.sub(price, ref)) < 0) {
+      const above = D.cmp(price, ref) > 0;
+      warnings.push({ code: 'far-from-market', message: `Far from the market: ${pctDistance(price, ref)} % ${above ? 'above' : 'below'} the ${positive(bid) && positive(ask) ? 'mid' : 'last price'} ${ref}.` });
+    }
+  }
+
+  const notional = referencePrice !== null && positive(size) ? D.mul(referencePrice, size) : null;
+  const feeRate = liquidity === null ? null : dec(liquidity === 'maker' ? ctx.makerFeeRate : ctx.takerFeeRate);
+  const fee = notional !== null && feeRate !== null ? D.normalize(D.mulUp(notional, feeRate, D.fractionDigits(D.normalize(rules.quoteIncrement)))) : null;
+  const availCurrency = input.side === 'buy' ? quote : base;
+  const availAmount = dec(input.side === 'buy' ? ctx.availableQuote : ctx.availableBase);
+  let cost: TicketQuote['cost'] = null;
+  if (input.side === 'buy' && notional !== null) cost = { currency: quote, amount: D.add(notional, fee ?? '0') };
+  if (input.side === 'sell' && positive(size)) cost = { currency: base, amount: size };
+  if (cost && availAmount !== null && D.cmp(cost.amount, availAmount) > 0) {
+    warnings.push({ code: 'insufficient-balance', message: `Needs ${cost.amount} ${cost.currency}; ${availAmount} ${cost.currency} is available in the trade account.` });
+  }
+  return {
+    order,
+    issues,
+    referencePrice,
+    notional,
+    liquidity,
+    feeRate,
+    fee,
+    cost,
+    available: { currency: availCurrency, amount: availAmount },
+    warnings,
+    ok: !issues.some((i) => i.severity === 'error'),
+  };
+}
+
+/**
+ * The size for `percent` of the available balance (see the module docs), rounded down to the lot;
+ * null when it cannot be computed (no balance, no price for a buy) or rounds to zero.
+ */
+export function sizeForShare(percent: number, input: Pick<TicketInput, 'side' | 'type' | 'price'>, ctx: TicketContext): string | null {
+  if (!(percent > 0 && percent <= 100)) return null;
+  const share = D.divDown(String(Math.round(percent)), '100', 2);
+  const lot = ctx.rules.baseIncrement;
+  let size: string;
+  if (input.side === 'sell') {
+    const avail = dec(ctx.availableBase);
+    if (!positive(avail)) return null;
+    size = D.roundDown(D.mul(avail, share), lot);
+  } else {
+    const avail = dec(ctx.availableQuote);
+    const price = input.type === 'limit' ? dec(input.price) : dec(ctx.bestAsk);
+    if (!positive(avail) || !positive(price)) return null;
+    const rate = dec(ctx.takerFeeRate) ?? '0';
+    const perUnit = D.mul(price, D.add('1', rate));
+    size = D.roundDown(D.divDown(D.mul(avail, share), perUnit, D.fractionDigits(lot) + 2), lot);
+  }
+  return positive(size) ? D.normalize(size) : null;
+}
+
+/** Price for the best bid / best ask / mid buttons, on the tick (mid rounded down to the tick); null when unknown. */
+export function ticketPrice(which: 'bid' | 'ask' | 'mid', ctx: Pick<TicketContext, 'bestBid' | 'bestAsk' | 'last' | 'rules'>): string | null {
+  const bid = dec(ctx.bestBid);
+  const ask = dec(ctx.bestAsk);
+  if (which === 'bid') return positive(bid) ? bid : null;
+  if (which === 'ask') return positive(ask) ? ask : null;
+  const mid = marketPrice(bid, ask, null);
+  return mid === null ? null : D.normalize(D.roundDown(mid, ctx.rules.priceIncrement));
+}
