@@ -143,7 +143,7 @@ describe('WebviewHost (stand-in vscode)', () => {
     const { FundingPanel } = require('../../../src/extension/funding/panel') as typeof import('../../../src/extension/funding/panel');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const ctx = fakeContext(3) as { subscriptions: Array<{ dispose(): void }>; extensionUri: never };
-    const services = { context: ctx, log: env().log } as never;
+    const services = { context: ctx, log: env().log, onDidChangeProfile: () => ({ dispose() {} }), profile: () => ({ id: 'sandbox', name: 'Sandbox (local)', sandbox: true }) } as never;
     register(ctx as never, services);
     const panels = ctx.subscriptions.find((d) => d instanceof mod.PanelSet) as import('../../../src/extension/webviewHost').PanelSet<string, import('../../../src/extension/funding/panel').FundingPanel>;
     assert.ok(panels, 'the feature pushes its panel set to the subscriptions');
