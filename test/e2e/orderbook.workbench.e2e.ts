@@ -80,7 +80,7 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
     });
 
     const frame = await step('the panel renders live level-2 rows in the theme colours', async () => {
-      await page.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
       const f = await bookFrame(page, 30_000);
       await f.waitForSelector('.row.bid:not([hidden])', { timeout: 30_000 });
       assert.equal(await f.textContent('.ob-title'), 'BTC-USDT');
@@ -109,7 +109,7 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       await palette('Developer: Reload Window', 'Reload Window');
       await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
+      await page.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       // No SpotDesk view is open in this window, so nothing but onWebviewPanel can activate SpotDesk.
       assert.equal(await page.locator('.pane-header', { hasText: 'Active Orders' }).count(), 0);
       // Restored: rows within restoreTimeoutMs. Control run (restoreTimeoutMs 0): the rows must NOT

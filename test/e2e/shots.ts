@@ -70,6 +70,9 @@ export async function startWorkbench(theme: ThemeKey, settings: Record<string, u
 /** The workbench class of each theme's kind (`.monaco-workbench.vs-dark` etc.). */
 const THEME_CLASS: Record<ThemeKey, string> = { dark: 'vs-dark', light: 'vs', hc: 'hc-black' };
 
+/** The label of each theme in the Color Theme picker (the setting value minus "Default "). */
+const THEME_LABEL: Record<ThemeKey, string> = { dark: 'Dark Modern', light: 'Light Modern', hc: 'Dark High Contrast' };
+
 /**
  * Switch the running workbench to `theme` as a person does (Ctrl+K Ctrl+T, pick it) and
  * wait until the workbench wears it. (Writing settings.json instead races with VS Code's own writes,
@@ -81,7 +84,7 @@ export async function setTheme(wb: Workbench, theme: ThemeKey): Promise<void> {
   // Preferences: Color Theme (its keybinding; the palette's row for it varies with recent commands).
   await page.keyboard.press('Control+K');
   await page.keyboard.press('Control+T');
-  await pick(page, { placeholder: /color theme/i }, THEMES[theme]);
+  await pick(page, { placeholder: /Color Theme/ }, THEME_LABEL[theme]); // atStep matches by source (case-sensitive)
   await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme], { timeout: 30_000 });
 }
 
