@@ -22,12 +22,13 @@
  * (wall clock, sub-millisecond). Also printed: the webview's own script time per book update (message
  * validation, store, view-model and the DOM write of that update).
  *
- * Targets: stream p50 ≤ 50 ms, p99 ≤ 150 ms, and ≥ 10× better than polling (p50 and p99).
+ * Targets: stream p50 ≤ 50 ms, p99 ≤ 150 ms, and ≥ 10× better than polling (p50 and p99); the
+ * webview's script time per book update within today's rendering budget (bench/orderbook.bench.ts:
+ * p50 ≤ 1 ms, p99 ≤ 4 ms). The page's clock and this process's clock are both the wall clock.
  * Env: LIVE_BENCH_N (stream samples, default 300), LIVE_BENCH_POLL_N (polling samples, default 60).
  * Run under the shared lock: `flock /tmp/spotdesk-heavy.lock npm run bench -- live`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import * as D from '../src/api/decimal';
 import { SpotClient } from '../src/api/client';
@@ -71,7 +72,7 @@ function pct(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 }
 const fmt = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-const ok = (b: boolean): string => (b ? 'MET' : 'NOT MET');
+const ok = (b: boolean): string => (b ? 'MET' : 'MISSED');
 
 /** Canonical decimal (the page compares rows in this form). */
 const canon = (s: string): string => D.normalize(s);
@@ -168,13 +169,9 @@ async function run(mode: 'stream' | 'polling', info: ServerInfo, meta: SymbolMet
     { post, visible: true },
   );
   feed.start(true);
-  console.error('dbg started');
   await feed.nextSnapshot(30_000);
-  console.error('dbg snapshot');
   await queue;
-  console.error('dbg queue');
   await instrument(page);
-  console.error('dbg instrumented');
   const latencies: number[] = [];
   for (let i = 0; i < n + WARMUP; i++) {
     await delay(Math.random() * (mode === 'stream' ? 250 : POLL_INTERVAL_MS));
@@ -188,9 +185,7 @@ async function run(mode: 'stream' | 'polling', info: ServerInfo, meta: SymbolMet
     const painted = page.evaluate(({ p, s }) => (window as unknown as { __wait(p: string, s: string): Promise<number> }).__wait(p, s), { p: want.price, s: want.size });
     await rest.placeOrder({ clientOid: `live-${mode}-${i}`, symbol: SYMBOL, side: 'buy', type: 'market', size: q });
     const ackAt = now();
-    console.error('dbg placed', i);
     const paintedAt = await painted;
-    console.error('dbg painted', i);
     if (i >= WARMUP) latencies.push(paintedAt - ackAt);
     // The next sample starts from the book the panel shows now.
     while (feed.lastPosted === book || canon(feed.lastPosted?.asks.find((l) => canon(l[0]) === want.price)?.[1] ?? '0') !== want.size) await delay(5);
@@ -204,6 +199,7 @@ async function run(mode: 'stream' | 'polling', info: ServerInfo, meta: SymbolMet
 }
 
 async function main(): Promise<void> {
+  const t0 = now();
   buildBundle();
   const { child, info } = await startServer();
   const harness = await startHarness();
@@ -220,8 +216,13 @@ async function main(): Promise<void> {
     console.log(`polling (level2_20 every ${POLL_INTERVAL_MS} ms → webview) p50 ${fmt(p50)} ms   p99 ${fmt(p99)} ms   max ${fmt(poll.latencies[poll.latencies.length - 1])} ms   n=${poll.latencies.length}`);
     console.log(`ratio polling/stream: p50 ${(p50 / s50).toFixed(1)}×, p99 ${(p99 / s99).toFixed(1)}×   (target ≥ 10×: ${ok(p50 / s50 >= 10 && p99 / s99 >= 10)})`);
     console.log(`targets: stream p50 ≤ 50 ms ${ok(s50 <= 50)}, p99 ≤ 150 ms ${ok(s99 <= 150)}`);
-    const w = stream.work;
-    console.log(`webview script per book update (validate + store + view-model + DOM write), stream run: p50 ${fmt(pct(w, 50))} ms   p99 ${fmt(pct(w, 99))} ms   n=${w.length}   (budget ≤ 1 ms: ${ok(pct(w, 50) <= 1)})`);
+    for (const [name, r] of [['stream', stream], ['polling', poll]] as const) {
+      const w = r.work;
+      console.log(
+        `webview script per painted book update (validate + store + view-model + DOM write), ${name} run: p50 ${fmt(pct(w, 50))} ms   p99 ${fmt(pct(w, 99))} ms   max ${fmt(w[w.length - 1])} ms   n=${w.length}   (budget as bench/orderbook.bench.ts: p50 ≤ 1 ms ${ok(pct(w, 50) <= 1)}, p99 ≤ 4 ms ${ok(pct(w, 99) <= 4)})`,
+      );
+    }
+    console.log(`run time ${((now() - t0) / 1000).toFixed(1)} s`);
   } finally {
     await harness.close();
     if (child.connected) {

@@ -1,6 +1,6 @@
 /**
  * The order book panel in a real VS Code 1.100 workbench (code-server 4.100.3 + headless Chromium):
- * "SpotDesk: Open Order Book" from the command palette → symbol quick pick → the webview renders
+ * "SpotDesk: Open Market" from the command palette → symbol quick pick → the webview renders
  * live rows from the embedded sandbox; change the grouping; "Developer: Reload Window" WITHOUT
  * opening any SpotDesk view, so that only the `onWebviewPanel:spotdesk.orderBook` activation event
  * can start the extension → the WebviewPanelSerializer restores the panel with symbol and grouping.
@@ -68,10 +68,10 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).first().waitFor({ timeout: 15_000 });
     };
 
-    await step('"SpotDesk: Open Order Book" asks for the symbol with a quick pick', async () => {
+    await step('"SpotDesk: Open Market" asks for the symbol with a quick pick', async () => {
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
       // Waits until SpotDesk's contributions are registered (its activity-bar entry), then runs it.
-      await runCommand(page, 'SpotDesk: Open Order Book');
+      await runCommand(page, 'SpotDesk: Open Market');
       // Symbols come from GET /api/v2/symbols of the embedded sandbox (started on first need).
       await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       await page.keyboard.type('BTC-USDT');
@@ -80,7 +80,7 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
     });
 
     const frame = await step('the panel renders live level-2 rows in the theme colours', async () => {
-      await page.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
       const f = await bookFrame(page, 30_000);
       await f.waitForSelector('.row.bid:not([hidden])', { timeout: 30_000 });
       assert.equal(await f.textContent('.ob-title'), 'BTC-USDT');
@@ -109,7 +109,7 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       await palette('Developer: Reload Window', 'Reload Window');
       await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
+      await page.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       // No SpotDesk view is open in this window, so nothing but onWebviewPanel can activate SpotDesk.
       assert.equal(await page.locator('.pane-header', { hasText: 'Active Orders' }).count(), 0);
       // Restored: rows within restoreTimeoutMs. Control run (restoreTimeoutMs 0): the rows must NOT

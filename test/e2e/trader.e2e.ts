@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       });
 
       await step(`${theme}: the order book — prices at the tick, sizes at the lot`, async () => {
-        await runCommand(page, 'SpotDesk: Open Order Book');
+        await runCommand(page, 'SpotDesk: Open Market');
         await pick(page, { placeholder: /^Symbol/ }, SYMBOL);
         const book = activeWebview(page);
         await book.locator('.row.bid:not([hidden]) .price').first().waitFor({ timeout: 30_000 });
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
         await marketRow.waitFor({ timeout: 30_000 });
         if ((await marketRow.getAttribute('aria-expanded')) !== 'true') await marketRow.click();
         await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
-        await runCommand(page, 'SpotDesk: Open Order Book');
+        await runCommand(page, 'SpotDesk: Open Market');
         await pick(page, { placeholder: /^Symbol/ }, SYMBOL);
         await activeWebview(page).locator('.row.bid:not([hidden])').first().waitFor({ timeout: 30_000 });
         await runCommand(page, 'SpotDesk: Select Profile');

@@ -93,14 +93,14 @@ async function main(): Promise<void> {
       await p.keyboard.press('F1');
       const input = p.locator('.quick-input-widget input');
       await input.waitFor({ timeout: 15_000 });
-      await input.fill('>SpotDesk: Open Order Book');
-      await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Order Book' }).first().waitFor({ timeout: 15_000 });
+      await input.fill('>SpotDesk: Open Market');
+      await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Market' }).first().waitFor({ timeout: 15_000 });
       await p.keyboard.press('Enter');
       await p.locator('.quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       await input.fill('BTC-USDT');
       await p.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 15_000 });
       await p.keyboard.press('Enter');
-      await p.locator('.tab', { hasText: 'Order Book: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
+      await p.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
       const f = await bookFrame(p);
       await f.waitForSelector('.row.bid:not([hidden])', { timeout: 30_000 });
       assert.equal(await f.textContent('.ob-title'), 'BTC-USDT');

@@ -79,7 +79,7 @@ function create(host: HTMLElement): CandleChartApi {
     layout: { background: { type: ColorType.Solid, color: pal.bg }, textColor: pal.fg, fontFamily: pal.font, attributionLogo: false },
     grid: { vertLines: { color: pal.grid }, horzLines: { color: pal.grid } },
     rightPriceScale: { borderColor: pal.grid },
-    timeScale: { borderColor: pal.grid, timeVisible: true, secondsVisible: false },
+    timeScale: { borderColor: pal.grid, timeVisible: true, secondsVisible: false, rightOffset: 4 },
     crosshair: { mode: 0 },
   });
   const candleSeries: ISeriesApi<'Candlestick'> = chart.addSeries(CandlestickSeries, {
@@ -102,8 +102,24 @@ function create(host: HTMLElement): CandleChartApi {
     volumeSeries.setData(rows.map(toVol));
   };
 
+  // The chart is a canvas: its host carries a text alternative with the interval and the last candle
+  // (open, high, low, close, volume), rewritten when the candles change (screen readers; the e2e
+  // test reads it to see the chart move).
+  host.setAttribute('role', 'img');
+  const describe = () => {
+    const last = rows[rows.length - 1];
+    host.setAttribute(
+      'aria-label',
+      last
+        ? `Candlestick chart, ${interval}, ${rows.length} candles; last candle at ${new Date(Number(last[0]) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC: open ${last[1]}, high ${last[3]}, low ${last[4]}, close ${last[2]}, volume ${last[5]}`
+        : `Candlestick chart, ${interval}: no candles yet`,
+    );
+  };
+
   const observer = new MutationObserver(() => api.retheme());
+  // VS Code switches the body class (vscode-light/-dark/-high-contrast) and the variables on <html>.
   observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
   const api: CandleChartApi = {
     setCandles(iv, list, tick) {
@@ -113,6 +129,7 @@ function create(host: HTMLElement): CandleChartApi {
       candleSeries.applyOptions({ priceFormat: { type: 'price', precision: digits, minMove: tick ? Number(tick) : 0.01 } });
       redraw();
       chart.timeScale().scrollToRealTime();
+      describe();
     },
     addTrades(trades) {
       for (const t of trades) {
@@ -122,6 +139,7 @@ function create(host: HTMLElement): CandleChartApi {
         candleSeries.update(toBar(last));
         volumeSeries.update(toVol(last));
       }
+      describe();
     },
     get candles() {
       return rows;

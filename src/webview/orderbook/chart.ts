@@ -76,11 +76,14 @@ export class DepthChart {
         if (this.last) this.draw(this.last);
       }).observe(canvas);
     }
-    // VS Code toggles body classes (vscode-light / vscode-dark / vscode-high-contrast) on theme change.
-    new MutationObserver(() => {
+    // VS Code toggles body classes (vscode-light / vscode-dark / vscode-high-contrast) and rewrites
+    // the --vscode-* variables on <html> on a theme change.
+    const rethemed = new MutationObserver(() => {
       this.palette = undefined;
       if (this.last) this.draw(this.last);
-    }).observe(document.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    });
+    rethemed.observe(document.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    rethemed.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   }
 
   private last: BookView | undefined;

@@ -201,7 +201,9 @@ export class OrderBookController {
         break;
       case 'feed':
         this.view.setFeed(msg);
-        if (msg.mode === 'polling') this.view.setPolling(`${this.pollText} — stream down${msg.reason ? `: ${msg.reason}` : ''}`);
+        if (msg.mode === 'polling') this.view.setPolling(`${this.pollText} — stream down`);
+        // Trades come only from the stream: say so instead of waiting for them.
+        this.tape.setEmptyText(msg.mode === 'polling' ? 'No live trades while the stream is down (the book is polled).' : 'Waiting for trades…');
         break;
       case 'error':
         this.view.setError(msg.message);
@@ -218,7 +220,7 @@ export class OrderBookController {
         this.view.setChartMessage('Waiting for the first snapshot…');
         this.view.setStale('waiting');
         this.lastTradePrice = this.statsLast = null;
-        this.view.setLast(null, null);
+        this.view.clearStats();
         break;
       case 'trades':
         this.onTrades(msg.trades, msg.replace);

@@ -69,7 +69,7 @@ export class TapeView {
     this.empty = document.createElement('div');
     this.empty.className = 'mk-empty';
     this.empty.textContent = 'Waiting for trades…';
-    host.append(this.empty, table);
+    host.append(table, this.empty);
   }
 
   /** Column headers with the currencies. */
@@ -117,6 +117,7 @@ export class TapeView {
       r.price.data = t.price;
       r.size.data = t.size;
       r.el.dataset.side = t.side;
+      r.el.dataset.tradeId = t.tradeId;
     }
   }
 }

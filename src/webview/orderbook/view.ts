@@ -239,6 +239,8 @@ export class OrderBookView {
   private readonly symbolText: Text;
   private readonly statusBanner: HTMLDivElement;
   private readonly staleBanner: HTMLDivElement;
+  /** Why the book is polled (or the stream reconnects): shown while not live, with the reason. */
+  private readonly feedBanner: HTMLDivElement;
   private readonly errorBanner: HTMLDivElement;
   private readonly errorText: Text;
   private readonly chartMessage: HTMLDivElement;
@@ -347,6 +349,9 @@ export class OrderBookView {
     this.statusBanner = el('div', 'banner status', this.root);
     this.statusBanner.setAttribute('role', 'status');
     this.statusBanner.hidden = true;
+    this.feedBanner = el('div', 'banner feed', this.root);
+    this.feedBanner.setAttribute('role', 'status');
+    this.feedBanner.hidden = true;
     this.staleBanner = el('div', 'banner stale', this.root);
     this.staleBanner.setAttribute('role', 'status');
     this.staleBanner.hidden = true;
@@ -570,7 +575,25 @@ export class OrderBookView {
     this.feedText.data = word;
     this.feedBadge.dataset.state = f.state;
     this.feedBadge.title = f.reason ? `${word}: ${f.reason}` : word;
-    this.pollText.data = f.mode === 'stream' ? `stream (${f.state})` : `polling${f.reason ? ` — ${f.reason}` : ''}`;
+    this.pollText.data = f.mode === 'stream' ? `stream (${f.state})` : 'polling — stream down';
+    // The mode and why, in words the person can read without hovering (the footer stays one line).
+    const why =
+      f.mode === 'polling'
+        ? `Polling the order book (the stream is down)${f.reason ? `: ${f.reason}` : '.'}`
+        : f.state === 'reconnecting'
+          ? `The stream is reconnecting${f.reason ? `: ${f.reason}` : '.'}`
+          : null;
+    this.feedBanner.hidden = why === null;
+    this.feedBanner.textContent = why ?? '';
+  }
+
+  /** Forget the 24 h statistics and the last price (another profile's market is not this one). */
+  clearStats(): void {
+    for (const t of Object.values(this.statTexts)) t.data = '—';
+    delete this.changeCell.dataset.dir;
+    delete this.lastCell.dataset.dir;
+    this.lastPrice = '—';
+    this.lastText.data = '—';
   }
 
   /**
