@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
+import type { BalanceEvent, CoreEventSink, Exchange, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
 import { Driver, USERS, engineCmdArb, ratesArb, type EngineCmd } from './commands';
 import { SYM, fund, place, world } from './helpers';
 
@@ -120,8 +120,8 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
         const t = trades[ti++];
         assert.deepEqual([e.tradeId, String(e.sequence), e.price, e.size, e.side, e.time], [t.tradeId, t.sequence, t.price, t.size, t.side, t.time], `${where}: trade event vs trades()`);
         assert.equal(e.sequence, lastSeq, `${where}: a trade carries the sequence of its fill's visible change`);
-        const tf = ex.fills(e.takerUid, { symbol: SYM, orderId: e.takerOrderId }).items.find((f) => f.tradeId === e.tradeId && f.liquidity === 'taker');
-        const mf = ex.fills(e.makerUid, { symbol: SYM, orderId: e.makerOrderId }).items.find((f) => f.tradeId === e.tradeId && f.liquidity === 'maker');
+        const tf = allFills(ex, e.takerUid, e.takerOrderId).find((f) => f.tradeId === e.tradeId && f.liquidity === 'taker');
+        const mf = allFills(ex, e.makerUid, e.makerOrderId).find((f) => f.tradeId === e.tradeId && f.liquidity === 'maker');
         assert.ok(tf && mf, `${where}: trade ${e.tradeId} has its taker and maker fills`);
         assert.deepEqual([tf.counterOrderId, tf.price, tf.size, tf.side, mf.counterOrderId], [e.makerOrderId, e.price, e.size, e.side, e.takerOrderId], `${where}: trade event vs fills`);
       } else if (x.k === 'order') {
@@ -133,7 +133,7 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
         if (e.type === 'match') {
           const m = e.match as NonNullable<OrderEvent['match']>;
           matched.set(e.orderId, D.add(matched.get(e.orderId) ?? '0', m.size));
-          const f = ex.fills(e.uid, { symbol: SYM, orderId: e.orderId }).items.find((y) => y.tradeId === m.tradeId && y.liquidity === m.liquidity);
+          const f = allFills(ex, e.uid, e.orderId).find((y) => y.tradeId === m.tradeId && y.liquidity === m.liquidity);
           assert.ok(f, `${where}: match event ${m.tradeId} has its fill`);
           assert.deepEqual([m.price, m.size, m.fee, m.feeCurrency], [f.price, f.size, f.fee, f.feeCurrency], `${where}: match event vs fill`);
         } else {
@@ -206,6 +206,25 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
     assert.deepEqual(plain.observe(), d.observe(), `${where}: state without a sink`);
   });
   d.ex.checkInvariants();
+}
+
+/** One fill as the core returns it. */
+type CoreFill = ReturnType<Exchange['fills']>['items'][number];
+
+/**
+ * Every fill of one order. A query by orderId returns at most one page (100, as on KuCoin, where the
+ * other parameters are ignored with it), and an iceberg crossed by one order can trade in more than
+ * 100 tranches, so this walks all the user's fills of the symbol by `lastId` and keeps the order's.
+ */
+function allFills(ex: Exchange, uid: string, orderId: string): CoreFill[] {
+  const out: CoreFill[] = [];
+  let lastId: number | undefined;
+  for (;;) {
+    const page = ex.fills(uid, { symbol: SYM, limit: 100, ...(lastId !== undefined ? { lastId } : {}) });
+    out.push(...page.items.filter((f) => f.orderId === orderId));
+    if (page.items.length < 100) return out;
+    lastId = page.lastId;
+  }
 }
 
 describe('exchange core: events (level, trade, order, balance)', function () {
