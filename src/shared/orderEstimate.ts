@@ -29,6 +29,20 @@ export interface EstimateFees {
   makerFeeRate: string;
 }
 
+/**
+ * The user's rates on one symbol, KuCoin's rule: the base rates (GET /api/v1/base-fee) × the symbol's
+ * fee coefficients (GET /api/v2/symbols `makerFeeCoefficient` / `takerFeeCoefficient`; "1" when the
+ * symbol or a coefficient is unknown). Exact decimal strings. The request builder and the Order
+ * Ticket both take their rates from here, so their fee estimates agree.
+ */
+export function symbolFeeRates(base: EstimateFees, symbol?: { makerFeeCoefficient?: string; takerFeeCoefficient?: string }): EstimateFees {
+  const k = (coef: string | undefined) => (coef !== undefined && D.isDecimal(coef) ? coef : '1');
+  return {
+    makerFeeRate: D.normalize(D.mul(base.makerFeeRate, k(symbol?.makerFeeCoefficient))),
+    takerFeeRate: D.normalize(D.mul(base.takerFeeRate, k(symbol?.takerFeeCoefficient))),
+  };
+}
+
 /** An estimate (see the module docs). */
 export interface OrderEstimate {
   /** Price × size (limit), funds, or size × the opposite best price (market); undefined when unknown. */

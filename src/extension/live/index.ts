@@ -25,6 +25,7 @@ import type { OrdersTree } from '../views/orders';
 import { COMMANDS } from '../commandIds';
 import { FillAggregator, type FillSummary } from './accountUpdates';
 import type { LiveFeed } from './feed';
+import { symbolFeeRates } from '../../shared/orderEstimate';
 
 /** Setting that turns fill notifications on (default) or off. */
 export const FILL_NOTIFICATIONS_SETTING = 'notifications.fills';
@@ -206,8 +207,8 @@ export class Live implements vscode.Disposable {
       const [client, symbols] = await Promise.all([this.services.client(), this.services.symbols()]);
       const base = await client.getBaseFee();
       const s = symbols.find((x) => x.symbol === symbol);
-      const k = (coef: string | undefined) => (coef && D.isDecimal(coef) ? coef : '1');
-      rates = { maker: D.normalize(D.mul(base.makerFeeRate, k(s?.makerFeeCoefficient))), taker: D.normalize(D.mul(base.takerFeeRate, k(s?.takerFeeCoefficient))) };
+      const r = symbolFeeRates(base, s);
+      rates = { maker: r.makerFeeRate, taker: r.takerFeeRate };
     } catch (err) {
       this.services.log.debug(`fee rates of ${symbol} unavailable: ${failureText(err)}`);
     }

@@ -11,7 +11,7 @@ import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
 import { failureText } from '../../shared/failure';
-import { estimateLines, estimateOrder, type OrderEstimate } from '../../shared/orderEstimate';
+import { estimateLines, estimateOrder, symbolFeeRates, type OrderEstimate } from '../../shared/orderEstimate';
 import { fractionDigits } from '../../api/decimal';
 import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
@@ -239,15 +239,19 @@ export class RequestBuilderController {
 
   /**
    * What `order` would cost now (src/shared/orderEstimate.ts): the best bid/ask from GET
-   * /api/v1/market/orderbook/level2_20 and the user's rates from GET /api/v1/base-fee. Either may
+   * /api/v1/market/orderbook/level2_20 and the user's rates on the symbol (GET /api/v1/base-fee × the
+   * symbol's fee coefficients, {@link symbolFeeRates}). Either may
    * be unavailable (then the estimate says so); never throws.
    */
   async estimate(order: Record<string, unknown>, rules: SymbolRules | undefined): Promise<OrderEstimate> {
     const symbol = String(order.symbol ?? '');
-    const [book, fees] = await Promise.all([
+    const [book, base, info] = await Promise.all([
       this.deps.publicClient().then((c) => c.getLevel2(symbol, 20)).catch(() => undefined),
       this.deps.client().then((c) => c.getBaseFee()).catch(() => undefined),
+      this.deps.symbols().then((all) => all.find((x) => x.symbol === symbol)).catch(() => undefined),
     ]);
+    // The same rule as the Order Ticket: base rates × the symbol's fee coefficients.
+    const fees = base ? symbolFeeRates(base, info) : undefined;
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     return estimateOrder(
       { side: order.side === 'sell' ? 'sell' : 'buy', type: order.type === 'market' ? 'market' : 'limit', price: str(order.price), size: str(order.size), funds: str(order.funds), postOnly: order.postOnly === true },
