@@ -325,6 +325,11 @@ async function main(): Promise<void> {
       assert.equal(await f.locator('.banner.feed').isVisible(), false);
     });
 
+    await step('no CSP violation in any frame (the charts bundle loads with the nonce; no inline handler or style)', async () => {
+      const refused = record.consoleLines().filter((l) => /Content Security Policy|Refused to (load|execute|apply|run)/i.test(l));
+      assert.deepEqual(refused, []);
+    });
+
     // (The resting order stays: the reload restarted the sandbox on another port, and the workbench is discarded.)
     assert.ok(resting.orderId);
     await closeEditors(page);
