@@ -114,7 +114,6 @@ import {
   LEDGER_SCALE,
   MAX_LOTS,
   RATE_SCALE,
-  Rate,
   SELL,
   TIF_GTC,
   TIF_IOC,
@@ -247,8 +246,8 @@ export class Exchange extends Invariants {
     const lim = pow10(RATE_SCALE - 1);
     if (t < 0n || t > lim || m < -lim || m > t) throw perr('fee rates must satisfy 0 <= taker <= 0.1 and -0.1 <= maker <= taker');
     const u = this.user(uid);
-    u.taker = new Rate(takerFeeRate);
-    u.maker = new Rate(makerFeeRate);
+    u.taker = this.rates.intern(takerFeeRate);
+    u.maker = this.rates.intern(makerFeeRate);
   }
 
   /** A user's current fee rates as decimal strings (spec "Base fee rates"). */
@@ -495,7 +494,7 @@ export class Exchange extends Invariants {
         const at = fs.createdAt(id);
         if (at < start || at > end) continue;
       }
-      out.push(fillView(this.fillStore, this.symList, id));
+      out.push(fillView(this.fillStore, this.symList, this.rates, id));
     }
     return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
   }

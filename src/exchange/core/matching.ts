@@ -4,7 +4,7 @@
  * fill settled (balances, fees, holds, fill record, trade tape), and its remainder rested or cancelled.
  * The readable statement of these rules is the naive model, test/unit/exchange/model.ts.
  */
-import { BUY, RATE_OBJS, STP_CB, STP_CN, STP_CO, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, ZERO } from './base';
+import { BUY, STP_CB, STP_CN, STP_CO, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, ZERO } from './base';
 import { TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import { FS_FORCE, FS_MAKER, FS_MARKET } from './fillstore';
 import { Resting } from './resting';
@@ -216,8 +216,9 @@ export abstract class Matching extends Resting {
     const ticks = lv.ticks;
     // fee roles: a post-only taker pays the maker rate, a hidden / iceberg maker the taker rate
     const mForce = (fm & (F_HIDDEN | F_ICEBERG)) !== 0;
-    const oRate = RATE_OBJS[(fo & F_POST) !== 0 ? this.makerRateId(o) : this.takerRateId(o)];
-    const mRate = RATE_OBJS[mForce ? this.takerRateId(m) : this.makerRateId(m)];
+    const rates = this.rates.objs;
+    const oRate = rates[(fo & F_POST) !== 0 ? this.makerRateId(o) : this.takerRateId(o)];
+    const mRate = rates[mForce ? this.takerRateId(m) : this.makerRateId(m)];
     const isBuy = (fo & F_SELL) === 0;
     const bus = isBuy ? ous : mus;
     const sus = isBuy ? mus : ous;

@@ -9,7 +9,7 @@
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
 import type { PublicTrade } from './types';
-import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
 import type { CoreEventSink } from './events';
@@ -79,6 +79,8 @@ export abstract class CoreState extends OrderRows {
   protected readonly fillStore = new FillStore();
   protected accountSeq = 0;
   protected holdSeq = 0;
+  /** the fee rates this exchange has used (live rows and fill records keep their ids) */
+  protected readonly rates = new RateTable();
   protected readonly fees = new Map<string, bigint>();
   protected readonly deposited = new Map<string, bigint>();
   protected readonly withdrawn = new Map<string, bigint>();

@@ -5,7 +5,7 @@
  */
 import { fromUnits } from '../../api/decimal';
 import type { HfFill, HfOrder, PublicTrade } from './types';
-import { BUY, LEDGER_SCALE, RATE_STRS, STP_NAMES, TIF_NAMES, orderIdString } from './base';
+import { BUY, LEDGER_SCALE, STP_NAMES, TIF_NAMES, orderIdString, type RateTable } from './base';
 import { TAPE_STRIDE, type Sym } from './book';
 import { FS_FORCE, FS_MAKER, FS_MARKET, FS_SIDE, type FillStore } from './fillstore';
 import type { OrderState } from './rows';
@@ -77,8 +77,9 @@ export function orderView(o: OrderState): HfOrder {
   };
 }
 
-/** Fill `id` of the fill store as the HF fill object (`symList`: the exchange's symbols by index). */
-export function fillView(fs: FillStore, symList: readonly Sym[], id: number): HfFill {
+/** Fill `id` of the fill store as the HF fill object (`symList`: the exchange's symbols by index, `rates` its
+ * fee rates). */
+export function fillView(fs: FillStore, symList: readonly Sym[], rates: RateTable, id: number): HfFill {
   const s = symList[fs.symIdx(id)];
   const fl = fs.flags(id);
   const fundsQ = fs.fundsQ(id);
@@ -103,7 +104,7 @@ export function fillView(fs: FillStore, symList: readonly Sym[], id: number): Hf
     size: s.sizeStr(fs.lots(id)),
     funds: fromUnits(funds, LEDGER_SCALE),
     fee: fromUnits(fee, LEDGER_SCALE),
-    feeRate: RATE_STRS[fs.rateId(id)],
+    feeRate: rates.str(fs.rateId(id)),
     feeCurrency: s.rules.quoteCurrency,
     stop: '',
     tradeType: 'TRADE',
