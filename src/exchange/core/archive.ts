@@ -114,6 +114,12 @@ export class Archive {
     return rec[r + 5] === 0 ? rec[r] : -1;
   }
 
+  /** True when `seq` (any number) is a done order whose record is kept. */
+  hasDone(seq: number): boolean {
+    if (!(seq >= 1 && seq <= this.count) || Math.floor(seq) !== seq) return false;
+    return this.recC[seq >>> CHUNK_BITS][(seq & CHUNK_MASK) * AR_STRIDE + 5] !== 0;
+  }
+
   /** Archive the final state of the live order in row `k` of `lf` (flags, owner record and ext given). */
   put(seq: number, lf: Float64Array, k: number, flags: number, us: UserSym, x: OrderExt | null): void {
     const c = seq >>> CHUNK_BITS;

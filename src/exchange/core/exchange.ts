@@ -110,7 +110,6 @@ import { E_BALANCE, E_DISABLED, E_SYMBOL, ExchangeError } from './errors';
 import type { Account, AccountType, FillsQuery, HfFill, HfOrder, Level2, PlaceOrderRequest, PlaceOrderResult, PublicTrade, SymbolRules } from './types';
 import {
   BUY,
-  HISTORY_WINDOW_MS,
   LEDGER_SCALE,
   MAX_LOTS,
   RATE_SCALE,
@@ -256,6 +255,18 @@ export class Exchange extends Invariants {
     return u ? { takerFeeRate: u.taker.str, makerFeeRate: u.maker.str } : { takerFeeRate: '0.001', makerFeeRate: '0.001' };
   }
 
+  /**
+   * Whether a user's history is kept (default true). A user nobody can query (the sandbox's market-simulation
+   * bots and seeded liquidity: their keys are never handed out) keeps none: its done orders are unreadable at
+   * once (getOrder → "order not exists", doneOrders → none), its fills are never listed, and their records are
+   * released like history older than 3 × 24 h; its live orders and balances are unaffected and its trades stay
+   * on the public tape. Meant to be set before the user's first order; switching it back on shows only what
+   * was recorded while it was on.
+   */
+  setKeepHistory(uid: string, keep: boolean): void {
+    this.user(uid).keepHistory = keep;
+  }
+
   // ───────────────────────────── orders ─────────────────────────────
 
   /**
@@ -332,13 +343,14 @@ export class Exchange extends Invariants {
    * Cancel an active order (DELETE /api/v1/hf/orders/{orderId}?symbol=): releases its remaining hold.
    * @returns {orderId}.
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" when the id is unknown, of another
-   *   user or another symbol; 400100 "order is not active" when the order is already done.
+   *   user or another symbol, or a done order no longer readable (see {@link getOrder}); 400100 "order is not
+   *   active" when the order is done and still readable.
    */
   cancelOrder(uid: string, symbol: string, orderId: string): { orderId: string } {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId);
+    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
     if (seq < 0) throw perr('order not exists');
     const o = this.liveOf(seq);
     if (o < 0) throw perr('order is not active');
@@ -390,18 +402,17 @@ export class Exchange extends Invariants {
 
   /**
    * One HF order with every spec field (GET /api/v1/hf/orders/{orderId}?symbol=). A done order is
-   * readable for 3 × 24 h after its last update.
+   * readable for 3 × 24 h after its last update (spec: "a non-active order can be read only within the last
+   * 3 x 24 hours"), and never when its owner keeps no history ({@link setKeepHistory}).
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, other user/symbol, expired).
    */
   getOrder(uid: string, symbol: string, orderId: string): HfOrder {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId);
+    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
     if (seq < 0) throw perr('order not exists');
-    const o = this.stateOf(seq);
-    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
-    return orderView(o);
+    return orderView(this.stateOf(seq));
   }
 
   /** Like {@link getOrder} but by clientOid (most recent order of that clientOid). */
@@ -410,10 +421,8 @@ export class Exchange extends Invariants {
     this.expire(now);
     this.sym(symbol);
     const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
-    if (!this.owns(uid, symbol, seq)) throw perr('order not exists');
-    const o = this.stateOf(seq);
-    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
-    return orderView(o);
+    if (!this.owns(uid, symbol, seq, this.winStart(now))) throw perr('order not exists');
+    return orderView(this.stateOf(seq));
   }
 
   /** Active orders of a user on a symbol, sorted by lastUpdatedAt descending (ties: newest first)
@@ -431,7 +440,8 @@ export class Exchange extends Invariants {
 
   /**
    * Done orders of a user on a symbol whose lastUpdatedAt lies in [startAt, endAt] (ms, clamped to the
-   * 3 × 24 h window ending now), newest first, at most `limit` (default 100, max 100).
+   * 3 × 24 h window ending now), newest first, at most `limit` (default 100, max 100). None for a user that
+   * keeps no history.
    * @throws ExchangeError 900001 unknown symbol.
    */
   doneOrders(uid: string, symbol: string, q: { startAt?: number; endAt?: number; limit?: number } = {}): HfOrder[] {
@@ -440,8 +450,9 @@ export class Exchange extends Invariants {
     this.sym(symbol);
     const u = this.users[uid];
     if (!u) return [];
+    if (!u.keepHistory) return [];
     const us = u.us(this.sym(symbol));
-    const start = Math.max(q.startAt ?? 0, now - HISTORY_WINDOW_MS);
+    const start = Math.max(q.startAt ?? 0, this.winStart(now));
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: OrderState[] = [];
@@ -454,9 +465,11 @@ export class Exchange extends Invariants {
   }
 
   /**
-   * A user's fills (GET /api/v1/hf/fills), newest first. With `orderId` every other filter is ignored.
-   * Otherwise filters side/type, [startAt, endAt] (ms) — a range starting before the 3 × 24 h window is
-   * replaced by that window ending now — and `lastId` (items with id < lastId). limit default 100, max 100.
+   * A user's fills (GET /api/v1/hf/fills), newest first, only of the last 3 × 24 h (spec: "only the latest
+   * 3 x 24 hours can be read"). With `orderId` every other filter is ignored: the fills of that order (live, or
+   * done and still readable as {@link getOrder} says) within the window. Otherwise filters side/type, [startAt,
+   * endAt] (ms) — a range starting before the window is replaced by the window ending now — and `lastId`
+   * (items with id < lastId). limit default 100, max 100. None for a user that keeps no history.
    * @returns items and lastId (id of the last item returned, 0 when none).
    * @throws ExchangeError 900001 unknown symbol.
    */
@@ -465,10 +478,10 @@ export class Exchange extends Invariants {
     this.expire(now);
     const sym = this.sym(q.symbol);
     const u = this.users[uid];
-    if (!u) return { items: [], lastId: 0 };
+    if (!u || !u.keepHistory) return { items: [], lastId: 0 };
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: HfFill[] = [];
-    const winStart = now - HISTORY_WINDOW_MS;
+    const winStart = this.winStart(now);
     let start = q.startAt ?? winStart;
     let end = q.endAt ?? now;
     if (start < winStart) {
@@ -477,7 +490,7 @@ export class Exchange extends Invariants {
     }
     let oseq = -1;
     if (q.orderId !== undefined) {
-      oseq = this.findSeq(uid, q.symbol, q.orderId);
+      oseq = this.findSeq(uid, q.symbol, q.orderId, winStart);
       if (oseq < 0) return { items: [], lastId: 0 };
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
@@ -485,7 +498,7 @@ export class Exchange extends Invariants {
     for (let id = u.lastFill; id !== 0 && out.length < limit; id = fs.prev(id)) {
       if (fs.symIdx(id) !== sym.idx) continue;
       if (oseq >= 0) {
-        if (fs.orderSeq(id) !== oseq) continue;
+        if (fs.orderSeq(id) !== oseq || fs.createdAt(id) < winStart) continue;
       } else {
         const fl = fs.flags(id);
         if (q.lastId !== undefined && id >= q.lastId) continue;
@@ -550,15 +563,17 @@ export class Exchange extends Invariants {
 
   /**
    * Public trades of a symbol with time ≥ sinceMs (default all retained), oldest first. The tape keeps the
-   * most recent 10,000 trades per symbol; use {@link onTrade} for complete statistics.
+   * most recent 10,000 trades per symbol of the last 3 × 24 h (older ones are gone, like fills); use
+   * {@link onTrade} for complete statistics.
    * @throws ExchangeError 900001 unknown symbol.
    */
   trades(symbol: string, sinceMs = 0): PublicTrade[] {
     const s = this.sym(symbol);
+    const since = Math.max(sinceMs, this.winStart(this.now()));
     const out: PublicTrade[] = [];
     for (let i = Math.max(0, s.tapeCount - TAPE_MAX); i < s.tapeCount; i++) {
       const slot = i % TAPE_MAX;
-      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= sinceMs) out.push(tradeView(s, slot));
+      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= since) out.push(tradeView(s, slot));
     }
     return out;
   }

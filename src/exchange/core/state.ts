@@ -9,7 +9,7 @@
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
 import type { PublicTrade } from './types';
-import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, BUY, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
 import type { CoreEventSink } from './events';
@@ -71,6 +71,8 @@ export abstract class CoreState extends OrderRows {
   /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
   protected readonly usList: UserSym[] = [];
   protected orderSeq = 0;
+  /** the latest clock value seen by a history query or a release pass (see winStart) */
+  protected hw = -Infinity;
   protected fillSeq = 0;
   /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
    * instead of a parameter: a double argument would be boxed (a heap number per call) */
@@ -182,22 +184,39 @@ export abstract class CoreState extends OrderRows {
     return v * pow10(LEDGER_SCALE - prec);
   }
 
-  /** Seq of an order id of `uid` on `symbol`, or -1 (unknown id, other user or symbol). */
-  protected findSeq(uid: string, symbol: string, orderId: string): number {
-    const seq = seqOfOrderId(orderId);
-    return seq >= 0 && this.owns(uid, symbol, seq) ? seq : -1;
+  /**
+   * Start (ms) of the readable history window at clock time `now`: HISTORY_WINDOW_MS before the latest clock
+   * value seen (the clock never goes backwards in the sandbox; should it, history released meanwhile stays
+   * unreadable). Done orders whose lastUpdatedAt, and fills whose createdAt, lie before it are gone.
+   */
+  protected winStart(now: number): number {
+    if (now > this.hw) this.hw = now;
+    return this.hw - HISTORY_WINDOW_MS;
   }
 
-  /** True when seq is an order of uid on symbol. */
-  protected owns(uid: string, symbol: string, seq: number): boolean {
+  /**
+   * Seq of an order id of `uid` on `symbol` that a client can still see (live, or done and readable: see
+   * {@link owns}), or -1 (unknown id, other user or symbol, history gone).
+   */
+  protected findSeq(uid: string, symbol: string, orderId: string, winStart: number): number {
+    const seq = seqOfOrderId(orderId);
+    return seq >= 0 && this.owns(uid, symbol, seq, winStart) ? seq : -1;
+  }
+
+  /**
+   * True when seq is a live order of uid on symbol, or a done one still readable: its lastUpdatedAt ≥
+   * `winStart` and its owner keeps history (User.keepHistory).
+   */
+  protected owns(uid: string, symbol: string, seq: number, winStart: number): boolean {
     if (!(seq >= 1 && seq <= this.orderSeq)) return false;
     const o = this.liveOf(seq);
     if (o >= 0) {
       const us = this.usOf(o);
       return us.user.uid === uid && us.sym.rules.symbol === symbol;
     }
+    if (!this.archive.hasDone(seq) || this.archive.lastUpdatedAt(seq) < winStart) return false;
     const us = this.usList[this.archive.usIdx(seq)];
-    return us.user.uid === uid && us.sym.rules.symbol === symbol;
+    return us.user.keepHistory && us.user.uid === uid && us.sym.rules.symbol === symbol;
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */
