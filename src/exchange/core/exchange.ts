@@ -256,15 +256,15 @@ export class Exchange extends Invariants {
   }
 
   /**
-   * Whether a user's history is kept (default true). A user nobody can query (the sandbox's market-simulation
-   * bots and seeded liquidity: their keys are never handed out) keeps none: its done orders are unreadable at
-   * once (getOrder → "order not exists", doneOrders → none), its fills are never listed, and their records are
-   * released like history older than 3 × 24 h; its live orders and balances are unaffected and its trades stay
-   * on the public tape. Meant to be set before the user's first order; switching it back on shows only what
-   * was recorded while it was on.
+   * Keep no history of a user, for good (users keep theirs by default). For a user nobody can query (the
+   * sandbox's market-simulation bots and seeded liquidity: their keys are never handed out): its done orders
+   * are unreadable from now on, earlier ones included (getOrder → "order not exists", doneOrders → none), its
+   * fills are never listed nor recorded, and the records are released like history older than 3 × 24 h; its
+   * live orders and balances are unaffected and its trades stay on the public tape. One way, so that what a
+   * query shows never depends on when history was released.
    */
-  setKeepHistory(uid: string, keep: boolean): void {
-    this.user(uid).keepHistory = keep;
+  disableHistory(uid: string): void {
+    this.user(uid).keepHistory = false;
   }
 
   // ───────────────────────────── orders ─────────────────────────────
@@ -305,7 +305,7 @@ export class Exchange extends Invariants {
    */
   placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
     const now = this.now();
-    if (this.gtt.length > 0) this.expire(now);
+    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
     let sym = this.lastSymbolSym;
     if (symbol !== this.lastSymbolName || sym === null) {
       sym = this.syms.get(symbol) ?? null;
@@ -363,7 +363,7 @@ export class Exchange extends Invariants {
    * Returns false (and changes nothing) when it is not an active order of `uid`. */
   cancelSeq(uid: string, seq: number): boolean {
     const now = this.now();
-    if (this.gtt.length > 0) this.expire(now);
+    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
     const o = this.liveOf(seq);
     if (o < 0 || this.usOf(o).user.uid !== uid) return false;
     this.tNow = now;
@@ -403,7 +403,7 @@ export class Exchange extends Invariants {
   /**
    * One HF order with every spec field (GET /api/v1/hf/orders/{orderId}?symbol=). A done order is
    * readable for 3 × 24 h after its last update (spec: "a non-active order can be read only within the last
-   * 3 x 24 hours"), and never when its owner keeps no history ({@link setKeepHistory}).
+   * 3 x 24 hours"), and never when its owner keeps no history ({@link disableHistory}).
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, other user/symbol, expired).
    */
   getOrder(uid: string, symbol: string, orderId: string): HfOrder {
@@ -456,7 +456,8 @@ export class Exchange extends Invariants {
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: OrderState[] = [];
-    for (let seq = this.archive.lastDone(us.idx); seq !== 0; seq = this.archive.prevDone(seq)) {
+    // the chain is in done-time order: it ends where it reaches a forgotten (older) order
+    for (let seq = this.archive.lastDone(us.idx); this.archive.hasDone(seq); seq = this.archive.prevDone(seq)) {
       const t = this.archive.lastUpdatedAt(seq);
       if (t >= start && t <= end) out.push(this.stateOf(seq));
     }
@@ -495,19 +496,19 @@ export class Exchange extends Invariants {
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const fs = this.fillStore;
-    for (let id = u.lastFill; id !== 0 && out.length < limit; id = fs.prev(id)) {
-      if (fs.symIdx(id) !== sym.idx) continue;
+    for (let ref = u.lastFill; fs.has(ref) && out.length < limit; ref = fs.prev(ref)) {
+      if (fs.symIdx(ref) !== sym.idx) continue;
       if (oseq >= 0) {
-        if (fs.orderSeq(id) !== oseq || fs.createdAt(id) < winStart) continue;
+        if (fs.orderSeq(ref) !== oseq || fs.createdAt(ref) < winStart) continue;
       } else {
-        const fl = fs.flags(id);
-        if (q.lastId !== undefined && id >= q.lastId) continue;
+        const fl = fs.flags(ref);
+        if (q.lastId !== undefined && fs.fillId(ref) >= q.lastId) continue;
         if (side >= 0 && (fl & FS_SIDE) !== side) continue;
         if (q.type !== undefined && ((fl & FS_MARKET) !== 0 ? 'market' : 'limit') !== q.type) continue;
-        const at = fs.createdAt(id);
+        const at = fs.createdAt(ref);
         if (at < start || at > end) continue;
       }
-      out.push(fillView(this.fillStore, this.symList, this.rates, id));
+      out.push(fillView(this.fillStore, this.symList, this.rates, ref));
     }
     return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
   }

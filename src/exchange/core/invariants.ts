@@ -52,7 +52,9 @@ export abstract class Invariants extends FastPaths {
       reserved.set(a, (reserved.get(a) ?? ZERO) + v);
     };
     for (const h of this.wholds.values()) addR(h.acc, h.amount);
-    for (let seq = 1; seq <= this.orderSeq; seq++) {
+    const book = this.archive.checkBookkeeping();
+    if (book !== '') fail(`archive: ${book}`);
+    for (const seq of this.archive.seqs()) {
       const live = this.liveOf(seq);
       const o: OrderState = live >= 0 ? this.liveState(live) : this.archive.get(seq, this.usList);
       const id = orderIdString(seq);

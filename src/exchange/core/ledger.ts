@@ -136,11 +136,11 @@ export class User {
   /** order and balance events of this user go to the event sink (Exchange.watchUser) */
   watched = false;
   /**
-   * false: nobody reads this user's history (Exchange.setKeepHistory), so its done orders and fills are
+   * false: nobody reads this user's history (Exchange.disableHistory), so its done orders and fills are
    * unreadable at once and released like history older than the window (its trades stay on the public tape)
    */
   keepHistory = true;
-  /** id of this user's most recent fill (0: none); earlier ones via FillStore.prev */
+  /** ref (see FillStore) of this user's most recent recorded fill (0: none); earlier ones via FillStore.prev */
   lastFill = 0;
   /** per-symbol order lists */
   readonly perSym = new Map<Sym, UserSym>();

@@ -304,40 +304,47 @@ export abstract class Matching extends Resting {
     const mRemain = this.remainLots(m);
     if (mRemain === 0) this.releaseHold(m);
     else this.reholdLimit(m);
-    // records
+    // records: the trade is the (fillSeq / 2)-th, its fills 2k+1 (taker) and 2k+2 (maker); it is recorded only
+    // when a side's owner keeps history, and each such user's fills are chained newest first (taker's fill,
+    // then maker's: a self-trade lists both)
     const tradeId = ++s.tradeSeq;
-    const oId = ++this.fillSeq;
-    const mId = ++this.fillSeq;
-    // each user's fills are chained newest first (taker's fill, then maker's: a self-trade lists both)
+    const k = this.fillSeq / 2;
+    this.fillSeq += 2;
     const ou = ous.user;
     const mu = mus.user;
-    const oPrev = ou.lastFill;
-    ou.lastFill = oId;
-    const mPrev = mu.lastFill;
-    mu.lastFill = mId;
-    const fs = this.fillStore;
-    fs.put(
-      (oId - 1) >>> 1,
-      s.idx,
-      tradeId,
-      this.seqAt(o),
-      this.seqAt(m),
-      (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
-      (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
-      ticks,
-      qty,
-      fundsRec,
-      oFeeRec,
-      mFeeRec,
-      oRate.id,
-      mRate.id,
-      now,
-      oPrev,
-      mPrev,
-    );
-    if (!fast) {
-      fs.big.set(oId, [funds, oFee]);
-      fs.big.set(mId, [funds, mFee]);
+    if (ou.keepHistory || mu.keepHistory) {
+      const fs = this.fillStore;
+      const pos = fs.count;
+      let oPrev = 0;
+      let mPrev = 0;
+      if (ou.keepHistory) {
+        oPrev = ou.lastFill;
+        ou.lastFill = 2 * pos + 1;
+      }
+      if (mu.keepHistory) {
+        mPrev = mu.lastFill;
+        mu.lastFill = 2 * pos + 2;
+      }
+      fs.put(
+        k,
+        s.idx,
+        tradeId,
+        this.seqAt(o),
+        this.seqAt(m),
+        (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
+        (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
+        ticks,
+        qty,
+        fundsRec,
+        oFeeRec,
+        mFeeRec,
+        oRate.id,
+        mRate.id,
+        now,
+        oPrev,
+        mPrev,
+      );
+      if (!fast) fs.big.set(pos, [funds, oFee, mFee]);
     }
     let tape = s.tape;
     if (tape === null) tape = s.tape = new Float64Array(TAPE_MAX * TAPE_STRIDE);

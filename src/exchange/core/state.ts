@@ -9,7 +9,7 @@
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
 import type { PublicTrade } from './types';
-import { ACCOUNT_ID_PREFIX, BUY, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, BUY, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
 import type { CoreEventSink } from './events';
@@ -52,7 +52,12 @@ export interface CoreOptions {
   /** testing aid: false runs the canonical code instead of the written-out fast paths (fastpaths.ts;
    * results are identical) */
   fastPaths?: boolean;
+  /** testing aid: false never releases history nobody can read (results are identical; memory grows) */
+  release?: boolean;
 }
+
+/** Clock time (ms) between two release passes at most (one also runs every CHUNK orders). */
+export const RELEASE_EVERY_MS = 10 * 60 * 1000;
 
 /** The exchange core's state and lookups (see the module doc for the layers built on it). */
 export abstract class CoreState extends OrderRows {
@@ -89,6 +94,11 @@ export abstract class CoreState extends OrderRows {
   protected readonly wholds = new Map<string, WHold>();
   /** GTT expiries by (expireAt, seq) */
   protected readonly gtt = new GttHeap();
+  /** the GTT heap is rebuilt from the live orders' entries when it grows beyond this */
+  protected gttRebuildAt = 1024;
+  /** the next release pass (releaseHistory) runs at this clock time, or once orderSeq reaches relSeq */
+  protected relAt = -Infinity;
+  protected relSeq = 0;
   protected readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
   /** receiver of the core's events (events.ts), null: none */
   protected sink: CoreEventSink | null = null;
@@ -126,6 +136,8 @@ export abstract class CoreState extends OrderRows {
   protected readonly bigOnly: boolean;
   /** Use the written-out fast paths of fastpaths.ts (false: their canonical versions; tests compare both). */
   protected readonly fastPaths: boolean;
+  /** Release history nobody can read (false: keep everything; tests compare both). */
+  protected readonly releases: boolean;
 
   /** @param opts see {@link CoreOptions}. */
   constructor(opts: CoreOptions) {
@@ -133,6 +145,37 @@ export abstract class CoreState extends OrderRows {
     this.now = opts.now;
     this.bigOnly = opts.bigIntOnly === true;
     this.fastPaths = opts.fastPaths !== false;
+    this.releases = opts.release !== false;
+  }
+
+  /**
+   * A release pass (every RELEASE_EVERY_MS of clock time and every CHUNK orders, at the start of a command or
+   * query): forget what nobody can read any more — done orders older than the 3 × 24 h window or of users
+   * without history (Archive.release: whole chunks, the few entries they still need moved aside, their
+   * clientOids out of byClientOid), fill records older than the window (FillStore.release), and GTT entries of
+   * orders done before they expired (the heap is rebuilt when it doubled). Invisible to every query: they
+   * already hide all of it. O(what is released) + O(chunks kept).
+   */
+  protected releaseHistory(now: number): void {
+    this.relAt = now + RELEASE_EVERY_MS;
+    this.relSeq = this.orderSeq + CHUNK_MASK + 1;
+    if (!this.releases) return;
+    const win = this.winStart(now);
+    const usList = this.usList;
+    this.archive.release(
+      win,
+      (i) => usList[i].user.keepHistory,
+      (seq, i, coid) => {
+        if (coid === '') return;
+        const u = usList[i].user;
+        if (u.byClientOid.get(coid) === seq) u.byClientOid.delete(coid);
+      },
+    );
+    this.fillStore.release(win);
+    if (this.gtt.length > this.gttRebuildAt) {
+      this.gtt.retain((e) => this.liveOf(e.seq) >= 0);
+      this.gttRebuildAt = Math.max(1024, 2 * this.gtt.length);
+    }
   }
 
   /** A registered symbol. @throws ExchangeError 900001 unknown symbol. */

@@ -1,6 +1,6 @@
 /**
  * The readable history of the exchange core (spec: fills and non-active orders only within the last 3 × 24 h):
- * every query hides what lies before the window, and a user that keeps no history (Exchange.setKeepHistory)
+ * every query hides what lies before the window, and a user that keeps no history (Exchange.disableHistory)
  * shows none; the window never moves back with the clock.
  */
 import { strict as assert } from 'node:assert';
@@ -76,7 +76,7 @@ describe('exchange core: readable history (3 × 24 h window, users without histo
 
   it('a user without history: live orders and balances as usual, no done order, no fill; the trade is on the tape and the other side keeps its fill', () => {
     const { ex } = setup();
-    ex.setKeepHistory('bot', false);
+    ex.disableHistory('bot');
     const ask = place(ex, 'bot', { side: 'sell', type: 'limit', price: '100', size: '1', clientOid: 'q1' });
     assert.equal(ex.getOrder('bot', SYM, ask).active, true);
     assert.equal(ex.getOrderByClientOid('bot', SYM, 'q1').id, ask);
