@@ -15,7 +15,8 @@
  *   events.ts Emitting (core events: level, trade, order, balance) → resting.ts Resting (book queues, rest,
  *   cancel, finish, GTT expiry) → matching.ts Matching (submit, match, fill) → fastpaths.ts FastPaths (the
  *   written-out common cases, each mirroring a canonical method) → invariants.ts Invariants
- *   (checkInvariants) → this file's Exchange (the public API).
+ *   (checkInvariants) → snapshot.ts Snapshots (exportSnapshot / loadSnapshot) → this file's Exchange (the public
+ *   API).
  *
  * Determinism: no I/O, no randomness, time only from the injected clock. The same commands at the same
  * clock values produce the same order ids, fills, sequences and balances (the sandbox journals commands
@@ -59,6 +60,18 @@
  * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
  * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
  * field (`tNow`) rather than a parameter, so no boxed double is passed between them.
+ *
+ * History and memory (issue 18): fills and done orders are readable for 3 × 24 h (HISTORY_WINDOW_MS; the window
+ * ends at the latest clock value seen and never moves back), and not at all for a user whose history is
+ * disabled (disableHistory: the sandbox's bots). What nobody can read any more is released in passes every
+ * 4,096 orders / 10 min of clock (CoreState.releaseHistory): archive chunks once the entries they still need are
+ * few (those move to side maps), fill-store chunks older than the window, GTT entries of done orders. Memory
+ * thus follows the live state and the readable history, not the age of the engine; a query never depends on
+ * when a pass ran (tests compare with `release: false`). This needs a clock that does not go backwards (the
+ * sandbox's never does): a done-order chain is walked in done-time order and ends at a released record.
+ *
+ * Snapshots (snapshot.ts): exportSnapshot() streams the whole engine as small records and
+ * Exchange.importSnapshot() rebuilds an engine that behaves exactly like the exported one.
  *
  * Book sequence (per symbol, `sequence()` and the level-2 snapshot's `sequence`): the last number consumed by
  * a visible change of a price level, i.e. of its aggregated visible size. Every such change consumes exactly
@@ -124,7 +137,7 @@ import {
 } from './base';
 import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } from './book';
 import { FS_MARKET, FS_SIDE } from './fillstore';
-import { Invariants } from './invariants';
+import { Snapshots, type SnapshotRecord } from './snapshot';
 import { LF_SEQ, LF_STRIDE, type OrderState } from './rows';
 import type { CoreEventSink } from './events';
 import type { CoreOptions } from './state';
@@ -152,15 +165,30 @@ export interface LimitTicksOptions {
  * holds, collected fees) and one order book per symbol. All methods are synchronous; every mutating method
  * either succeeds completely or throws {@link ExchangeError} having changed nothing.
  */
-export class Exchange extends Invariants {
+export class Exchange extends Snapshots {
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
    * @param opts.bigIntOnly testing aid: compute every amount on the BigInt path (results are identical).
    * @param opts.fastPaths testing aid: false runs the canonical code instead of the written-out fast paths
    *   of fastpaths.ts (results are identical).
+   * @param opts.release testing aid: false never releases history nobody can read (results are identical).
    */
   constructor(opts: CoreOptions) {
     super(opts);
+  }
+
+  /**
+   * An engine rebuilt from a snapshot's records (snapshot.ts; {@link exportSnapshot} of another engine, read
+   * back one at a time): it answers every later command and query exactly as the exported engine would. Trade
+   * listeners, the event sink and watched users and symbols are not part of a snapshot: register them again.
+   * @param opts constructor options (the clock; testing aids)
+   * @throws Error ("snapshot: …") when a record is out of place or inconsistent, the end record is missing
+   *   (a torn snapshot) or the restored state breaks an invariant.
+   */
+  static importSnapshot(opts: CoreOptions, records: Iterable<SnapshotRecord>): Exchange {
+    const ex = new Exchange(opts);
+    ex.loadSnapshot(records);
+    return ex;
   }
 
   // ───────────────────────────── reference data ─────────────────────────────

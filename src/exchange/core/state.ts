@@ -72,7 +72,7 @@ export abstract class CoreState extends OrderRows {
   protected readonly fastScale = new Map<string, number>();
   protected readonly symList: Sym[] = [];
   /** done orders + seq → live slot */
-  protected readonly archive = new Archive();
+  protected archive = new Archive();
   /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
   protected readonly usList: UserSym[] = [];
   protected orderSeq = 0;
@@ -83,11 +83,11 @@ export abstract class CoreState extends OrderRows {
    * instead of a parameter: a double argument would be boxed (a heap number per call) */
   protected tNow = 0;
   /** every fill record, by fill id */
-  protected readonly fillStore = new FillStore();
+  protected fillStore = new FillStore();
   protected accountSeq = 0;
   protected holdSeq = 0;
   /** the fee rates this exchange has used (live rows and fill records keep their ids) */
-  protected readonly rates = new RateTable();
+  protected rates = new RateTable();
   protected readonly fees = new Map<string, bigint>();
   protected readonly deposited = new Map<string, bigint>();
   protected readonly withdrawn = new Map<string, bigint>();

@@ -132,7 +132,7 @@ export const engineCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
 export const historyCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
   { weight: 40, arbitrary: engineCmdArb },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('jump' as const), ms: fc.oneof(fc.integer({ min: 60_000, max: 3_600_000 }), fc.integer({ min: 86_400_000, max: 4 * 86_400_000 })) }) },
-  { weight: 3, arbitrary: fc.record({ k: fc.constant('filler' as const), n: fc.integer({ min: 200, max: 2500 }), cross: fc.boolean(), keep: fc.constantFrom(0, 0, 97, 500) }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('filler' as const), n: fc.integer({ min: 500, max: 5000 }), cross: fc.boolean(), keep: fc.constantFrom(0, 0, 97, 500) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('edge' as const), pick: fc.nat(), d: fc.integer({ min: -2, max: 60 }) }) },
 );
 
