@@ -114,8 +114,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     lock = await acquireStateDirLock(opts.stateDir);
     let opened: ReturnType<typeof Journal.open<Command>> | undefined;
     try {
-      opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false });
-      warnings.push(...opened.warnings, ...state.replay(opened.commands));
+      const replayWarnings: string[] = [];
+      // streamed: each record is replayed as it is read, the journal is never in memory whole
+      opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false, onCommand: (cmd, i) => state.replayCommand(cmd, i, replayWarnings) });
+      warnings.push(...opened.warnings, ...replayWarnings);
     } catch (e) {
       opened?.journal.close();
       await lock.release();

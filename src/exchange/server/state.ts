@@ -354,22 +354,27 @@ export class SandboxState {
    * (they failed identically when first run only if the journal holds failed commands — it doesn't).
    * @returns warnings for commands that threw during replay.
    */
-  replay(commands: readonly Command[]): string[] {
+  replay(commands: Iterable<Command>): string[] {
     const warnings: string[] = [];
+    let i = 0;
+    for (const cmd of commands) this.replayCommand(cmd, i++, warnings);
+    return warnings;
+  }
+
+  /**
+   * Apply one journaled command without appending it again (a start streams a journal through this); a
+   * command that fails is skipped and reported in `warnings` as command #`index`.
+   */
+  replayCommand(cmd: Command, index: number, warnings: string[]): void {
     this.replaying = true;
     try {
-      for (const [i, cmd] of commands.entries()) {
-        try {
-          this.exec(cmd);
-        } catch (e) {
-          warnings.push(`journal command #${i} (${cmd.op}) failed on replay: ${(e as Error).message}`);
-        }
-      }
+      this.exec(cmd);
+    } catch (e) {
+      warnings.push(`journal command #${index} (${cmd.op}) failed on replay: ${(e as Error).message}`);
     } finally {
       this.replaying = false;
     }
     if (this.manualClock && this.lastT > this.manualNow) this.manualNow = this.lastT;
-    return warnings;
   }
 
   /** Shorthand: build `{op, t: now(), args}` and exec it; returns the op's typed result. */

@@ -15,11 +15,18 @@ import type { KeyVersion } from '../../../src/api/schemas';
 import { signRequest } from '../../../src/api/signing';
 import { mulberry32 } from '../../../src/exchange/server/world';
 import { buildCli, sleep } from './helpers';
-import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord } from '../../../src/exchange/server/journal';
+import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord, journalHeaderLine, LineReader, MAX_LINE_BYTES, type JournalCommand, type JournalOptions } from '../../../src/exchange/server/journal';
+
+/** Open the journal of `dir`, collecting the commands it streams. */
+function openJ(dir: string, opts: JournalOptions = {}) {
+  const commands: JournalCommand[] = [];
+  const o = Journal.open(dir, { ...opts, onCommand: (c) => void commands.push(c) });
+  return { ...o, commands };
+}
 
 /** Commands of the journal in `dir` (opened and closed again). */
 function readAll(dir: string) {
-  const { journal, commands, warnings } = Journal.open(dir);
+  const { journal, commands, warnings } = openJ(dir);
   journal.close();
   return { commands, warnings };
 }
@@ -39,11 +46,91 @@ describe('Journal (file format)', () => {
 
   it('creates the state dir and a journal with only the header, and replays nothing', () => {
     const sub = path.join(dir, 'a', 'b');
-    const { journal, commands, warnings } = Journal.open(sub);
+    const { journal, commands, warnings, header } = openJ(sub, { fileName: 'journal-00000003.log', create: { gen: 3, base: 'snapshot-00000003.snap', start: 42 } });
     journal.close();
     assert.deepEqual(commands, []);
     assert.deepEqual(warnings, []);
-    assert.equal(fs.readFileSync(path.join(sub, 'journal.log'), 'utf8'), JOURNAL_HEADER);
+    assert.deepEqual(header, { version: 2, gen: 3, base: 'snapshot-00000003.snap', start: 42 });
+    assert.equal(fs.readFileSync(path.join(sub, 'journal-00000003.log'), 'utf8'), 'SPOTDESK-JOURNAL 2 {"gen":3,"base":"snapshot-00000003.snap","start":42}\n');
+    assert.deepEqual(openJ(sub, { fileName: 'journal-00000003.log' }).header, header);
+  });
+
+  it('reads a version 1 journal (journal.log of a sandbox before snapshots) as generation 0 on the empty state', () => {
+    const file = path.join(dir, 'journal.log');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(JOURNAL_HEADER), encodeRecord({ op: 'x', t: 1 }), encodeRecord({ op: 'y', t: 2 })]));
+    const a = openJ(dir);
+    a.journal.append({ op: 'z', t: 3 });
+    a.journal.close();
+    assert.deepEqual(a.header, { version: 1, gen: 0, base: null, start: 0 });
+    assert.deepEqual(readAll(dir).commands.map((c) => c.op), ['x', 'y', 'z']);
+  });
+
+  it('streams a journal larger than its read buffer, with records longer than it, counting records and bytes', () => {
+    const a = openJ(dir, { fileName: 'big.log' });
+    const long = 'é'.repeat(3 << 20); // a 6 MiB record: longer than the 4 MiB read chunk
+    for (let i = 0; i < 20_000; i++) a.journal.append({ op: 'small', t: i, args: { n: i, s: 'x'.repeat(i % 300) } });
+    a.journal.append({ op: 'long', t: 20_000, args: { s: long } });
+    a.journal.append({ op: 'after', t: 20_001 });
+    const { records, bytes } = a.journal;
+    a.journal.close();
+    assert.equal(records, 20_002);
+    assert.equal(bytes, fs.statSync(path.join(dir, 'big.log')).size);
+    let n = 0;
+    let last: JournalCommand | undefined;
+    const b = Journal.open(dir, { fileName: 'big.log', onCommand: (c, i) => {
+      assert.equal(i, n++);
+      if (c.op === 'small') assert.equal(c.t, i);
+      last = c;
+      if (c.op === 'long') assert.equal((c.args as { s: string }).s, long);
+    } });
+    b.journal.close();
+    assert.deepEqual([n, b.count, b.journal.records, b.warnings], [20_002, 20_002, 20_002, []]);
+    assert.equal(last?.op, 'after');
+  });
+
+  it('opens a journal of more than 2 GiB (a sparse, zero-filled tail) with bounded memory: the tail is skipped and truncated', function () {
+    this.timeout(60_000);
+    const a = openJ(dir);
+    for (let i = 0; i < 3; i++) a.journal.append({ op: `r${i}`, t: i });
+    a.journal.close();
+    const file = path.join(dir, 'journal.log');
+    const good = fs.statSync(file).size;
+    const huge = Math.floor(2.2 * 2 ** 30);
+    fs.truncateSync(file, huge); // a hole: no disk used, reads back as zeros (no newline in 2.2 GB)
+    // the reader never holds more than MAX_LINE_BYTES of it
+    const fd = fs.openSync(file, 'r');
+    let maxBuffer = 0;
+    let lines = 0;
+    try {
+      const r = new LineReader(fd, 0);
+      while (r.next() !== null) {
+        lines++;
+        maxBuffer = Math.max(maxBuffer, r.bufferBytes);
+      }
+      maxBuffer = Math.max(maxBuffer, r.bufferBytes);
+      assert.deepEqual([lines, r.offset, r.size], [4, good, huge], 'header + 3 records, then an incomplete line');
+    } finally {
+      fs.closeSync(fd);
+    }
+    assert.ok(maxBuffer <= MAX_LINE_BYTES, `read buffer ${maxBuffer} bytes`);
+    const b = openJ(dir);
+    b.journal.close();
+    assert.deepEqual(b.commands.map((c) => c.op), ['r0', 'r1', 'r2']);
+    assert.match(b.warnings[0], new RegExp(`torn or invalid last record #4 at byte ${good} .*truncated ${huge - good} bytes`));
+    assert.equal(fs.statSync(file).size, good);
+  });
+
+  it('skips an overlong run of bytes without a newline in the middle and still finds the valid records after it', () => {
+    const a = openJ(dir);
+    a.journal.append({ op: 'before', t: 1 });
+    a.journal.close();
+    const file = path.join(dir, 'journal.log');
+    fs.appendFileSync(file, Buffer.alloc(MAX_LINE_BYTES + 5, 0x41));
+    fs.appendFileSync(file, Buffer.concat([Buffer.from('\n'), encodeRecord({ op: 'after', t: 2 })]));
+    assert.throws(() => openJ(dir), (e: unknown) => e instanceof JournalCorruptError && /missing length|bad length/.test(e.message));
+    const b = openJ(dir, { truncateCorrupt: true });
+    b.journal.close();
+    assert.deepEqual(b.commands.map((c) => c.op), ['before']);
   });
 
   it('round-trips commands in order, losslessly, across reopen', () => {
@@ -52,21 +139,23 @@ describe('Journal (file format)', () => {
       { op: 'place', t: 1_700_000_000_001, args: { uid: 'u1', req: { symbol: 'BTC-USDT', side: 'buy', price: '0.1', size: '3', remark: 'line\nbreak "quoted" ünïcødé' } } },
       { op: 'clock', t: 1_700_000_000_002 },
     ];
-    const a = Journal.open(dir);
+    const a = openJ(dir);
     for (const c of cmds) a.journal.append(c);
     assert.equal(a.journal.appendedCount, 3);
     a.journal.close();
-    const b = Journal.open(dir);
+    const b = openJ(dir);
     assert.deepEqual(b.commands, cmds);
     assert.deepEqual(b.warnings, []);
     b.journal.append({ op: 'cancel', t: 1_700_000_000_003, args: { id: 'x' } });
     b.journal.close();
-    const c = Journal.open(dir);
+    const c = openJ(dir);
     c.journal.close();
     assert.equal(c.commands.length, 4);
     assert.equal(c.commands[3].op, 'cancel');
-    // one line per record, plus the header
-    assert.equal(fs.readFileSync(path.join(dir, 'journal.log'), 'utf8').split('\n').length, 6);
+    // one line per record, plus the header (a new journal is version 2, generation 0 on the empty state)
+    const text = fs.readFileSync(path.join(dir, 'journal.log'), 'utf8');
+    assert.equal(text.split('\n').length, 6);
+    assert.ok(text.startsWith(journalHeaderLine({ gen: 0, base: null, start: 0 })));
   });
 
   it('record encoding is <len> <crc32> <json>\\n with the IEEE CRC-32', () => {
@@ -83,21 +172,21 @@ describe('Journal (file format)', () => {
     ['only a length', () => Buffer.from('123')],
   ] as const) {
     it(`detects, skips and truncates a torn last record: ${name}`, () => {
-      const a = Journal.open(dir);
+      const a = openJ(dir);
       a.journal.append({ op: 't1', t: 1 });
       a.journal.append({ op: 't2', t: 2, args: { amount: '1.5' } });
       a.journal.close();
       const file = path.join(dir, 'journal.log');
       const goodSize = fs.statSync(file).size;
       fs.appendFileSync(file, tail(encodeRecord({ op: 't3', t: 3, args: { amount: '2.25' } })));
-      const b = Journal.open(dir);
+      const b = openJ(dir);
       assert.deepEqual(b.commands.map((c) => c.op), ['t1', 't2']);
       assert.equal(b.warnings.length, 1);
       assert.match(b.warnings[0], /torn or invalid last record #3 at byte \d+/);
       assert.equal(fs.statSync(file).size, goodSize, 'garbage truncated');
       b.journal.append({ op: 't5', t: 5 });
       b.journal.close();
-      const c = Journal.open(dir);
+      const c = openJ(dir);
       c.journal.close();
       assert.deepEqual(c.commands.map((x) => x.op), ['t1', 't2', 't5']);
       assert.deepEqual(c.warnings, []);
@@ -105,14 +194,14 @@ describe('Journal (file format)', () => {
   }
 
   it('refuses to drop valid records that follow a corrupt one, unless truncateCorrupt', () => {
-    const a = Journal.open(dir);
+    const a = openJ(dir);
     for (let i = 1; i <= 3; i++) a.journal.append({ op: `t${i}`, t: i });
     a.journal.close();
     const file = path.join(dir, 'journal.log');
     const text = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, text.replace('"op":"t2"', '"op":"tX"'));
-    assert.throws(() => Journal.open(dir), (e: unknown) => e instanceof JournalCorruptError && /checksum mismatch/.test(e.message));
-    const b = Journal.open(dir, { truncateCorrupt: true });
+    assert.throws(() => openJ(dir), (e: unknown) => e instanceof JournalCorruptError && /checksum mismatch/.test(e.message));
+    const b = openJ(dir, { truncateCorrupt: true });
     b.journal.close();
     assert.deepEqual(b.commands.map((c) => c.op), ['t1']);
     assert.match(b.warnings[0], /corrupt record #2 .*INCLUDING later valid records/);
@@ -120,12 +209,12 @@ describe('Journal (file format)', () => {
 
   it('rejects a file that is not a journal', () => {
     fs.writeFileSync(path.join(dir, 'journal.log'), '{"some":"json"}\n');
-    assert.throws(() => Journal.open(dir), /not a SpotDesk journal/);
+    assert.throws(() => openJ(dir), /not a SpotDesk journal/);
   });
 
   it('repairs a torn header', () => {
-    fs.writeFileSync(path.join(dir, 'journal.log'), JOURNAL_HEADER.slice(0, 5));
-    const a = Journal.open(dir);
+    fs.writeFileSync(path.join(dir, 'journal.log'), journalHeaderLine({ gen: 0, base: null, start: 0 }).slice(0, 25));
+    const a = openJ(dir);
     a.journal.append({ op: 'x', t: 1 });
     a.journal.close();
     assert.match(a.warnings[0], /torn header/);
@@ -133,7 +222,7 @@ describe('Journal (file format)', () => {
   });
 
   it('rejects values that JSON cannot carry losslessly (floats, unsafe integers, bigint)', () => {
-    const { journal } = Journal.open(dir);
+    const { journal } = openJ(dir);
     try {
       assert.throws(() => journal.append({ op: 'x', t: 1, args: { amount: 0.1 } }), JournalValueError);
       assert.throws(() => journal.append({ op: 'x', t: 1, args: { n: 2 ** 53 } }), /safe integers/);
@@ -146,12 +235,12 @@ describe('Journal (file format)', () => {
   });
 
   it('closes idempotently, refuses appends once closed; fsync mode works', () => {
-    const a = Journal.open(dir, { fsync: true });
+    const a = openJ(dir, { fsync: true });
     a.journal.append({ op: 'x', t: 1 });
     a.journal.close();
     a.journal.close(); // idempotent
     assert.throws(() => a.journal.append({ op: 'y', t: 2 }), /closed/);
-    const b = Journal.open(dir);
+    const b = openJ(dir);
     b.journal.close();
     assert.equal(b.commands.length, 1);
   });
