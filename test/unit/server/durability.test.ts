@@ -24,6 +24,13 @@ function openJ(dir: string, opts: JournalOptions = {}) {
   return { ...o, commands };
 }
 
+/** The journal of the newest generation in the state dir `dir` (journal-<gen>.log). */
+function newestJournal(dir: string): string {
+  const names = fs.readdirSync(dir).filter((f) => /^journal-\d{8}\.log$/.test(f)).sort();
+  assert.ok(names.length > 0, `no journal in ${dir}`);
+  return path.join(dir, names[names.length - 1]);
+}
+
 /** Commands of the journal in `dir` (opened and closed again). */
 function readAll(dir: string) {
   const { journal, commands, warnings } = openJ(dir);
@@ -759,36 +766,42 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
     const sb1 = await start(dir);
     const user = (await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', { balances: [{ currency: 'USDT', type: 'main', amount: '1000' }] })).json.data;
     await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a1', currency: 'USDT', from: 'main', to: 'trade', amount: '100' });
-    const s0 = await sb1.accounts(user);
     await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a2', currency: 'USDT', from: 'main', to: 'trade', amount: '7.5' });
     const s1 = await sb1.accounts(user);
     assert.equal(s1.get('USDT/trade')!.balance, '107.5');
-    assert.equal(await sb1.kill('SIGTERM'), 0);
-    const file = path.join(dir, 'journal.log');
+    assert.equal(await sb1.kill('SIGKILL'), null); // killed: no last snapshot, the journal holds everything
+    const file0 = newestJournal(dir);
+    assert.equal(path.basename(file0), 'journal-00000000.log');
 
     // (a) garbage after the last whole record: warning, nothing lost, garbage truncated
-    const size = fs.statSync(file).size;
-    fs.appendFileSync(file, Buffer.from('57 0badc0de {"op":"transfer","t":17000'));
+    const size = fs.statSync(file0).size;
+    fs.appendFileSync(file0, Buffer.from('57 0badc0de {"op":"transfer","t":17000'));
     const sb2 = await start(dir);
-    assert.match(sb2.stderr, /sandbox warning: journal .*journal\.log: torn or invalid last record #\d+ at byte \d+ \(truncated record.*\); skipped and truncated 38 bytes/);
+    assert.match(sb2.stderr, /sandbox warning: journal .*journal-00000000\.log: torn or invalid last record #\d+ at byte \d+ \(truncated record.*\); skipped and truncated 38 bytes/);
     assert.deepEqual(await sb2.accounts(user), s1);
-    assert.equal(fs.statSync(file).size, size);
+    assert.equal(fs.statSync(file0).size, size);
     await sb2.invariants();
-    assert.equal(await sb2.kill('SIGTERM'), 0);
+    // the start replayed records, so it wrote a snapshot and began the next journal
+    const file1 = newestJournal(dir);
+    assert.equal(path.basename(file1), 'journal-00000001.log');
+    assert.ok(fs.existsSync(path.join(dir, 'snapshot-00000001.snap')));
+    await sb2.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a3', currency: 'USDT', from: 'main', to: 'trade', amount: '2.5' });
+    assert.equal((await sb2.accounts(user)).get('USDT/trade')!.balance, '110');
+    assert.equal(await sb2.kill('SIGKILL'), null);
 
-    // (b) the last record itself torn (the process died while writing transfer a2): a2 is gone
-    const text = fs.readFileSync(file, 'utf8');
+    // (b) the last record itself torn (the process died while writing transfer a3): a3 is gone
+    const text = fs.readFileSync(file1, 'utf8');
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
-    assert.match(lastLine, /"op":"transfer".*"clientOid":"a2"/);
-    fs.truncateSync(file, size - Math.floor(lastLine.length / 2));
+    assert.match(lastLine, /"op":"transfer".*"clientOid":"a3"/);
+    fs.truncateSync(file1, text.length - Math.floor(lastLine.length / 2));
     const sb3 = await start(dir);
-    assert.match(sb3.stderr, /sandbox warning: journal .*torn or invalid last record/);
-    assert.deepEqual(await sb3.accounts(user), s0);
+    assert.match(sb3.stderr, /sandbox warning: journal .*journal-00000001\.log: torn or invalid last record/);
+    assert.deepEqual(await sb3.accounts(user), s1);
     await sb3.invariants();
-    // appends continue after the truncation point and survive a further restart without warnings
-    await sb3.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a3', currency: 'USDT', from: 'main', to: 'trade', amount: '1' });
+    // appends continue after the truncation point and survive a clean stop + start without warnings
+    await sb3.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a4', currency: 'USDT', from: 'main', to: 'trade', amount: '1' });
     const s3 = await sb3.accounts(user);
-    assert.equal(s3.get('USDT/trade')!.balance, '101');
+    assert.equal(s3.get('USDT/trade')!.balance, '108.5');
     assert.equal(await sb3.kill('SIGTERM'), 0);
     const sb4 = await start(dir);
     assert.doesNotMatch(sb4.stderr, /warning|torn|corrupt|failed/i);
