@@ -27,12 +27,17 @@
  * Retention: the users nobody can query — the market simulation's bots (label `sim-…`) and the seeded
  * liquidity — keep no history in the core (Exchange.disableHistory, set when they are created): their done
  * orders and fills leave memory at once, their trades stay on the public tape. Everyone else's fills and
- * done orders are readable (and kept) for 3 × 24 h.
+ * done orders are readable (and kept) for 3 × 24 h (HISTORY_WINDOW_MS). The server's own history follows
+ * the same window: deposit records and finished (SUCCESS / FAILURE) withdrawals whose last change is older
+ * than it are dropped by {@link SandboxState.exec} each time the command clock enters a new 10-minute
+ * interval (a pure function of the commands' `t`, so replay drops the same records at the same command).
+ * Users, keys, whitelists, deposit addresses, transfer clientOids, withdrawals in flight, balances and
+ * active orders are never dropped.
  */
 import { randomBytes } from 'node:crypto';
 import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
-import { Exchange, ExchangeError, type PlaceOrderResult, type SnapshotRecord } from '../core';
+import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type PlaceOrderResult, type SnapshotRecord } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
@@ -349,6 +354,8 @@ export class SandboxState {
   private seq = 0;
   private lastT = 0;
   private seeded = false;
+  /** The 10-minute interval of the command clock in which the server's history was last pruned. */
+  private pruneBucket = 0;
   /** Listeners told after every successful command (e.g. tickers cache, tests). */
   private readonly listeners: Array<(cmd: Command, result: unknown) => void> = [];
   /** Snapshot sections besides the core's, in registration order. */
@@ -411,7 +418,7 @@ export class SandboxState {
 
   /** Records of the `state` section: this class's own fields (users, funding records, status, clock…). */
   private *exportOwn(): Generator<unknown> {
-    yield { k: 'meta', manualNow: this.manualNow, lastT: this.lastT, nextUid: this.nextUid, seq: this.seq, seeded: this.seeded, status: this.status };
+    yield { k: 'meta', manualNow: this.manualNow, lastT: this.lastT, nextUid: this.nextUid, seq: this.seq, seeded: this.seeded, status: this.status, pruneBucket: this.pruneBucket };
     const blocks = function* <T>(k: string, list: readonly T[]): Generator<unknown> {
       for (let i = 0; i < list.length; i += 256) yield { k, list: list.slice(i, i + 256) };
     };
@@ -435,6 +442,7 @@ export class SandboxState {
           this.seq = r.seq as number;
           this.seeded = r.seeded as boolean;
           this.status = r.status as S.ServiceStatus;
+          this.pruneBucket = typeof r.pruneBucket === 'number' ? r.pruneBucket : Math.floor(this.lastT / PRUNE_EVERY_MS);
           break;
         case 'users':
           for (const u of r.list as UserRecord[]) {
@@ -537,10 +545,35 @@ export class SandboxState {
     } finally {
       this.execT = null;
     }
+    // the clock a `clock.set` moved to counts at once (its own `t` is the time it was sent at)
+    const clock = cmd.op === 'clock.set' ? Math.max(t, this.manualNow) : t;
+    if (Math.floor(clock / PRUNE_EVERY_MS) > this.pruneBucket) {
+      this.pruneBucket = Math.floor(clock / PRUNE_EVERY_MS);
+      this.pruneHistory(clock);
+    }
     this.lastT = t;
     if (!this.replaying && this.journal) this.journal.append(cmd);
     for (const l of this.listeners) l(cmd, result);
     return result;
+  }
+
+  /**
+   * Drop the server's history older than the 3 × 24 h window at clock `t` (module doc, "Retention"): deposit
+   * records, and withdrawals that finished (SUCCESS / FAILURE) before `t − HISTORY_WINDOW_MS`. Withdrawals in
+   * flight stay whatever their age. @returns how many records were dropped.
+   */
+  pruneHistory(t: number): number {
+    const cutoff = t - HISTORY_WINDOW_MS;
+    let n = 0;
+    while (n < this.deposits.length && this.deposits[n].createdAt < cutoff) n++;
+    if (n > 0) this.deposits.splice(0, n);
+    for (const [id, w] of this.withdrawals) {
+      if (w.status !== 'PROCESSING' && w.updatedAt < cutoff) {
+        this.withdrawals.delete(id);
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Process time-driven engine work (GTT expiry) up to `t` without journaling (it is a pure function of time). */
@@ -915,6 +948,8 @@ export class SandboxState {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+/** The server's history is pruned when the command clock enters a new interval of this length (ms). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** Label prefix of the market-simulation bots (sim.ts: `sim-maker`, `sim-taker`). */
 export const SIMULATION_LABEL_PREFIX = 'sim-';

@@ -263,6 +263,56 @@ describe('state dir: snapshots, rotation, recovery (stateStore.ts)', function ()
     c.store.close();
   });
 
+  it('retention: history older than 3 x 24 h leaves memory and snapshots; live state never does', () => {
+    const a = open(dir);
+    a.state.run('world.seed', { seed: 3 });
+    const u = busyUser(a.state, 'r');
+    a.state.run('deposit', { uid: u.uid, currency: 'USDT', chainId: 'trx', amount: '5', depositId: 'd-old' });
+    a.state.run('withdrawal.create', {
+      withdrawalId: 'w-done', uid: u.uid, version: 'v1', currency: 'USDT', chainId: 'trx', withdrawType: 'ADDRESS',
+      toAddress: 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8', memo: '', isInner: false, remark: '', amount: '15',
+    });
+    a.state.run('withdrawal.settle', { withdrawalId: 'w-done' });
+    const s0 = a.store.rotate()!.bytes; // the live state, little history
+    // history: 12,000 orders placed and cancelled, 2,400 IOC fills. The core keeps history in 4,096-order
+    // chunks and releases sealed ones: chunk 0 stays (the seeded liquidity's 604 live orders are in it), so
+    // does the chunk being filled; chunks 1 and 2 (orders h~2900 to h~9700) go
+    const done: string[] = [];
+    for (let i = 0; i < 12000; i++) {
+      const { orderId } = a.state.run('order.place', { uid: u.uid, req: { clientOid: `h${i}`, symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '21000', size: '0.001' } });
+      a.state.run('order.cancel', { uid: u.uid, symbol: 'BTC-USDT', orderId });
+      done.push(orderId);
+      if (i % 5 === 0) a.state.run('order.place', { uid: u.uid, req: { symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '200000', size: '0.00001', timeInForce: 'IOC' } });
+    }
+    const s1 = a.store.rotate()!.bytes;
+    assert.ok(s1 > s0 + 100_000, `history makes the snapshot grow: ${s0} → ${s1} bytes`);
+    assert.equal(a.state.exchange.getOrder(u.uid, 'BTC-USDT', done[0]).id, done[0]);
+    const active = a.state.exchange.activeOrders(u.uid, 'BTC-USDT').map((o) => o.id);
+    assert.equal(active.length, 1);
+    // 3 x 24 h + 1 min later
+    a.state.run('clock.set', { now: T0 + 3 * 24 * HOUR + 60_000 });
+    assert.throws(() => a.state.exchange.getOrder(u.uid, 'BTC-USDT', done[0]), /order not exists/i);
+    assert.deepEqual(a.state.exchange.fills(u.uid, { symbol: 'BTC-USDT' }).items, []);
+    assert.deepEqual(a.state.deposits, [], 'deposit records older than the window are dropped');
+    assert.deepEqual([...a.state.withdrawals.keys()], ['w-r'], 'the finished withdrawal is dropped, the one in flight stays');
+    // what never leaves: user, key, whitelist, deposit address, balances, the active order, the hold in flight
+    assert.deepEqual(a.state.userByKey(u.apiKey), u);
+    assert.equal(a.state.depositAddressesOf(u.uid, 'USDT').length, 1);
+    assert.deepEqual(a.state.exchange.activeOrders(u.uid, 'BTC-USDT').map((o) => o.id), active);
+    const main = a.state.exchange.accounts(u.uid, { currency: 'USDT', type: 'main' })[0];
+    assert.equal(String(main.holds), a.state.withdrawals.get('w-r')!.totalDebit);
+    const rot = a.store.rotate()!;
+    assert.ok(rot.bytes - s0 < (s1 - s0) / 2, `the snapshot shrinks back towards the live state: ${s0} bytes before the history, ${s1} with it, ${rot.bytes} after the window`);
+    const text = fs.readFileSync(rot.file, 'utf8');
+    for (const gone of ['"h4000"', '"h6000"', '"h9000"', 'd-old', 'w-done']) assert.ok(!text.includes(gone), `${gone} is not in the snapshot`);
+    const before = dump(a.state);
+    a.store.close();
+    const b = open(dir);
+    assert.equal(dump(b.state), before);
+    b.state.exchange.checkInvariants();
+    b.store.close();
+  });
+
   it('streams snapshots: a reader holds one record at a time and checks the end record', () => {
     const a = open(dir);
     a.state.run('world.seed', { seed: 3 });
