@@ -51,8 +51,8 @@ export interface SandboxOptions {
   snapshotEveryRecords?: number;
   /** … or this many bytes (default: stateStore.ts DEFAULT_SNAPSHOT_EVERY_BYTES). */
   snapshotEveryBytes?: number;
-  /** Called while a snapshot is written with the bytes written so far (tests kill the process there). */
-  onSnapshotWrite?: (bytes: number) => void;
+  /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process there). */
+  onSnapshotWrite?: (bytes: number, gen: number) => void;
 }
 
 /** Credentials of the default user (also written to STATE_DIR/credentials.json). */

@@ -86,11 +86,11 @@ export function fsyncDir(dir: string): void {
 
 /**
  * Write `meta` and `sections` as `dir/snapshot-<gen>.snap` (see the module doc): streamed through a `.tmp`
- * file, fsynced, renamed into place, the directory fsynced. `hook(bytes)`, when given, is called after each
+ * file, fsynced, renamed into place, the directory fsynced. `hook(bytes, gen)`, when given, is called after each
  * write with the bytes written so far (tests use it to kill the process mid-write).
  * @throws Error on I/O failure (the `.tmp` file is removed) or when a section's record cannot be encoded
  */
-export function writeSnapshot(dir: string, meta: SnapshotMeta, sections: SnapshotSections, hook?: (bytes: number) => void): SnapshotWriteStats {
+export function writeSnapshot(dir: string, meta: SnapshotMeta, sections: SnapshotSections, hook?: (bytes: number, gen: number) => void): SnapshotWriteStats {
   const file = path.join(dir, snapshotName(meta.gen));
   const tmp = `${file}.tmp`;
   const t0 = performance.now();
@@ -108,7 +108,7 @@ export function writeSnapshot(dir: string, meta: SnapshotMeta, sections: Snapsho
     bytes += buf.length;
     parts = [];
     pending = 0;
-    hook?.(bytes);
+    hook?.(bytes, meta.gen);
   };
   const put = (b: Buffer): void => {
     hash.update(b);

@@ -48,8 +48,8 @@ export interface StateStoreOptions {
   snapshotEveryBytes?: number;
   /** Notes (rotations with their pause, fallbacks). */
   log?: (line: string) => void;
-  /** Called while a snapshot is written, with the bytes written so far (tests kill the process here). */
-  onSnapshotWrite?: (bytes: number) => void;
+  /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process here). */
+  onSnapshotWrite?: (bytes: number, gen: number) => void;
 }
 
 /**

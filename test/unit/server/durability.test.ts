@@ -3,6 +3,9 @@
  * 1. the journal file format in isolation (round trip, torn tail, mid-file corruption, lossless values);
  * 2. the real sandbox as a CHILD process, SIGKILLed in the middle of a load of orders, cancels, transfers
  *    and withdrawals, restarted on the same state dir, and compared with every acknowledged response;
+ *    The same while a SNAPSHOT is being written (issue 18 part 3: a sandbox built with a small rotation
+ *    threshold kills itself in the middle of a snapshot write), then a damaged newest snapshot: the start
+ *    falls back to the previous snapshot and its journals;
  * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record.
  */
 import { strict as assert } from 'node:assert';
@@ -14,6 +17,7 @@ import * as D from '../../../src/api/decimal';
 import type { KeyVersion } from '../../../src/api/schemas';
 import { signRequest } from '../../../src/api/signing';
 import { mulberry32 } from '../../../src/exchange/server/world';
+import * as esbuild from 'esbuild';
 import { buildCli, sleep } from './helpers';
 import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord, journalHeaderLine, LineReader, MAX_LINE_BYTES, type JournalCommand, type JournalOptions } from '../../../src/exchange/server/journal';
 
@@ -276,10 +280,11 @@ class SandboxChild {
   baseUrl = '';
   adminToken = '';
   readonly proc: ChildProcess;
-  private readonly exited: Promise<number | null>;
+  readonly exited: Promise<number | null>;
 
-  constructor(cli: string, stateDir: string) {
-    this.proc = spawn(process.execPath, [cli, '--port', '0', '--state-dir', stateDir, '--no-sim', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @param argv the arguments after the script (default: the sandbox CLI's, on `stateDir`, no simulation, seed 7) */
+  constructor(cli: string, stateDir: string, argv?: string[]) {
+    this.proc = spawn(process.execPath, [cli, ...(argv ?? ['--port', '0', '--state-dir', stateDir, '--no-sim', '--seed', '7'])], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
     this.proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
@@ -451,7 +456,8 @@ async function readBack(sb: SandboxChild, user: UserCreds, op: Op, data: unknown
 /**
  * Drive a sequential, seeded load of order placements (resting and IOC), cancels, inner transfers
  * and withdrawals, reading back every acknowledged result and the accounts after it, and SIGKILL the
- * sandbox while mutation number `killAt` is in flight (`killDelayMs` after sending it).
+ * sandbox while mutation number `killAt` is in flight (`killDelayMs` after sending it); with `killAt` < 0 the
+ * sandbox is expected to die by itself (SIGKILL) at some mutation.
  */
 async function loadAndKill(sb: SandboxChild, user: UserCreds, seed: number, killAt: number, killDelayMs: number): Promise<Acked> {
   const rnd = mulberry32(seed);
@@ -484,7 +490,9 @@ async function loadAndKill(sb: SandboxChild, user: UserCreds, seed: number, kill
       acked.count++;
       acked.inflight = undefined;
     } catch (e) {
-      if (!killed || e instanceof assert.AssertionError) throw e;
+      if (e instanceof assert.AssertionError) throw e;
+      // killAt < 0: the sandbox kills itself (while writing a snapshot); the request failing must be its death
+      if (!killed && !(killAt < 0 && (await Promise.race([sb.exited.then(() => sb.proc.signalCode), sleep(10_000)])) === 'SIGKILL')) throw e;
       return acked; // connection died with the process: the in-flight op stays recorded
     }
     if (killed) return acked;
@@ -539,6 +547,35 @@ function assertSameExcept(a: Snapshot, b: Snapshot, except: string[], what: stri
 
 const ZERO: Acc = { balance: '0', available: '0', holds: '0' };
 
+/**
+ * Build a sandbox (startSandbox, like the CLI) that rotates every `argv[1]` journal records and SIGKILLs itself
+ * during the write of its `argv[2]`-th snapshot (after the first chunk of it reached the .tmp file, before the
+ * fsync and rename). Args: stateDir, rotation threshold, snapshot number. A test build, not the CLI: the
+ * product has no such switch.
+ */
+async function buildKillAtSnapshotCli(outDir: string): Promise<string> {
+  const entry = path.join(outDir, 'kill-at-snapshot.ts');
+  const server = path.resolve(__dirname, '../../../src/exchange/server/index.ts').replace(/\\/g, '/');
+  fs.writeFileSync(
+    entry,
+    `import { startSandbox } from ${JSON.stringify(server.replace(/\.ts$/, ''))};
+const [dir, every, killAt] = process.argv.slice(2);
+startSandbox({
+  stateDir: dir, port: 0, sim: false, seed: 7, snapshotEveryRecords: Number(every),
+  onSnapshotWrite: (_bytes, gen) => {
+    if (gen === Number(killAt)) process.kill(process.pid, 'SIGKILL');
+  },
+}).then((sb) => {
+  for (const w of sb.warnings) process.stderr.write('sandbox warning: ' + w + '\\n');
+  process.stdout.write('SpotDesk sandbox listening on ' + sb.baseUrl + '\\n');
+});
+`,
+  );
+  const outfile = path.join(outDir, 'kill-at-snapshot.js');
+  await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile, logLevel: 'warning' });
+  return outfile;
+}
+
 describe('sandbox durability (child process, SIGKILL mid-load)', function () {
   this.timeout(90_000);
   let work: string;
@@ -564,10 +601,19 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
   for (const [seed, killAt, killDelayMs] of [
     [101, 45, 0],
     [202, 70, 1],
+    [404, -1, 0],
   ] as const) {
-    it(`keeps every acknowledged order, fill, transfer and withdrawal (seed ${seed}, killed during mutation #${killAt})`, async () => {
+    const atSnapshot = killAt < 0;
+    it(`keeps every acknowledged order, fill, transfer and withdrawal (seed ${seed}, killed ${atSnapshot ? 'while writing its 3rd snapshot (one every 30 records)' : `during mutation #${killAt}`})`, async () => {
       const dir = path.join(work, `state-${seed}`);
-      const sb1 = await start(dir);
+      let sb1: SandboxChild;
+      if (atSnapshot) {
+        const c = new SandboxChild(await buildKillAtSnapshotCli(work), dir, [dir, '30', '3']);
+        children.push(c);
+        sb1 = await c.ready();
+      } else {
+        sb1 = await start(dir);
+      }
       const creds1 = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as UserCreds & { baseUrl: string };
       assert.equal(creds1.baseUrl, sb1.baseUrl);
       const created = await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', {
@@ -582,11 +628,18 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
       const acked = await loadAndKill(sb1, user, seed, killAt, killDelayMs);
       assert.equal(sb1.proc.signalCode, 'SIGKILL');
       assert.ok(acked.count >= killAt - 1, `acknowledged mutations: ${acked.count}`);
+      if (atSnapshot) {
+        // killed in the middle of snapshot 3: its .tmp is there, snapshots 1 and 2 and their journals too
+        const files = fs.readdirSync(dir).sort();
+        assert.ok(files.includes('snapshot-00000003.snap.tmp') && !files.includes('snapshot-00000003.snap'), files.join(' '));
+        assert.ok(files.includes('snapshot-00000002.snap') && files.includes('journal-00000002.log'), files.join(' '));
+      }
       assert.ok(acked.transfers.size > 3 && acked.withdrawals.size > 1 && acked.fills.size > 1, 'the load mixed every kind of mutation');
 
       // restart on the same state dir
       const sb2 = await start(dir);
       assert.doesNotMatch(sb2.stderr, /failed on replay|corrupt/i);
+      if (atSnapshot) assert.match(sb2.stderr, /sandbox warning: removed snapshot-00000003\.snap\.tmp: a snapshot whose writing was interrupted/);
       const creds2 = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as UserCreds;
       assert.deepEqual([creds2.uid, creds2.apiKey, creds2.apiSecret], [creds1.uid, creds1.apiKey, creds1.apiSecret], 'default user kept');
       await sb2.invariants();
@@ -710,6 +763,27 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
       const after3 = await sb3.accounts(user);
       assertSameExcept(before3, after3, ['USDT/main'], 'after a clean restart');
       await sb3.invariants();
+      if (!atSnapshot) return;
+
+      // 8. the newest snapshot damaged (the clean stop wrote it): the start falls back to the previous one
+      //    and its journals, and nothing is lost
+      const ws3 = (await sb3.admin<unknown[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data;
+      assert.equal(await sb3.kill('SIGTERM'), 0);
+      const snaps = fs.readdirSync(dir).filter((f) => /^snapshot-\d{8}\.snap$/.test(f)).sort();
+      assert.ok(snaps.length === 2, snaps.join(' '));
+      const newest = path.join(dir, snaps[1]);
+      const bytes = fs.readFileSync(newest);
+      bytes[Math.floor(bytes.length * 0.7)] ^= 0x01;
+      fs.writeFileSync(newest, bytes);
+      const sb4 = await start(dir);
+      assert.match(sb4.stderr, new RegExp(`sandbox warning: snapshot ${snaps[1].replace(/\./g, '\\.')} is unusable \\(.*\\); kept as .*\\.bad, falling back to the previous snapshot and its journals`));
+      assert.deepEqual(await sb4.ok<OrderView>(user, 'GET', `/api/v1/hf/orders/${placed.orderId}?symbol=${SYMBOL}`), order3);
+      assertSameExcept(after3, await sb4.accounts(user), [], 'after the fallback');
+      assert.deepEqual((await sb4.admin<unknown[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data, ws3);
+      for (const [id, seen] of acked.fills) {
+        assert.deepEqual((await sb4.ok<{ items: FillView[] }>(user, 'GET', `/api/v1/hf/fills?symbol=${SYMBOL}&orderId=${id}`)).items, seen, `fills of ${id}`);
+      }
+      await sb4.invariants();
     });
   }
 
