@@ -17,7 +17,9 @@
  * Restart: for each dir, a fresh child process (`--restart=DIR`) times `startSandbox` on it (recover the newest
  * snapshot + replay its journal, the rotation a replaying start does, the HTTP listener) and prints its RSS
  * after a full GC. Then a second restart of the same dir after that one's clean stop (one snapshot, empty
- * journal). The state dir's bytes are counted after the simulation (before any restart).
+ * journal). The state dir's bytes are counted after the simulation (before any restart). Baseline, measured
+ * first in the same harness: a start on a fresh state dir (what any sandbox costs; the RSS includes tsx, which
+ * the bundled extension does not load).
  *
  * Printed per scenario: simulated commands, simulation speed, rotations (count, median and max pause),
  * state-dir bytes, restart ms, RSS; then the 7-day / 1-day ratios and each target (7 days: restart ≤ 1 s,
@@ -191,6 +193,10 @@ async function main(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
   for (const d of days) fs.rmSync(`${dir}-${d}d`, { recursive: true, force: true });
   console.log(`restart bench: default market simulation (12 symbols, 5 levels, seed 1), 1 step = clock.set +1 s + sim.step(); days ${days.join(', ')}; node ${process.version}, ${os.cpus().length} cpus`);
+  // baseline, same harness: a start on a fresh state dir (world seeded, default user created, nothing simulated)
+  const fresh = path.join(root, 'fresh');
+  const base = lastJson<{ ms: number; rss: number; heap: number }>(child([`--restart=${fresh}`]));
+  console.log(`baseline (start on a fresh state dir, same harness): ${base.ms.toFixed(0)} ms, RSS ${mb(base.rss)} (heap ${mb(base.heap)}), state dir ${mb(dirBytes(fresh))} after its clean stop`);
   const sims = lastJson<SimResult[]>(child([`--simulate=${dir}`, `--days=${days.join(',')}`]));
   const rows: { days: number; bytes: number; first: { ms: number; rss: number; heap: number; warnings: number }; clean: { ms: number; rss: number } }[] = [];
   for (const s of sims) {
@@ -204,6 +210,7 @@ async function main(): Promise<void> {
     console.log(`  state dir: ${bytes} bytes (${mb(bytes)}): ${files.join(', ')}`);
     console.log(`  restart after a kill (snapshot + journal replay): ${first.ms.toFixed(0)} ms, RSS ${mb(first.rss)} (heap ${mb(first.heap)}), ${first.warnings} warnings`);
     console.log(`  restart after a clean stop (snapshot, empty journal): ${clean.ms.toFixed(0)} ms, RSS ${mb(clean.rss)}`);
+    console.log(`  vs the fresh-dir baseline: RSS +${mb(first.rss - base.rss)}, restart ${(first.ms / base.ms).toFixed(1)}x`);
   }
   if (rows.length >= 2) {
     const a = rows[0];
