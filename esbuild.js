@@ -4,8 +4,12 @@
 //   node esbuild.js --watch         rebuild on change
 //   node esbuild.js --production    minify, no source maps
 //   node esbuild.js --ship          production build of the targets that go into the .vsix (vscode:prepublish)
-// Targets: the extension (CJS for Node, `vscode` external), the sandbox CLI (Node),
+// Targets: the extension (CJS for Node, `vscode` external), the sandbox CLI (Node), the order-document
+// language server (Node; stdio for other editors, node IPC for the extension's client),
 // webview bundles (browser IIFE), and the extension-host test suite (CJS, `vscode` external).
+// Every build prints each bundle's size; for webview bundles also the MINIFIED size against the
+// target of WEBVIEW_TARGET_KB (measured in memory when the build itself is not minified), and the
+// build fails when a webview bundle is over it (zod or another heavy library slipped in).
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -24,11 +28,27 @@ const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
 const targets = [
   { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
+  { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
   { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true },
   { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
   { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
 ];
+
+/** Most a webview bundle may weigh once minified, KB (issue 19: "each webview bundle ≤ 60 KB minified"). */
+const WEBVIEW_TARGET_KB = 60;
+
+/**
+ * Minified size in bytes of `target`'s bundle, built in memory (nothing is written).
+ * @returns {Promise<number>}
+ */
+async function minifiedBytes(target) {
+  const { name: _n, entry, ship: _s, outfile, ...opts } = target;
+  const r = await esbuild.build({ absWorkingDir: __dirname, entryPoints: [entry], bundle: true, minify: true, write: false, logLevel: 'silent', outfile, ...opts });
+  return r.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + f.contents.length, 0);
+}
 
 /** A byte count in KB with one decimal. */
 function kb(n) {
@@ -36,6 +56,7 @@ function kb(n) {
 }
 
 async function main() {
+  let overTarget = 0;
   const selected = targets.filter((t) => (!only || only.has(t.name)) && (!ship || t.ship) && fs.existsSync(path.join(__dirname, t.entry)));
   const contexts = [];
   for (const { name, entry, ship: _ship, ...opts } of selected) {
@@ -54,12 +75,25 @@ async function main() {
       await ctx.rebuild();
       await ctx.dispose();
     }
-    if (!watch) console.log(`built ${name} -> ${opts.outfile} (${kb(fs.statSync(opts.outfile).size)}${production ? ', minified' : ''})`);
+    if (watch) continue;
+    let line = `built ${name} -> ${opts.outfile} (${kb(fs.statSync(opts.outfile).size)}${production ? ', minified' : ''})`;
+    if (opts.platform === 'browser') {
+      const min = production ? fs.statSync(opts.outfile).size : await minifiedBytes({ name, entry, ...opts });
+      const ok = min <= WEBVIEW_TARGET_KB * 1024;
+      if (!ok) overTarget++;
+      line += ` — webview target ≤ ${WEBVIEW_TARGET_KB} KB minified: ${kb(min)} ${ok ? 'ok' : 'OVER TARGET'}`;
+    }
+    console.log(line);
   }
-  if (fs.existsSync('dist/sandbox-cli.js')) fs.chmodSync('dist/sandbox-cli.js', 0o755);
+  if (overTarget) throw new Error(`${overTarget} webview bundle(s) over the ${WEBVIEW_TARGET_KB} KB minified target (see above)`);
+  for (const f of ['dist/sandbox-cli.js', 'dist/spotorder-language-server.js']) if (fs.existsSync(f)) fs.chmodSync(f, 0o755);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+module.exports = { targets, WEBVIEW_TARGET_KB, minifiedBytes };

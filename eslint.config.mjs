@@ -86,6 +86,11 @@ export default tseslint.config(
       { regex: NODE_API, message: msg('webview code runs in the browser: no Node APIs') },
     ]),
   },
+  // src/language: the order-document language server (its own Node process); src/api only.
+  {
+    files: ['src/language/**/*.ts'],
+    rules: layer([{ regex: folder('exchange', 'shared', 'extension', 'webview'), message: msg('src/language (the language server) may import src/api only') }]),
+  },
   // src/extension: VS Code glue; everything above, but not webview (browser) code.
   {
     files: ['src/extension/**/*.ts'],

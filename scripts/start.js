@@ -7,11 +7,15 @@
 //    .vscode-test/code-server-4.100.3 and served at http://127.0.0.1:8080 with SpotDesk loaded
 //    through the workbench URL's `payload` parameter. Open the printed URL in a browser.
 //
+// Both open the scratch workspace .vscode-test/scratch (kept between runs; scripts/lib/scratch.js):
+// an empty folder with one example order document, not SpotDesk's own source folder.
+//
 // Options: --code-server (skip desktop VS Code), --port N (default 8080 or $PORT), --no-build.
 // Prerequisites for code-server (Debian/Ubuntu: libkrb5-dev, ripgrep) are installed on first use where possible.
 const { spawn } = require('child_process');
 const path = require('path');
 const cs = require('./lib/codeServer');
+const { ensureScratchWorkspace, EXAMPLE_NAME } = require('./lib/scratch');
 
 const args = process.argv.slice(2);
 const portIdx = args.indexOf('--port');
@@ -19,10 +23,12 @@ const port = Number(portIdx >= 0 ? args[portIdx + 1] : process.env.PORT || 8080)
 
 async function main() {
   if (!args.includes('--no-build')) cs.build();
+  const workspace = ensureScratchWorkspace(path.join(cs.ROOT, '.vscode-test', 'scratch'));
+  cs.say(`workspace: ${path.relative(cs.ROOT, workspace)} (try the order lenses in ${EXAMPLE_NAME})`);
   const code = !args.includes('--code-server') && cs.which('code');
   if (code) {
     cs.say(`launching desktop VS Code (${code}) with SpotDesk in development mode`);
-    const p = spawn(code, ['--new-window', `--extensionDevelopmentPath=${cs.ROOT}`], { stdio: 'inherit' });
+    const p = spawn(code, ['--new-window', `--extensionDevelopmentPath=${cs.ROOT}`, workspace], { stdio: 'inherit' });
     p.on('exit', (c) => process.exit(c ?? 0));
     return;
   }
@@ -31,8 +37,8 @@ async function main() {
   // passwordless sudo); elsewhere it stops with the exact apt-get command.
   const userDataDir = path.join(cs.ROOT, '.vscode-test', 'user-data');
   cs.say(`starting code-server on http://127.0.0.1:${port} (user data in ${path.relative(cs.ROOT, userDataDir)})`);
-  const server = await cs.startCodeServer({ port, workspace: cs.ROOT, userDataDir, quiet: true });
-  const url = cs.workbenchUrl({ port, folder: cs.ROOT });
+  const server = await cs.startCodeServer({ port, workspace, userDataDir, quiet: true });
+  const url = cs.workbenchUrl({ port, folder: workspace });
   console.log('');
   console.log('  SpotDesk is running in VS Code (code-server). Open this URL in a browser:');
   console.log('');

@@ -27,7 +27,24 @@ import type * as http from 'node:http';
 import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
 import { ApiError, TransportError, ValidationError } from './errors';
 import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeaders } from './ratelimit';
-import { describeZodError, NoParams, type FillsQuery, type HfFill, type KeyVersion } from './schemas';
+import {
+  describeZodError,
+  NoParams,
+  type CandlesQuery,
+  type DepositItem,
+  type DepositsQuery,
+  type DoneOrdersQuery,
+  type FillsQuery,
+  type HfFill,
+  type HfLedgerEntry,
+  type HfLedgersQuery,
+  type HfOrder,
+  type KeyVersion,
+  type LedgerEntry,
+  type LedgersQuery,
+  type WithdrawalItem,
+  type WithdrawalsQuery,
+} from './schemas';
 import { buildQuery, maskKey, signRequest, type Credentials, type QueryValue } from './signing';
 import { decodeEnvelope, defaultFetch, envelopeCode, httpExchange, keepAliveAgent, type FetchLike, type RawAnswer } from './transport';
 import { parseJson } from './json';
@@ -49,6 +66,21 @@ export interface RequestLogEntry {
   attempt: number;
   /** Transport failure kind, when there was one. */
   error?: TransportError['kind'];
+  /**
+   * The failure of this attempt as `ErrorClass: message` (a TransportError's message, or an
+   * ApiError's `msg`), when it failed. Holds no header values or secrets (the errors never do).
+   */
+  errorMessage?: string;
+}
+
+/**
+ * `ErrorClass: message` of a failed attempt for the request log: an ApiError's `msg` (its code is
+ * logged apart), a TransportError's message (the request line and the reason), else the message.
+ */
+function errorLine(e: unknown): string {
+  if (e instanceof ApiError) return `ApiError: ${e.msg || '(no message)'}`;
+  if (e instanceof Error) return `${e.name}${e instanceof TransportError ? ` (${e.kind})` : ''}: ${e.message}`;
+  return String(e);
 }
 
 /** Options of {@link SpotClient}. */
@@ -322,17 +354,18 @@ export class SpotClient {
         now: this.now,
       });
     } catch (e) {
-      this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network');
+      this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network', e);
       throw e;
     }
     this.limiter.update(prepared.pool, readRateLimitHeaders(ans.header));
     return ans;
   }
 
-  private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind']): void {
+  private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind'], failure?: unknown): void {
     if (!this.onRequest) return;
     try {
-      this.onRequest({ method: p.method, path: p.path, endpoint: p.endpoint, code, httpStatus, latencyMs, weight: p.weight, pool: p.pool, attempt, ...(error ? { error } : {}) });
+      const errorMessage = failure === undefined ? undefined : errorLine(failure);
+      this.onRequest({ method: p.method, path: p.path, endpoint: p.endpoint, code, httpStatus, latencyMs, weight: p.weight, pool: p.pool, attempt, ...(error ? { error } : {}), ...(errorMessage ? { errorMessage } : {}) });
     } catch {
       // a failing log hook must not break requests
     }
@@ -378,7 +411,7 @@ export class SpotClient {
         this.log(prepared, attempt, d.code, ans.status, ans.latencyMs);
         payload = d.payload;
       } catch (e) {
-        this.log(prepared, attempt, e instanceof ApiError ? e.code : undefined, ans.status, ans.latencyMs, e instanceof TransportError ? e.kind : undefined);
+        this.log(prepared, attempt, e instanceof ApiError ? e.code : undefined, ans.status, ans.latencyMs, e instanceof TransportError ? e.kind : undefined, e);
         if (e instanceof ApiError) {
           if (e.isRateLimit) {
             this.limiter.exhaust(ep.pool, readRateLimitHeaders(ans.header)?.reset);
@@ -426,15 +459,11 @@ export class SpotClient {
    * All HF fills matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
    * default 100). Stops on a short/empty page or when `lastId` does not move.
    */
-  async *iterateFills(query: FillsQuery): AsyncGenerator<HfFill, void, undefined> {
-    const limit = Math.min(100, Number(query.limit ?? 100));
-    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
-    for (;;) {
-      const page = await this.getFills({ ...query, limit, ...(lastId !== undefined ? { lastId } : {}) });
-      for (const f of page.items) yield f;
-      if (page.items.length < limit || page.lastId === null || page.lastId === lastId) return;
-      lastId = page.lastId;
-    }
+  iterateFills(query: FillsQuery): AsyncGenerator<HfFill, void, undefined> {
+    return this.byLastId(query, 100, async (p) => {
+      const page = await this.getFills({ ...query, ...p });
+      return { items: page.items, next: page.lastId };
+    });
   }
   /** One HF order (GET /api/v1/hf/orders/{orderId}?symbol=). */
   getOrder(symbol: string, orderId: string): Promise<ResponseOf<'order'>> {
@@ -541,9 +570,172 @@ export class SpotClient {
   getRegions(): Promise<ResponseOf<'regions'>> {
     return this.call('regions', {});
   }
-  /** Public websocket token (POST /api/v1/bullet-public). */
+  /** Public websocket token (POST /api/v1/bullet-public); use it with `StreamClient` (./stream). */
   getBulletPublic(): Promise<ResponseOf<'bulletPublic'>> {
     return this.call('bulletPublic', {});
+  }
+  /** Private websocket token bound to the key's user (POST /api/v1/bullet-private, General permission). */
+  getBulletPrivate(): Promise<ResponseOf<'bulletPrivate'>> {
+    return this.call('bulletPrivate', {});
+  }
+
+  // --- KuCoin endpoints beyond the spec (issue 21) ---
+
+  /** Account mode: `selfAccountMode` CLASSIC or UNIFIED (GET /api/ua/v1/account/mode). */
+  getAccountMode(): Promise<ResponseOf<'accountMode'>> {
+    return this.call('accountMode', {});
+  }
+  /** Whether the spot account is high-frequency (GET /api/v1/hf/accounts/opened). */
+  isHfAccount(): Promise<boolean> {
+    return this.call('hfAccountOpened', {});
+  }
+  /** Cross-margin symbols (GET /api/v3/margin/symbols). */
+  getMarginSymbols(symbol?: string): Promise<ResponseOf<'marginSymbols'>> {
+    return this.call('marginSymbols', { symbol });
+  }
+  /** Isolated-margin symbols (GET /api/v1/isolated/symbols). */
+  getIsolatedSymbols(): Promise<ResponseOf<'isolatedSymbols'>> {
+    return this.call('isolatedSymbols', {});
+  }
+  /** Active futures contracts (GET /api/v1/contracts/active, on the futures host of a real KuCoin). */
+  getFuturesContracts(): Promise<ResponseOf<'futuresContracts'>> {
+    return this.call('futuresContracts', {});
+  }
+  /** 24 h statistics of a pair (GET /api/v1/market/stats). */
+  getStats(symbol: string): Promise<ResponseOf<'stats'>> {
+    return this.call('stats', { symbol });
+  }
+  /** Best bid/ask and the last trade of a pair (GET /api/v1/market/orderbook/level1). */
+  getLevel1(symbol: string): Promise<ResponseOf<'level1'>> {
+    return this.call('level1', { symbol });
+  }
+  /** The last 100 public trades of a pair, oldest first; `time` in ns as an exact string (GET /api/v1/market/histories). */
+  getTradeHistory(symbol: string): Promise<ResponseOf<'tradeHistory'>> {
+    return this.call('tradeHistory', { symbol });
+  }
+  /**
+   * Candles, newest first, at most 1500: `[start (s), open, close, high, low, volume, turnover]`
+   * (GET /api/v1/market/candles; `startAt`/`endAt` in seconds). Page back in time with `endAt`.
+   */
+  getCandles(query: CandlesQuery): Promise<ResponseOf<'candles'>> {
+    return this.call('candles', query);
+  }
+  /** The full order book, signed (GET /api/v3/market/orderbook/level2). */
+  getFullOrderBook(symbol: string): Promise<ResponseOf<'level2Full'>> {
+    return this.call('level2Full', { symbol });
+  }
+  /** One page of done HF orders, newest first (GET /api/v1/hf/orders/done). */
+  getDoneOrders(query: DoneOrdersQuery): Promise<ResponseOf<'doneOrders'>> {
+    return this.call('doneOrders', query);
+  }
+  /**
+   * All done HF orders matching `query`, newest first, following `lastId` page by page (limit ≤ 100,
+   * default 100). Stops on a short or empty page or when `lastId` does not move.
+   */
+  iterateDoneOrders(query: DoneOrdersQuery): AsyncGenerator<HfOrder, void, undefined> {
+    return this.byLastId(query, 100, async (p) => {
+      const page = await this.getDoneOrders({ ...query, ...p });
+      return { items: page.items, next: page.lastId };
+    });
+  }
+  /** One HF order by clientOid (GET /api/v1/hf/orders/client-order/{clientOid}?symbol=). */
+  getOrderByClientOid(symbol: string, clientOid: string): Promise<ResponseOf<'orderByClientOid'>> {
+    return this.call('orderByClientOid', { clientOid, symbol });
+  }
+  /** Cancel an HF order by clientOid (DELETE /api/v1/hf/orders/client-order/{clientOid}?symbol=). Never retried. */
+  cancelOrderByClientOid(symbol: string, clientOid: string): Promise<ResponseOf<'cancelOrderByClientOid'>> {
+    return this.call('cancelOrderByClientOid', { clientOid, symbol });
+  }
+  /** The pairs with active HF orders (GET /api/v1/hf/orders/active/symbols). */
+  async getActiveOrderSymbols(): Promise<string[]> {
+    return (await this.call('activeOrderSymbols', {})).symbols;
+  }
+  /** The user's fee rates of 1 to 10 pairs (GET /api/v1/trade-fees?symbols=). */
+  getTradeFees(symbols: readonly string[]): Promise<ResponseOf<'tradeFees'>> {
+    return this.call('tradeFees', { symbols: symbols.join(',') });
+  }
+  /** The deposit address of a currency (and chain), or null when none was created (GET /api/v1/deposit-addresses). */
+  getDepositAddress(currency: string, chain?: string): Promise<ResponseOf<'depositAddressV1'>> {
+    return this.call('depositAddressV1', { currency, chain });
+  }
+  /** One page of the deposit history, newest first (GET /api/v1/deposits). */
+  getDeposits(query: DepositsQuery = {}): Promise<ResponseOf<'deposits'>> {
+    return this.call('deposits', query);
+  }
+  /** Every deposit matching `query`, newest first, page after page (pageSize default 100). */
+  iterateDeposits(query: DepositsQuery = {}): AsyncGenerator<DepositItem, void, undefined> {
+    return this.pages((p) => this.getDeposits({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** One page of the withdrawal history, newest first (GET /api/v1/withdrawals). */
+  getWithdrawals(query: WithdrawalsQuery = {}): Promise<ResponseOf<'withdrawals'>> {
+    return this.call('withdrawals', query);
+  }
+  /** Every withdrawal matching `query`, newest first, page after page (pageSize default 100). */
+  iterateWithdrawals(query: WithdrawalsQuery = {}): AsyncGenerator<WithdrawalItem, void, undefined> {
+    return this.pages((p) => this.getWithdrawals({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** Cancel a withdrawal that is still processing; its hold is released (DELETE /api/v1/withdrawals/{withdrawalId}). Never retried. */
+  async cancelWithdrawal(withdrawalId: string): Promise<void> {
+    await this.call('cancelWithdrawal', { withdrawalId });
+  }
+  /** Move funds between accounts with a flex transfer (POST /api/v3/accounts/universal-transfer). Never retried. */
+  universalTransfer(req: ParamsOf<'universalTransfer'>): Promise<ResponseOf<'universalTransfer'>> {
+    return this.call('universalTransfer', req);
+  }
+  /** Transferable balance of an account (GET /api/v1/accounts/transferable; `type` MAIN, TRADE or TRADE_HF). */
+  getTransferable(currency: string, type: 'MAIN' | 'TRADE' | 'TRADE_HF'): Promise<ResponseOf<'transferable'>> {
+    return this.call('transferable', { currency, type });
+  }
+  /** One page of the main/trade account ledger, newest first (GET /api/v1/accounts/ledgers). */
+  getLedgers(query: LedgersQuery = {}): Promise<ResponseOf<'ledgers'>> {
+    return this.call('ledgers', query);
+  }
+  /** Every ledger entry matching `query`, newest first, page after page (pageSize default 100). */
+  iterateLedgers(query: LedgersQuery = {}): AsyncGenerator<LedgerEntry, void, undefined> {
+    return this.pages((p) => this.getLedgers({ ...query, ...p }), query.pageSize, query.currentPage);
+  }
+  /** One page of the trade_hf account ledger, newest first (GET /api/v1/hf/accounts/ledgers). */
+  getHfLedgers(query: HfLedgersQuery = {}): Promise<ResponseOf<'hfLedgers'>> {
+    return this.call('hfLedgers', query);
+  }
+  /** Every trade_hf ledger entry matching `query`, newest first, following `lastId` (limit default 200). */
+  iterateHfLedgers(query: HfLedgersQuery = {}): AsyncGenerator<HfLedgerEntry, void, undefined> {
+    return this.byLastId(query, 200, async (p) => {
+      const page = await this.getHfLedgers({ ...query, ...p });
+      // the list has no cursor field: the next page is the entries below the last one's id
+      return { items: page, next: page.length > 0 ? page[page.length - 1].id : null };
+    });
+  }
+
+  /**
+   * Items of a list paged by `lastId` (HF fills, done HF orders, the trade_hf ledger), page by page
+   * from `query.lastId`: `get` is asked for `{limit, lastId?}` (limit = `query.limit` capped at
+   * `maxLimit`, default `maxLimit`; no `lastId` on the first page unless the query has one) and
+   * answers the page's items and the next page's cursor. Stops on a short page, a null cursor, or
+   * a cursor that does not move.
+   */
+  private async *byLastId<T>(
+    query: { limit?: number | string; lastId?: number | string | bigint },
+    maxLimit: number,
+    get: (page: { limit: number; lastId?: string }) => Promise<{ items: readonly T[]; next: string | null }>,
+  ): AsyncGenerator<T, void, undefined> {
+    const limit = Math.min(maxLimit, Number(query.limit ?? maxLimit));
+    let lastId = query.lastId === undefined ? undefined : String(query.lastId);
+    for (;;) {
+      const page = await get({ limit, ...(lastId !== undefined ? { lastId } : {}) });
+      for (const it of page.items) yield it;
+      if (page.items.length < limit || page.next === null || page.next === lastId) return;
+      lastId = page.next;
+    }
+  }
+
+  /** Items of a `currentPage`/`pageSize` list, page by page from `startPage`, until the last page. */
+  private async *pages<T>(get: (p: { currentPage: number; pageSize: number }) => Promise<{ totalPage: number; items: T[] }>, pageSize: number | string = 100, startPage: number | string = 1): AsyncGenerator<T, void, undefined> {
+    for (let currentPage = Number(startPage); ; currentPage++) {
+      const page = await get({ currentPage, pageSize: Number(pageSize) });
+      for (const it of page.items) yield it;
+      if (page.items.length === 0 || currentPage >= page.totalPage) return;
+    }
   }
 }
 

@@ -68,6 +68,9 @@ export const ENDPOINTS = def({
   regions: { method: 'GET', path: '/kyc/regions/v4', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.RegionList, envelope: 'standard', summary: 'Countries allowed for V4 withdrawal identity' },
   bulletPublic: { method: 'POST', path: '/api/v1/bullet-public', permission: 'public', pool: 'public', weight: 10, params: S.NoParams, response: S.BulletToken, envelope: 'standard', summary: 'Public websocket token' },
 
+  /** KuCoin "Get Private Token - Spot/Margin": General permission, management pool (KuCoin: weight 10). */
+  bulletPrivate: { method: 'POST', path: '/api/v1/bullet-private', permission: 'General', pool: 'management', weight: 10, params: S.NoParams, response: S.BulletToken, envelope: 'standard', summary: 'Private websocket token (bound to the key\'s user)' },
+
   fills: { method: 'GET', path: '/api/v1/hf/fills', permission: 'General', pool: 'spot', weight: 2, params: S.FillsQuery, response: S.FillsPage, envelope: 'standard', summary: 'HF fills (paged by lastId)' },
   order: { method: 'GET', path: '/api/v1/hf/orders/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.OrderPathQuery, response: S.HfOrder, envelope: 'standard', summary: 'One HF order' },
   activeOrders: { method: 'GET', path: '/api/v1/hf/orders/active', permission: 'General', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.HfOrderList, envelope: 'standard', summary: 'Active HF orders of a pair' },
@@ -87,6 +90,36 @@ export const ENDPOINTS = def({
   withdrawV1: { method: 'POST', path: '/api/v1/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV1Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V1, address)' },
   withdrawV3: { method: 'POST', path: '/api/v3/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV3Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V3, toAddress + withdrawType)' },
   withdrawV4: { method: 'POST', path: '/api/v4/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV4Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V4, with recipient identity)' },
+
+  // --- KuCoin endpoints beyond the spec that real clients call (issue 21). Permission, pool and weight
+  // from kucoin-universal-sdk 1.3.0's API tables unless said otherwise ('Transfer' is the spec's name
+  // of KuCoin's withdrawal permission).
+  /** KuCoin unified account "Get Account Mode" (not in the SDK 1.3.0): ccxt 4.5 costs it 60 in a 2000/30 s pool, i.e. weight 30 of the management pool. */
+  accountMode: { method: 'GET', path: '/api/ua/v1/account/mode', permission: 'General', pool: 'management', weight: 30, params: S.NoParams, response: S.AccountMode, envelope: 'standard', summary: 'Account mode (classic or unified)' },
+  hfAccountOpened: { method: 'GET', path: '/api/v1/hf/accounts/opened', permission: 'General', pool: 'spot', weight: 30, params: S.NoParams, response: S.HfAccountOpened, envelope: 'standard', summary: 'Whether the spot account is high-frequency' },
+  marginSymbols: { method: 'GET', path: '/api/v3/margin/symbols', permission: 'public', pool: 'public', weight: 3, params: S.MarginSymbolsQuery, response: S.MarginSymbols, envelope: 'standard', summary: 'Cross-margin symbols (none: spot only)' },
+  isolatedSymbols: { method: 'GET', path: '/api/v1/isolated/symbols', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.IsolatedSymbols, envelope: 'standard', summary: 'Isolated-margin symbols (none: spot only)' },
+  /** KuCoin futures "Get All Symbols" (futures host; a client pointed at the sandbox asks it here). */
+  futuresContracts: { method: 'GET', path: '/api/v1/contracts/active', permission: 'public', pool: 'public', weight: 3, params: S.NoParams, response: S.FuturesContracts, envelope: 'standard', summary: 'Futures contracts (none: spot only)' },
+  stats: { method: 'GET', path: '/api/v1/market/stats', permission: 'public', pool: 'public', weight: 15, params: S.SymbolQuery, response: S.Stats24h, envelope: 'standard', summary: '24 h statistics of a pair' },
+  level1: { method: 'GET', path: '/api/v1/market/orderbook/level1', permission: 'public', pool: 'public', weight: 2, params: S.SymbolQuery, response: S.Level1, envelope: 'standard', summary: 'Best bid/ask and last trade of a pair' },
+  tradeHistory: { method: 'GET', path: '/api/v1/market/histories', permission: 'public', pool: 'public', weight: 3, params: S.SymbolQuery, response: S.TradeHistory, envelope: 'standard', summary: 'The last 100 public trades of a pair' },
+  candles: { method: 'GET', path: '/api/v1/market/candles', permission: 'public', pool: 'public', weight: 3, params: S.CandlesQuery, response: S.CandleList, envelope: 'standard', summary: 'Candles (klines), newest first' },
+  level2Full: { method: 'GET', path: '/api/v3/market/orderbook/level2', permission: 'General', pool: 'spot', weight: 3, params: S.SymbolQuery, response: S.Level2Book, fast: S.fastLevel2Book, envelope: 'maybe-bare', summary: 'Full order book snapshot (signed)' },
+  doneOrders: { method: 'GET', path: '/api/v1/hf/orders/done', permission: 'General', pool: 'spot', weight: 2, params: S.DoneOrdersQuery, response: S.DoneOrdersPage, envelope: 'standard', summary: 'Done HF orders (paged by lastId)' },
+  orderByClientOid: { method: 'GET', path: '/api/v1/hf/orders/client-order/{clientOid}', permission: 'General', pool: 'spot', weight: 2, params: S.ClientOidPathQuery, response: S.HfOrder, envelope: 'standard', summary: 'One HF order by clientOid' },
+  cancelOrderByClientOid: { method: 'DELETE', path: '/api/v1/hf/orders/client-order/{clientOid}', permission: 'Spot', pool: 'spot', weight: 1, params: S.ClientOidPathQuery, response: S.CancelByClientOidResult, envelope: 'standard', summary: 'Cancel an HF order by clientOid' },
+  activeOrderSymbols: { method: 'GET', path: '/api/v1/hf/orders/active/symbols', permission: 'Spot', pool: 'spot', weight: 2, params: S.NoParams, response: S.ActiveOrderSymbols, envelope: 'standard', summary: 'Pairs with active HF orders' },
+  tradeFees: { method: 'GET', path: '/api/v1/trade-fees', permission: 'General', pool: 'spot', weight: 3, params: S.TradeFeesQuery, response: S.TradeFeeList, envelope: 'standard', summary: "The user's fee rates of up to 10 pairs" },
+  depositAddressV1: { method: 'GET', path: '/api/v1/deposit-addresses', permission: 'General', pool: 'management', weight: 5, params: S.DepositAddressesQuery, response: S.DepositAddressOrNull, envelope: 'standard', summary: 'The deposit address of a currency (V1)' },
+  deposits: { method: 'GET', path: '/api/v1/deposits', permission: 'General', pool: 'management', weight: 5, params: S.DepositsQuery, response: S.DepositPage, envelope: 'standard', summary: 'Deposit history (paged)' },
+  withdrawals: { method: 'GET', path: '/api/v1/withdrawals', permission: 'General', pool: 'management', weight: 20, params: S.WithdrawalsQuery, response: S.WithdrawalPage, envelope: 'standard', summary: 'Withdrawal history (paged)' },
+  cancelWithdrawal: { method: 'DELETE', path: '/api/v1/withdrawals/{withdrawalId}', permission: 'Transfer', pool: 'management', weight: 20, params: S.WithdrawalIdPath, response: S.NullPayload, envelope: 'standard', summary: 'Cancel a processing withdrawal' },
+  /** KuCoin "Flex Transfer": the SDK lists the FlexTransfers permission; the sandbox asks General, like the inner transfer (main ↔ trade only). */
+  universalTransfer: { method: 'POST', path: '/api/v3/accounts/universal-transfer', permission: 'General', pool: 'management', weight: 4, params: S.UniversalTransferRequest, response: S.OrderIdResult, envelope: 'standard', summary: 'Move funds between main and trade (flex transfer)' },
+  transferable: { method: 'GET', path: '/api/v1/accounts/transferable', permission: 'General', pool: 'management', weight: 20, params: S.TransferableQuery, response: S.Transferable, envelope: 'standard', summary: 'Transferable balance of an account' },
+  ledgers: { method: 'GET', path: '/api/v1/accounts/ledgers', permission: 'General', pool: 'management', weight: 2, params: S.LedgersQuery, response: S.LedgerPage, envelope: 'standard', summary: 'Account ledger, main and trade (paged)' },
+  hfLedgers: { method: 'GET', path: '/api/v1/hf/accounts/ledgers', permission: 'General', pool: 'spot', weight: 2, params: S.HfLedgersQuery, response: S.HfLedgerList, envelope: 'standard', summary: 'Account ledger, trade_hf (paged by lastId)' },
 });
 
 /** Name of an endpoint of the table. */
@@ -125,12 +158,40 @@ export function pathParamNames(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 }
 
+/**
+ * Path segments that KuCoin uses right after a templated prefix of the table (key: the prefix) for
+ * endpoints the sandbox does not implement (HF order sync, batch, partial cancel, modify, dead-man
+ * switch). A path parameter never takes one of these values, nor a literal segment that another
+ * row has at the same place after the same prefix (`done`, `active`, `client-order`, `test` …):
+ * such a path names an endpoint, not an id, so it answers 404000 ("not found") instead of being
+ * read as, say, order id "done".
+ */
+export const KUCOIN_RESERVED_SEGMENTS: Readonly<Record<string, readonly string[]>> = {
+  '/api/v1/hf/orders': ['sync', 'multi', 'cancel', 'cancelAll', 'alter', 'dead-cancel-all'],
+};
+
 interface Compiled {
   name: EndpointName;
   def: EndpointDef;
   re: RegExp;
   params: string[];
   literal: boolean;
+  /** Per path parameter (same order as `params`): values that name an endpoint instead. */
+  reserved: ReadonlySet<string>[];
+}
+
+/**
+ * Literal words that rows of the table have at segment `index` after the same `prefix` segments,
+ * plus {@link KUCOIN_RESERVED_SEGMENTS}.
+ */
+function reservedAt(prefix: string[], index: number): Set<string> {
+  const out = new Set(KUCOIN_RESERVED_SEGMENTS[prefix.join('/')] ?? []);
+  for (const d of Object.values(ENDPOINTS) as EndpointDef[]) {
+    const segs = d.path.split('/');
+    if (segs.length <= index || /^\{\w+\}$/.test(segs[index])) continue;
+    if (prefix.every((p, i) => segs[i] === p)) out.add(segs[index]);
+  }
+  return out;
 }
 
 const COMPILED: Compiled[] = (Object.keys(ENDPOINTS) as EndpointName[])
@@ -138,7 +199,9 @@ const COMPILED: Compiled[] = (Object.keys(ENDPOINTS) as EndpointName[])
     const d: EndpointDef = ENDPOINTS[name];
     const params = pathParamNames(d.path);
     const src = d.path.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
-    return { name, def: d, re: new RegExp(`^${src}/?$`), params, literal: params.length === 0 };
+    const segs = d.path.split('/');
+    const reserved = segs.flatMap((seg, i) => (/^\{\w+\}$/.test(seg) ? [reservedAt(segs.slice(0, i), i)] : []));
+    return { name, def: d, re: new RegExp(`^${src}/?$`), params, literal: params.length === 0, reserved };
   })
   // literal paths win over templates (GET /api/v1/hf/orders/active vs /api/v1/hf/orders/{orderId})
   .sort((a, b) => Number(b.literal) - Number(a.literal));
@@ -168,14 +231,30 @@ export function matchEndpoint(method: string, pathname: string): EndpointMatch |
     } catch {
       return undefined;
     }
+    if (c.params.some((p, i) => c.reserved[i].has(pathParams[p]))) continue;
     return { name: c.name, endpoint: c.def, pathParams };
   }
   return undefined;
 }
 
-/** True when some endpoint has this path under any method (lets the sandbox answer 405 vs 404). */
+/**
+ * True when some endpoint has this path under any method (lets the sandbox answer "method not
+ * supported" vs "not found"); a reserved segment in a parameter's place does not count.
+ */
 export function pathExists(pathname: string): boolean {
-  return COMPILED.some((c) => c.re.test(pathname));
+  return COMPILED.some((c) => {
+    const hit = c.re.exec(pathname);
+    if (!hit) return false;
+    return !c.params.some((_, i) => {
+      let v: string;
+      try {
+        v = decodeURIComponent(hit[i + 1]);
+      } catch {
+        return true;
+      }
+      return c.reserved[i].has(v);
+    });
+  });
 }
 
 /**

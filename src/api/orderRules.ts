@@ -34,6 +34,27 @@ import type { SymbolInfo } from './schemas';
 export type SymbolRules = Pick<SymbolInfo, 'symbol' | 'baseIncrement' | 'priceIncrement' | 'quoteIncrement' | 'baseMinSize' | 'quoteMinSize' | 'baseMaxSize' | 'quoteMaxSize'> &
   Partial<Pick<SymbolInfo, 'baseCurrency' | 'quoteCurrency' | 'minFunds' | 'enableTrading'>>;
 
+/**
+ * The {@link SymbolRules} of one symbol of GET /api/v2/symbols: exactly those fields (every one,
+ * even when absent in `s`), nothing more — what a webview or the language server is given.
+ */
+export function symbolRules(s: SymbolInfo): SymbolRules {
+  return {
+    symbol: s.symbol,
+    baseCurrency: s.baseCurrency,
+    quoteCurrency: s.quoteCurrency,
+    baseIncrement: s.baseIncrement,
+    priceIncrement: s.priceIncrement,
+    quoteIncrement: s.quoteIncrement,
+    baseMinSize: s.baseMinSize,
+    quoteMinSize: s.quoteMinSize,
+    baseMaxSize: s.baseMaxSize,
+    quoteMaxSize: s.quoteMaxSize,
+    minFunds: s.minFunds,
+    enableTrading: s.enableTrading,
+  };
+}
+
 type Specs = typeof ORDER_FIELD_SPECS;
 /** One field name of an HF order request. */
 export type OrderField = keyof Specs;

@@ -381,11 +381,19 @@ export const BaseFee = z.object({ takerFeeRate: DecimalString, makerFeeRate: Dec
 /** Type of {@link BaseFee}. */
 export type BaseFee = z.infer<typeof BaseFee>;
 
-/** Account (spec "Account"): balances are decimal strings; balance = available + holds. */
+/**
+ * The `type` of an account on the wire: `main`, `trade`, or `trade_hf` — what KuCoin answers for
+ * GET /api/v1/accounts?type=trade_hf (the high-frequency spot trading account, which is SpotDesk's
+ * and the sandbox's one trade account). Parsed to {@link AccountType}: `trade_hf` comes out as
+ * `trade`, so every consumer sees `'main' | 'trade'`.
+ */
+export const WireAccountType = z.enum(['main', 'trade', 'trade_hf']).transform((t): AccountType => (t === 'trade_hf' ? 'trade' : t));
+
+/** Account (spec "Account"): balances are decimal strings; balance = available + holds; `type` per {@link WireAccountType}. */
 export const Account = z.object({
   id: z.string(),
   currency: z.string(),
-  type: AccountType,
+  type: WireAccountType,
   balance: DecimalString,
   available: DecimalString,
   holds: DecimalString,
@@ -760,13 +768,17 @@ export const WithdrawalV4Request = z
 /** Parsed type of {@link WithdrawalV4Request}. */
 export type WithdrawalV4Request = z.infer<typeof WithdrawalV4Request>;
 
-/** POST /api/v2/accounts/inner-transfer body: move `amount` of `currency` between main and trade. */
+/**
+ * POST /api/v2/accounts/inner-transfer body: move `amount` of `currency` between main and trade.
+ * `from`/`to` take `main`, `trade` or `trade_hf` (KuCoin's high-frequency trading account, the same
+ * account as `trade` here; ccxt sends it for HF users) and come out as {@link AccountType}.
+ */
 export const InnerTransferRequest = z
   .object({
     clientOid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"'),
     currency: z.string().min(1),
-    from: AccountType,
-    to: AccountType,
+    from: WireAccountType,
+    to: WireAccountType,
     amount: AmountInput,
   })
   .superRefine((o, ctx) => {
@@ -798,8 +810,11 @@ export type FillsQuery = z.input<typeof FillsQuery>;
 export const BaseFeeQuery = z.object({ currencyType: z.union([z.literal(0), z.literal(1), z.enum(['0', '1'])]).optional() });
 /** Query of GET /api/v1/prices: `base` fiat (default USD), `currencies` comma-separated. */
 export const PricesQuery = z.object({ base: z.string().optional(), currencies: z.string().optional() });
-/** Query of GET /api/v1/accounts: optional `currency`, `type`. */
-export const AccountsQuery = z.object({ currency: z.string().optional(), type: AccountType.optional() });
+/**
+ * Query of GET /api/v1/accounts: optional `currency`, `type` (`main`, `trade` or `trade_hf`; kept as
+ * given, since the answer labels the accounts with the type that was asked for).
+ */
+export const AccountsQuery = z.object({ currency: z.string().optional(), type: z.enum(['main', 'trade', 'trade_hf']).optional() });
 /** Query of GET /api/v2/symbols: optional `market`. */
 export const SymbolsQuery = z.object({ market: z.string().optional() });
 /** Path+query of GET /api/v3/currencies/{currency}: optional `chain`. */
@@ -810,6 +825,472 @@ export const DepositAddressesQuery = z.object({ currency: z.string().min(1), cha
 export const WithdrawalQuotasQuery = z.object({ currency: z.string().min(1), chain: z.string().optional() });
 /** Endpoints without parameters. */
 export const NoParams = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// KuCoin spot endpoints beyond the spec that real clients call (issue 21). Shapes follow the
+// published payloads in /work/shared/fixtures/kucoin/beyond-spec/ and kucoin-universal-sdk 1.3.0.
+// ---------------------------------------------------------------------------------------------
+
+/** A digit string (sequence numbers, candle times in seconds). */
+const DigitString = z.string().regex(/^\d{1,40}$/, 'must be a digit string');
+
+/** A comma-separated list of at most `max` items of `item` (query strings such as `symbols=A,B`); outputs the array. */
+function commaList(item: z.ZodType<string>, max: number, what: string) {
+  return z.string().transform((v, ctx) => {
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length === 0 || parts.some((p) => p === '')) {
+      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
+      return z.NEVER;
+    }
+    if (parts.length > max) {
+      ctx.addIssue({ code: 'custom', message: `at most ${max} ${what} per request, got ${parts.length}` });
+      return z.NEVER;
+    }
+    for (const p of parts) {
+      const r = item.safeParse(p);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p.slice(0, 40))} ${r.error.issues[0]?.message ?? 'is invalid'}` });
+        return z.NEVER;
+      }
+    }
+    return parts;
+  });
+}
+
+/** A non-negative integer of a query string: times in ms or s, page numbers. */
+const QueryNonNeg = QueryInt.pipe(z.number().int().min(0, 'must be >= 0'));
+
+// --- account mode and HF probes --------------------------------------------------------------
+
+/**
+ * GET /api/ua/v1/account/mode `data` (KuCoin unified account "Get Account Mode"; what ccxt asks
+ * first): `selfAccountMode` is `CLASSIC` or `UNIFIED`; the sub-account uid lists per mode. The
+ * sandbox answers `{selfAccountMode: "CLASSIC", unifiedSubAccount: [], classicSubAccount: []}`.
+ */
+export const AccountMode = z.object({
+  selfAccountMode: z.string(),
+  unifiedSubAccount: z.array(z.string()).optional(),
+  classicSubAccount: z.array(z.string()).optional(),
+});
+/** Type of {@link AccountMode}. */
+export type AccountMode = z.infer<typeof AccountMode>;
+
+/** GET /api/v1/hf/accounts/opened `data` (KuCoin "Get Account Type - Spot"): true when the spot account is high-frequency (the sandbox: always). */
+export const HfAccountOpened = z.boolean();
+
+/** One cross-margin symbol of GET /api/v3/margin/symbols (KuCoin "Get Symbols - Cross Margin"). */
+export const MarginSymbol = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  enableTrading: z.boolean(),
+  market: z.string(),
+  baseCurrency: z.string(),
+  quoteCurrency: z.string(),
+  baseIncrement: DecimalString,
+  baseMinSize: DecimalString,
+  baseMaxSize: DecimalString,
+  quoteIncrement: DecimalString,
+  quoteMinSize: DecimalString,
+  quoteMaxSize: DecimalString,
+  priceIncrement: DecimalString,
+  feeCurrency: z.string(),
+  priceLimitRate: DecimalString,
+  minFunds: NullableDecimal,
+});
+/** Query of GET /api/v3/margin/symbols: optional `symbol`. */
+export const MarginSymbolsQuery = z.object({ symbol: SymbolString.optional() });
+/** GET /api/v3/margin/symbols `data`: `{timestamp (ms), items}`; the sandbox (spot only) lists none. */
+export const MarginSymbols = z.object({ timestamp: Millis, items: z.array(MarginSymbol) });
+/** Type of {@link MarginSymbols}. */
+export type MarginSymbols = z.infer<typeof MarginSymbols>;
+
+/** One isolated-margin symbol of GET /api/v1/isolated/symbols (KuCoin "Get Symbols - Isolated Margin"). */
+export const IsolatedSymbol = z.object({
+  symbol: z.string(),
+  symbolName: z.string(),
+  baseCurrency: z.string(),
+  quoteCurrency: z.string(),
+  maxLeverage: z.number().int(),
+  flDebtRatio: DecimalString,
+  tradeEnable: z.boolean(),
+  autoRenewMaxDebtRatio: DecimalString,
+  baseBorrowEnable: z.boolean(),
+  quoteBorrowEnable: z.boolean(),
+  baseTransferInEnable: z.boolean(),
+  quoteTransferInEnable: z.boolean(),
+  baseBorrowCoefficient: DecimalString.optional(),
+  quoteBorrowCoefficient: DecimalString.optional(),
+});
+/** GET /api/v1/isolated/symbols `data`; the sandbox (spot only) lists none. */
+export const IsolatedSymbols = z.array(IsolatedSymbol);
+
+/**
+ * One futures contract of GET /api/v1/contracts/active (KuCoin futures "Get All Symbols"). SpotDesk
+ * reads only these identifying fields (the rest are stripped); the sandbox, a spot exchange, lists none.
+ */
+export const FuturesContract = z.object({
+  symbol: z.string(),
+  rootSymbol: z.string().optional(),
+  type: z.string().optional(),
+  baseCurrency: z.string().optional(),
+  quoteCurrency: z.string().optional(),
+  settleCurrency: z.string().optional(),
+  status: z.string().optional(),
+});
+/** GET /api/v1/contracts/active `data`. */
+export const FuturesContracts = z.array(FuturesContract);
+
+// --- market data -------------------------------------------------------------------------------
+
+/**
+ * GET /api/v1/market/stats `data` (KuCoin "Get 24hr Stats"): the ticker fields of the last 24 h of
+ * one symbol plus `time` (ms); decimals as strings, null where the symbol has no trade.
+ */
+export const Stats24h = Ticker.omit({ symbolName: true, bestBidSize: true, bestAskSize: true }).extend({ time: Millis });
+/** Type of {@link Stats24h}. */
+export type Stats24h = z.infer<typeof Stats24h>;
+
+/**
+ * GET /api/v1/market/orderbook/level1 `data` (KuCoin "Get Ticker"): `time` ms, `sequence` digit
+ * string, `price`/`size` of the last trade, best bid/ask with their sizes; null when absent.
+ */
+export const Level1 = z.object({
+  time: Millis,
+  sequence: DigitString,
+  price: NullableDecimal,
+  size: NullableDecimal,
+  bestBid: NullableDecimal,
+  bestBidSize: NullableDecimal,
+  bestAsk: NullableDecimal,
+  bestAskSize: NullableDecimal,
+});
+/** Type of {@link Level1}. */
+export type Level1 = z.infer<typeof Level1>;
+
+/**
+ * One public trade of GET /api/v1/market/histories (KuCoin "Get Trade History"): `sequence` digit
+ * string, `side` of the taker, `time` in NANOseconds (a JSON number above 2^53; comes out as the
+ * exact digit string — ms = the digits without the last six).
+ */
+export const PublicTradeEntry = z.object({
+  sequence: DigitString,
+  price: DecimalString,
+  size: DecimalString,
+  side: Side,
+  time: ExactId,
+});
+/** Type of {@link PublicTradeEntry}. */
+export type PublicTradeEntry = z.infer<typeof PublicTradeEntry>;
+/** GET /api/v1/market/histories `data`: the last 100 trades, oldest first. */
+export const TradeHistory = z.array(PublicTradeEntry);
+
+/** Candle intervals of GET /api/v1/market/candles `type` (1min … 1week). */
+export const CandleType = z.enum(['1min', '3min', '5min', '15min', '30min', '1hour', '2hour', '4hour', '6hour', '8hour', '12hour', '1day', '1week']);
+/** Type of {@link CandleType}. */
+export type CandleType = z.infer<typeof CandleType>;
+
+/**
+ * One candle row of GET /api/v1/market/candles: `[time, open, close, high, low, volume, turnover]`
+ * — `time` the interval's start in SECONDS (digit string), volume in base, turnover in quote.
+ */
+export const Candle = z.tuple([DigitString, DecimalString, DecimalString, DecimalString, DecimalString, DecimalString, DecimalString]);
+/** Type of {@link Candle}. */
+export type Candle = z.infer<typeof Candle>;
+/** GET /api/v1/market/candles `data`: at most 1500 rows, newest first. */
+export const CandleList = z.array(Candle);
+
+/**
+ * Query of GET /api/v1/market/candles: `symbol`, `type` ({@link CandleType}), `startAt`/`endAt` in
+ * SECONDS (0 or absent = unbounded); `endAt` must not be before `startAt`.
+ */
+export const CandlesQuery = z
+  .object({ symbol: SymbolString, type: CandleType, startAt: QueryNonNeg.optional(), endAt: QueryNonNeg.optional() })
+  .superRefine((q, ctx) => {
+    if (q.startAt && q.endAt && q.endAt < q.startAt) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
+  });
+/** Input type of {@link CandlesQuery}. */
+export type CandlesQuery = z.input<typeof CandlesQuery>;
+
+// --- orders ------------------------------------------------------------------------------------
+
+/**
+ * GET /api/v1/hf/orders/done `data` (KuCoin "Get Closed Orders"): `{lastId, items}`, items newest
+ * first; `lastId` (a JSON number on the wire, an exact string here) is passed back to get the next page.
+ */
+export const DoneOrdersPage = z.object({ lastId: ExactId.nullable(), items: z.array(HfOrder) });
+/** Type of {@link DoneOrdersPage}. */
+export type DoneOrdersPage = z.infer<typeof DoneOrdersPage>;
+
+/**
+ * Query of GET /api/v1/hf/orders/done: `symbol`, optional `side`, `type`, `startAt`/`endAt` (ms,
+ * within the last 3 × 24 h), `lastId` (from the previous page), `limit` 1..100 (default 20).
+ */
+export const DoneOrdersQuery = z
+  .object({
+    symbol: SymbolString,
+    side: Side.optional(),
+    type: OrderType.optional(),
+    startAt: QueryNonNeg.optional(),
+    endAt: QueryNonNeg.optional(),
+    lastId: ExactId.optional(),
+    limit: QueryInt.pipe(z.number().int().min(1, 'must be 1..100').max(100, 'must be 1..100')).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.startAt !== undefined && q.endAt !== undefined && q.endAt < q.startAt) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
+  });
+/** Input type of {@link DoneOrdersQuery}. */
+export type DoneOrdersQuery = z.input<typeof DoneOrdersQuery>;
+
+/** A clientOid in a path (1-40 of letters, digits, "_" or "-", as {@link PlaceOrderRequest} allows). */
+const ClientOid = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, "_" or "-"');
+
+/** Path + query of GET/DELETE /api/v1/hf/orders/client-order/{clientOid}?symbol=. */
+export const ClientOidPathQuery = z.object({ clientOid: ClientOid, symbol: SymbolString });
+
+/** DELETE /api/v1/hf/orders/client-order/{clientOid} `data`: `{clientOid}`. */
+export const CancelByClientOidResult = z.object({ clientOid: z.string() });
+/** Type of {@link CancelByClientOidResult}. */
+export type CancelByClientOidResult = z.infer<typeof CancelByClientOidResult>;
+
+/** GET /api/v1/hf/orders/active/symbols `data`: `{symbols}` — the pairs holding active HF orders. */
+export const ActiveOrderSymbols = z.object({ symbols: z.array(z.string()) });
+/** Type of {@link ActiveOrderSymbols}. */
+export type ActiveOrderSymbols = z.infer<typeof ActiveOrderSymbols>;
+
+/** One element of GET /api/v1/trade-fees `data`: the user's actual rates of a pair (decimal strings). */
+export const TradeFee = z.object({ symbol: z.string(), takerFeeRate: DecimalString, makerFeeRate: DecimalString });
+/** Type of {@link TradeFee}. */
+export type TradeFee = z.infer<typeof TradeFee>;
+/** GET /api/v1/trade-fees `data`, one element per requested symbol. */
+export const TradeFeeList = z.array(TradeFee);
+
+/** Query of GET /api/v1/trade-fees: `symbols`, 1 to 10 comma-separated pairs; comes out as the array. */
+export const TradeFeesQuery = z.object({ symbols: commaList(SymbolString, 10, 'trading pairs') });
+
+// --- funding -------------------------------------------------------------------------------------
+
+/**
+ * GET /api/v1/deposit-addresses `data` (KuCoin "Get Deposit Address (V1)"): the address of the
+ * currency (and chain; default chain when omitted) — the first one created — or `null` when none exists.
+ */
+export const DepositAddressOrNull = DepositAddress.nullable();
+
+/** A page of a KuCoin `currentPage`/`pageSize` list: `{currentPage, pageSize, totalNum, totalPage, items}`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    currentPage: z.number().int(),
+    pageSize: z.number().int(),
+    totalNum: z.number().int(),
+    totalPage: z.number().int(),
+    items: z.array(item),
+  });
+}
+
+/** `currentPage` (≥ 1, default 1) and `pageSize` (10..500, default 50) of paged queries (KuCoin's bounds). */
+const paging = {
+  currentPage: QueryInt.pipe(z.number().int().min(1, 'must be >= 1')).optional(),
+  pageSize: QueryInt.pipe(z.number().int().min(10, 'must be 10..500').max(500, 'must be 10..500')).optional(),
+};
+
+/** `startAt`/`endAt` (ms) with endAt ≥ startAt. */
+function timeRange<T extends z.ZodRawShape>(shape: T) {
+  return z
+    .object({ ...shape, startAt: QueryNonNeg.optional(), endAt: QueryNonNeg.optional() })
+    .superRefine((q, ctx) => {
+      const r = q as { startAt?: number; endAt?: number };
+      if (r.startAt !== undefined && r.endAt !== undefined && r.endAt < r.startAt) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
+    });
+}
+
+/** Status of a deposit (KuCoin): PROCESSING, SUCCESS, FAILURE. */
+export const DepositStatus = z.enum(['PROCESSING', 'SUCCESS', 'FAILURE']);
+/** Status of a withdrawal (KuCoin): REVIEW, PROCESSING, WALLET_PROCESSING, SUCCESS, FAILURE. */
+export const WithdrawalStatusValue = z.enum(['REVIEW', 'PROCESSING', 'WALLET_PROCESSING', 'SUCCESS', 'FAILURE']);
+/** Type of {@link WithdrawalStatusValue}. */
+export type WithdrawalStatusValue = z.infer<typeof WithdrawalStatusValue>;
+
+/**
+ * One deposit of GET /api/v1/deposits (KuCoin "Get Deposit History"): amounts decimal strings, times
+ * ms, `chain` the chain id ('' when unknown), `walletTxId` null until known.
+ */
+export const DepositItem = z.object({
+  currency: z.string(),
+  chain: z.string(),
+  status: DepositStatus,
+  address: z.string(),
+  memo: z.string(),
+  isInner: z.boolean(),
+  amount: DecimalString,
+  fee: DecimalString,
+  walletTxId: z.string().nullable(),
+  createdAt: Millis,
+  updatedAt: Millis,
+  remark: z.string(),
+  arrears: z.boolean().optional(),
+});
+/** Type of {@link DepositItem}. */
+export type DepositItem = z.infer<typeof DepositItem>;
+/** GET /api/v1/deposits `data`: a page of {@link DepositItem}, newest first. */
+export const DepositPage = pageOf(DepositItem);
+/** Type of {@link DepositPage}. */
+export type DepositPage = z.infer<typeof DepositPage>;
+
+/** Query of GET /api/v1/deposits: optional `currency`, `status`, `startAt`/`endAt` (ms), `currentPage`, `pageSize`. */
+export const DepositsQuery = timeRange({ currency: z.string().min(1).optional(), status: DepositStatus.optional(), ...paging });
+/** Input type of {@link DepositsQuery}. */
+export type DepositsQuery = z.input<typeof DepositsQuery>;
+
+/**
+ * One withdrawal of GET /api/v1/withdrawals (KuCoin "Get Withdrawal History"): `id` the withdrawalId
+ * (kucoin-universal-sdk has it; the published example omits it), `amount` as requested and `fee`
+ * (decimal strings), `chain` the chain id, times ms.
+ */
+export const WithdrawalItem = z.object({
+  id: z.string().optional(),
+  currency: z.string(),
+  chain: z.string(),
+  status: WithdrawalStatusValue,
+  address: z.string(),
+  memo: z.string(),
+  isInner: z.boolean(),
+  amount: DecimalString,
+  fee: DecimalString,
+  walletTxId: z.string().nullable(),
+  createdAt: Millis,
+  updatedAt: Millis,
+  remark: z.string(),
+  arrears: z.boolean().optional(),
+});
+/** Type of {@link WithdrawalItem}. */
+export type WithdrawalItem = z.infer<typeof WithdrawalItem>;
+/** GET /api/v1/withdrawals `data`: a page of {@link WithdrawalItem}, newest first. */
+export const WithdrawalPage = pageOf(WithdrawalItem);
+/** Type of {@link WithdrawalPage}. */
+export type WithdrawalPage = z.infer<typeof WithdrawalPage>;
+
+/** Query of GET /api/v1/withdrawals: optional `currency`, `status`, `startAt`/`endAt` (ms), `currentPage`, `pageSize`. */
+export const WithdrawalsQuery = timeRange({ currency: z.string().min(1).optional(), status: WithdrawalStatusValue.optional(), ...paging });
+/** Input type of {@link WithdrawalsQuery}. */
+export type WithdrawalsQuery = z.input<typeof WithdrawalsQuery>;
+
+/** Path of DELETE /api/v1/withdrawals/{withdrawalId}. */
+export const WithdrawalIdPath = z.object({ withdrawalId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be a withdrawal id (letters and digits)') });
+
+/** DELETE /api/v1/withdrawals/{withdrawalId} `data`: `null` (KuCoin "Cancel Withdrawal"). */
+export const NullPayload = z.null();
+
+/**
+ * POST /api/v3/accounts/universal-transfer body (KuCoin "Flex Transfer"): `clientOid` (1-64 of
+ * letters, digits, "_" or "-"; idempotency key), `currency`, `amount` (positive decimal), `type`
+ * INTERNAL | PARENT_TO_SUB | SUB_TO_PARENT, `fromAccountType`/`toAccountType` (MAIN, TRADE, …),
+ * optional `fromUserId`, `toUserId`, `fromAccountTag`, `toAccountTag`. The sandbox has no
+ * sub-accounts and only MAIN and TRADE accounts: its route accepts INTERNAL MAIN ↔ TRADE only.
+ */
+export const UniversalTransferRequest = z
+  .object({
+    clientOid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 characters of letters, digits, "_" or "-"'),
+    currency: z.string().min(1),
+    amount: AmountInput,
+    type: z.enum(['INTERNAL', 'PARENT_TO_SUB', 'SUB_TO_PARENT']),
+    fromAccountType: z.string().min(1),
+    toAccountType: z.string().min(1),
+    fromUserId: z.string().optional(),
+    toUserId: z.string().optional(),
+    fromAccountTag: z.string().optional(),
+    toAccountTag: z.string().optional(),
+  });
+/** Parsed type of {@link UniversalTransferRequest}. */
+export type UniversalTransferRequest = z.infer<typeof UniversalTransferRequest>;
+
+/** Query of GET /api/v1/accounts/transferable: `currency`, `type` (MAIN, TRADE or TRADE_HF, any case), optional `tag`. */
+export const TransferableQuery = z.object({
+  currency: z.string().min(1),
+  type: z
+    .string()
+    .transform((t) => t.toUpperCase())
+    .pipe(z.enum(['MAIN', 'TRADE', 'TRADE_HF'], { message: 'must be MAIN, TRADE or TRADE_HF (the sandbox has no margin or isolated accounts)' })),
+  tag: z.string().optional(),
+});
+
+/** GET /api/v1/accounts/transferable `data` (KuCoin "Get Transfer Quotas"): decimal strings. */
+export const Transferable = z.object({ currency: z.string(), balance: DecimalString, available: DecimalString, holds: DecimalString, transferable: DecimalString });
+/** Type of {@link Transferable}. */
+export type Transferable = z.infer<typeof Transferable>;
+
+/** Direction of a ledger entry. */
+export const LedgerDirection = z.enum(['in', 'out']);
+
+/**
+ * One entry of GET /api/v1/accounts/ledgers (KuCoin "Get Account Ledgers - Spot/Margin"): `id`,
+ * `amount` (absolute change) and `fee` and `balance` (after) as decimal strings, `accountType`
+ * (MAIN, TRADE…), `bizType` (DEPOSIT, WITHDRAW, TRANSFER, TRADE_EXCHANGE…), `direction` in|out,
+ * `createdAt` ms, `context` a JSON text or ''.
+ */
+export const LedgerEntry = z.object({
+  id: z.string(),
+  currency: z.string(),
+  amount: DecimalString,
+  fee: DecimalString,
+  balance: DecimalString,
+  accountType: z.string(),
+  bizType: z.string(),
+  direction: LedgerDirection,
+  createdAt: Millis,
+  context: z.string().nullable(),
+});
+/** Type of {@link LedgerEntry}. */
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+/** GET /api/v1/accounts/ledgers `data`: a page of {@link LedgerEntry}, newest first. */
+export const LedgerPage = pageOf(LedgerEntry);
+/** Type of {@link LedgerPage}. */
+export type LedgerPage = z.infer<typeof LedgerPage>;
+
+/** Query of GET /api/v1/accounts/ledgers: `currency` (≤ 10, comma-separated), `direction`, `bizType`, `startAt`/`endAt` (ms), `currentPage`, `pageSize`. */
+export const LedgersQuery = timeRange({
+  currency: commaList(z.string().regex(/^[A-Za-z0-9]{1,20}$/, 'is not a currency code'), 10, 'currencies').optional(),
+  direction: LedgerDirection.optional(),
+  bizType: z.string().min(1).optional(),
+  ...paging,
+});
+/** Input type of {@link LedgersQuery}. */
+export type LedgersQuery = z.input<typeof LedgersQuery>;
+
+/**
+ * One entry of GET /api/v1/hf/accounts/ledgers (KuCoin "Get Account Ledgers - trade_hf"): as
+ * {@link LedgerEntry} plus `tax`, with `id` an exact id string, `accountType` TRADE_HF and
+ * `createdAt` sent as a digit string (parsed to ms).
+ */
+export const HfLedgerEntry = z.object({
+  id: ExactId,
+  currency: z.string(),
+  amount: DecimalString,
+  fee: DecimalString,
+  tax: DecimalString.optional(),
+  balance: DecimalString,
+  accountType: z.string(),
+  bizType: z.string(),
+  direction: LedgerDirection,
+  createdAt: z.union([Millis, DigitString]).transform(Number),
+  context: z.string().nullable(),
+});
+/** Type of {@link HfLedgerEntry}. */
+export type HfLedgerEntry = z.infer<typeof HfLedgerEntry>;
+/** GET /api/v1/hf/accounts/ledgers `data`: entries newest first. */
+export const HfLedgerList = z.array(HfLedgerEntry);
+
+/** bizType values of the trade_hf ledger query (KuCoin). */
+export const HfLedgerBizType = z.enum(['TRADE_EXCHANGE', 'TRANSFER', 'SUB_TRANSFER', 'RETURNED_FEES', 'DEDUCTION_FEES', 'OTHER']);
+
+/** Query of GET /api/v1/hf/accounts/ledgers: `currency` (≤ 10), `direction`, `bizType`, `lastId` (entries with a smaller id), `limit` 1..200 (default 100), `startAt`/`endAt` (ms). */
+export const HfLedgersQuery = timeRange({
+  currency: commaList(z.string().regex(/^[A-Za-z0-9]{1,20}$/, 'is not a currency code'), 10, 'currencies').optional(),
+  direction: LedgerDirection.optional(),
+  bizType: HfLedgerBizType.optional(),
+  lastId: ExactId.optional(),
+  limit: QueryInt.pipe(z.number().int().min(1, 'must be 1..200').max(200, 'must be 1..200')).optional(),
+});
+/** Input type of {@link HfLedgersQuery}. */
+export type HfLedgersQuery = z.input<typeof HfLedgersQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Error reporting

@@ -56,10 +56,20 @@ export interface AddressFormat {
 const NO_NETWORK: string[] = [];
 const prod = { networkType: 'prod' as const };
 
+/**
+ * The mainnet check of a Bitcoin-family chain (the library's Bitcoin validator): base58check with
+ * one of the version bytes `versions` (hex) and, when `hrp` is given, SegWit bech32/bech32m with
+ * that human-readable part. Testnet forms never pass.
+ */
+function bitcoinFamily(versions: string[], hrp?: string): (address: string) => boolean {
+  const currency = { addressTypes: { prod: versions, testnet: NO_NETWORK }, ...(hrp !== undefined ? { bech32Hrp: { prod: [hrp], testnet: NO_NETWORK } } : {}) };
+  return (a) => btc.isValidAddress(a, currency, prod);
+}
+
 /** Bitcoin mainnet: legacy P2PKH 1…, P2SH 3…, SegWit v0 bc1q…, Taproot bc1p…. */
 const BITCOIN: AddressFormat = {
   name: 'Bitcoin address (1…, 3…, bc1q… or bc1p…, with checksum)',
-  test: (a) => btc.isValidAddress(a, { addressTypes: { prod: ['00', '05'], testnet: NO_NETWORK }, bech32Hrp: { prod: ['bc'], testnet: NO_NETWORK } }, prod),
+  test: bitcoinFamily(['00', '05'], 'bc'),
 };
 
 /** Bitcoin SegWit (bech32/bech32m) only: the BTC-Segwit chain. */
@@ -71,19 +81,19 @@ const BITCOIN_SEGWIT: AddressFormat = {
 /** Omni Layer (USDT on Bitcoin): legacy Bitcoin addresses only. */
 const OMNI: AddressFormat = {
   name: 'Bitcoin legacy address for Omni (1… or 3…, base58check)',
-  test: (a) => btc.isValidAddress(a, { addressTypes: { prod: ['00', '05'], testnet: NO_NETWORK } }, prod),
+  test: bitcoinFamily(['00', '05']),
 };
 
 /** Litecoin mainnet: L…, M… (base58check) and ltc1… (bech32). */
 const LITECOIN: AddressFormat = {
   name: 'Litecoin address (L…, M… or ltc1…, with checksum)',
-  test: (a) => btc.isValidAddress(a, { addressTypes: { prod: ['30', '32'], testnet: NO_NETWORK }, bech32Hrp: { prod: ['ltc'], testnet: NO_NETWORK } }, prod),
+  test: bitcoinFamily(['30', '32'], 'ltc'),
 };
 
 /** Neo N3: base58check, version byte 0x35 (addresses start with N). */
 const NEO3: AddressFormat = {
   name: 'Neo N3 address (N…, base58check)',
-  test: (a) => btc.isValidAddress(a, { addressTypes: { prod: ['35'], testnet: NO_NETWORK } }, prod),
+  test: bitcoinFamily(['35']),
 };
 
 /** EVM chains: 0x + 40 hex digits; mixed case must match the EIP-55 checksum. */

@@ -7,6 +7,7 @@
  *   --no-sim           no market simulation bots
  *   --manual-clock     time moves only via admin POST /sandbox/v1/clock
  *   --seed N           seed of the initial books and the simulation (default 1)
+ *   --sim-interval-ms N  milliseconds between simulation steps (default 1000)
  *   --in-memory        keep no state on disk (no state dir; a fresh world every start)
  *   --verbose          log internal errors and notes to stderr
  *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
@@ -79,6 +80,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--seed':
         out.seed = int(0, 2 ** 31 - 1);
         break;
+      case '--sim-interval-ms':
+        out.simIntervalMs = int(1, 3_600_000);
+        break;
       case '--verbose':
         out.verbose = true;
         break;
@@ -100,7 +104,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--no-sim] [--manual-clock] [--seed 1] [--verbose]';
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--verbose]';
 
 async function main(): Promise<void> {
   let args: CliArgs;

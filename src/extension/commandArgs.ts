@@ -14,6 +14,8 @@
  * - Active Orders tree (`spotdesk.order`, `spotdesk.orderSymbol` rows): the row object, with
  *   `symbol` (and, for an order row, `order.id`).
  * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
+ * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
+ *   `withdrawal.id`.
  *
  * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
  */
@@ -89,14 +91,31 @@ export function symbolArg(raw: unknown): { symbol: string } | undefined {
 }
 
 /**
- * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature`):
- * the document URI (a `*.spotorder.json` file) and the order's index in it. These commands only
- * open the request builder on the order (and run the order TEST, which places nothing); placing
- * always asks in a modal.
+ * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature` /
+ * `.placeOrder`): the document URI (a `*.spotorder.json` file) and the order's index in it. These
+ * commands open the request builder on the order as the document holds it (re-read, never taken
+ * from the arguments) and run the order TEST, which places nothing, or — `.placeOrder` — the
+ * builder's guarded placement: the local rules, then always a modal confirmation.
  * @returns `{uri, index}` or undefined for anything else.
  */
 export function orderDocumentArgs(uri: unknown, index: unknown): { uri: string; index: number } | undefined {
   if (typeof uri !== 'string' || typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > 10_000) return undefined;
   const path = uri.split(/[?#]/)[0].toLowerCase();
   return path.endsWith('.spotorder.json') ? { uri, index } : undefined;
+}
+
+/** A withdrawal id (KuCoin: 24 hex characters; accept letters and digits up to 64). */
+const WITHDRAWAL_ID_RE = /^[A-Za-z0-9]{1,64}$/;
+
+/**
+ * Argument of `spotdesk.cancelWithdrawal`: the Funding History tree's withdrawal row (`{kind:
+ * 'withdrawal', withdrawal: {id}}`). Only the withdrawal's id is kept; what the confirmation shows
+ * (amount, fee, destination, status) is re-read from the exchange (GET /api/v1/withdrawals).
+ * @returns `{withdrawalId}` or undefined when the argument is not a withdrawal row.
+ */
+export function withdrawalArg(raw: unknown): { withdrawalId: string } | undefined {
+  const o = record(raw);
+  const w = record(o?.withdrawal);
+  if (o?.kind !== 'withdrawal' || !w) return undefined;
+  return typeof w.id === 'string' && WITHDRAWAL_ID_RE.test(w.id) ? { withdrawalId: w.id } : undefined;
 }

@@ -17,9 +17,11 @@ import type { AccountsTree } from './views/accounts';
 import type { OrdersTree, OrderNode } from './views/orders';
 import { accountArg, orderArg, symbolArg } from './commandArgs';
 import type { MarketsTree } from './views/markets';
-import { describeError } from './views/pollingTree';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
+import { COMMANDS } from './commandIds';
+import { guardedRegistrar } from './guardedCommand';
+import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
 
 /** Everything the commands act on. */
 export interface CommandDeps {
@@ -33,20 +35,10 @@ export interface CommandDeps {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { connection, trees, services } = d;
   const prompts = services.prompts;
-  const reg = (id: string, fn: (...args: never[]) => unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => unknown)(...args);
-      } catch (err) {
-        const msg = describeError(err);
-        services.log.error(`${id}: ${msg}`);
-        void vscode.window.showErrorMessage(`SpotDesk: ${msg}`);
-        return undefined;
-      }
-    });
+  const reg = guardedRegistrar(services.log);
 
   return [
-    reg('spotdesk.selectProfile', async () => {
+    reg(COMMANDS.selectProfile, async () => {
       const active = connection.profile();
       type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };
       const items: Item[] = connection.profiles().map((p) => ({
@@ -66,11 +58,47 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         // Not awaited: a notification stays open until dismissed.
         void vscode.window
           .showInformationMessage(`Profile "${choice.profile!.name}" has no API credentials yet.`, 'Set API Credentials')
-          .then((set) => set && vscode.commands.executeCommand('spotdesk.setCredentials'));
+          .then((set) => set && vscode.commands.executeCommand(COMMANDS.setCredentials));
       }
     }),
 
-    reg('spotdesk.setCredentials', async (profileName?: string) => {
+    // Connect a real exchange in one flow (the walkthrough's last step): a profile (name, base URL)
+    // in the user's settings, its key into SecretStorage through Set API Credentials, then — only if
+    // the person says so — the switch to it. Takes no arguments: everything comes from the person.
+    reg(COMMANDS.connectExchange, async () => {
+      const title = 'SpotDesk: Connect a KuCoin Account';
+      const taken = connection.profiles().map((p) => p.name);
+      const name = await prompts.input({
+        title: `${title} (1/2)`,
+        prompt: 'A name for the profile (shown in SpotDesk; the key itself goes into secret storage next)',
+        value: freeProfileName('KuCoin', taken),
+        validateInput: (v) => profileNameError(v, taken),
+      });
+      if (name === undefined || profileNameError(name, taken)) return;
+      const url = await prompts.input({ title: `${title} (2/2)`, prompt: `REST base URL of the exchange (KuCoin: ${KUCOIN_BASE_URL})`, value: KUCOIN_BASE_URL, validateInput: baseUrlError });
+      if (url === undefined) return;
+      const urlError = baseUrlError(url);
+      if (urlError) throw new Error(urlError);
+      const profile: Profile = { id: `user:${name.trim()}`, name: name.trim(), baseUrl: normalizeBaseUrl(url), sandbox: false };
+      const cfg = vscode.workspace.getConfiguration('spotdesk');
+      const list = cfg.get<Array<{ name: string; baseUrl: string }>>('profiles') ?? [];
+      await cfg.update('profiles', [...list, { name: profile.name, baseUrl: profile.baseUrl }], vscode.ConfigurationTarget.Global);
+      services.log.info(`profile "${profile.name}" added (${profile.baseUrl})`);
+      await vscode.commands.executeCommand(COMMANDS.setCredentials, profile.name);
+      if (!(await connection.credentialsPresent(profile))) {
+        void vscode.window.showInformationMessage(`SpotDesk: profile "${profile.name}" was added without an API key. Run "SpotDesk: Set API Credentials" when you have one.`);
+        return;
+      }
+      const go = await prompts.confirm(
+        `Switch SpotDesk to "${profile.name}" now?`,
+        `SpotDesk then shows this account at ${profile.baseUrl} and places orders there with real funds, always after asking you. "SpotDesk: Select Profile" switches back to "${SANDBOX_PROFILE_NAME}".`,
+        `Switch to "${profile.name}"`,
+        'Stay on the current profile',
+      );
+      if (go) await connection.selectProfile(profile.name);
+    }),
+
+    reg(COMMANDS.setCredentials, async (profileName?: string) => {
       const profile = await pickUserProfile(connection, prompts, profileName, 'Set API Credentials for which profile?');
       if (!profile) return;
       const title = `SpotDesk: API credentials for "${profile.name}"`;
@@ -93,7 +121,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" saved in VS Code's secret storage.`);
     }),
 
-    reg('spotdesk.clearCredentials', async (profileName?: string) => {
+    reg(COMMANDS.clearCredentials, async (profileName?: string) => {
       const profile = await pickUserProfile(connection, prompts, profileName, 'Clear API Credentials of which profile?');
       if (!profile) return;
       await connection.clearCredentials(profile);
@@ -101,20 +129,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" removed.`);
     }),
 
-    reg('spotdesk.refresh', () => d.refreshAll()),
-    reg('spotdesk.accounts.refresh', () => trees.accounts.refresh()),
-    reg('spotdesk.orders.refresh', () => trees.orders.refresh()),
-    reg('spotdesk.markets.refresh', () => trees.markets.refresh()),
-    reg('spotdesk.retry', (viewId?: string) => {
+    reg(COMMANDS.refresh, () => d.refreshAll()),
+    reg(COMMANDS.accountsRefresh, () => trees.accounts.refresh()),
+    reg(COMMANDS.ordersRefresh, () => trees.orders.refresh()),
+    reg(COMMANDS.marketsRefresh, () => trees.markets.refresh()),
+    reg(COMMANDS.retry, (viewId?: string) => {
       const t = Object.values(trees).find((x) => x.viewId === viewId);
       return t ? t.refresh() : d.refreshAll();
     }),
-    reg('spotdesk.showLog', () => services.log.show()),
+    reg(COMMANDS.showLog, () => services.log.show()),
 
-    reg('spotdesk.accounts.hideZero', () => setHideZero(true)),
-    reg('spotdesk.accounts.showZero', () => setHideZero(false)),
+    reg(COMMANDS.accountsHideZero, () => setHideZero(true)),
+    reg(COMMANDS.accountsShowZero, () => setHideZero(false)),
 
-    reg('spotdesk.transfer', async (row?: unknown) => {
+    reg(COMMANDS.transfer, async (row?: unknown) => {
       const target = accountArg(row);
       if (!target) throw new Error('Run "Transfer…" from an account row of the Accounts view.');
       const { currency, type: from } = target;
@@ -144,8 +172,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return amount.trim();
     }),
 
-    reg('spotdesk.cancelOrder', async (row?: unknown) => {
-      const target = orderArg(row);
+    reg(COMMANDS.cancelOrder, async (row?: unknown) => {
+      // A keyboard shortcut passes no row: the order selected in Active Orders (still confirmed).
+      const target = orderArg(row) ?? orderArg(trees.orders.view?.selection[0]);
       if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
       const client = await connection.client();
       // What the person confirms is the order as the exchange has it (GET /api/v1/hf/orders/{orderId}).
@@ -155,19 +184,25 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         await trees.orders.refresh();
         return false;
       }
-      const ok = await prompts.confirm(
-        `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
-        `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
-        'Cancel Order',
-      );
+      // The setting may skip this one question (never placement on a real profile, never withdrawals).
+      const ask = vscode.workspace.getConfiguration('spotdesk').get<boolean>('confirm.cancelOrder', true) !== false;
+      const ok =
+        !ask ||
+        (await prompts.confirm(
+          `Cancel ${o.side} ${o.type} order on ${o.symbol}?`,
+          `${o.size} @ ${o.price}, filled ${o.dealSize}. Order id ${o.id}.`,
+          'Cancel Order',
+          'Keep Order',
+        ));
       if (!ok) return false;
+      if (!ask) services.log.info(`cancelling order ${o.id} without asking (setting spotdesk.confirm.cancelOrder is off)`);
       await client.cancelOrder(o.symbol, o.id);
       services.log.info(`cancelled order ${o.id} on ${o.symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
       return true;
     }),
 
-    reg('spotdesk.cancelAllForSymbol', async (row?: unknown) => {
+    reg(COMMANDS.cancelAllForSymbol, async (row?: unknown) => {
       const target = symbolArg(row);
       if (!target) throw new Error('Run "Cancel All" on a symbol of the Active Orders view.');
       const { symbol } = target;
@@ -182,7 +217,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const ok = await prompts.confirm(
         `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${symbol}?`,
         'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
-        'Cancel All',
+        'Cancel All Orders',
+        'Keep Orders',
       );
       if (!ok) return false;
       await client.cancelAllOrders(symbol);
@@ -191,7 +227,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return true;
     }),
 
-    reg('spotdesk.showFills', async (node?: OrderNode) => {
+    reg(COMMANDS.showFills, async (node?: OrderNode) => {
       if (!node || node.kind !== 'order') throw new Error('Run "Show Fills" on an order of the Active Orders view.');
       const client = await connection.client();
       const page = await client.getFills({ symbol: node.symbol, orderId: node.order.id });
@@ -210,14 +246,25 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return page.items;
     }),
 
-    reg('spotdesk.copyOrderId', async (node?: OrderNode) => {
+    reg(COMMANDS.copyOrderId, async (node?: OrderNode) => {
       if (!node || node.kind !== 'order') throw new Error('Run "Copy Order Id" on an order of the Active Orders view.');
       await vscode.env.clipboard.writeText(node.order.id);
       void vscode.window.setStatusBarMessage(`SpotDesk: copied order id ${node.order.id}`, 3000);
       return node.order.id;
     }),
 
-    reg('spotdesk.addToWatchlist', async (arg?: string | { symbol?: string }) => {
+    reg(COMMANDS.copyOrderJson, async (row?: unknown) => {
+      const target = orderArg(row);
+      if (!target) throw new Error('Run "Copy Order JSON" on an order of the Active Orders view.');
+      // Every field as the exchange has it now (GET /api/v1/hf/orders/{orderId}), not the row's copy.
+      const client = await connection.client();
+      const text = JSON.stringify(await client.getOrder(target.symbol, target.orderId), null, 2);
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.setStatusBarMessage(`SpotDesk: copied the JSON of order ${target.orderId}`, 3000);
+      return text;
+    }),
+
+    reg(COMMANDS.addToWatchlist, async (arg?: string | { symbol?: string }) => {
       const symbol = typeof arg === 'string' ? arg : arg?.symbol;
       if (!symbol) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');
       const cfg = vscode.workspace.getConfiguration('spotdesk');

@@ -19,6 +19,8 @@ import * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
+import { COMMANDS } from './commandIds';
+import { redact, requestLogLine, type RequestLogEntry } from './requestLog';
 
 /** Id and display name of the built-in sandbox profile. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -39,17 +41,6 @@ export interface StoredCredentials {
   apiPassphrase: string;
   /** KC-API-KEY-VERSION, "2" or "3" (as on the wire). */
   keyVersion: KeyVersion;
-}
-
-/** One request as reported by the client's `onRequest` hook (no headers, no secrets). */
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  code?: string;
-  httpStatus?: number;
-  latencyMs?: number;
-  weight?: number;
-  pool?: string;
 }
 
 /** Error whose message is meant for the user (what happened and what to do next). */
@@ -99,17 +90,15 @@ export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the active profile or its credentials change. */
   readonly onDidChange = this.changed.event;
-  private clientPromise: Promise<SpotClient> | undefined;
-  private clientFor: string | undefined;
-  private publicPromise: Promise<SpotClient> | undefined;
-  private publicFor: string | undefined;
-  private lastPublic: SpotClient | undefined;
+  /** The signing client of the active profile. */
+  private readonly signing = new ClientSlot();
+  /** The credential-less client of a user profile without credentials. */
+  private readonly public = new ClientSlot();
   private sandboxPromise: Promise<SandboxProcess> | undefined;
   private sandboxProc: SandboxProcess | undefined;
   private readonly restarts: number[] = [];
   /** A free port the user accepted this session instead of a pinned port that was in use. */
   private portOverride: number | undefined;
-  private lastClient: SpotClient | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private hasCredentials = false;
 
@@ -190,19 +179,7 @@ export class Connection implements vscode.Disposable {
    */
   client(): Promise<SpotClient> {
     const profile = this.profile();
-    const key = `${profile.id} ${profile.baseUrl ?? ''}`;
-    if (!this.clientPromise || this.clientFor !== key) {
-      this.clientFor = key;
-      const p = this.createClient(profile);
-      this.clientPromise = p;
-      p.then(
-        (c) => (this.lastClient = c),
-        () => {
-          if (this.clientPromise === p) this.clientPromise = undefined;
-        },
-      );
-    }
-    return this.clientPromise;
+    return this.signing.get(profileKey(profile), () => this.createClient(profile));
   }
 
   /**
@@ -217,27 +194,15 @@ export class Connection implements vscode.Disposable {
   async publicClient(): Promise<SpotClient> {
     const profile = this.profile();
     if (profile.sandbox || (await this.credentialsPresent(profile))) return this.client();
-    const key = `${profile.id} ${profile.baseUrl ?? ''}`;
-    if (!this.publicPromise || this.publicFor !== key) {
-      this.publicFor = key;
-      const p = (async () => {
-        const { SpotClient: Client } = await import('../api/client');
-        return new Client({ baseUrl: profile.baseUrl ?? '', onRequest: (e: RequestLogEntry) => this.logRequest(e) });
-      })();
-      this.publicPromise = p;
-      p.then(
-        (c) => (this.lastPublic = c),
-        () => {
-          if (this.publicPromise === p) this.publicPromise = undefined;
-        },
-      );
-    }
-    return this.publicPromise;
+    return this.public.get(profileKey(profile), async () => {
+      const { SpotClient: Client } = await import('../api/client');
+      return new Client({ baseUrl: profile.baseUrl ?? '', onRequest: (e: RequestLogEntry) => this.logRequest(e) });
+    });
   }
 
   /** The most recently created client, if any (for the status bar's budget tooltip; no I/O). */
   currentClient(): SpotClient | undefined {
-    return this.lastClient ?? this.lastPublic;
+    return this.signing.last ?? this.public.last;
   }
 
   /** The embedded sandbox's address and admin token, starting it if the sandbox profile is active. */
@@ -278,7 +243,7 @@ export class Connection implements vscode.Disposable {
     if (!creds) {
       throw new UserFacingError(
         `Profile "${profile.name}" has no API credentials. Run "SpotDesk: Set API Credentials" to add them.`,
-        'spotdesk.setCredentials',
+        COMMANDS.setCredentials,
       );
     }
     return new Client({ baseUrl: profile.baseUrl ?? '', credentials: creds, onRequest });
@@ -286,13 +251,8 @@ export class Connection implements vscode.Disposable {
 
   /** Log one request: only what the client's hook reports (never headers or KC-API-* values). */
   logRequest(e: RequestLogEntry): void {
-    const parts = [`${e.method} ${e.path}`, `→ ${e.code ?? '?'}`];
-    if (e.httpStatus !== undefined) parts.push(`HTTP ${e.httpStatus}`);
-    if (e.latencyMs !== undefined) parts.push(`${Math.round(e.latencyMs)} ms`);
-    if (e.weight !== undefined) parts.push(`weight ${e.weight}${e.pool ? ` (${e.pool})` : ''}`);
-    const line = redact(parts.join('  '));
-    if (e.code && e.code !== '200000') this.log.warn(line);
-    else this.log.info(line);
+    const { level, line } = requestLogLine(e);
+    this.log[level](line);
   }
 
   private startSandbox(): Promise<SandboxProcess> {
@@ -395,18 +355,12 @@ export class Connection implements vscode.Disposable {
   }
 
   private reset(): void {
-    for (const old of [this.lastClient, this.lastPublic]) {
+    for (const old of [this.signing.reset(), this.public.reset()]) {
       if (!old) continue;
       // Release its keep-alive sockets once requests still in flight have had time to finish.
       const t = setTimeout(() => old.close(), 30_000);
       t.unref?.();
     }
-    this.clientPromise = undefined;
-    this.clientFor = undefined;
-    this.lastClient = undefined;
-    this.publicPromise = undefined;
-    this.publicFor = undefined;
-    this.lastPublic = undefined;
     void this.updateContextKeys();
     this.changed.fire();
   }
@@ -420,8 +374,8 @@ export class Connection implements vscode.Disposable {
 
   /** Stop the embedded sandbox (if started) and release listeners. */
   dispose(): void {
-    this.lastClient?.close();
-    this.lastPublic?.close();
+    this.signing.reset()?.close();
+    this.public.reset()?.close();
     const proc = this.sandboxProc;
     this.sandboxProc = undefined;
     void proc?.stop();
@@ -429,11 +383,43 @@ export class Connection implements vscode.Disposable {
   }
 }
 
+/** Cache key of a profile's client: its id and base URL. */
+function profileKey(profile: Profile): string {
+  return `${profile.id} ${profile.baseUrl ?? ''}`;
+}
+
 /**
- * Defence in depth for log lines: blank out anything that looks like a KC-API-* header value
- * (`KC-API-SIGN: …`, `"KC-API-KEY":"…"`). The client's hook never reports headers, so this
- * should never trigger.
+ * One cached client: created on first need for a key, kept until the key changes or
+ * {@link reset}; a creation that fails is forgotten so the next call tries again.
  */
-export function redact(line: string): string {
-  return line.replace(/(KC-API-[A-Z-]+"?\s*[:=]\s*"?)[^\s",}]+/gi, '$1***');
+class ClientSlot {
+  private promise: Promise<SpotClient> | undefined;
+  private key: string | undefined;
+  /** The client the last successful creation produced (no I/O). */
+  last: SpotClient | undefined;
+
+  /** The client for `key`, created with `create` when there is none for it. */
+  get(key: string, create: () => Promise<SpotClient>): Promise<SpotClient> {
+    if (!this.promise || this.key !== key) {
+      this.key = key;
+      const p = create();
+      this.promise = p;
+      p.then(
+        (c) => {
+          if (this.promise === p) this.last = c;
+        },
+        () => {
+          if (this.promise === p) this.promise = undefined;
+        },
+      );
+    }
+    return this.promise;
+  }
+
+  /** Forget the client; returns the one that was created, if any (the caller closes it). */
+  reset(): SpotClient | undefined {
+    const old = this.last;
+    this.promise = this.key = this.last = undefined;
+    return old;
+  }
 }

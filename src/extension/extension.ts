@@ -2,7 +2,8 @@
  * SpotDesk extension entry point.
  *
  * `activate()` does no network I/O: it creates the log channel, the profile/credential
- * `Connection`, the status bar item and the three tree views, registers the core commands and
+ * `Connection`, the status bar item and the tree views (Accounts, Active Orders, Markets, Order
+ * History, Fills, Funding History), registers the core and history commands and
  * calls the feature modules' `register(context, services)`. The API client and the embedded
  * sandbox are loaded lazily on first need (see ./connection.ts). The time activate() took is
  * logged and returned (`activationMs`, the only thing activate() exports: any extension can read
@@ -18,14 +19,22 @@ import { StatusBar } from './statusBar';
 import { AccountsTree } from './views/accounts';
 import { OrdersTree } from './views/orders';
 import { MarketsTree } from './views/markets';
+import { OrderHistoryTree } from './views/orderHistory';
+import { FillsTree } from './views/fills';
+import { FundingHistoryTree } from './views/fundingHistory';
+import { registerHistoryCommands } from './views/historyCommands';
 import { registerCommands } from './commands';
 import { windowPrompts } from './prompts';
 import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHooks';
 import { register as registerOrderbook } from './orderbook';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
+import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
+import { CachedFetch } from '../shared/cachedFetch';
+import type { SymbolInfo } from '../api/schemas';
+import { COMMANDS } from './commandIds';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -53,6 +62,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     return all[connection.profile().id] ?? [];
   };
 
+  // One symbol list for every feature, per profile (and per test client override).
+  let clientGeneration = 0;
+  if (seams) context.subscriptions.push(seams.onDidChangeClient(() => clientGeneration++));
+  const symbolList = new CachedFetch<readonly SymbolInfo[]>(async () => (await services.publicClient()).getSymbols(), {
+    key: () => `${connection.profile().id} ${connection.profile().baseUrl ?? ''} ${clientGeneration}`,
+  });
+
   // eslint-disable-next-line prefer-const -- assigned after the trees that need `services` exist
   let trees: SpotDeskTestHooks['trees'];
   const services: Services = {
@@ -61,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     prompts,
     client: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.client()) : () => connection.client(),
     publicClient: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.publicClient()) : () => connection.publicClient(),
+    symbols: (force) => symbolList.get(force),
     profile: () => connection.profile(),
     credentialsPresent: () => connection.credentialsPresent(),
     refresh: (what = 'all') => {
@@ -86,6 +103,9 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     accounts: new AccountsTree(services),
     orders: new OrdersTree(services, notedSymbols),
     markets: new MarketsTree(services),
+    orderHistory: new OrderHistoryTree(services, notedSymbols),
+    fills: new FillsTree(services, notedSymbols),
+    fundingHistory: new FundingHistoryTree(services),
   };
   const statusBar = new StatusBar(connection);
 
@@ -96,10 +116,17 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     trees.accounts,
     trees.orders,
     trees.markets,
+    trees.orderHistory,
+    trees.fills,
+    trees.fundingHistory,
     trees.accounts.attach(),
     trees.orders.attach(),
     trees.markets.attach(),
+    trees.orderHistory.attach(),
+    trees.fills.attach(),
+    trees.fundingHistory.attach(),
     connection.onDidChange(() => {
+      symbolList.reset();
       statusBar.reset();
     }),
     ...Object.values(trees).map((t) => t.onDidLoad(() => statusBar.updateIfStale())),
@@ -108,20 +135,27 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (e.affectsConfiguration('spotdesk.fiatCurrency')) void trees.accounts.refresh();
         else trees.accounts.rerender();
       }
-      if (e.affectsConfiguration('spotdesk.watchlist')) void trees.orders.refresh();
+      if (e.affectsConfiguration('spotdesk.watchlist')) {
+        void trees.orders.refresh();
+        if (trees.orderHistory.view?.visible) void trees.orderHistory.refresh();
+        if (trees.fills.view?.visible) void trees.fills.refresh();
+      }
     }),
+    ...registerHistoryCommands(services, trees, notedSymbols),
     ...registerCommands({
       connection,
       services,
       trees,
       refreshAll: async () => {
-        await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update()]);
+        // the history views poll only while visible: refresh those the person can see
+        const history = [trees.orderHistory, trees.fills, trees.fundingHistory].filter((t) => t.view?.visible).map((t) => t.refresh());
+        await Promise.all([trees.accounts.refresh(), trees.orders.refresh(), trees.markets.refresh(), statusBar.update(), ...history]);
       },
     }),
   );
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('spotdesk.useSandboxFromBot', async () => {
+    vscode.commands.registerCommand(COMMANDS.useSandboxFromBot, async () => {
       try {
         await useSandboxFromBot({ sandbox: () => connection.embeddedSandbox(), prompts, log });
       } catch (err) {
@@ -134,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     ['orderbook', registerOrderbook],
     ['funding', registerFunding],
     ['requestBuilder', registerRequestBuilder],
+    ['language', registerLanguage],
   ];
   for (const [name, register] of features) {
     try {
@@ -158,6 +193,16 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         const rb = seams.features.requestBuilder;
         if (!rb) return Promise.reject(new Error('the request builder feature did not register'));
         return rb();
+      },
+      language: () => {
+        const l = seams.features.language;
+        if (!l) throw new Error('the order-document language feature did not register');
+        return l;
+      },
+      withdrawals: () => {
+        const w = seams.features.withdrawals;
+        if (!w) throw new Error('the funding feature did not register');
+        return w;
       },
     };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));

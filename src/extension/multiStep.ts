@@ -1,6 +1,7 @@
 /**
  * A small multi-step QuickInput driver (after the VS Code "multi-step input" sample): each step is
- * a function that shows one QuickPick or InputBox titled with "step n/total", with a Back button
+ * a function that shows one QuickPick or InputBox titled with "step n/total" — or only "n" while
+ * the total is not known yet (a later choice still adds or removes steps) — with a Back button
  * from step 2 on. Pressing Back re-runs the previous step; Escape cancels the whole flow.
  *
  * Commands run their flows through `Prompts.steps` (./prompts.ts), whose interactive
@@ -33,7 +34,8 @@ export interface PickItem<T> extends vscode.QuickPickItem {
 export interface PickOptions<T> {
   title: string;
   step: number;
-  totalSteps: number;
+  /** Undefined while later choices can still change the number of steps (VS Code then shows "n"). */
+  totalSteps: number | undefined;
   placeholder: string;
   items: PickItem<T>[];
   active?: PickItem<T>;
@@ -43,7 +45,8 @@ export interface PickOptions<T> {
 export interface TextOptions {
   title: string;
   step: number;
-  totalSteps: number;
+  /** Undefined while later choices can still change the number of steps (VS Code then shows "n"). */
+  totalSteps: number | undefined;
   prompt: string;
   value?: string;
   placeholder?: string;

@@ -19,8 +19,12 @@ export interface PickPromptOptions<T extends vscode.QuickPickItem> extends vscod
 
 /** Prompt functions; each resolves to undefined/false when the user cancels. */
 export interface Prompts {
-  /** Modal warning with one action button; true when the user chose `action`. */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /**
+   * Modal warning with one action button; true when the user chose `action`. `cancel` labels the
+   * button that declines (default: VS Code's "Cancel"), e.g. "Keep Order" — so that neither button
+   * can be misread.
+   */
+  confirm(message: string, detail: string, action: string, cancel?: string): Promise<boolean>;
   /** Input box (use `password: true` for secrets). */
   input(options: vscode.InputBoxOptions): Promise<string | undefined>;
   /** Single-choice quick pick. */
@@ -30,14 +34,17 @@ export interface Prompts {
    * @returns true when the last step completed, false when the person cancelled (Escape).
    */
   steps(start: Step): Promise<boolean>;
+  /** Save dialog (where to write an export); undefined when cancelled. */
+  saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
 }
 
 /** The interactive implementation (VS Code's window API). */
 export function windowPrompts(): Prompts {
   return {
-    async confirm(message, detail, action) {
-      const r = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
-      return r === action;
+    async confirm(message, detail, action, cancel) {
+      if (cancel === undefined) return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+      const r = await vscode.window.showWarningMessage<vscode.MessageItem>(message, { modal: true, detail }, { title: action }, { title: cancel, isCloseAffordance: true });
+      return r?.title === action;
     },
     async input(options) {
       return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
@@ -65,6 +72,9 @@ export function windowPrompts(): Prompts {
       } finally {
         qp.dispose();
       }
+    },
+    async saveFile(options) {
+      return vscode.window.showSaveDialog(options);
     },
     async steps(start) {
       // Loaded on first use: activation stays light.

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
+import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
 
 /**
@@ -28,6 +29,13 @@ export interface Services {
    * a credential-less client throw. @throws UserFacingError when the sandbox cannot start.
    */
   publicClient(): Promise<SpotClient>;
+  /**
+   * The active profile's symbols (GET /api/v2/symbols, public: no credentials needed), shared by
+   * every feature (src/shared/cachedFetch.ts): one request in flight, the answer reused for 5
+   * minutes, and a failure handed to every caller during its back-off (5 s, doubling up to 5 min)
+   * so that an unreachable exchange is not asked again by each view; `force` (a Retry) asks now.
+   */
+  symbols(force?: boolean): Promise<readonly SymbolInfo[]>;
   /** The active profile: `sandbox` true for the built-in Sandbox (local) profile. */
   profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean };
   /** Re-poll tree views after an action (e.g. a withdrawal changed holds). */

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Connection } from './connection';
 import { describeError } from './views/pollingTree';
 import { hhmmss } from './views/format';
+import { COMMANDS } from './commandIds';
 
 /** Budget of one weight pool as reported by the client (`remaining`/`limit` in weight units). */
 export interface PoolBudget {
@@ -33,7 +34,7 @@ export class StatusBar implements vscode.Disposable {
   constructor(private readonly connection: Connection) {
     this.item = vscode.window.createStatusBarItem('spotdesk.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'SpotDesk';
-    this.item.command = 'spotdesk.selectProfile';
+    this.item.command = COMMANDS.selectProfile;
     this.render();
     this.item.show();
     this.timer = setInterval(() => {

@@ -4,7 +4,7 @@
  * `npm start`), activate() registers the command `spotdesk.testHooks` (not contributed in
  * package.json), which resolves to {@link SpotDeskTestHooks}: the services, connection, trees,
  * status bar, the shared prompts object (tests answer prompts by replacing its methods), a client
- * override, and each feature's own hooks (request builder).
+ * override, and each feature's own hooks (request builder, order-document language client).
  *
  * In Production neither {@link TestSeams} nor the command exist: commands take only what menus
  * pass (./commandArgs.ts), prompts are frozen, activate() exports only `activationMs`.
@@ -12,6 +12,7 @@
 import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { Connection } from './connection';
+import type { LanguageTestHooks } from './language/index';
 import type { Prompts } from './prompts';
 import type { RequestBuilderTestHooks } from './requestBuilder/index';
 import type { Services } from './services';
@@ -19,9 +20,14 @@ import type { StatusBar } from './statusBar';
 import type { AccountsTree } from './views/accounts';
 import type { MarketsTree } from './views/markets';
 import type { OrdersTree } from './views/orders';
+import { INTERNAL_COMMANDS } from './commandIds';
+import type { OrderHistoryTree } from './views/orderHistory';
+import type { FillsTree } from './views/fills';
+import type { FundingHistoryTree } from './views/fundingHistory';
+import type { WithdrawalWatcher } from './funding/watcher';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
-export const TEST_HOOKS_COMMAND = 'spotdesk.testHooks';
+export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
 
 /**
  * Test-only state the features consult. Created by activate() only outside Production; features
@@ -31,7 +37,7 @@ export class TestSeams {
   private override: SpotClient | undefined;
   private readonly listeners = new Set<() => void>();
   /** Feature hooks, filled in by the features' `register()`. */
-  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks> } = {};
+  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks>; language?: LanguageTestHooks; withdrawals?: WithdrawalWatcher } = {};
 
   /** The client that replaces the active profile's, if a test set one. */
   get client(): SpotClient | undefined {
@@ -55,7 +61,7 @@ export class TestSeams {
 export interface SpotDeskTestHooks {
   readonly services: Services;
   readonly connection: Connection;
-  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree };
+  readonly trees: { accounts: AccountsTree; orders: OrdersTree; markets: MarketsTree; orderHistory: OrderHistoryTree; fills: FillsTree; fundingHistory: FundingHistoryTree };
   readonly statusBar: StatusBar;
   /** The prompts every command uses; replace its methods to answer, {@link resetPrompts} to restore. */
   readonly prompts: Prompts;
@@ -67,4 +73,8 @@ export interface SpotDeskTestHooks {
   setClient(client: SpotClient | undefined): void;
   /** The request builder's hooks (loads its implementation and opens nothing). */
   requestBuilder(): Promise<RequestBuilderTestHooks>;
+  /** The order-document language client's hooks (starts nothing by itself). */
+  language(): LanguageTestHooks;
+  /** The withdrawal watcher (what it watches, the notifications it showed). */
+  withdrawals(): WithdrawalWatcher;
 }

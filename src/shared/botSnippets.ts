@@ -78,6 +78,8 @@ const exchange = new ccxt.pro.kucoin({
 });
 // point only ccxt's URLs at the SpotDesk sandbox
 for (const k of Object.keys(exchange.urls.api)) exchange.urls.api[k] = process.env.${BOT_ENV.baseUrl};
+// before the first watch* call (the sandbox streams on plain ws://, which ccxt loads an agent for):
+//   await exchange.loadHttpProxyAgent();
 `;
 }
 

@@ -94,3 +94,54 @@ ${o.body ? `${o.body}\n` : ''}${o.preScript ? `<script nonce="${n}">${o.preScrip
 </body>
 </html>`;
 }
+
+/**
+ * What a webview's page is made of, declared once per webview (the extension's webview host,
+ * src/extension/webviewHost.ts, and the e2e harness pages render the same spec with
+ * {@link renderPage}). File names are relative to the extension: `script` in dist/webview/,
+ * `styles` in media/. Nothing here may carry user or API data.
+ */
+export interface WebviewPageSpec {
+  /** Document title. */
+  readonly title: string;
+  /** The bundle in dist/webview/, e.g. `orderbook.js`. */
+  readonly script: string;
+  /** Stylesheets in media/, e.g. `['orderbook.css']`. */
+  readonly styles?: readonly string[];
+  /** CSS of one nonce'd `<style>` element (trusted constant). */
+  readonly inlineStyle?: string;
+  /** Static body markup before the script (trusted constant, never data). */
+  readonly body?: string;
+  /** Extra `img-src` sources, e.g. `['data:']`. */
+  readonly imgSrc?: readonly string[];
+}
+
+/** Where a page is rendered: the CSP source, a fresh nonce and how to address the extension's files. */
+export interface PageEnv {
+  /** `webview.cspSource` (or the harness page's origin). */
+  cspSource: string;
+  /** A fresh nonce ({@link makeNonce}). */
+  nonce: string;
+  /** URI of an extension file, e.g. `uri('dist/webview', 'orderbook.js')`. */
+  uri(folder: 'dist/webview' | 'media', file: string): string;
+  /** Harness only: an inline script run before the bundle. */
+  preScript?: string;
+  /** `class` of `<body>` (harness pages set the theme class VS Code would). */
+  bodyClass?: string;
+}
+
+/** The HTML of `spec` in `env` ({@link webviewPage} with the spec's files, policy and markup). */
+export function renderPage(spec: WebviewPageSpec, env: PageEnv): string {
+  return webviewPage({
+    cspSource: env.cspSource,
+    nonce: env.nonce,
+    title: spec.title,
+    scriptUri: env.uri('dist/webview', spec.script),
+    styleUris: (spec.styles ?? []).map((f) => env.uri('media', f)),
+    inlineStyle: spec.inlineStyle,
+    body: spec.body,
+    imgSrc: spec.imgSrc,
+    preScript: env.preScript,
+    bodyClass: env.bodyClass,
+  });
+}

@@ -5,7 +5,8 @@
  * funding webview, starts code-server 4.100.3 (scripts/lib/codeServer.js: VS Code 1.100.3 served
  * over HTTP, SpotDesk loaded in extension-development mode with the embedded sandbox as the active
  * profile) and drives it from headless Chromium through the keyboard, as a person would:
- * F1 → "SpotDesk: Withdraw…" → USDT → TRC20 → ADDRESS → address → 20 → EXTERNAL → V1, then the
+ * F1 → "SpotDesk: Withdraw…" → Send to an address → a plain address withdrawal (V1) → USDT → TRC20 →
+ * address → 20 → I pay the fee (EXTERNAL), then the
  * confirmation step: the modal summary (screenshot), "Continue…", the typed last 6 characters
  * (screenshot), and the result notification with the withdrawalId (screenshot). A wrong suffix is
  * tried first (refused in place), and Back is used once. Then a V4 withdrawal by e-mail with the
@@ -22,9 +23,10 @@ import { chromium, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { FailureRecord, SHOTS } from './failure';
 import { atStep, pick, runCommand, type } from './quickInput';
+import { MODULE_PX, QUIET_ZONE, qrModules } from '../../src/webview/funding/qr';
 
 const ADDRESS = 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8';
-const WITHDRAW = (n: number, total: number) => ({ title: new RegExp(`^SpotDesk: Withdraw \\(${n}/${total}\\)$`) });
+const WITHDRAW = (n: number, total?: number) => ({ title: new RegExp(`^SpotDesk: Withdraw \\(${n}${total === undefined ? '' : `/${total}`}\\)$`) });
 
 /** Wait until no CSS animation or transition runs in the elements matching `selector` (e.g. a toast sliding in). */
 async function settled(page: Page, selector: string): Promise<void> {
@@ -49,34 +51,39 @@ async function main(): Promise<void> {
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
 
     await runCommand(page, 'SpotDesk: Withdraw');
-    // Steps (the sandbox starts on first use; the first pick waits for it). Until the destination
-    // type is chosen the flow counts the V4 recipient steps too (11); an ADDRESS via V1 has 7.
-    await pick(page, { ...WITHDRAW(1, 11), placeholder: /^Currency to withdraw/ }, 'USDT');
-    await pick(page, { ...WITHDRAW(2, 11), placeholder: /^Chain for USDT/ }, 'TRC20');
-    await pick(page, { ...WITHDRAW(3, 11), placeholder: /^Destination type$/ }, 'ADDRESS');
+    // Plain choices first; the counter shows no total until the choices that change the number of
+    // steps are made (where to, what the withdrawal carries, the currency), then n/7 — never a jump.
+    await atStep(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ });
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Send to a KuCoin user (UID, e-mail, phone)' }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'funding-step-send-to.png') });
+    await pick(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ }, 'address', /^Send to an address$/);
+    await pick(page, { ...WITHDRAW(2), placeholder: /^What does the withdrawal carry\?$/ }, 'plain', /^A plain address withdrawal$/);
+    await pick(page, { ...WITHDRAW(3), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, { ...WITHDRAW(4, 7), placeholder: /^Chain for USDT/ }, 'TRC20');
     // An address that is not a TRON address is refused in place (format and checksum per chain).
-    await atStep(page, { ...WITHDRAW(4, 7), message: /USDT address on TRC20/ });
+    await atStep(page, { ...WITHDRAW(5, 7), message: /USDT address on TRC20/ });
     await page.locator('.quick-input-widget input.input').fill('hello');
-    await atStep(page, { ...WITHDRAW(4, 7), message: /Not a valid address for this chain \(expected: TRON address/ }, 10_000);
+    await atStep(page, { ...WITHDRAW(5, 7), message: /Not a valid address for this chain \(expected: TRON address/ }, 10_000);
     await page.screenshot({ path: path.join(SHOTS, 'funding-address-refused.png') });
-    await type(page, WITHDRAW(4, 7), ADDRESS);
-    await type(page, { ...WITHDRAW(5, 7), message: /^Amount of USDT to withdraw/ }, '20');
+    await type(page, WITHDRAW(5, 7), ADDRESS);
+    await type(page, { ...WITHDRAW(6, 7), message: /^Amount of USDT to withdraw/ }, '20');
     // The fee step explains each choice in amounts; it carries the step number and a Back button.
-    await atStep(page, { ...WITHDRAW(6, 7), placeholder: /^Who pays the withdrawal fee\?$/ });
+    await atStep(page, { ...WITHDRAW(7, 7), placeholder: /^Who pays the withdrawal fee\?$/ });
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'recipient gets 20 USDT' }).first().waitFor({ timeout: 10_000 });
     const feeText = (await page.locator('.quick-input-widget').innerText()).replace(/\s+/g, ' ');
     assert.match(feeText, /recipient gets 19 USDT, account pays 20 USDT \(fee 1 USDT\)/);
     assert.match(feeText, /recipient gets 20 USDT, account pays 21 USDT \(fee 1 USDT\)/);
-    assert.match(await page.locator('.quick-input-widget .quick-input-title').innerText(), /^SpotDesk: Withdraw \(6\/7\)$/);
+    assert.match(feeText, /Recipient pays the fee.*INTERNAL/);
+    assert.match(feeText, /I pay the fee.*EXTERNAL/);
+    assert.match(await page.locator('.quick-input-widget .quick-input-title').innerText(), /^SpotDesk: Withdraw \(7\/7\)$/);
     assert.strictEqual(await page.locator('.quick-input-widget .quick-input-titlebar .action-label.codicon-quick-input-back').count(), 1, 'Back button shown');
     await page.screenshot({ path: path.join(SHOTS, 'funding-step-fee.png') });
     // Back returns to the amount step with the value kept; accepting it again comes back here.
     await page.locator('.quick-input-widget .quick-input-titlebar .action-label.codicon-quick-input-back').click();
-    await atStep(page, WITHDRAW(5, 7), 10_000);
+    await atStep(page, WITHDRAW(6, 7), 10_000);
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget input.input')?.value === '20', undefined, { timeout: 10_000 });
     await page.keyboard.press('Enter');
-    await pick(page, WITHDRAW(6, 7), 'EXTERNAL', /^EXTERNAL — /);
-    await pick(page, { ...WITHDRAW(7, 7), placeholder: /^API version$/ }, 'V1');
+    await pick(page, WITHDRAW(7, 7), 'EXTERNAL', /^I pay the fee$/);
 
     // Confirmation step 1: the modal summary.
     const dialog = page.locator('.monaco-dialog-box');
@@ -124,17 +131,18 @@ async function main(): Promise<void> {
 
     // V4 by e-mail, entered interactively with the recipient fields; cancelled at the summary.
     await runCommand(page, 'SpotDesk: Withdraw');
-    await pick(page, { ...WITHDRAW(1, 11), placeholder: /^Currency to withdraw/ }, 'USDT');
-    await pick(page, WITHDRAW(2, 11), 'TRC20');
-    await pick(page, WITHDRAW(3, 11), 'MAIL');
-    await type(page, { ...WITHDRAW(4, 11), message: /^Recipient e-mail\b/ }, 'ada@example.com');
-    await type(page, WITHDRAW(5, 11), '10');
-    await pick(page, WITHDRAW(6, 11), 'Automatic', /^Automatic — /);
-    await pick(page, { ...WITHDRAW(7, 11), placeholder: /^Recipient type/ }, 'company');
-    await type(page, { ...WITHDRAW(8, 11), message: /^Recipient company name\b/ }, 'Acme Ltd');
-    await pick(page, { ...WITHDRAW(9, 11), placeholder: /^Recipient country/ }, 'Türkiye', /^TR$/);
-    await type(page, { ...WITHDRAW(10, 11), message: /ID card/ }, 'TR-1234567890');
-    await pick(page, { ...WITHDRAW(11, 11), placeholder: /^Reason of transfer/ }, 'OTHER');
+    await pick(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ }, 'KuCoin user', /^Send to a KuCoin user \(UID, e-mail, phone\)$/);
+    await pick(page, { ...WITHDRAW(2), placeholder: /^How do you identify the KuCoin user\?$/ }, 'MAIL', /^By e-mail$/);
+    await pick(page, { ...WITHDRAW(3), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, WITHDRAW(4, 12), 'TRC20');
+    await type(page, { ...WITHDRAW(5, 12), message: /^Recipient e-mail\b/ }, 'ada@example.com');
+    await type(page, WITHDRAW(6, 12), '10');
+    await pick(page, WITHDRAW(7, 12), 'AUTO', /^Automatic/);
+    await pick(page, { ...WITHDRAW(8, 12), placeholder: /^Recipient type/ }, 'company');
+    await type(page, { ...WITHDRAW(9, 12), message: /^Recipient company name\b/ }, 'Acme Ltd');
+    await pick(page, { ...WITHDRAW(10, 12), placeholder: /^Recipient country/ }, 'Türkiye', /^TR$/);
+    await type(page, { ...WITHDRAW(11, 12), message: /ID card/ }, 'TR-1234567890');
+    await pick(page, { ...WITHDRAW(12, 12), placeholder: /^Reason of transfer/ }, 'OTHER');
     const dialog4 = page.locator('.monaco-dialog-box');
     await dialog4.waitFor({ state: 'visible', timeout: 30_000 });
     const text4 = (await dialog4.innerText()).replace(/\s+/g, ' ');
@@ -156,16 +164,54 @@ async function main(): Promise<void> {
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'withdrawal cancelled — nothing was sent' }).waitFor({ timeout: 15_000 });
     console.log('  ✔ V4 e-mail withdrawal with recipient fields collected interactively; cancel at the summary sends nothing');
 
-    // Deposit address for a memo currency: the funding webview with copy buttons and the warning.
+    // A USDT address on TRC20 first: its own tab.
     const currencyToDeposit = { title: /^SpotDesk: Create Deposit Address$/, placeholder: /^Currency to deposit/ };
     await runCommand(page, 'SpotDesk: Create Deposit Address');
+    await pick(page, currencyToDeposit, 'USDT');
+    await pick(page, { placeholder: /^Chain/ }, 'TRC20');
+    const frame = page.locator('iframe.webview').filter({ visible: true }).first().contentFrame().frameLocator('iframe#active-frame');
+    await frame.locator('h1', { hasText: 'Deposit USDT on TRC20' }).waitFor({ timeout: 30_000 });
+    const usdtText = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(usdtText, /Network TRC20 \(chain id trx\)/);
+    assert.match(usdtText, /Confirmations (1 confirmation|\d+ confirmations)\b/, 'the right number');
+    assert.match(usdtText, /Send only USDT to this address, on the TRC20 network\./);
+    assert.equal(await frame.locator('canvas.qr').count(), 1, 'a QR code of the address (no memo)');
+    await page.screenshot({ path: path.join(SHOTS, 'funding-deposit-usdt.png') });
+
+    // Deposit address for a memo currency: another tab, copy buttons, the warning, QR codes of the address and the memo.
+    await runCommand(page, 'SpotDesk: Create Deposit Address');
     await pick(page, currencyToDeposit, 'XRP');
-    const frame = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
-    await frame.locator('h1', { hasText: 'Deposit XRP' }).waitFor({ timeout: 30_000 });
+    await frame.locator('h1', { hasText: 'Deposit XRP on XRP' }).waitFor({ timeout: 30_000 });
     const panelText = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
     assert.match(panelText, /Memo required\. This address needs the memo \d+\. A deposit sent without it may not be credited/);
     assert.match(panelText, /Copy address/);
     assert.match(panelText, /Copy memo/);
+    assert.match(panelText, /Confirmations 1 confirmation\b/, 'singular');
+    assert.match(panelText, /Send only XRP to this address, on the XRP network, with the memo\./);
+    assert.equal(await frame.locator('code').count(), 0, 'values are plain text, not code tokens');
+    const tabs = await page.locator('.tabs-container .tab .label-name').allInnerTexts();
+    assert.ok(tabs.includes('Deposit USDT (TRC20)') && tabs.includes('Deposit XRP (XRP)'), `one tab per address: ${tabs.join(', ')}`);
+    // The QR codes encode the address and the memo: every module drawn is the library's module.
+    const address = (await frame.locator('.row .value-text').first().innerText()).trim();
+    const memoText = (await frame.locator('.row .value-text').nth(1).innerText()).trim();
+    for (const [i, text] of [address, memoText].entries()) {
+      const want = qrModules(text);
+      const drawn = await frame.locator('canvas.qr').nth(i).evaluate((c: HTMLCanvasElement, geom) => {
+        const ctx = c.getContext('2d')!;
+        const n = Number(c.dataset.modules);
+        const out: boolean[][] = [];
+        for (let r = 0; r < n; r++) {
+          const row: boolean[] = [];
+          for (let col = 0; col < n; col++) {
+            const px = ctx.getImageData((col + geom.quiet) * geom.px + geom.px / 2, (r + geom.quiet) * geom.px + geom.px / 2, 1, 1).data;
+            row.push(px[0] < 128);
+          }
+          out.push(row);
+        }
+        return out;
+      }, { quiet: QUIET_ZONE, px: MODULE_PX });
+      assert.deepEqual(drawn, want, `QR ${i === 0 ? 'address' : 'memo'} encodes ${text}`);
+    }
     await frame.getByRole('button', { name: 'Copy address' }).click();
     await frame.getByRole('button', { name: 'Copied ✓' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: path.join(SHOTS, 'funding-deposit-xrp.png') });
@@ -174,6 +220,7 @@ async function main(): Promise<void> {
     // The same command again: the sandbox answers 260000 "already exists"; the existing address is
     // fetched (GET /api/v2/deposit-addresses) and shown the same way, with a line saying so.
     const memo = /needs the memo (\d+)/.exec(panelText)?.[1];
+    assert.equal(memo, memoText);
     assert.ok(memo, 'memo shown the first time');
     await runCommand(page, 'SpotDesk: Create Deposit Address');
     await pick(page, currencyToDeposit, 'XRP');

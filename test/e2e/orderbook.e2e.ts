@@ -15,9 +15,10 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
-import { add, cmp } from '../../src/api/decimal';
+import { add, cmp, fractionDigits } from '../../src/api/decimal';
+import { padFraction } from '../../src/shared/numberFormat';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
-import type { BookSnapshot, HostMessage, SymbolMeta } from '../../src/shared/orderbook/protocol';
+import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/shared/orderbook/protocol';
 import { FailureRecord, painted } from './failure';
 import { buildBundle, post, ROOT, startHarness, type Harness, type ThemeName } from './orderbookHarness';
 
@@ -78,12 +79,12 @@ async function rows(page: Page, side: 'ask' | 'bid'): Promise<string[][]> {
 }
 
 async function init(page: Page, meta: SymbolMeta, grouping: '1' | '10' = '1'): Promise<void> {
-  const msg: HostMessage = { type: 'init', symbol: SYMBOL, meta, settings: { grouping, depth: 20 }, pollMs: 500 };
+  const msg: ToWebview = { type: 'init', symbol: SYMBOL, meta, settings: { grouping, depth: 20 }, pollMs: 500 };
   await post(page, msg);
 }
 
 async function feed(page: Page, s: BookSnapshot): Promise<void> {
-  await post(page, { type: 'snapshot', snapshot: s } satisfies HostMessage);
+  await post(page, { type: 'snapshot', snapshot: s } satisfies ToWebview);
   await page.waitForFunction((seq) => (window as unknown as Win).__orderbook.lastView?.sequence === seq, s.sequence, { timeout: 5000 });
 }
 
@@ -112,19 +113,30 @@ async function relay(page: Page, sb: RunningSandbox, n: number): Promise<BookSna
   return seen;
 }
 
+/** Fraction digits of the BTC-USDT tick (0.1) and lot (0.00000001) of the sandbox: the columns' padding. */
+const TICK_DIGITS = 1;
+const LOT_DIGITS = 8;
+const px = (p: string) => padFraction(p, TICK_DIGITS);
+const sz = (v: string) => padFraction(v, LOT_DIGITS);
+
 async function expectBookMatches(page: Page, s: BookSnapshot): Promise<void> {
   // Rows far outside the viewport are written when they come near it; flush them to read the whole book.
   await page.evaluate(() => (window as unknown as { __orderbook: { view: { flushAll(): void } } }).__orderbook.view.flushAll());
   const asks = await rows(page, 'ask');
   const bids = await rows(page, 'bid');
+  // The API strings, padded with zeros to the tick (prices) and the lot (sizes), so the columns line up.
   // Asks are shown high → low so that the best ask sits just above the spread.
-  assert.deepEqual(asks.map((r) => r[0]), s.asks.map((l) => l[0]).reverse(), 'ask prices, best nearest the spread');
-  assert.deepEqual(asks.map((r) => r[1]), s.asks.map((l) => l[1]).reverse(), 'ask sizes exactly as the API strings');
-  assert.deepEqual(bids.map((r) => r[0]), s.bids.map((l) => l[0]), 'bid prices high → low');
-  assert.deepEqual(bids.map((r) => r[1]), s.bids.map((l) => l[1]), 'bid sizes exactly as the API strings');
+  assert.deepEqual(asks.map((r) => r[0]), s.asks.map((l) => px(l[0])).reverse(), 'ask prices at the tick precision, best nearest the spread');
+  assert.deepEqual(asks.map((r) => r[1]), s.asks.map((l) => sz(l[1])).reverse(), 'ask sizes: the API strings at the lot precision');
+  assert.deepEqual(bids.map((r) => r[0]), s.bids.map((l) => px(l[0])), 'bid prices high → low');
+  assert.deepEqual(bids.map((r) => r[1]), s.bids.map((l) => sz(l[1])), 'bid sizes: the API strings at the lot precision');
+  for (const r of [...asks, ...bids]) {
+    assert.equal(r[0].length - r[0].indexOf('.') - 1, TICK_DIGITS, `price ${r[0]} has the tick's decimals`);
+    assert.equal(r[1].length - r[1].indexOf('.') - 1, LOT_DIGITS, `size ${r[1]} has the lot's decimals`);
+  }
   // Cumulative totals: exact decimal sums of the API strings.
   let cum = '0';
-  const totals = s.bids.map((l) => (cum = add(cum, l[1])));
+  const totals = s.bids.map((l) => sz((cum = add(cum, l[1]))));
   assert.deepEqual(bids.map((r) => r[2]), totals, 'bid cumulative sizes');
 }
 
@@ -146,6 +158,7 @@ async function main(): Promise<void> {
       baseIncrement: sym.baseIncrement,
     };
     console.log(`order book e2e: sandbox ${sb.baseUrl}, harness ${harness.origin}, ${SYMBOL} tick ${meta.priceIncrement}`);
+    assert.deepEqual([meta.priceIncrement, meta.baseIncrement].map(fractionDigits), [TICK_DIGITS, LOT_DIGITS], 'the padding these tests expect');
 
     const pages: Partial<Record<ThemeName, Page>> = {};
 
@@ -157,7 +170,7 @@ async function main(): Promise<void> {
       const last = seen[seen.length - 1];
       await expectBookMatches(page, last);
       const spread = await page.textContent('.spread-cell');
-      assert.match(spread ?? '', /^Spread \d+(\.\d+)? \(\d+\.\d\d bps\)$/);
+      assert.match(spread ?? '', /^Spread \d+\.\d \(\d+\.\d\d bps\)$/, 'the spread at the tick precision');
       const footer = await page.textContent('.ob-footer');
       assert.ok(footer?.includes(`Sequence ${last.sequence}`), footer ?? '');
       assert.equal(await page.textContent('.ob-title'), SYMBOL);
@@ -185,7 +198,7 @@ async function main(): Promise<void> {
       await feed(page, huge);
       await post(page, { type: 'snapshot', snapshot: { ...huge, sequence: '9007199254740992', bids: [['9', '9']] } });
       await page.waitForFunction(() => (window as unknown as Win).__orderbook.stats.rejectedSequence >= 3);
-      assert.deepEqual(await rows(page, 'bid'), [['10', '1', '1']]);
+      assert.deepEqual(await rows(page, 'bid'), [[px('10'), sz('1'), sz('1')]]);
     });
 
     await test('flashes exactly the levels whose size changed', async () => {
@@ -195,20 +208,20 @@ async function main(): Promise<void> {
       await page.waitForFunction(() => document.querySelectorAll('.row.flash').length === 0, undefined, { timeout: 5000 }); // earlier flashes faded
       await feed(page, { ...base, sequence: '9007199254740996', bids: [['10', '1'], ['9', '2.5'], ['8', '3']] });
       const flashed = await page.$$eval('.row.flash .price', (els) => els.map((e) => e.textContent));
-      assert.deepEqual(flashed, ['9']);
+      assert.deepEqual(flashed, [px('9')]);
       await page.waitForFunction(() => document.querySelectorAll('.row.flash').length === 0, undefined, { timeout: 2000 });
     });
 
     await test('100 levels: rows far below the viewport are written when they scroll into view', async () => {
       const page = await open('dark');
-      await post(page, { type: 'init', symbol: SYMBOL, meta, settings: { grouping: '1', depth: 100 }, pollMs: 1000 } satisfies HostMessage);
+      await post(page, { type: 'init', symbol: SYMBOL, meta, settings: { grouping: '1', depth: 100 }, pollMs: 1000 } satisfies ToWebview);
       const s = await level2(sb, 100);
       await feed(page, s);
       const next = { ...s, sequence: (BigInt(s.sequence) + 1n).toString(), bids: s.bids.map(([p, q], i) => [p, i === s.bids.length - 1 ? add(q, '1') : q] as [string, string]) };
       await feed(page, next);
       const last = page.locator('.row.bid:not([hidden])').last();
       await last.scrollIntoViewIfNeeded();
-      const want = [next.bids[next.bids.length - 1][0], next.bids[next.bids.length - 1][1]];
+      const want = [px(next.bids[next.bids.length - 1][0]), sz(next.bids[next.bids.length - 1][1])];
       await page.waitForFunction(
         (w) => {
           const r = [...document.querySelectorAll('.row.bid:not([hidden])')].pop();
@@ -261,13 +274,13 @@ async function main(): Promise<void> {
       await page.waitForSelector('.banner.stale', { state: 'visible', timeout: 6000 });
       assert.equal(await page.textContent('.banner.stale'), 'Stale: no update for more than 3 s');
       assert.equal(await page.getAttribute('main.ob', 'data-freshness'), 'stale');
-      await post(page, { type: 'status', status: 'cancelonly', msg: 'maintenance window' } satisfies HostMessage);
+      await post(page, { type: 'status', status: 'cancelonly', msg: 'maintenance window' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'visible' });
       assert.equal(await page.textContent('.banner.status'), 'Service in cancel-only mode: maintenance window');
       await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-stale.png'), fullPage: true });
       await feed(page, await level2(sb));
       await page.waitForSelector('.banner.stale', { state: 'hidden' });
-      await post(page, { type: 'status', status: 'open', msg: '' } satisfies HostMessage);
+      await post(page, { type: 'status', status: 'open', msg: '' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'hidden' });
     });
 
@@ -290,6 +303,30 @@ async function main(): Promise<void> {
       assert.equal(tabbable, 1, 'one tab stop in the grid');
       const roles = await page.$$eval('.ob-grid, .ob-grid [role]', (els) => [...new Set(els.map((e) => e.getAttribute('role')))].sort());
       assert.deepEqual(roles, ['columnheader', 'grid', 'gridcell', 'row', 'rowgroup']);
+    });
+
+    await test('a failure is shown as it is, with a Retry that polls now; a profile change clears the book', async () => {
+      const page = pages.dark!;
+      const failure = "Unreachable: connection refused (GET /api/v1/market/orderbook/level2_20) — check the profile's base URL and your connection, then Retry.";
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.banner.error', { state: 'visible' });
+      assert.equal(await page.textContent('.banner.error .banner-text'), failure);
+      const before = await page.evaluate(() => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length);
+      await page.click('.banner.error button.banner-action');
+      await page.waitForFunction((n) => (window as unknown as Win).__posted.filter((m) => m.type === 'refresh').length === n + 1, before);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-retry.png'), fullPage: true });
+      // The profile changed: the old exchange's book goes, the chart says why it is empty.
+      await post(page, { type: 'reset' } satisfies ToWebview);
+      await page.waitForFunction(() => document.querySelectorAll('.row.bid:not([hidden]), .row.ask:not([hidden])').length === 0);
+      assert.equal(await page.isVisible('.banner.error'), false);
+      assert.equal(await page.textContent('.row.spread .spread-cell'), 'Spread —');
+      await post(page, { type: 'error', message: failure } satisfies ToWebview);
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'visible' });
+      assert.equal(await page.textContent('.ob-chart .chart-message'), `No book to draw: ${failure}`);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-error-empty.png'), fullPage: true });
+      await post(page, { type: 'error', message: null } satisfies ToWebview);
+      await feed(page, await level2(sb));
+      await page.waitForSelector('.ob-chart .chart-message', { state: 'hidden' });
     });
 
     for (const theme of ['light', 'hc'] as const) {
@@ -343,7 +380,7 @@ async function main(): Promise<void> {
         xss: (window as unknown as Win).__xss ?? 0,
         title: document.querySelector('.ob-title')!.textContent,
         askPrice: document.querySelector('.row.ask:not([hidden]) .price')!.textContent,
-        error: document.querySelector('.banner.error')!.textContent,
+        error: document.querySelector('.banner.error .banner-text')!.textContent,
         elements: document.querySelectorAll('body *').length,
       }));
       assert.equal(r.imgs, 0, 'no <img> element');

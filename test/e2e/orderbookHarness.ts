@@ -18,7 +18,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
-import { orderBookCsp } from '../../src/shared/orderbook/csp';
+import { orderBookCsp } from '../../src/shared/orderbook/page';
 
 /** Repository root. */
 export const ROOT = path.resolve(__dirname, '..', '..');

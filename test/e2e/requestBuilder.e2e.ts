@@ -29,7 +29,7 @@ import * as D from '../../src/api/decimal';
 import { startSandbox } from '../../src/exchange/server/index';
 import { RequestBuilderController, RequestBuilderSession } from '../../src/extension/requestBuilder/controller';
 import { panelHtml } from '../../src/shared/requestBuilder/html';
-import { emptyDraft, parseToExtension, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type ToWebview } from '../../src/shared/requestBuilder/protocol';
 import { FailureRecord } from './failure';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -90,6 +90,9 @@ async function main(): Promise<void> {
   let client = new SpotClient({ baseUrl: sandbox.baseUrl, credentials: { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: creds.keyVersion } });
   const controller = new RequestBuilderController({
     client: async () => client,
+    publicClient: async () => client,
+    symbols: () => client.getSymbols(),
+    profile: () => ({ name: 'Sandbox (local)', sandbox: true }),
     confirm: async () => false,
     afterPlace: () => undefined,
     log: () => undefined,
@@ -146,7 +149,7 @@ async function main(): Promise<void> {
     });
     page.on('pageerror', (e) => cspViolations.push(String(e)));
     await page.exposeFunction('__toExtension', (m: unknown) => {
-      const msg = parseToExtension(m);
+      const msg = REQUEST_BUILDER_PROTOCOL.parseToHost(m);
       assert.ok(msg, `webview sent a message outside the protocol: ${JSON.stringify(m)}`);
       void session.handle(msg);
     });
@@ -158,6 +161,18 @@ async function main(): Promise<void> {
     const rulesText = await page.textContent('.rb-rules');
     const btc = (await controller.symbols()).find((s) => s.symbol === 'BTC-USDT')!;
     assert.ok(rulesText?.includes(btc.priceIncrement), `rules box shows priceIncrement ${btc.priceIncrement}: ${rulesText}`);
+
+    // No error before input: the empty limit order lacks price and size, but nothing is flagged yet.
+    await page.waitForFunction(() => document.querySelector('.rb-badge')?.textContent === 'Profile: Sandbox (local) · sandbox');
+    const shownBefore = await page.$$eval('.rb-field-msg', (els) => els.map((e) => e.textContent).filter((t) => t));
+    assert.deepEqual(shownBefore, [], 'no error before input');
+    assert.equal(await page.isDisabled('.rb-danger'), true, 'yet Place order is disabled');
+    assert.equal(await page.getAttribute('.rb-danger', 'title'), 'Not ready to place: A limit order needs "price".');
+    await page.screenshot({ path: path.join(SHOTS, 'request-builder-fresh.png') });
+    // Typing a size alone flags nothing else; trying the order shows the missing price AT the price field.
+    await page.fill('#f-size', '0.001');
+    assert.equal(await page.textContent('#f-price-msg'), '');
+    assert.equal(await page.textContent('#f-type-msg'), '');
 
     // Live validation: a price off the tick grid.
     const off = D.add('50000', D.mul(btc.priceIncrement, '0.5'));
@@ -212,6 +227,16 @@ async function main(): Promise<void> {
     assert.match(diag, /API secret is wrong/);
     await page.screenshot({ path: path.join(SHOTS, 'request-builder-400005.png'), fullPage: true });
     console.log('wrong secret: Signature rejected (400005) with diagnosis');
+
+    // A profile switch: the result belonged to the other exchange; the panel says whom it speaks to now.
+    await session.profileChanged();
+    await page.waitForFunction(() => document.querySelector('.rb-result')?.textContent === 'Run an order test to see the response.');
+    assert.equal(
+      await page.textContent('.rb-status span'),
+      'Now speaking to profile "Sandbox (local)" (sandbox): the previous profile\'s result was cleared.',
+    );
+    assert.equal(session.lastRun, undefined);
+    await page.screenshot({ path: path.join(SHOTS, 'request-builder-profile-switch.png'), fullPage: true });
 
     const csp = cspViolations.filter((t) => /Content Security Policy|Refused/.test(t));
     assert.deepEqual(csp, [], 'no CSP violations');

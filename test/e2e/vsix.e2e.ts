@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       fs.mkdirSync(userDataDir, { recursive: true });
       const out = cs.installExtension({ vsix, userDataDir });
       assert.match(out, /successfully installed/i);
-      for (const f of ['package.json', 'dist/extension.js', 'dist/sandbox-cli.js', 'dist/webview/orderbook.js', 'media/icon.png', 'LICENSE.txt']) {
+      for (const f of ['package.json', 'dist/extension.js', 'dist/sandbox-cli.js', 'dist/spotorder-language-server.js', 'dist/language-client.js', 'media/spotorder.tmLanguage.json', 'dist/webview/orderbook.js', 'media/icon.png', 'LICENSE.txt']) {
         assert.ok(fs.existsSync(path.join(installed, f)), `${f} is in the package`);
       }
       const all = fs.readdirSync(installed, { recursive: true }) as string[];

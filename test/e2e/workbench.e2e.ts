@@ -97,12 +97,13 @@ async function main(): Promise<void> {
 
     await step('Accounts shows the sandbox balances (the sandbox starts on first need)', async () => {
       const accounts = pane(page, 'Accounts');
-      // Trees are virtualised: only rows in view exist in the DOM (BTC sorts first).
-      await accounts.locator('.monaco-list-row', { hasText: 'BTC' }).first().waitFor({ timeout: 60_000 });
+      // Trees are virtualised: only rows in view exist in the DOM (the portfolio total, then currencies by value).
+      await accounts.locator('.monaco-list-row', { hasText: 'Portfolio' }).first().waitFor({ timeout: 60_000 });
       await accounts.locator('.monaco-list-row', { hasText: 'trade' }).first().waitFor({ timeout: 10_000 });
       const text = await accounts.locator('.monaco-list-rows').innerText();
-      assert.match(text, /ETH/);
-      assert.match(text, /bal .* · avail .* · hold /);
+      assert.match(text, /BTC/);
+      assert.match(text, /Portfolio\s*≈ [\d,]+\.\d\d USD/);
+      assert.match(text, /[\d,.]+ avail · ≈ [\d,]+\.\d\d USD/);
       const desc = await accounts.locator('.pane-header').innerText();
       assert.match(desc, /updated \d\d:\d\d:\d\d/);
     });

@@ -93,13 +93,16 @@ describe('SpotDesk profiles and credentials', function () {
 
   it('without credentials, order documents still get the symbol rules (GET /api/v2/symbols is public)', async () => {
     assert.strictEqual(await api.services.credentialsPresent(), false);
-    const hooks = await api.requestBuilder();
-    hooks.controller.reset();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-cred-')), 'nocreds.spotorder.json');
-    fs.writeFileSync(file, '[\n  {"symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
+    fs.writeFileSync(file, '[\n  {"clientOid":"nc1","symbol":"NOPE-USDT","side":"buy","type":"limit","price":"1","size":"1"}\n]\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await hooks.documents.reloadSymbols();
-    const diags = await hooks.documents.settle(doc);
+    // the order-document language server checks against this profile's GET /api/v2/symbols
+    const language = api.language();
+    await waitFor('the language server on this profile', async () => (await language.status()).baseUrl === baseUrl);
+    const diags = await waitFor('unknown-symbol from the language server', () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.some((x) => x.code === 'unknown-symbol') ? d : undefined;
+    });
     assert.deepStrictEqual(diags.map((d) => [d.code, doc.getText(d.range)]), [['unknown-symbol', '"NOPE-USDT"']]);
   });
 
@@ -157,6 +160,53 @@ describe('SpotDesk profiles and credentials', function () {
     assert.match(String(ti.label), /unreachable|ECONNREFUSED|network/i);
     assert.match(api.trees.markets.view!.description ?? '', /error$/);
     await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+  });
+
+  it('Connect a KuCoin Account… adds the profile, stores its key in SecretStorage only, and switches only when the person says so', async () => {
+    const NAME = 'Connected';
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await useSandboxProfile();
+    await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+    const asked: string[] = [];
+    const answers = [NAME, `${baseUrl}/`, creds.apiKey, creds.apiSecret, creds.apiPassphrase];
+    api.prompts.input = async (o) => {
+      asked.push(o.title ?? '');
+      // The name step proposes a free name and refuses a taken one.
+      if (asked.length === 1) {
+        assert.strictEqual(o.value, 'KuCoin');
+        assert.match(String(await o.validateInput?.(PROFILE)), /exists already/);
+      }
+      if (asked.length === 2) assert.match(String(await o.validateInput?.('http://example.com')), /https/);
+      return answers.shift();
+    };
+    api.prompts.pick = (async (items: readonly vscode.QuickPickItem[]) => items.find((i) => i.label === String(creds.keyVersion))) as typeof api.prompts.pick;
+    let question = '';
+    api.prompts.confirm = async (message) => {
+      question = message;
+      return true;
+    };
+    try {
+      await vscode.commands.executeCommand('spotdesk.connectExchange');
+      assert.match(asked[0], /Connect a KuCoin Account \(1\/2\)/);
+      assert.deepStrictEqual(vscode.workspace.getConfiguration('spotdesk').get('profiles'), [
+        { name: PROFILE, baseUrl },
+        { name: NAME, baseUrl },
+      ]);
+      assert.strictEqual(question, `Switch SpotDesk to "${NAME}" now?`);
+      await waitFor('the switch to the connected profile', () => api.services.profile().name === NAME);
+      const stored = await api.connection.readCredentials(api.services.profile());
+      assert.deepStrictEqual(stored, { apiKey: creds.apiKey, apiSecret: creds.apiSecret, apiPassphrase: creds.apiPassphrase, keyVersion: String(creds.keyVersion) });
+      const settings = fs.readFileSync(path.join(api.services.context.globalStorageUri.fsPath, '..', '..', 'settings.json'), 'utf8');
+      for (const secret of [creds.apiSecret, creds.apiPassphrase, creds.apiKey]) assert.ok(!settings.includes(secret), 'no credential in settings.json');
+      await api.trees.accounts.refresh();
+      const roots = (await children(api.trees.accounts)) as CurrencyNode[];
+      assert.ok(roots.some((r) => r.currency === 'USDT'), 'the connected profile signs requests');
+    } finally {
+      await api.connection.clearCredentials({ id: `user:${NAME}`, name: NAME, sandbox: false });
+      api.resetPrompts();
+      await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
+      await cfg.update('activeProfile', PROFILE, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Clear API Credentials removes them from SecretStorage', async () => {

@@ -18,19 +18,8 @@ import type { DepositOutcome, WithdrawOutcome } from '../../src/extension/fundin
 import type { FundingClient } from '../../src/extension/funding/client';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/shared/funding/types';
-import { scriptedSteps, spotdesk, useSandboxProfile, waitFor, type AskedStep, type StepAnswers } from './helpers';
+import { sandboxSuite, scriptedSteps, waitFor, type AskedStep, type SandboxSuite, type StepAnswers } from './helpers';
 
-interface Sandbox {
-  baseUrl: string;
-  adminToken: string;
-}
-interface NewUser {
-  uid: string;
-  apiKey: string;
-  apiSecret: string;
-  apiPassphrase: string;
-  keyVersion: string;
-}
 interface WithdrawalRecord {
   withdrawalId: string;
   version: string;
@@ -45,29 +34,10 @@ interface WithdrawalRecord {
   status: string;
 }
 
-let sb: Sandbox;
+let suite: SandboxSuite;
 let hooks: SpotDeskTestHooks;
-
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sb.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${sb.adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const env = (await res.json()) as { code: string; data?: T; msg?: string };
-  if (env.code !== '200000') throw new Error(`admin ${method} ${path}: ${env.code} ${env.msg ?? ''}`);
-  return env.data as T;
-}
-
-/** A fresh sandbox user with `balances` and a client signed with its key. */
-async function freshUser(balances: { currency: string; type: 'main' | 'trade'; amount: string }[], permissions?: string[]): Promise<{ user: NewUser; client: SpotClient }> {
-  const user = await admin<NewUser>('POST', '/sandbox/v1/users', { balances, ...(permissions ? { permissions } : {}) });
-  const client = new SpotClient({
-    baseUrl: sb.baseUrl,
-    credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '1' | '2' | '3' },
-  });
-  return { user, client };
-}
+const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => suite.admin<T>(method, path, body);
+const freshUser: SandboxSuite['freshUser'] = (balances, permissions) => suite.freshUser(balances, permissions);
 
 async function balances(client: SpotClient, currency: string): Promise<Record<string, { balance: string; available: string; holds: string }>> {
   const out: Record<string, { balance: string; available: string; holds: string }> = {};
@@ -116,9 +86,10 @@ function entryAnswers(e: Entry): StepAnswers {
       const p = o.placeholder;
       if (p.startsWith('Currency to withdraw')) return values.find((v) => (v as FundingCurrency).currency === e.currency);
       if (p.startsWith('Chain for')) return values.find((v) => (v as FundingChain).chainId === e.chain);
-      if (p === 'Destination type') return e.withdrawType;
+      if (p === 'Where do you send it?') return e.withdrawType === 'ADDRESS' ? 'address' : 'user';
+      if (p === 'How do you identify the KuCoin user?') return e.withdrawType;
+      if (p === 'What does the withdrawal carry?') return e.apiVersion;
       if (p === 'Who pays the withdrawal fee?') return e.feeDeduction;
-      if (p === 'API version') return e.apiVersion;
       if (p.startsWith('Recipient type')) return r?.receiverType;
       if (p.startsWith('Recipient country')) return r?.country;
       if (p.startsWith('Reason of transfer')) return r?.reasonOfTransfer;
@@ -181,17 +152,9 @@ async function withdraw(arg?: unknown): Promise<WithdrawOutcome> {
 describe('Funding: deposit addresses and guarded withdrawals', function () {
   this.timeout(60_000);
 
-  before(async () => {
-    await useSandboxProfile();
-    hooks = await spotdesk();
-    const s = await hooks.services.sandbox();
-    assert.ok(s, 'sandbox running');
-    sb = s;
-  });
-
-  afterEach(() => {
-    hooks.setClient(undefined);
-    hooks.resetPrompts();
+  suite = sandboxSuite();
+  before(() => {
+    hooks = suite.hooks;
   });
 
   after(async () => {
@@ -270,6 +233,15 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.view?.existing, true);
       const tab = await waitFor('a "Deposit USDT (TRC20)" webview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Deposit USDT (TRC20)'), 10_000);
       assert.ok(tab.input instanceof vscode.TabInputWebview);
+      // One tab per address: the XRP address created before did not replace anything, and the
+      // existing TRC20 address reuses its own tab instead of opening a second one.
+      // (The workbench adds webview tabs asynchronously: wait for the tab model to hold them all.)
+      const all = ['Deposit USDT (ERC20)', 'Deposit USDT (TRC20)', 'Deposit BTC (BTC)', 'Deposit BTC (BTC-Segwit)', 'Deposit XRP (XRP)'];
+      const labels = await waitFor('a tab per address', () => {
+        const l = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+        return all.every((x) => l.includes(x)) ? l : undefined;
+      }, 20_000);
+      assert.deepStrictEqual(labels.filter((l) => l.startsWith('Deposit ')).sort(), [...all].sort(), 'no second TRC20 tab');
     });
 
     it('already exists (260000): the existing address is fetched and shown like a created one, memo and warning included', async () => {
@@ -339,17 +311,20 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.match(out.withdrawalId ?? '', /^\w+$/);
       assert.deepStrictEqual(out.request, { endpoint: '/api/v1/withdrawals', body: { currency: 'USDT', amount: '20', chain: 'trx', feeDeductType: 'EXTERNAL', address: TRON_ADDR } });
       assert.deepStrictEqual(
-        asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps}`),
-        // Until the destination type is known the flow counts the V4 recipient steps too.
-        ['pick 1/11', 'pick 2/11', 'pick 3/11', 'text 4/7', 'text 5/7', 'pick 6/7', 'pick 7/7'],
-        'currency, chain, type, address, amount, fee, version',
+        asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps ?? '?'}`),
+        // An honest counter: no total until the choices that change the number of steps are made
+        // (where to, what the withdrawal carries, the currency — USDT's chains need no memo).
+        ['pick 1/?', 'pick 2/?', 'pick 3/?', 'pick 4/7', 'text 5/7', 'text 6/7', 'pick 7/7'],
+        'send to an address, plain (V1), currency, chain, address, amount, who pays the fee',
       );
+      const totals = asked.map((a) => a.options.totalSteps).filter((t) => t !== undefined);
+      assert.ok(totals.every((t) => t === totals[0]), 'a total once shown never changes');
       assert.strictEqual(modals.length, 1);
       assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
       assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 9), [
         'Amount: 20 USDT',
         'Fee: 1 USDT',
-        'Fee deduction: EXTERNAL (fee paid from the main account)',
+        'Who pays the fee: I pay it (EXTERNAL: from the main account, on top of the amount)',
         'Recipient receives: 20 USDT',
         'Main account pays: 21 USDT',
         `Address: ${TRON_ADDR}`,
@@ -369,6 +344,30 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
         [recs[0].version, recs[0].toAddress, recs[0].amount, recs[0].fee, recs[0].feeDeductType, recs[0].receiveAmount, recs[0].totalDebit],
         ['v1', TRON_ADDR, '20', '1', 'EXTERNAL', '20', '21'],
       );
+    });
+
+    it('a submitted withdrawal is followed to its end: completion and failure each notify the person (with the reason) and the watch stops', async () => {
+      const { client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const watcher = hooks.withdrawals();
+      answerAs(v1);
+      const ok = await withdraw();
+      assert.strictEqual(ok.status, 'sent', JSON.stringify(ok));
+      assert.ok(watcher.watching().includes(ok.withdrawalId!), 'the submitted withdrawal is watched');
+      answerAs({ ...v1, amount: '30' });
+      const bad = await withdraw();
+      assert.strictEqual(bad.status, 'sent', JSON.stringify(bad));
+      await admin('POST', `/sandbox/v1/withdrawals/${bad.withdrawalId}/fail`, { reason: 'chain congested' });
+      const failed = await waitFor('the failure notice', () => watcher.notices.find((n) => n.id === bad.withdrawalId), 30_000);
+      assert.deepStrictEqual([failed.status, failed.level], ['FAILURE', 'error']);
+      assert.strictEqual(failed.text, `Your withdrawal of 30 USDT to ${TRON_ADDR.slice(0, 6)}…${TRON_ADDR.slice(-4)} failed: chain congested. The held USDT is back in your main account.`);
+      // The sandbox settles a withdrawal 5 s (its clock) after it was made.
+      const done = await waitFor('the completion notice', () => watcher.notices.find((n) => n.id === ok.withdrawalId), 40_000);
+      assert.deepStrictEqual([done.status, done.level], ['SUCCESS', 'info']);
+      assert.match(done.text, new RegExp(`^Your withdrawal of 20 USDT to ${TRON_ADDR.slice(0, 6)}…${TRON_ADDR.slice(-4)} completed`));
+      assert.deepStrictEqual(watcher.watching().filter((id) => id === ok.withdrawalId || id === bad.withdrawalId), [], 'settled withdrawals are no longer watched');
+      const b = await balances(client, 'USDT');
+      assert.deepStrictEqual(b.main, { balance: '79', available: '79', holds: '0' }, '20 + 1 fee left; the failed 30 + 1 came back');
     });
 
     it('a complete draft, a confirmation function and a client passed as the argument are ignored: the modal is shown and dismissing it sends nothing', async () => {
@@ -494,7 +493,7 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.match(fourth.error?.detail ?? '', /limited to 3 per 10 seconds and 50 per 24 hours.*Wait \d+\.\d s before the next one\./);
       assert.strictEqual((await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).length, 3, 'nothing sent');
       // A second client object for the same account has no local history: the server refuses (260310).
-      hooks.setClient(new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: user.keyVersion as '2' } }));
+      hooks.setClient(suite.clientOf(user));
       answerAs(uid);
       const refused = await withdraw();
       assert.strictEqual(refused.status, 'failed');

@@ -3,7 +3,10 @@
  * (`spotdesk.testHooks`, registered only outside Production: services, connection, tree providers,
  * the shared prompts object, a client override, the request builder's hooks).
  */
+import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { SpotClient } from '../../src/api/client';
+import type { KeyVersion } from '../../src/api/schemas';
 import type { SpotDeskApi } from '../../src/extension/extension';
 import type { PickOptions, Step, StepInput, TextOptions } from '../../src/extension/multiStep';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
@@ -117,4 +120,81 @@ export function scriptedSteps(answers: StepAnswers, asked: AskedStep[] = []): (s
       throw err;
     }
   };
+}
+
+/** A sandbox user made with the admin API (POST /sandbox/v1/users). */
+export interface SandboxUser {
+  uid: string;
+  apiKey: string;
+  apiSecret: string;
+  apiPassphrase: string;
+  keyVersion: KeyVersion;
+}
+
+/** What {@link sandboxSuite} gives a suite (filled in by its `before`). */
+export interface SandboxSuite {
+  /** The test door. */
+  hooks: SpotDeskTestHooks;
+  /** The embedded sandbox's base URL and admin token. */
+  sandbox: { baseUrl: string; adminToken: string };
+  /** Call the sandbox's admin API; resolves with `data`. @throws Error when the code is not 200000. */
+  admin<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A fresh sandbox user (`body` as POST /sandbox/v1/users takes it: balances, permissions, keyVersion…). */
+  newUser(body?: Record<string, unknown>): Promise<SandboxUser>;
+  /** A client signed with `user`'s key (after `mutate`, e.g. a wrong secret); closed after the suite. */
+  clientOf(user: SandboxUser, mutate?: (u: SandboxUser) => SandboxUser): SpotClient;
+  /** A fresh user with `balances` (and `permissions`) and its client. */
+  freshUser(balances: Array<{ currency: string; type: 'main' | 'trade'; amount: string }>, permissions?: string[]): Promise<{ user: SandboxUser; client: SpotClient }>;
+}
+
+/**
+ * The shared set-up of the suites that drive SpotDesk against the embedded sandbox. Call it inside
+ * `describe()`: it registers `before` (Sandbox profile active, test door open, sandbox started),
+ * `afterEach` (the client override and the prompts restored) and `after` (clients it made closed),
+ * and returns the suite's {@link SandboxSuite}, usable from the suite's own hooks and tests.
+ */
+export function sandboxSuite(): SandboxSuite {
+  const clients: SpotClient[] = [];
+  const suite = {
+    async admin<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const res = await fetch(`${suite.sandbox.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${suite.sandbox.adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const env = (await res.json()) as { code: string; data?: T; msg?: string };
+      if (env.code !== '200000') throw new Error(`admin ${method} ${path}: ${env.code} ${env.msg ?? ''}`);
+      return env.data as T;
+    },
+    newUser: (body: Record<string, unknown> = {}) => suite.admin<SandboxUser>('POST', '/sandbox/v1/users', body),
+    clientOf(user: SandboxUser, mutate: (u: SandboxUser) => SandboxUser = (u) => u): SpotClient {
+      const u = mutate(user);
+      const client = new SpotClient({ baseUrl: suite.sandbox.baseUrl, credentials: { apiKey: u.apiKey, apiSecret: u.apiSecret, apiPassphrase: u.apiPassphrase, keyVersion: u.keyVersion } });
+      clients.push(client);
+      return client;
+    },
+    async freshUser(balances: Array<{ currency: string; type: 'main' | 'trade'; amount: string }>, permissions?: string[]) {
+      const user = await suite.newUser({ balances, ...(permissions ? { permissions } : {}) });
+      return { user, client: suite.clientOf(user) };
+    },
+  } as SandboxSuite;
+
+  before(async () => {
+    await useSandboxProfile();
+    suite.hooks = await spotdesk();
+    const s = await suite.hooks.services.sandbox();
+    assert.ok(s, 'sandbox running');
+    suite.sandbox = s;
+  });
+
+  afterEach(() => {
+    suite.hooks.setClient(undefined);
+    suite.hooks.resetPrompts();
+  });
+
+  after(() => {
+    for (const c of clients.splice(0)) c.close();
+  });
+
+  return suite;
 }

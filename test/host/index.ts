@@ -21,6 +21,8 @@ function loadSuites(): void {
   require('./orderbook.test');
   require('./funding.test');
   require('./requestBuilder.test');
+  require('./history.test');
+  require('./language.test');
 }
 
 /** Run every suite; rejects when a test failed. */

@@ -99,6 +99,69 @@ describe('Order book panel', function () {
     }
   });
 
+  it('an unreachable profile: the public book is requested without credentials and the real failure is shown; switching back clears it', async () => {
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
+    await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
+    try {
+      const h = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'ETH-USDT');
+      assert.ok(h);
+      const shown = await waitFor('the failure in the panel', () => h.lastError, 30_000);
+      assert.match(shown, /^Unreachable: connection refused \(GET \/api\/v1\/market\/orderbook\/level2_20\) — check the profile's base URL/);
+      assert.doesNotMatch(shown, /credentials/i, 'public data needs no key');
+      assert.strictEqual(h.lastPosted, undefined);
+      // Back to the sandbox: the book of the new profile replaces the error.
+      await useSandboxProfile();
+      const s = await h.nextSnapshot(30_000);
+      assert.strictEqual(s.symbol, 'ETH-USDT');
+      assert.strictEqual(h.lastError, null);
+      (h as unknown as { dispose(): void }).dispose();
+    } finally {
+      await useSandboxProfile();
+    }
+  });
+
+  it('switching to an unreachable profile with the book and the request builder open asks for the symbols once, then backs off', async () => {
+    const api = await spotdesk();
+    const seen: string[] = [];
+    const original = api.connection.logRequest;
+    api.connection.logRequest = function (e) {
+      seen.push(`${e.method} ${e.path}${e.error ? ' failed' : ''}`);
+      return original.call(this, e);
+    };
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    try {
+      // The request builder (kept alive while hidden) first, then the book in front of it (a hidden book does not poll).
+      await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
+      const rb = await api.requestBuilder();
+      await waitFor('the request builder initialised', () => rb.panel()?.session.posted.some((m) => m.type === 'init'));
+      const book = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+      await book.nextSnapshot(30_000);
+      await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
+      seen.length = 0;
+      await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
+      await waitFor('the book shows the failure', () => book.lastError, 30_000);
+      const init = await waitFor('the request builder says the symbols failed', () =>
+        rb.panel()?.session.posted.find((m) => m.type === 'init' && /Unreachable: connection refused/.test(m.symbolsError ?? '')),
+      );
+      // …and that it now speaks to the other profile: the old result is gone.
+      assert.ok(init.type === 'init' && init.profileChanged === true && init.profile.name === 'Offline');
+      assert.strictEqual(rb.panel()?.session.lastRun, undefined);
+      // (Requests still answered by the sandbox while the switch propagates are not counted.)
+      const symbols = () => seen.filter((r) => r === 'GET /api/v2/symbols failed').length;
+      assert.strictEqual(symbols(), 3, `one shared request (its 3 attempts), not one per view: ${JSON.stringify(seen)}`);
+      // Within the back-off every further caller gets the same failure without a request.
+      await assert.rejects(api.services.symbols(), /ECONNREFUSED/);
+      await assert.rejects(rb.controller.symbols(), /ECONNREFUSED/);
+      assert.strictEqual(symbols(), 3);
+      rb.panel()?.dispose();
+      (book as unknown as { dispose(): void }).dispose();
+    } finally {
+      api.connection.logRequest = original;
+      await useSandboxProfile();
+    }
+  });
+
   it('rejects a malformed symbol argument', async () => {
     const r = await vscode.commands.executeCommand<OrderBookPanelHandle | undefined>('spotdesk.openOrderBook', '<img src=x onerror=alert(1)>');
     assert.strictEqual(r, undefined);

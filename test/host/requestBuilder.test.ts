@@ -2,42 +2,20 @@
  * Extension-host suite of the request builder (issue 8) against the embedded sandbox: the panel
  * opens and its webview initializes; a correct order test passes; a wrong secret gives 400005,
  * a skewed clock 400002, a key without Spot Trading 400007 — each with its diagnosis; "Place
- * order" (confirmation injected) creates an order that Active Orders shows; order documents get
- * diagnostics with exact ranges, update as the user types, and carry CodeLenses.
+ * order" (confirmation injected) creates an order that Active Orders shows. (Order documents and
+ * their lenses: test/host/language.test.ts.)
  *
  * The panel is driven through its session (`session.handle(msg)` is what the webview's buttons
  * post); clients are swapped and the confirmation answered through the one test door
  * (`spotdesk.testHooks`: `setClient`, `prompts`, `requestBuilder()`).
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { SpotClient } from '../../src/api/client';
 import * as D from '../../src/api/decimal';
 import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/shared/requestBuilder/protocol';
-import { children, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
-
-interface CreatedUser {
-  apiKey: string;
-  apiSecret: string;
-  apiPassphrase: string;
-  keyVersion: '1' | '2' | '3';
-}
-
-async function createUser(baseUrl: string, adminToken: string, body: Record<string, unknown>): Promise<CreatedUser> {
-  const r = await fetch(`${baseUrl}/sandbox/v1/users`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const j = (await r.json()) as { code: string; data: CreatedUser };
-  assert.strictEqual(j.code, '200000', `admin create user: ${JSON.stringify(j)}`);
-  return j.data;
-}
+import { children, item, sandboxSuite, spotdesk, waitFor } from './helpers';
 
 function oid(tag: string): string {
   return `rb${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 40);
@@ -45,20 +23,13 @@ function oid(tag: string): string {
 
 describe('Request builder (issue 8)', function () {
   this.timeout(60_000);
+  const suite = sandboxSuite();
   let hooks: RequestBuilderTestHooks;
   let door: SpotDeskTestHooks;
-  let sb: { baseUrl: string; adminToken: string };
   let price: string;
   /** `price` plus half a priceIncrement: off the tick grid. */
   let offPrice: string;
-  const clients: SpotClient[] = [];
 
-  const newClient = (u: CreatedUser, mutate: (c: CreatedUser) => CreatedUser = (c) => c): SpotClient => {
-    const c = mutate(u);
-    const client = new SpotClient({ baseUrl: sb.baseUrl, credentials: { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion } });
-    clients.push(client);
-    return client;
-  };
   const draft = (extra: Partial<OrderDraft> = {}): OrderDraft => ({ ...emptyDraft('BTC-USDT', oid('t')), price, size: '0.001', ...extra });
   const run = async (kind: 'runTest' | 'place', d: OrderDraft) => {
     const panel = hooks.panel();
@@ -70,11 +41,7 @@ describe('Request builder (issue 8)', function () {
   };
 
   before(async () => {
-    await useSandboxProfile();
-    const api = (door = await spotdesk());
-    const s = await api.services.sandbox();
-    assert.ok(s, 'sandbox running');
-    sb = s;
+    const api = (door = suite.hooks);
     await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
     hooks = await api.requestBuilder();
     assert.ok(hooks, 'test hooks available in test mode');
@@ -88,13 +55,7 @@ describe('Request builder (issue 8)', function () {
     offPrice = D.add(price, D.mul(rules.priceIncrement, '0.5'));
   });
 
-  afterEach(() => {
-    door.setClient(undefined);
-    door.resetPrompts();
-  });
-
   after(() => {
-    for (const c of clients) c.close();
     hooks?.panel()?.dispose();
   });
 
@@ -111,8 +72,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('preview: shows the prehash, body and redacted headers; never the secret', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    door.setClient(newClient(u));
+    const u = await suite.newUser({ keyVersion: '1' });
+    door.setClient(suite.clientOf(u));
     const panel = hooks.panel()!;
     const d = draft();
     await panel.session.handle({ type: 'draft', draft: d, seq: 1 });
@@ -144,8 +105,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a deliberately wrong secret gives 400005 and the signature diagnosis', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { keyVersion: '1' });
-    door.setClient(newClient(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
+    const u = await suite.newUser({ keyVersion: '1' });
+    door.setClient(suite.clientOf(u, (c) => ({ ...c, apiSecret: `${c.apiSecret}x` })));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400005');
@@ -159,8 +120,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a skewed clock gives 400002 and the measured skew', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, {});
-    const c = newClient(u);
+    const u = await suite.newUser({});
+    const c = suite.clientOf(u);
     c.setClockOffset(-60_000);
     door.setClient(c);
     const out = await run('runTest', draft());
@@ -178,8 +139,8 @@ describe('Request builder (issue 8)', function () {
   });
 
   it('a key without Spot Trading gives 400007 and the permission diagnosis', async () => {
-    const u = await createUser(sb.baseUrl, sb.adminToken, { permissions: ['General'] });
-    door.setClient(newClient(u));
+    const u = await suite.newUser({ permissions: ['General'] });
+    door.setClient(suite.clientOf(u));
     const out = await run('runTest', draft());
     assert.ok(out);
     assert.strictEqual(out.result.code, '400007');
@@ -195,21 +156,44 @@ describe('Request builder (issue 8)', function () {
     assert.strictEqual(out.result.diagnosis.field, 'price', JSON.stringify(out.result.diagnosis));
   });
 
-  it('"Place order" asks first; declining places nothing', async () => {
-    let asked: { message: string; detail: string } | undefined;
-    door.prompts.confirm = async (message, detail) => {
-      asked = { message, detail };
+  it('"Place order" asks first, naming the profile, with notional and fee; declining places nothing', async () => {
+    let asked: { message: string; detail: string; action: string; cancel?: string } | undefined;
+    door.prompts.confirm = async (message, detail, action, cancel) => {
+      asked = { message, detail, action, cancel };
       return false;
     };
     const d = draft();
     const out = await run('place', d);
     assert.strictEqual(out, undefined);
     assert.ok(asked);
-    assert.strictEqual(asked.message, 'Place a REAL buy order on BTC-USDT?');
-    assert.ok(asked.detail.startsWith(`BUY limit on BTC-USDT\nprice ${price}\nsize 0.001\n`), asked.detail);
+    // The sandbox is no real money: the question names the profile instead of saying "REAL".
+    assert.strictEqual(asked.message, 'Place a buy limit order on BTC-USDT on the sandbox profile "Sandbox (local)"?');
+    assert.deepStrictEqual([asked.action, asked.cancel], ['Place Order', "Don't Place"]);
+    const lines = asked.detail.split('\n');
+    assert.deepStrictEqual(lines.slice(0, 3), ['BUY limit on BTC-USDT', `price ${price}`, 'size 0.001']);
+    // A resting buy one tick under the best bid: maker, at the sandbox user's maker rate (GET /api/v1/base-fee).
+    const fees = await (await (await spotdesk()).services.client()).getBaseFee();
+    const notional = D.mul(price, '0.001');
+    assert.ok(lines.includes(`Notional: ${D.normalize(notional)} USDT`), asked.detail);
+    assert.ok(lines.includes(`Estimated fee: ${D.normalize(D.mulUp(notional, fees.makerFeeRate, 6))} USDT (maker rate ${D.normalize(D.mul(fees.makerFeeRate, '100'))} %)`), asked.detail);
+    assert.ok(asked.detail.endsWith('"Sandbox (local)" is the offline sandbox: no real funds are used. This sends POST /api/v1/hf/orders: the order goes to the matching engine.'));
     const client = await (await spotdesk()).services.client();
     const active = await client.getActiveOrders('BTC-USDT');
     assert.ok(!active.some((o) => o.clientOid === d.clientOid));
+  });
+
+  it('a limit buy above the best ask is confirmed with the crossing warning', async () => {
+    let detail = '';
+    door.prompts.confirm = async (_m, d) => {
+      detail = d;
+      return false;
+    };
+    const client = await (await spotdesk()).services.client();
+    const ask = (await client.getLevel2('BTC-USDT')).asks[0][0];
+    const above = D.add(ask, '100');
+    assert.strictEqual(await run('place', draft({ price: above })), undefined);
+    assert.match(detail, new RegExp(`⚠ This limit buy at ${above.replace('.', '\\.')} USDT crosses the spread \\(best ask [\\d.]+ USDT\\): it executes at once, as a taker\\.`));
+    assert.match(detail, /Estimated fee: [\d.]+ USDT \(taker rate/);
   });
 
   it('"Place order" (confirmed) creates an order that Active Orders shows', async () => {
@@ -236,106 +220,5 @@ describe('Request builder (issue 8)', function () {
     assert.ok(node);
     const client = await api.services.client();
     await client.cancelOrder('BTC-USDT', orderId);
-  });
-
-  describe('order documents (*.spotorder.json)', () => {
-    let file: string;
-    let doc: vscode.TextDocument;
-
-    before(async () => {
-      file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-rb-')), 'test.spotorder.json');
-      fs.writeFileSync(
-        file,
-        [
-          '[',
-          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"},`,
-          `  {"symbol":"BTC-USDT","side":"buy","type":"limit","price":"${offPrice}","size":"0.001"},`,
-          '  {"symbol":"BTC-USDT","side":"sell","type":"market","size":"0.001","funds":"10"},',
-          '  {"symbol":"NOPE-USDT","side":"sell","type":"market","size":"1"}',
-          ']',
-        ].join('\n'),
-      );
-      doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-      await vscode.window.showTextDocument(doc);
-    });
-
-    it('is a jsonc document validated by the contributed schema', () => {
-      assert.strictEqual(doc.languageId, 'jsonc');
-      const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { jsonValidation: Array<{ fileMatch: string; url: string }> } };
-      assert.deepStrictEqual(pkg.contributes.jsonValidation, [{ fileMatch: '*.spotorder.json', url: './media/spotorder.schema.json' }]);
-    });
-
-    it('reports symbol-rule violations with ranges on the offending property', async () => {
-      await hooks.documents.settle(doc);
-      const diags = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk');
-      const shown = diags.map((d) => [d.code, doc.getText(d.range), d.range.start.line]);
-      assert.deepStrictEqual(shown, [
-        ['price-increment', `"${offPrice}"`, 2],
-        ['market-size-and-funds', '"10"', 3],
-        ['unknown-symbol', '"NOPE-USDT"', 4],
-      ]);
-      assert.ok(diags[0].message.startsWith(`price ${offPrice} is not a multiple of priceIncrement `), diags[0].message);
-      assert.strictEqual(diags[1].message, 'A market order takes either "size" or "funds", not both.');
-      assert.strictEqual(diags[2].message, 'Unknown symbol "NOPE-USDT": not listed by GET /api/v2/symbols.');
-    });
-
-    it('updates the diagnostics as the user types (debounced)', async () => {
-      const editor = await vscode.window.showTextDocument(doc);
-      const line = doc.lineAt(4);
-      const start = line.text.indexOf('NOPE-USDT');
-      await editor.edit((e) => e.replace(new vscode.Range(4, start, 4, start + 'NOPE-USDT'.length), 'BTC-USDT'));
-      await waitFor('diagnostics without unknown-symbol', () => {
-        const codes = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'SpotDesk').map((d) => d.code);
-        return codes.length === 2 && !codes.includes('unknown-symbol');
-      });
-    });
-
-    it('puts "Test order" and "Show signature" CodeLenses above each order; "Test order" runs the test', async () => {
-      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
-      const ours = lenses.filter((l) => l.command?.command.startsWith('spotdesk.orderDocument.'));
-      assert.deepStrictEqual(
-        ours.map((l) => [l.range.start.line, l.command!.title]),
-        [
-          [1, '$(beaker) Test order'], [1, '$(key) Show signature'],
-          [2, '$(beaker) Test order (1 local error)'], [2, '$(key) Show signature'],
-          [3, '$(beaker) Test order (1 local error)'], [3, '$(key) Show signature'],
-          [4, '$(beaker) Test order'], [4, '$(key) Show signature'],
-        ],
-      );
-      const panel = hooks.panel()!;
-      const before = panel.session.lastRun;
-      await vscode.commands.executeCommand(ours[0].command!.command, ...(ours[0].command!.arguments ?? []));
-      const run = await waitFor('order test from the lens', () => (panel.session.lastRun !== before ? panel.session.lastRun : undefined));
-      assert.strictEqual(run.result.code, '200000');
-      assert.strictEqual(run.result.kind, 'test');
-      assert.strictEqual(run.result.prepared.body, `{"clientOid":"${JSON.parse(run.result.prepared.body).clientOid}","symbol":"BTC-USDT","side":"buy","type":"limit","price":"${price}","size":"0.001"}`);
-
-      // "Show signature" on order #4 loads it into the panel (replacing the form) without running it.
-      const n = panel.session.posted.length;
-      const lastRun = panel.session.lastRun;
-      await vscode.commands.executeCommand(ours[7].command!.command, ...(ours[7].command!.arguments ?? []));
-      const init = await waitFor('init with the order', () =>
-        panel.session.posted.slice(n).find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
-      );
-      assert.strictEqual(init.replaceDraft, true);
-      assert.deepStrictEqual([init.draft.side, init.draft.type, init.draft.symbol, init.draft.size], ['sell', 'market', 'BTC-USDT', '1']);
-      assert.strictEqual(panel.session.lastRun, lastRun, 'Show signature does not send anything');
-    });
-
-    it('the JSON language service validates against the generated schema', async () => {
-      const editor = await vscode.window.showTextDocument(doc);
-      const line = doc.lineAt(1);
-      const start = line.text.indexOf('"buy"');
-      await editor.edit((e) => e.replace(new vscode.Range(1, start, 1, start + 5), '"hold"'));
-      const schemaDiag = await waitFor('a JSON-schema diagnostic on "hold"', () =>
-        vscode.languages.getDiagnostics(doc.uri).find((d) => d.source !== 'SpotDesk' && doc.getText(d.range) === '"hold"'),
-        30_000,
-      );
-      assert.match(schemaDiag.message, /buy|sell|not accepted/i);
-      // Our own rule reports it too, on the same range.
-      await hooks.documents.settle(doc);
-      const ours = vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'SpotDesk' && d.code === 'invalid-enum');
-      assert.ok(ours && doc.getText(ours.range) === '"hold"');
-    });
   });
 });

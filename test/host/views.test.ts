@@ -7,15 +7,15 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { AccountNode, CurrencyNode } from '../../src/extension/views/accounts';
+import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/extension/views/accounts';
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
 import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
 import type { ErrorNode } from '../../src/extension/views/pollingTree';
-import { FIGURE_SPACE, percent } from '../../src/extension/views/format';
+import { percent } from '../../src/extension/views/format';
+import { formatAmount, formatFiat } from '../../src/shared/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
-const strip = (s: string) => s.split(FIGURE_SPACE).join('');
 
 describe('SpotDesk tree views on the sandbox', function () {
   this.timeout(90_000);
@@ -48,39 +48,48 @@ describe('SpotDesk tree views on the sandbox', function () {
     return (await children(api.trees.orders, group)) as OrderNode[];
   }
 
-  it('Accounts lists every currency with main and trade rows showing the exact decimal strings', async () => {
+  it('Accounts: the portfolio total first, then currencies by value, available first, trimmed to the precision and grouped; exact figures in the tooltip', async () => {
     await vscode.workspace.getConfiguration('spotdesk').update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
     await api.trees.accounts.refresh();
     const client = await api.services.client();
     const accounts = await client.getAccounts();
-    const roots = (await children(api.trees.accounts)) as CurrencyNode[];
-    assert.deepStrictEqual(
-      roots.map((r) => r.currency),
-      [...new Set(accounts.map((a) => a.currency))].sort((a, b) => a.localeCompare(b)),
-    );
-    const usdt = roots.find((r) => r.currency === 'USDT')!;
+    const data = api.trees.accounts.state.data!;
+    const roots = (await children(api.trees.accounts)) as Array<PortfolioNode | CurrencyNode>;
+    const [portfolio, ...currencies] = roots as [PortfolioNode, ...CurrencyNode[]];
+    assert.strictEqual(portfolio.kind, 'portfolio');
+    assert.deepStrictEqual(new Set(currencies.map((r) => r.currency)), new Set(accounts.map((a) => a.currency)));
+    // By value, highest first; unpriced currencies after, by code.
+    const priced = currencies.filter((c) => c.fiatValue !== undefined);
+    assert.ok(priced.length > 2);
+    for (let i = 1; i < priced.length; i++) assert.ok(dec.cmp(priced[i - 1].fiatValue!, priced[i].fiatValue!) >= 0, `${priced[i - 1].currency} before ${priced[i].currency}`);
+    assert.deepStrictEqual(currencies.slice(0, priced.length), priced, 'priced currencies first');
+    assert.strictEqual(portfolio.total, priced.reduce((sum, c) => dec.add(sum, c.fiatValue!), '0'));
+    const pi = await item(api.trees.accounts, portfolio);
+    assert.strictEqual(pi.description, `≈ ${formatFiat(portfolio.total, 'en')} USD`);
+
+    const usdt = currencies.find((r) => r.currency === 'USDT')!;
     const rows = (await children(api.trees.accounts, usdt)) as AccountNode[];
     assert.deepStrictEqual(rows.map((r) => r.account.type), ['main', 'trade']);
+    const wire = (t: string) => accounts.find((a) => a.currency === 'USDT' && a.type === t)!;
+    assert.strictEqual(usdt.total, dec.add(wire('main').balance, wire('trade').balance));
+    assert.strictEqual(usdt.available, dec.add(wire('main').available, wire('trade').available));
+    const precision = data.precisions!.get('USDT')!;
+    assert.strictEqual(typeof precision, 'number', 'GET /api/v3/currencies gives the precision');
+    const cur = await item(api.trees.accounts, usdt);
+    const value = `≈ ${formatFiat(usdt.fiatValue!, 'en')} USD`;
+    assert.strictEqual(String(cur.description).split(' · ').slice(0, 2).join(' · '), `${formatAmount(usdt.available, precision, 'en')} avail · ${value}`);
+    assert.doesNotMatch(String(cur.description).split(' · ')[0], /\.\d*0 /, 'no trailing zeros in the amount');
+    const tip = (cur.tooltip as vscode.MarkdownString).value;
+    for (const a of [wire('main'), wire('trade')]) for (const v of [a.balance, a.available, a.holds]) assert.ok(tip.includes(v), `tooltip has the exact ${v}`);
     for (const row of rows) {
-      const wire = accounts.find((a) => a.currency === 'USDT' && a.type === row.account.type)!;
-      // Aligned text keeps the value: only trailing zeros / leading figure spaces are added.
-      assert.strictEqual(dec.cmp(strip(row.balanceText), wire.balance), 0);
-      assert.ok(strip(row.balanceText).startsWith(wire.balance), `${row.balanceText} starts with ${wire.balance}`);
-      assert.strictEqual(dec.cmp(strip(row.availableText), wire.available), 0);
-      assert.strictEqual(dec.cmp(strip(row.holdsText), wire.holds), 0);
       const ti = await item(api.trees.accounts, row);
       assert.strictEqual(ti.contextValue, `spotdesk.account.${row.account.type}`);
-      assert.match(String(ti.description), /^bal .* · avail .* · hold /);
+      assert.match(String(ti.description), new RegExp(`^${formatAmount(row.account.available, precision, 'en').replace(/[.,]/g, '\\$&')} avail`));
     }
-    // Both rows of a currency have the same width (aligned columns).
-    assert.strictEqual(rows[0].balanceText.length, rows[1].balanceText.length);
-    assert.strictEqual(usdt.total, dec.add(rows[0].account.balance, rows[1].account.balance));
-    const cur = await item(api.trees.accounts, usdt);
-    assert.match(String(cur.description), new RegExp(`^${usdt.total.replace('.', '\\.')}`));
     assert.match(api.trees.accounts.view!.description ?? '', /^updated \d\d:\d\d:\d\d$/);
   });
 
-  it('Accounts aligns columns exactly, values them in fiat, and hides zero balances when asked', async () => {
+  it('Accounts trims to each currency\'s precision, groups digits, values in fiat, sorts by value and hides zero balances when asked', async () => {
     const acc = (currency: string, type: 'main' | 'trade', balance: string, available: string, holds: string) => ({
       id: `${currency}-${type}`,
       currency,
@@ -91,33 +100,38 @@ describe('SpotDesk tree views on the sandbox', function () {
     });
     const data = {
       accounts: [
+        acc('USDT', 'trade', '99989.000000000', '99989.000000000', '0'),
         acc('BTC', 'trade', '0.5', '0.25', '0.25'),
         acc('BTC', 'main', '12.00000001', '12.00000001', '0'),
         acc('DOGE', 'main', '0', '0', '0'),
+        acc('ZZZ', 'main', '5', '5', '0'),
       ],
-      prices: { BTC: '67193.1' },
+      prices: { BTC: '67193.1', USDT: '1.0003', DOGE: '0.1' },
       fiat: 'USD',
+      precisions: new Map([['BTC', 8], ['USDT', 6], ['DOGE', 8]]),
     };
     const cfg = () => vscode.workspace.getConfiguration('spotdesk');
     await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
     let nodes = api.trees.accounts.nodes(data);
-    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'DOGE']);
-    const [btc] = nodes;
-    assert.strictEqual(btc.total, '12.50000001');
-    assert.strictEqual(btc.fiatValue, '839913.75');
-    const S = FIGURE_SPACE;
-    assert.deepStrictEqual(
-      btc.accounts.map((a) => [a.account.type, a.balanceText, a.availableText, a.holdsText]),
-      [
-        ['main', '12.00000001', '12.00000001', '0.00'],
-        ['trade', `${S}0.50000000`, `${S}0.25000000`, '0.25'],
-      ],
-    );
-    const ti = await item(api.trees.accounts, btc);
-    assert.strictEqual(ti.description, '12.50000001  ≈ 839913.75 USD');
+    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'DOGE', 'ZZZ'], 'by value; unpriced ZZZ last');
+    const [btc, usdt] = nodes;
+    assert.deepStrictEqual([btc.total, btc.available, btc.holds, btc.fiatValue], ['12.50000001', '12.25000001', '0.25', '839913.75']);
+    assert.strictEqual(usdt.fiatValue, '100018.99');
+    assert.deepStrictEqual(api.trees.accounts.portfolio(nodes, 'USD'), { kind: 'portfolio', total: '939932.74', fiat: 'USD', unpriced: ['ZZZ'] });
+    // The display: what the trader reads, trimmed and grouped (the precisions come with the data).
+    const before = api.trees.accounts.state.data;
+    api.trees.accounts.state.data = data;
+    try {
+      assert.strictEqual((await item(api.trees.accounts, btc)).description, '12.25000001 avail · ≈ 839,913.75 USD · 0.25 on hold');
+      assert.strictEqual((await item(api.trees.accounts, usdt)).description, '99,989 avail · ≈ 100,018.99 USD');
+      assert.strictEqual((await item(api.trees.accounts, nodes[3])).description, '5 avail');
+      assert.strictEqual((await item(api.trees.accounts, btc.accounts[1])).description, '0.25 avail · 0.25 on hold');
+    } finally {
+      api.trees.accounts.state.data = before;
+    }
     await cfg().update('accounts.hideZeroBalances', true, vscode.ConfigurationTarget.Global);
     nodes = api.trees.accounts.nodes(data);
-    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC']);
+    assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'ZZZ']);
     await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
   });
 
@@ -160,17 +174,65 @@ describe('SpotDesk tree views on the sandbox', function () {
     nodes = await orderNodes();
     assert.ok(nodes.some((n) => n.order.id === placed.orderId), 'still active after declining');
 
-    let asked = '';
-    api.prompts.confirm = async (message) => {
-      asked = message;
+    let asked: string[] = [];
+    api.prompts.confirm = async (message, _detail, action, cancel) => {
+      asked = [message, action, cancel ?? ''];
       return true;
     };
     assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), true);
-    assert.strictEqual(asked, `Cancel buy limit order on ${SYMBOL}?`);
+    // Buttons that cannot be misread: "Keep Order" declines, "Cancel Order" cancels.
+    assert.deepStrictEqual(asked, [`Cancel buy limit order on ${SYMBOL}?`, 'Cancel Order', 'Keep Order']);
     nodes = await orderNodes();
     assert.ok(!nodes.some((n) => n.order.id === placed.orderId), 'gone from the view');
     const client = await api.services.client();
     assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
+  it('Delete in Active Orders (spotdesk.cancelOrder without a row) cancels the selected order, after asking', async () => {
+    const placed = await placeRestingBuy();
+    const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+    await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    await api.trees.orders.view!.reveal(node, { select: true, focus: true });
+    await waitFor('the order selected', () => api.trees.orders.view!.selection.some((n) => (n as OrderNode).order?.id === placed.orderId));
+    const asked: string[] = [];
+    api.prompts.confirm = async (message) => {
+      asked.push(message);
+      return true;
+    };
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder'), true);
+    assert.deepStrictEqual(asked, [`Cancel buy limit order on ${SYMBOL}?`]);
+    const client = await api.services.client();
+    assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+  });
+
+  it('with spotdesk.confirm.cancelOrder off, Cancel Order cancels at once; Cancel All still asks', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    const pkg = vscode.extensions.getExtension('spotdesk.spotdesk')!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } } };
+    const setting = pkg.contributes.configuration.properties['spotdesk.confirm.cancelOrder'];
+    assert.deepStrictEqual([setting.scope, setting.default], ['application', true], 'asks by default; a workspace cannot turn it off');
+    const placed = await placeRestingBuy();
+    const modals: string[] = [];
+    api.prompts.confirm = async (message) => {
+      modals.push(message);
+      return false;
+    };
+    await cfg().update('confirm.cancelOrder', false, vscode.ConfigurationTarget.Global);
+    try {
+      const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+      assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelOrder', node), true);
+      assert.deepStrictEqual(modals, [], 'not asked');
+      const client = await api.services.client();
+      assert.ok(!(await client.getActiveOrders(SYMBOL)).some((o) => o.id === placed.orderId), 'cancelled on the exchange');
+      const other = await placeRestingBuy();
+      await api.trees.orders.refresh();
+      const group = ((await children(api.trees.orders)) as OrderSymbolNode[]).find((r) => r.symbol === SYMBOL);
+      assert.ok(group, 'the symbol row');
+      assert.strictEqual(await vscode.commands.executeCommand('spotdesk.cancelAllForSymbol', group), false);
+      assert.strictEqual(modals.length, 1, 'Cancel All asked');
+      await client.cancelOrder(SYMBOL, other.orderId);
+    } finally {
+      await cfg().update('confirm.cancelOrder', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Cancel Order and Cancel All confirm what the exchange has, not what a forged row says; declining cancels nothing', async () => {
@@ -229,6 +291,26 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.deepStrictEqual(fills, []);
   });
 
+  it('the order tooltip shows what a trader reads; Copy Order JSON copies every field as the exchange has it', async () => {
+    const placed = await placeRestingBuy('0.002');
+    const node = (await orderNodes()).find((n) => n.order.id === placed.orderId)!;
+    const tip = ((await item(api.trees.orders, node)).tooltip as vscode.MarkdownString).value;
+    const rows = [...tip.matchAll(/^\| ([^|]+) \| (.+) \|$/gm)].map((m) => m[1]).filter((k) => k !== ' ');
+    assert.deepStrictEqual(rows, ['Side', 'Type', 'Price', 'Size', 'Filled', 'Remaining', 'Time in force', 'Flags', 'Age']);
+    assert.ok(tip.includes(`| Price | ${placed.price} USDT |`), tip);
+    assert.ok(tip.includes('| Size | 0.002 BTC |'), tip);
+    assert.ok(tip.includes(placed.orderId), 'the order id');
+    assert.ok(!/opType|cancelExist|inOrderBook/.test(tip), 'no raw API fields');
+    const text = (await vscode.commands.executeCommand('spotdesk.copyOrderJson', node)) as string;
+    assert.strictEqual(await vscode.env.clipboard.readText(), text);
+    const json = JSON.parse(text) as Record<string, unknown>;
+    assert.strictEqual(json.id, placed.orderId);
+    assert.strictEqual(json.price, placed.price);
+    for (const k of ['opType', 'cancelExist', 'inOrderBook', 'remainSize', 'createdAt']) assert.ok(k in json, `raw field ${k}`);
+    const client = await api.services.client();
+    await client.cancelOrder(SYMBOL, placed.orderId);
+  });
+
   it('Cancel All for a symbol cancels every active order of that symbol', async () => {
     await placeRestingBuy('0.001');
     await placeRestingBuy('0.002');
@@ -270,6 +352,31 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.strictEqual(ti.contextValue, 'spotdesk.marketSymbol');
     assert.deepStrictEqual(ti.command?.command, 'spotdesk.openOrderBook');
     assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
+  });
+
+  it('Markets keeps the markets the person expanded across a profile switch', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    await api.trees.markets.refresh();
+    const client = await api.services.client();
+    const market = (await client.getSymbols()).find((s) => s.symbol === SYMBOL)!.market;
+    const node: MarketNode = { kind: 'market', market };
+    await api.trees.markets.view!.reveal(node, { expand: true });
+    await waitFor('the market expanded', () => api.trees.markets.expandedState(`mkt:${market}`) === true);
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    try {
+      // Another profile (public data of the same sandbox, no credentials needed for Markets).
+      await cfg.update('profiles', [{ name: 'Same sandbox', baseUrl: client.baseUrl }], vscode.ConfigurationTarget.Global);
+      await cfg.update('activeProfile', 'Same sandbox', vscode.ConfigurationTarget.Global);
+      await waitFor('the profile switch', () => api.services.profile().name === 'Same sandbox');
+      await api.trees.markets.refresh();
+      const roots = (await children(api.trees.markets)) as MarketNode[];
+      const after = await item(api.trees.markets, roots.find((r) => r.market === market)!);
+      assert.strictEqual(after.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, 'still expanded');
+      const other = roots.find((r) => r.market !== market && api.trees.markets.expandedState(`mkt:${r.market}`) === undefined)!;
+      assert.strictEqual((await item(api.trees.markets, other)).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'the others as they were');
+    } finally {
+      await useSandboxProfile();
+    }
   });
 
   it('Active Orders finds a BUY on a symbol that is neither watched nor noted (from the unexplained USDT hold)', async () => {

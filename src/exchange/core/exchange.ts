@@ -467,15 +467,26 @@ export class Exchange extends Snapshots {
   }
 
   /**
-   * Done orders of a user on a symbol whose lastUpdatedAt lies in [startAt, endAt] (ms, clamped to the
-   * 3 × 24 h window ending now), newest first, at most `limit` (default 100, max 100). None for a user that
-   * keeps no history.
-   * @throws ExchangeError 900001 unknown symbol.
+   * Done orders of a user on a symbol (GET /api/v1/hf/orders/done) whose lastUpdatedAt lies in [startAt, endAt]
+   * (ms, clamped to the 3 × 24 h window ending now), of `side` and `type` when given, newest first (lastUpdatedAt
+   * descending, then sequence descending), at most `limit` (default 100, max 100). `lastId` pages: only the orders
+   * AFTER the done order of that sequence number in this order (the sequence is the counter part of an order id;
+   * pass the last item's to get the next page).
+   * None for a user that keeps no history.
+   * @throws ExchangeError 900001 unknown symbol; 400100 "lastId: …" when lastId is not a done order of this user
+   *   and symbol still readable (within the window).
    */
-  doneOrders(uid: string, symbol: string, q: { startAt?: number; endAt?: number; limit?: number } = {}): HfOrder[] {
+  doneOrders(
+    uid: string,
+    symbol: string,
+    q: { startAt?: number; endAt?: number; limit?: number; side?: 'buy' | 'sell'; type?: 'limit' | 'market'; lastId?: number } = {},
+  ): HfOrder[] {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
+    if (q.lastId !== undefined && (!this.owns(uid, symbol, q.lastId, this.winStart(now)) || this.liveOf(q.lastId) >= 0)) {
+      throw perr(`lastId: ${q.lastId} is not a done order of this user and symbol within the 3 × 24 h window`);
+    }
     const u = this.users[uid];
     if (!u) return [];
     if (!u.keepHistory) return [];
@@ -483,11 +494,18 @@ export class Exchange extends Snapshots {
     const start = Math.max(q.startAt ?? 0, this.winStart(now));
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
+    // the page starts after (afterT, afterSeq) in the answer's order
+    const afterT = q.lastId !== undefined ? this.archive.lastUpdatedAt(q.lastId) : Infinity;
+    const afterSeq = q.lastId ?? Infinity;
+    const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const out: OrderState[] = [];
     // the chain is in done-time order: it ends where it reaches a forgotten (older) order
     for (let seq = this.archive.lastDone(us.idx); this.archive.hasDone(seq); seq = this.archive.prevDone(seq)) {
       const t = this.archive.lastUpdatedAt(seq);
-      if (t >= start && t <= end) out.push(this.stateOf(seq));
+      if (t < start || t > end || t > afterT || (t === afterT && seq >= afterSeq)) continue;
+      const o = this.stateOf(seq);
+      if ((side >= 0 && o.side !== side) || (q.type !== undefined && o.market !== (q.type === 'market'))) continue;
+      out.push(o);
     }
     out.sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq);
     return out.slice(0, limit).map((o) => orderView(o));

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { safeEqual } from '../../api/signing';
 import { AccountType, DecimalString as Decimal, describeZodError, KeyPermission, KeyVersion, ServiceStatusValue } from '../../api/schemas';
 import { ExchangeError } from '../core';
-import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, UserRecord } from './state';
+import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord } from './state';
 import { parseBody } from './http';
 
 /** Context of an admin request. */
@@ -40,7 +40,7 @@ export const AdminCreateUser = z.object({
   takerFeeRate: Decimal.optional(),
   makerFeeRate: Decimal.optional(),
   keyVersion: KeyVersion.optional(),
-  label: z.string().max(40).optional(),
+  label: z.string().max(40).refine((l) => !l.startsWith(SIMULATION_LABEL_PREFIX), `must not start with "${SIMULATION_LABEL_PREFIX}" (reserved for the simulation's bots, which keep no ledger)`).optional(),
 });
 /** POST /sandbox/v1/deposits body. */
 export const AdminDeposit = z.object({ uid: z.string().min(1), currency: z.string().min(1), chain: z.string().optional(), amount: Decimal });

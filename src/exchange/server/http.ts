@@ -3,7 +3,8 @@
  *
  *  1. route with `matchEndpoint` (src/api/endpoints.ts) — unknown path/method → HTTP 404, 404000;
  *     `/sandbox/v1/*` goes to the admin API (admin.ts);
- *  2. POST needs `Content-Type: application/json` → else HTTP 415, 415000;
+ *  2. POST needs `Content-Type: application/json` → else HTTP 415, 415000 (the bullet endpoints take
+ *     no body: theirs is ignored);
  *  3. body read with a 1 MB cap (Content-Length checked first; a streamed body is cut off at the cap
  *     without buffering the rest) → HTTP 413, 400100;
  *  4. private endpoints: signature auth (auth.ts) → 400001/400002/400003/400004/400005 (HTTP 401,
@@ -31,6 +32,7 @@ import { ExchangeError } from '../core';
 import { authenticate } from './auth';
 import { FAST_PARAMS } from './fastparams';
 import { RateLimiter, RateLimitOption, RateLimitState } from './ratelimit';
+import type { Feed } from './feed';
 import { runHandler } from './routes';
 import { SandboxError, SandboxState, UserRecord } from './state';
 import { handleAdmin, AdminContext } from './admin';
@@ -50,6 +52,8 @@ export interface PipelineOptions {
   rateLimits?: RateLimitOption;
   /** Called after the admin API moved the clock (e.g. to settle due withdrawals). */
   onClockMoved?: () => void;
+  /** The WebSocket feed (its tokens are handed out by the bullet endpoints). */
+  feed?: Feed;
 }
 
 /** Thrown while reading a body that exceeds the cap. */
@@ -151,6 +155,9 @@ function parseQuery(rawQuery: string): Record<string, string> {
   }
   return out;
 }
+
+/** POST endpoints that take no body: any body (and Content-Type) is ignored, as KuCoin does (clients send none, `{}` or `null`). */
+const BODYLESS = new Set<string>(['bulletPublic', 'bulletPrivate']);
 
 const SAFE_PATH_PARAM = /^[A-Za-z0-9_.-]{1,64}$/;
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/;
@@ -282,7 +289,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
     let params: ParsedParamsOf<EndpointName> | undefined;
     try {
       let input: unknown;
-      if (method === 'POST') input = match.name === 'bulletPublic' ? {} : parseBody(body);
+      if (method === 'POST') input = BODYLESS.has(match.name) ? {} : parseBody(body);
       else {
         for (const k in match.pathParams) {
           const v = match.pathParams[k];
@@ -308,7 +315,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
 
     let text: string;
     try {
-      text = okText(runHandler(match.name, { state, user, params, baseUrl: opts.baseUrl() }));
+      text = okText(runHandler(match.name, { state, user, params, baseUrl: opts.baseUrl(), feed: opts.feed }));
     } catch (e) {
       if (e instanceof ExchangeError) {
         send(res, 200, errorText(e.code, e.msg), rate);
@@ -347,7 +354,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
       afterBody(req, res, method, pathname, rawQuery, match, '');
       return;
     }
-    if (match.name !== 'bulletPublic') {
+    if (!BODYLESS.has(match.name)) {
       const ct = req.headers['content-type'];
       if (ct !== 'application/json' && !JSON_CONTENT_TYPE.test(String(ct ?? '').toLowerCase())) {
         sendPublicError(req, res, '415000', 'Content-Type must be application/json', 415, true);

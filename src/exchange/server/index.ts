@@ -7,14 +7,16 @@
  * (stateStore.ts) — or keep state in memory when `stateDir` is omitted → on the first start, seed the world's books (`world.seed`) and create the default
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
- * STATE_DIR/admin-token (0600) → listen → start the market simulation (sim.ts) when `sim`. Clean shutdown
- * (`close()`) writes a last snapshot, so the next start reads one snapshot and an empty journal.
+ * STATE_DIR/admin-token (0600) → listen (HTTP, and WebSocket upgrades of `/ws` handed to the feed,
+ * feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
+ * last snapshot, so the next start reads one snapshot and an empty journal.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { RateLimitOption } from './ratelimit';
+import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { startSimulation } from './sim';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
@@ -35,6 +37,8 @@ export interface SandboxOptions {
   stateDir?: string;
   /** Run the market simulation (bots). Default true. */
   sim?: boolean;
+  /** Milliseconds between simulation steps (default 1000, the simulation's own default; benchmarks load it harder). */
+  simIntervalMs?: number;
   /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
   manualClock?: boolean;
   /** Seed of the initial books and the simulation. Default 1. */
@@ -53,6 +57,8 @@ export interface SandboxOptions {
   snapshotEveryBytes?: number;
   /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process there). */
   onSnapshotWrite?: (bytes: number, gen: number) => void;
+  /** Options of the WebSocket feed (ping interval, bounds; docs/sandbox.md "WebSocket feed"). */
+  feed?: FeedOptions;
 }
 
 /** Credentials of the default user (also written to STATE_DIR/credentials.json). */
@@ -77,6 +83,8 @@ export interface RunningSandbox {
   warnings: string[];
   /** The state dir's snapshots and journals (undefined in memory). */
   store: StateStore | undefined;
+  /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, tokens from the bullet endpoints). */
+  feed: Feed;
   /** Stop the simulation and timers, close the server and the journal. */
   close(): Promise<void>;
 }
@@ -156,6 +164,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let server: http.Server | undefined;
   const timers: NodeJS.Timeout[] = [];
   let sim: { stop(): void } | undefined;
+  let feed: Feed | undefined;
   let baseUrl = '';
   let credentials: SandboxCredentials;
   try {
@@ -183,10 +192,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       }
     };
 
+    const ws = new Feed(state, { log, ...opts.feed });
+    feed = ws;
     const srv = http.createServer(
-      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle }),
+      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws }),
     );
     server = srv;
+    srv.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
     srv.keepAliveTimeout = 5_000;
     srv.headersTimeout = 10_000;
     srv.requestTimeout = 30_000;
@@ -222,11 +234,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       timers.push(t);
     }
     if (opts.sim ?? true) {
-      sim = startSimulation(state, { seed, now: () => state.now(), log });
+      sim = startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs });
     }
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
     sim?.stop();
+    feed?.close();
     for (const t of timers) clearInterval(t);
     const srv = server;
     if (srv?.listening) await new Promise<void>((resolve) => srv.close(() => resolve()));
@@ -237,6 +250,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
 
   const httpServer = server;
+  const wsFeed = feed as Feed;
   let closed = false;
   return {
     baseUrl,
@@ -245,10 +259,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     state,
     warnings,
     store,
+    feed: wsFeed,
     close: async () => {
       if (closed) return;
       closed = true;
       sim?.stop();
+      wsFeed.close();
       for (const t of timers) clearInterval(t);
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

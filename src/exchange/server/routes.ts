@@ -12,8 +12,10 @@ import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../api/end
 import type * as S from '../../api/schemas';
 import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../api/withdrawalAddress';
 import { sampleDepositAddress } from './depositAddresses';
-import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord } from './state';
-import { normalizeMarket, resolveChain } from './world';
+import type { Feed } from './feed';
+import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
+import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
+import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
 /** Context of one API request to endpoint `N`. */
 export interface RouteContext<N extends EndpointName = EndpointName> {
@@ -24,6 +26,8 @@ export interface RouteContext<N extends EndpointName = EndpointName> {
   params: ParsedParamsOf<N>;
   /** Base URL of this server (for bullet-public). */
   baseUrl: string;
+  /** The WebSocket feed (tokens of bullet-public / bullet-private). */
+  feed?: Feed;
 }
 
 /** The route handler of endpoint `N`: its parsed params in, its wire payload (`data`) out. */
@@ -55,6 +59,37 @@ function uidOf(ctx: RouteContext): string {
   return ctx.user.uid;
 }
 
+/**
+ * The uid of a signed read of one symbol's orders or fills: checks the credentials (400001) and
+ * the symbol (900001), then brings the clock up to date (GTT expiries) so the read sees them.
+ */
+function userSymbolRead(ctx: RouteContext, symbol: string): string {
+  const uid = uidOf(ctx);
+  requireSymbol(ctx.state, symbol);
+  ctx.state.syncClock();
+  return uid;
+}
+
+/**
+ * POST /api/v1/deposit-addresses (`onePerChain`: KuCoin keeps one address per currency and chain
+ * for the V1 create and refuses a second with 260000) and POST /api/v3/deposit-address/create:
+ * the new address record of `uid`. Throws 400100 for an unknown currency or chain, 260200 when
+ * deposits are suspended on the chain.
+ */
+function createDepositAddress(ctx: RouteContext<'depositAddress' | 'depositAddressV3'>, onePerChain: boolean): DepositAddressRecord {
+  const uid = uidOf(ctx);
+  const p = ctx.params;
+  const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
+  if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
+  if (onePerChain && ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
+  return ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
+}
+
+function requireFeed(feed: Feed | undefined): Feed {
+  if (!feed) throw new SandboxError('404000', 'this sandbox runs without its WebSocket feed', 404);
+  return feed;
+}
+
 function checkCanPlace(state: SandboxState): void {
   const s = state.status;
   if (s.status === 'cancelonly') throw new SandboxError(E_SERVICE_STATUS, `The service is in cancel-only mode: orders can be cancelled but not placed${s.msg ? ` (${s.msg})` : ''}`);
@@ -78,54 +113,59 @@ function memoFor(needTag: boolean): string {
 /** Tickers of GET /api/v1/market/allTickers, computed from the engine's public trade tape (last 24 h). */
 export function computeTickers(state: SandboxState): WireResponseOf<'allTickers'> {
   const now = state.now();
-  const ticker: S.Ticker[] = [];
-  for (const s of state.world.symbols) {
-    const ex = state.exchange;
-    const bba = ex.bestBidAsk(s.symbol);
-    const all = ex.trades(s.symbol);
-    const day = all.filter((t) => t.time > now - DAY_MS);
-    let high: string | null = null;
-    let low: string | null = null;
-    let vol = '0';
-    let volValue = '0';
-    for (const t of day) {
-      if (high === null || D.cmp(t.price, high) > 0) high = t.price;
-      if (low === null || D.cmp(t.price, low) < 0) low = t.price;
-      vol = D.add(vol, t.size);
-      volValue = D.add(volValue, D.mul(t.price, t.size));
-    }
-    const lastTrade = all.length ? all.reduce((a, b) => (b.time > a.time || (b.time === a.time && b.tradeId > a.tradeId) ? b : a)) : undefined;
-    const firstDay = day.length ? day.reduce((a, b) => (b.time < a.time || (b.time === a.time && b.tradeId < a.tradeId) ? b : a)) : undefined;
-    const last = lastTrade ? lastTrade.price : null;
-    let changePrice: string | null = null;
-    let changeRate: string | null = null;
-    if (firstDay && last) {
-      changePrice = D.sub(last, firstDay.price);
-      changeRate = D.divDown(changePrice, firstDay.price, 4);
-    }
-    const rates = { taker: '0.001', maker: '0.001' };
-    ticker.push({
-      symbol: s.symbol,
-      symbolName: s.symbol,
-      buy: bba.bestBid,
-      bestBidSize: bba.bestBidSize,
-      sell: bba.bestAsk,
-      bestAskSize: bba.bestAskSize,
-      changeRate: changeRate ?? '0',
-      changePrice: changePrice ?? '0',
-      high,
-      low,
-      vol,
-      volValue: D.roundDown(volValue, s.quoteIncrement),
-      last,
-      averagePrice: D.isZero(vol) ? null : D.divDown(volValue, vol, 8),
-      takerFeeRate: rates.taker,
-      makerFeeRate: rates.maker,
-      takerCoefficient: s.takerFeeCoefficient,
-      makerCoefficient: s.makerFeeCoefficient,
-    });
+  return { time: now, ticker: state.world.symbols.map((s) => tickerOf(state, s, now)) };
+}
+
+/**
+ * The ticker of one symbol over the 24 h before `now` (ms), from the engine's public trade tape:
+ * best bid/ask, high, low, volume (base), volume value (quote), last price, change since the first
+ * trade of the 24 h, average price; the base fee rates (0.001) and the symbol's coefficients.
+ */
+function tickerOf(state: SandboxState, s: SymbolInfo, now: number): S.Ticker {
+  const ex = state.exchange;
+  const bba = ex.bestBidAsk(s.symbol);
+  const all = ex.trades(s.symbol);
+  const day = all.filter((t) => t.time > now - DAY_MS);
+  let high: string | null = null;
+  let low: string | null = null;
+  let vol = '0';
+  let volValue = '0';
+  for (const t of day) {
+    if (high === null || D.cmp(t.price, high) > 0) high = t.price;
+    if (low === null || D.cmp(t.price, low) < 0) low = t.price;
+    vol = D.add(vol, t.size);
+    volValue = D.add(volValue, D.mul(t.price, t.size));
   }
-  return { time: now, ticker };
+  const lastTrade = all.length ? all.reduce((a, b) => (b.time > a.time || (b.time === a.time && b.tradeId > a.tradeId) ? b : a)) : undefined;
+  const firstDay = day.length ? day.reduce((a, b) => (b.time < a.time || (b.time === a.time && b.tradeId < a.tradeId) ? b : a)) : undefined;
+  const last = lastTrade ? lastTrade.price : null;
+  let changePrice: string | null = null;
+  let changeRate: string | null = null;
+  if (firstDay && last) {
+    changePrice = D.sub(last, firstDay.price);
+    changeRate = D.divDown(changePrice, firstDay.price, 4);
+  }
+  const rates = { taker: '0.001', maker: '0.001' };
+  return {
+    symbol: s.symbol,
+    symbolName: s.symbol,
+    buy: bba.bestBid,
+    bestBidSize: bba.bestBidSize,
+    sell: bba.bestAsk,
+    bestAskSize: bba.bestAskSize,
+    changeRate: changeRate ?? '0',
+    changePrice: changePrice ?? '0',
+    high,
+    low,
+    vol,
+    volValue: D.roundDown(volValue, s.quoteIncrement),
+    last,
+    averagePrice: D.isZero(vol) ? null : D.divDown(volValue, vol, 8),
+    takerFeeRate: rates.taker,
+    makerFeeRate: rates.maker,
+    takerCoefficient: s.takerFeeCoefficient,
+    makerCoefficient: s.makerFeeCoefficient,
+  };
 }
 
 function withdrawalArgs(
@@ -180,6 +220,55 @@ export const REGIONS: S.Region[] = [
 /** The deposit address record's `to` (MAIN | TRADE) for a request's `to` (main | trade, any case; default main). */
 function depositTarget(to: string | undefined): 'MAIN' | 'TRADE' {
   return to !== undefined && to.toLowerCase() === 'trade' ? 'TRADE' : 'MAIN';
+}
+
+
+/** 400100 naming `currency` when it is given and unknown. */
+function checkCurrency(state: SandboxState, currency: string | undefined): void {
+  if (currency !== undefined && !state.world.currencyMap.has(currency)) throw new SandboxError('400100', `currency: ${currency} is not supported`);
+}
+
+/** True when `t` (ms) lies in [startAt, endAt] (each bound optional). */
+function inRange(t: number, startAt: number | undefined, endAt: number | undefined): boolean {
+  return (startAt === undefined || t >= startAt) && (endAt === undefined || t <= endAt);
+}
+
+/**
+ * One page (KuCoin `currentPage`/`pageSize`, defaults 1 and 50) of `list` (already in answer order),
+ * each element mapped by `item`; a page past the end is empty.
+ */
+function page<T, U>(list: readonly T[], currentPage: number | undefined, pageSize: number | undefined, item: (x: T) => U) {
+  const cp = currentPage ?? 1;
+  const ps = pageSize ?? 50;
+  const start = (cp - 1) * ps;
+  return { currentPage: cp, pageSize: ps, totalNum: list.length, totalPage: Math.ceil(list.length / ps), items: list.slice(start, start + ps).map(item) };
+}
+
+/** A withdrawal record in the form of GET /api/v1/withdrawals. */
+function withdrawalItem(w: WithdrawalRecord): S.WithdrawalItem {
+  return {
+    id: w.withdrawalId,
+    currency: w.currency,
+    chain: w.chainId,
+    status: w.status,
+    address: w.toAddress,
+    memo: w.memo,
+    isInner: w.isInner || w.withdrawType !== 'ADDRESS',
+    amount: w.amount,
+    fee: w.fee,
+    walletTxId: w.status === 'SUCCESS' ? `sbx-${w.withdrawalId}` : null,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+    remark: w.status === 'FAILURE' ? w.failureReason : w.remark,
+  };
+}
+
+/** A flex-transfer account type (MAIN, TRADE or TRADE_HF, any case) as the ledger's account, or 400100 naming `field`. */
+function flexAccount(field: string, v: string): S.AccountType {
+  const u = v.toUpperCase();
+  if (u === 'MAIN') return 'main';
+  if (u === 'TRADE' || u === 'TRADE_HF') return 'trade';
+  throw new SandboxError('400100', `${field}: ${v} is not an account of the sandbox (MAIN or TRADE)`);
 }
 
 /**
@@ -237,17 +326,12 @@ export const HANDLERS: Handlers = {
   status: ({ state }) => ({ status: state.status.status, msg: state.status.msg }),
   serverTime: ({ state }) => state.now(),
   regions: () => REGIONS,
-  bulletPublic: ({ baseUrl }) => ({
-    // The sandbox has no websocket feed: this token is well-formed but the endpoint refuses upgrades.
-    token: `sandbox-${randomHex(16)}`,
-    instanceServers: [{ endpoint: baseUrl.replace(/^http/, 'ws') + '/ws', encrypt: false, protocol: 'websocket', pingInterval: 18000, pingTimeout: 10000 }],
-  }),
+  bulletPublic: ({ feed, baseUrl }) => requireFeed(feed).bullet('public', '', baseUrl),
+  bulletPrivate: (ctx) => requireFeed(ctx.feed).bullet('private', uidOf(ctx), ctx.baseUrl),
 
   fills: (ctx) => {
-    const uid = uidOf(ctx);
     const p = ctx.params;
-    requireSymbol(ctx.state, p.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, p.symbol);
     return ctx.state.exchange.fills(uid, {
       symbol: p.symbol,
       ...(p.orderId !== undefined ? { orderId: p.orderId } : {}),
@@ -261,16 +345,12 @@ export const HANDLERS: Handlers = {
     });
   },
   order: (ctx) => {
-    const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
     // The engine applies the spec's 3 × 24 h window to done orders (400100 "order not exists").
     return ctx.state.exchange.getOrder(uid, ctx.params.symbol, ctx.params.orderId);
   },
   activeOrders: (ctx) => {
-    const uid = uidOf(ctx);
-    requireSymbol(ctx.state, ctx.params.symbol);
-    ctx.state.syncClock();
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
     return ctx.state.exchange.activeOrders(uid, ctx.params.symbol);
   },
   baseFee: (ctx) => {
@@ -313,7 +393,10 @@ export const HANDLERS: Handlers = {
   accounts: (ctx) => {
     const uid = uidOf(ctx);
     const p = ctx.params;
-    return ctx.state.exchange.accounts(uid, { ...(p.currency ? { currency: p.currency } : {}), ...(p.type ? { type: p.type } : {}) });
+    // trade_hf is KuCoin's high-frequency trade account: here the one trade account, labelled as asked
+    const type = p.type === 'trade_hf' ? 'trade' : p.type;
+    const list = ctx.state.exchange.accounts(uid, { ...(p.currency ? { currency: p.currency } : {}), ...(type ? { type } : {}) });
+    return p.type === 'trade_hf' ? list.map((a) => ({ ...a, type: 'trade_hf' as const })) : list;
   },
   innerTransfer: (ctx) => {
     const uid = uidOf(ctx);
@@ -322,21 +405,11 @@ export const HANDLERS: Handlers = {
     return ctx.state.run('transfer', { uid, clientOid: p.clientOid, currency: p.currency, from: p.from, to: p.to, amount: p.amount });
   },
   depositAddress: (ctx) => {
-    const uid = uidOf(ctx);
-    const p = ctx.params;
-    const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
-    if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
-    // KuCoin keeps one address per (currency, chain) for the V1 create: a second one is refused.
-    if (ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId).length > 0) throw new SandboxError(E_DEPOSIT_ADDRESS_EXISTS, DEPOSIT_ADDRESS_EXISTS_MSG);
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
+    const rec = createDepositAddress(ctx, true);
     return { address: rec.address, memo: rec.memo, chain: rec.chainName, chainId: rec.chainId, to: rec.to, currency: rec.currency };
   },
   depositAddressV3: (ctx) => {
-    const uid = uidOf(ctx);
-    const p = ctx.params;
-    const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
-    if (!chain.isDepositEnabled) throw new SandboxError('260200', `deposit of ${currency.currency} on ${chain.chainName} is suspended`);
-    const rec = ctx.state.run('depositAddress.create', { uid, currency: currency.currency, chainId: chain.chainId, to: depositTarget(p.to), address: makeAddress(chain.chainId), memo: memoFor(chain.needTag) });
+    const rec = createDepositAddress(ctx, false);
     return { address: rec.address, memo: rec.memo, chainId: rec.chainId, to: rec.to, expirationDate: 0, currency: rec.currency, chainName: rec.chainName };
   },
   depositAddressesV2: (ctx) => {
@@ -403,6 +476,171 @@ export const HANDLERS: Handlers = {
     const p = ctx.params;
     const w = withdrawalArgs(ctx, 'v4', p, p.toAddress, p.withdrawType);
     return { withdrawalId: w.withdrawalId };
+  },
+
+  // --- beyond the spec (issue 21) ---
+
+  accountMode: () => ({ selfAccountMode: 'CLASSIC', unifiedSubAccount: [], classicSubAccount: [] }),
+  hfAccountOpened: () => true,
+  marginSymbols: ({ state }) => ({ timestamp: state.now(), items: [] }),
+  isolatedSymbols: () => [],
+  futuresContracts: () => [],
+  stats: ({ state, params }) => {
+    requireSymbol(state, params.symbol);
+    state.syncClock();
+    const now = state.now();
+    const t = tickerOf(state, state.world.symbolMap.get(params.symbol) as SymbolInfo, now);
+    return {
+      time: now,
+      symbol: t.symbol,
+      buy: t.buy,
+      sell: t.sell,
+      changeRate: t.changeRate,
+      changePrice: t.changePrice,
+      high: t.high,
+      low: t.low,
+      vol: t.vol,
+      volValue: t.volValue,
+      last: t.last,
+      averagePrice: t.averagePrice,
+      takerFeeRate: t.takerFeeRate,
+      makerFeeRate: t.makerFeeRate,
+      takerCoefficient: t.takerCoefficient,
+      makerCoefficient: t.makerCoefficient,
+    };
+  },
+  level1: ({ state, params }) => {
+    requireSymbol(state, params.symbol);
+    state.syncClock();
+    const bba = state.exchange.bestBidAsk(params.symbol);
+    const recent = state.tape.recentTrades(params.symbol);
+    const last = recent[recent.length - 1];
+    return {
+      time: state.now(),
+      sequence: String(state.exchange.sequence(params.symbol)),
+      price: last ? last.price : null,
+      size: last ? last.size : null,
+      bestBid: bba.bestBid,
+      bestBidSize: bba.bestBidSize,
+      bestAsk: bba.bestAsk,
+      bestAskSize: bba.bestAskSize,
+    };
+  },
+  tradeHistory: ({ state, params }) => {
+    requireSymbol(state, params.symbol);
+    // KuCoin sends `time` in nanoseconds (a JSON number above 2^53); ms × 10^6 prints its exact digits
+    return state.tape.recentTrades(params.symbol).map((t) => ({ sequence: t.sequence, price: t.price, size: t.size, side: t.side, time: t.time * 1_000_000 }));
+  },
+  candles: ({ state, params }) => {
+    requireSymbol(state, params.symbol);
+    return state.tape.candles(params.symbol, params.type, params.startAt ?? 0, params.endAt ?? 0);
+  },
+  level2Full: ({ state, params }) => {
+    requireSymbol(state, params.symbol);
+    state.syncClock();
+    return state.exchange.level2(params.symbol, Number.MAX_SAFE_INTEGER);
+  },
+  doneOrders: (ctx) => {
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
+    return doneOrdersPage(ctx.state, uid, ctx.params);
+  },
+  orderByClientOid: (ctx) => {
+    const uid = userSymbolRead(ctx, ctx.params.symbol);
+    return ctx.state.exchange.getOrderByClientOid(uid, ctx.params.symbol, ctx.params.clientOid);
+  },
+  cancelOrderByClientOid: (ctx) => {
+    const uid = uidOf(ctx);
+    checkCanCancel(ctx.state);
+    requireSymbol(ctx.state, ctx.params.symbol);
+    return ctx.state.run('order.cancelByClientOid', { uid, symbol: ctx.params.symbol, clientOid: ctx.params.clientOid });
+  },
+  activeOrderSymbols: (ctx) => {
+    const uid = uidOf(ctx);
+    ctx.state.syncClock();
+    return { symbols: ctx.state.world.symbols.filter((s) => ctx.state.exchange.activeOrders(uid, s.symbol).length > 0).map((s) => s.symbol) };
+  },
+  tradeFees: (ctx) => {
+    const uid = uidOf(ctx);
+    for (const sym of ctx.params.symbols) if (!ctx.state.world.symbolMap.has(sym)) throw new SandboxError('400100', `symbols: ${sym} is not a trading pair of this exchange`);
+    const r = ctx.state.exchange.feeRates(uid);
+    return ctx.params.symbols.map((symbol) => ({ symbol, takerFeeRate: r.takerFeeRate, makerFeeRate: r.makerFeeRate }));
+  },
+  depositAddressV1: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params;
+    const { currency, chain } = ctx.state.chainOf(p.currency, p.chain);
+    const a = ctx.state.depositAddressesOf(uid, currency.currency, chain.chainId)[0];
+    return a ? { address: a.address, memo: a.memo, chain: a.chainName, chainId: a.chainId, to: a.to, currency: a.currency } : null;
+  },
+  deposits: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params;
+    checkCurrency(ctx.state, p.currency);
+    const list = ctx.state.deposits.filter((d) => d.uid === uid && (p.currency === undefined || d.currency === p.currency) && (p.status === undefined || p.status === 'SUCCESS') && inRange(d.createdAt, p.startAt, p.endAt));
+    return page(
+      list.reverse(), // newest first
+      p.currentPage,
+      p.pageSize,
+      (d) => ({
+        currency: d.currency,
+        chain: d.chainId,
+        status: 'SUCCESS' as const,
+        address: d.address,
+        memo: d.memo,
+        isInner: false,
+        amount: d.amount,
+        fee: '0',
+        walletTxId: `sbx-${d.depositId}`,
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+        remark: '',
+        arrears: false,
+      }),
+    );
+  },
+  withdrawals: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params;
+    checkCurrency(ctx.state, p.currency);
+    const list: WithdrawalRecord[] = [];
+    for (const w of ctx.state.withdrawals.values()) {
+      if (w.uid === uid && (p.currency === undefined || w.currency === p.currency) && (p.status === undefined || w.status === p.status) && inRange(w.createdAt, p.startAt, p.endAt)) list.push(w);
+    }
+    return page(list.reverse(), p.currentPage, p.pageSize, withdrawalItem);
+  },
+  cancelWithdrawal: (ctx) => {
+    const uid = uidOf(ctx);
+    ctx.state.run('withdrawal.cancel', { uid, withdrawalId: ctx.params.withdrawalId });
+    return null;
+  },
+  universalTransfer: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params;
+    if (p.type !== 'INTERNAL') throw new SandboxError('400100', `type: ${p.type} needs sub-accounts, which the sandbox does not have; use INTERNAL`);
+    if (p.fromUserId !== undefined && p.fromUserId !== uid) throw new SandboxError('400100', 'fromUserId: an INTERNAL transfer stays within your own account');
+    if (p.toUserId !== undefined && p.toUserId !== uid) throw new SandboxError('400100', 'toUserId: an INTERNAL transfer stays within your own account');
+    const from = flexAccount('fromAccountType', p.fromAccountType);
+    const to = flexAccount('toAccountType', p.toAccountType);
+    if (from === to) throw new SandboxError('400100', 'toAccountType: must differ from fromAccountType');
+    if (!ctx.state.world.currencyMap.has(p.currency)) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
+    const r = ctx.state.run('transfer', { uid, clientOid: p.clientOid, currency: p.currency, from, to, amount: p.amount });
+    return { orderId: r.orderId };
+  },
+  transferable: (ctx) => {
+    const uid = uidOf(ctx);
+    const p = ctx.params;
+    if (!ctx.state.world.currencyMap.has(p.currency)) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
+    const a = ctx.state.exchange.accounts(uid, { currency: p.currency, type: p.type === 'MAIN' ? 'main' : 'trade' })[0];
+    const bal = a ?? { balance: '0', available: '0', holds: '0' };
+    return { currency: p.currency, balance: bal.balance, available: bal.available, holds: bal.holds, transferable: bal.available };
+  },
+  ledgers: (ctx) => {
+    const uid = uidOf(ctx);
+    return ledgerPage(ctx.state, uid, ctx.params);
+  },
+  hfLedgers: (ctx) => {
+    const uid = uidOf(ctx);
+    return hfLedgerList(ctx.state, uid, ctx.params);
   },
 };
 

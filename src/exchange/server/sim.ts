@@ -37,7 +37,7 @@
  */
 import * as D from '../../api/decimal';
 import { ExchangeError } from '../core';
-import { CommandArgs, SandboxError, SandboxState, UserRecord, newKeyMaterial } from './state';
+import { CommandArgs, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord, newKeyMaterial } from './state';
 import { SymbolInfo, mulberry32, referencePrice } from './world';
 
 /** Options of {@link startSimulation}. */
@@ -74,8 +74,8 @@ export interface Simulation {
 }
 
 /** Labels of the bot users (UserRecord.label). */
-export const SIM_MAKER_LABEL = 'sim-maker';
-export const SIM_TAKER_LABEL = 'sim-taker';
+export const SIM_MAKER_LABEL = `${SIMULATION_LABEL_PREFIX}maker`;
+export const SIM_TAKER_LABEL = `${SIMULATION_LABEL_PREFIX}taker`;
 
 interface SymState {
   rules: SymbolInfo;

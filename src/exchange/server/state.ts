@@ -39,6 +39,9 @@ import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
 import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type PlaceOrderResult, type SnapshotRecord } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
+import { EventHub, type EventSource } from './eventHub';
+import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
+import { MarketTape } from './marketTape';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -116,6 +119,10 @@ export interface DepositRecord {
   currency: string;
   chainId: string;
   amount: string;
+  /** The user's deposit address of that currency and chain when one existed at deposit time ('' otherwise). */
+  address: string;
+  /** Its memo ('' when none). */
+  memo: string;
   createdAt: number;
 }
 
@@ -140,6 +147,9 @@ export interface InnerWithdrawalWindow {
   longCount: number;
 }
 
+/** `failureReason` of a withdrawal the user cancelled (DELETE /api/v1/withdrawals/{withdrawalId}). */
+export const WITHDRAWAL_CANCELLED_REASON = 'cancelled by the user';
+
 /** Simulated settlement delay of a withdrawal, ms of the sandbox clock. */
 export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
 
@@ -161,6 +171,9 @@ export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
  * - `withdrawal.create` {withdrawalId, uid, version, currency, chainId, withdrawType, toAddress, memo,
  *   isInner, remark, amount, feeDeductType?} → WithdrawalRecord (fee computed here; amount held in main).
  * - `withdrawal.settle` {withdrawalId}; `withdrawal.release` {withdrawalId, reason}.
+ * - `withdrawal.cancel` {uid, withdrawalId} → WithdrawalRecord: the user cancels a PROCESSING
+ *   withdrawal (DELETE /api/v1/withdrawals/{withdrawalId}); the hold is released, status FAILURE.
+ * - `order.cancelByClientOid` {uid, symbol, clientOid} → {clientOid}.
  * - `depositAddress.create` {uid, currency, chainId, to, address, memo} → DepositAddressRecord.
  * - `status.set` {status, msg}.
  * - `whitelist.set` {uid, enabled, favorites}.
@@ -195,6 +208,7 @@ export type Command =
   | { op: 'order.place'; t: number; args: { uid: string; req: S.PlaceOrderRequest } }
   | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
   | { op: 'order.cancelAll'; t: number; args: { uid: string; symbol: string } }
+  | { op: 'order.cancelByClientOid'; t: number; args: { uid: string; symbol: string; clientOid: string } }
   | {
       op: 'withdrawal.create';
       t: number;
@@ -207,6 +221,7 @@ export type Command =
     }
   | { op: 'withdrawal.settle'; t: number; args: { withdrawalId: string } }
   | { op: 'withdrawal.release'; t: number; args: { withdrawalId: string; reason: string } }
+  | { op: 'withdrawal.cancel'; t: number; args: { uid: string; withdrawalId: string } }
   | {
       op: 'depositAddress.create';
       t: number;
@@ -232,9 +247,11 @@ export interface CommandResults {
   'order.place': PlaceOrderResult;
   'order.cancel': { orderId: string };
   'order.cancelAll': string[];
+  'order.cancelByClientOid': { clientOid: string };
   'withdrawal.create': WithdrawalRecord;
   'withdrawal.settle': WithdrawalRecord;
   'withdrawal.release': WithdrawalRecord;
+  'withdrawal.cancel': WithdrawalRecord;
   'depositAddress.create': DepositAddressRecord;
   'status.set': S.ServiceStatus;
   'whitelist.set': UserRecord['whitelist'];
@@ -342,6 +359,18 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
+  /** Candles and recent public trades, fed by every engine trade (rebuilt by replay; plain data). */
+  readonly tape = new MarketTape();
+  /** Account ledgers of the users with API keys (ledger.ts; plain data), recorded from the core's balance events. */
+  readonly ledger = new LedgerBook();
+  /**
+   * The one receiver of the core's events, shared by its consumers (eventHub.ts): the ledgers
+   * here, the WebSocket feed through `events.source()`.
+   */
+  readonly events: EventHub;
+  private readonly recorder = new LedgerRecorder(this.ledger);
+  /** The ledgers' own event source: watches every user with an API key of its own (not the bots). */
+  private readonly ledgerSource: EventSource;
   status: S.ServiceStatus = { status: 'open', msg: '' };
   readonly manualClock: boolean;
   private manualNow: number;
@@ -378,6 +407,15 @@ export class SandboxState {
       for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
       for (const s of this.world.symbols) this.exchange.addSymbol(s);
     }
+    this.exchange.onTrade((t) => this.tape.add(t));
+    this.events = new EventHub(this.exchange);
+    this.ledgerSource = this.events.source();
+    this.ledgerSource.setEventSink({
+      level: () => undefined,
+      trade: () => undefined,
+      order: (e) => this.recorder.order(e),
+      balance: (e) => this.recorder.balance(e),
+    });
     this.registerSection({ name: 'state', exportRecords: () => this.exportOwn(), importRecords: (rs) => this.importOwn(rs) });
   }
 
@@ -447,7 +485,10 @@ export class SandboxState {
         case 'users':
           for (const u of r.list as UserRecord[]) {
             this.users.set(u.uid, u);
-            if (u.uid !== LIQUIDITY_UID) this.usersByKey.set(u.apiKey, u);
+            if (u.uid === LIQUIDITY_UID) continue;
+            this.usersByKey.set(u.apiKey, u);
+            // as user.create did: a user with a key of its own keeps a ledger
+            if (!isSimulationBot(u)) this.ledgerSource.watchUser(u.uid, true);
           }
           break;
         case 'withdrawals':
@@ -542,6 +583,10 @@ export class SandboxState {
     try {
       this.advanceEngine(t);
       result = this.apply(cmd, t);
+      this.recorder.flush(ledgerInfo(cmd, result, this.withdrawals));
+    } catch (e) {
+      this.recorder.discard();
+      throw e;
     } finally {
       this.execT = null;
     }
@@ -621,12 +666,22 @@ export class SandboxState {
       case 'order.cancelAll':
         this.requireUser(cmd.args.uid);
         return this.exchange.cancelAll(cmd.args.uid, cmd.args.symbol);
+      case 'order.cancelByClientOid':
+        this.requireUser(cmd.args.uid);
+        return this.exchange.cancelOrderByClientOid(cmd.args.uid, cmd.args.symbol, cmd.args.clientOid);
       case 'withdrawal.create':
         return this.applyWithdrawalCreate(cmd.args, t);
       case 'withdrawal.settle':
         return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'SUCCESS', '', t);
       case 'withdrawal.release':
         return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'FAILURE', cmd.args.reason, t);
+      case 'withdrawal.cancel': {
+        const w = this.withdrawals.get(cmd.args.withdrawalId);
+        // another user's withdrawal is as unknown as a missing one
+        if (!w || w.uid !== cmd.args.uid) throw new SandboxError('400100', `withdrawalId: no withdrawal ${cmd.args.withdrawalId} of this user`);
+        if (w.status !== 'PROCESSING') throw new SandboxError('400100', `withdrawalId: withdrawal ${w.withdrawalId} is ${w.status}; only a PROCESSING withdrawal can be cancelled`);
+        return this.applyWithdrawalEnd(w.withdrawalId, 'FAILURE', WITHDRAWAL_CANCELLED_REASON, t);
+      }
       case 'depositAddress.create': {
         const a = cmd.args;
         this.requireUser(a.uid);
@@ -722,8 +777,11 @@ export class SandboxState {
     for (const b of a.balances ?? []) this.checkGrant(b);
     this.users.set(uid, u);
     this.usersByKey.set(u.apiKey, u);
-    // the bots' keys are never handed out: they keep no history (module doc, "Retention")
+    // the bots' keys are never handed out: they keep no history (module doc, "Retention"), and their
+    // trading volume costs no ledger memory; every balance change of a user with a key of its own goes to
+    // its ledger
     if (isSimulationBot(u)) this.exchange.disableHistory(uid);
+    else this.ledgerSource.watchUser(uid, true);
     if (a.takerFeeRate !== undefined || a.makerFeeRate !== undefined) {
       this.exchange.setFeeRates(uid, a.takerFeeRate ?? '0.001', a.makerFeeRate ?? '0.001');
     }
@@ -752,7 +810,17 @@ export class SandboxState {
     const { chain } = this.chainOf(a.currency, a.chainId);
     this.checkGrant({ currency: a.currency, type: 'main', amount: a.amount });
     this.exchange.deposit(a.uid, a.currency, a.amount);
-    const rec: DepositRecord = { depositId: a.depositId, uid: a.uid, currency: a.currency, chainId: chain.chainId, amount: a.amount, createdAt: t };
+    const addr = this.depositAddressesOf(a.uid, a.currency, chain.chainId)[0];
+    const rec: DepositRecord = {
+      depositId: a.depositId,
+      uid: a.uid,
+      currency: a.currency,
+      chainId: chain.chainId,
+      amount: a.amount,
+      address: addr?.address ?? '',
+      memo: addr?.memo ?? '',
+      createdAt: t,
+    };
     this.deposits.push(rec);
     return rec;
   }
@@ -911,9 +979,9 @@ export class SandboxState {
    */
   chainOf(currency: string, chainParam: string | undefined): { currency: CurrencyInfo; chain: ChainInfo } {
     const cur = this.world.currencyMap.get(currency);
-    if (!cur) throw new SandboxError('400100', `currency ${currency} is not supported`);
+    if (!cur) throw new SandboxError('400100', `currency: ${currency} is not supported`);
     const chain = resolveChain(cur, chainParam);
-    if (!chain) throw new SandboxError('400100', `chain ${chainParam} is not supported for ${currency}`);
+    if (!chain) throw new SandboxError('400100', `chain: ${chainParam} is not supported for ${currency}`);
     return { currency: cur, chain };
   }
 
@@ -954,7 +1022,23 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /** Label prefix of the market-simulation bots (sim.ts: `sim-maker`, `sim-taker`). */
 export const SIMULATION_LABEL_PREFIX = 'sim-';
 
-/** True for the market simulation's bot users: nobody can query them, so they keep no history. */
+/** True for the market simulation's bot users: nobody can query them, so they keep no history and no ledger. */
 export function isSimulationBot(u: Pick<UserRecord, 'label'>): boolean {
   return u.label.startsWith(SIMULATION_LABEL_PREFIX);
+}
+
+/** What a successful command tells the ledger about the balance events it caused. */
+function ledgerInfo(cmd: Command, result: unknown, withdrawals: ReadonlyMap<string, WithdrawalRecord>): LedgerCommandInfo {
+  switch (cmd.op) {
+    case 'deposit':
+      return { depositId: cmd.args.depositId };
+    case 'transfer':
+      return { transferId: (result as { orderId: string }).orderId };
+    case 'withdrawal.settle': {
+      const w = withdrawals.get(cmd.args.withdrawalId);
+      return w ? { withdrawal: { withdrawalId: w.withdrawalId, fee: w.fee } } : {};
+    }
+    default:
+      return {};
+  }
 }

@@ -18,6 +18,7 @@ import { depositAddressView, existingDepositAddressView, findExistingAddress, ty
 import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
 import type { FundingClient } from './client';
 import { FundingPanel } from './panel';
+import type { PanelSet } from '../webviewHost';
 
 /**
  * Argument of `spotdesk.createDepositAddress` after normalisation ({@link currencyArg}): at most
@@ -60,8 +61,8 @@ async function existingView(services: Services, client: FundingClient, currency:
   }
 }
 
-/** Run the command. Never throws. */
-export async function runCreateDepositAddress(services: Services, raw?: unknown): Promise<DepositOutcome> {
+/** Run the command; the address is shown in a panel of `panels`. Never throws. */
+export async function runCreateDepositAddress(services: Services, raw: unknown, panels: PanelSet<string, FundingPanel>): Promise<DepositOutcome> {
   const args: DepositArgs = currencyArg(raw);
   const prompts = services.prompts;
   let currencies: FundingCurrency[];
@@ -128,7 +129,7 @@ export async function runCreateDepositAddress(services: Services, raw?: unknown)
     services.log.info(`deposit address for ${currency.currency} on ${view.chain} already existed; showing it`);
   }
   try {
-    FundingPanel.showDeposit(services.context.extensionUri, view);
+    FundingPanel.showDeposit({ extensionUri: services.context.extensionUri, log: services.log }, panels, view);
   } catch (err) {
     const e = explainFundingError(err, 'deposit-address', { currency: currency.currency, chain: chain.chainName });
     void vscode.window.showErrorMessage(`SpotDesk: ${e.title}. ${e.detail}`);

@@ -10,20 +10,47 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { PanelSet } from '../webviewHost';
+import type { FundingPanel } from './panel';
+import { COMMANDS } from '../commandIds';
+import type { TestSeams } from '../testHooks';
+import { WithdrawalWatcher } from './watcher';
 
 export type { DepositArgs, DepositOutcome } from './deposit';
 export type { WithdrawArgs, WithdrawOutcome } from './withdraw';
 
-/** Registers the funding commands (implementations load on first invocation). */
-export function register(context: vscode.ExtensionContext, services: Services): void {
+/** Delay before a user profile's withdrawals in flight are looked up after activation (ms). */
+const RESUME_AFTER_ACTIVATION_MS = 5_000;
+
+/**
+ * Registers the funding commands (implementations load on first invocation), the withdrawal
+ * watcher (./watcher.ts: a submitted withdrawal is followed to SUCCESS or FAILURE and the person is
+ * told), and disposes the funding panels with the extension. `seams` (outside Production only)
+ * gets the watcher for the test door.
+ */
+export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
+  const panels = new PanelSet<string, FundingPanel>();
+  const watcher = new WithdrawalWatcher(services);
+  if (seams) seams.features.withdrawals = watcher;
+  // A user profile's withdrawals in flight (e.g. from before a reload). Not for the sandbox at
+  // activation: that would start it before any view asks (its withdrawals settle within 5 s).
+  const resume = setTimeout(() => {
+    if (!services.profile().sandbox) void watcher.resume();
+  }, RESUME_AFTER_ACTIVATION_MS);
   context.subscriptions.push(
-    vscode.commands.registerCommand('spotdesk.createDepositAddress', async (arg?: unknown) => {
+    panels,
+    watcher,
+    { dispose: () => clearTimeout(resume) },
+    vscode.commands.registerCommand(COMMANDS.createDepositAddress, async (arg?: unknown) => {
       const { runCreateDepositAddress } = await import('./deposit');
-      return runCreateDepositAddress(services, arg);
+      return runCreateDepositAddress(services, arg, panels);
     }),
-    vscode.commands.registerCommand('spotdesk.withdraw', async (arg?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');
-      return runWithdraw(services, arg);
+      const outcome = await runWithdraw(services, arg);
+      const currency = outcome.request?.body.currency;
+      if (outcome.status === 'sent' && outcome.withdrawalId && typeof currency === 'string') watcher.track(outcome.withdrawalId, currency);
+      return outcome;
     }),
   );
 }

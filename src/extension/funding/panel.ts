@@ -1,70 +1,66 @@
 /**
- * The funding webview panel (one at a time, reused): shows a created deposit address with copy
- * buttons. Copying goes through `vscode.env.clipboard` on the extension
- * side. Messages from the webview are checked with `isFundingToHost`.
+ * The funding webview panels, hosted by the shared {@link WebviewHost} (src/extension/webviewHost.ts):
+ * one tab per deposit address (a new address never replaces another's tab; the same address again
+ * reveals its tab), with copy buttons and QR codes. Copying goes
+ * through `vscode.env.clipboard` on the extension side, with the address of the panel's own view
+ * (the webview only names the field). Panels are kept in the funding feature's {@link PanelSet}
+ * (./index.ts), disposed with the extension.
  */
 import * as vscode from 'vscode';
-import { fundingHtml } from '../../shared/funding/html';
-import { makeNonce } from '../../shared/webviewHtml';
-import { isFundingToHost, type HostToFunding } from '../../shared/funding/protocol';
+import { FUNDING_PAGE } from '../../shared/funding/html';
+import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
+import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../webviewHost';
 
-/** The single funding panel. */
-export class FundingPanel {
-  private static current: FundingPanel | undefined;
-  private ready = false;
-  private pending: HostToFunding | undefined;
+/** The funding webview: not kept alive while hidden (it is re-created and re-sent its view). */
+export const FUNDING_KIND: WebviewKind<typeof FUNDING_PROTOCOL> = {
+  viewType: 'spotdesk.funding',
+  name: 'funding',
+  page: FUNDING_PAGE,
+  protocol: FUNDING_PROTOCOL,
+};
+
+/** Key of a deposit address's tab: currency, chain, address and memo. */
+export function depositKey(v: DepositAddressView): string {
+  return [v.currency, v.chainId ?? v.chain, v.address, v.memo].join('\u0000');
+}
+
+/** One deposit-address panel. */
+export class FundingPanel implements vscode.Disposable {
   private view: DepositAddressView | undefined;
+  /** Fires once when the panel is closed. */
+  readonly onDidDispose: vscode.Event<void>;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri) {
-    const webview = panel.webview;
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'funding.js'));
-    webview.html = fundingHtml({ cspSource: webview.cspSource, nonce: makeNonce(), scriptUri: script.toString() });
-    webview.onDidReceiveMessage(async (m: unknown) => {
-      if (!isFundingToHost(m)) return;
-      if (m.type === 'ready') {
-        this.ready = true;
-        if (this.pending) void webview.postMessage(this.pending);
-        this.pending = undefined;
-      } else if (m.type === 'copy' && this.view) {
+  private constructor(readonly host: WebviewHost<typeof FUNDING_PROTOCOL>) {
+    this.onDidDispose = host.onDidDispose;
+    host.track(
+      host.onReady(() => {
+        if (this.view) this.host.post({ type: 'deposit', view: this.view });
+      }),
+      host.onMessage(async (m) => {
+        if (m.type !== 'copy' || !this.view) return;
         const text = m.field === 'address' ? this.view.address : this.view.memo;
-        if (text) {
-          await vscode.env.clipboard.writeText(text);
-          void webview.postMessage({ type: 'copied', field: m.field } satisfies HostToFunding);
-        }
-      }
-    });
-    panel.onDidDispose(() => {
-      if (FundingPanel.current === this) FundingPanel.current = undefined;
-    });
+        if (!text) return;
+        await vscode.env.clipboard.writeText(text);
+        this.host.post({ type: 'copied', field: m.field });
+      }),
+    );
   }
 
-  /** Show (creating or revealing) the panel with `msg`. */
-  static show(extensionUri: vscode.Uri, msg: HostToFunding, title: string): FundingPanel {
-    let p = FundingPanel.current;
-    if (!p) {
-      const panel = vscode.window.createWebviewPanel('spotdesk.funding', title, vscode.ViewColumn.Active, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')],
-      });
-      p = FundingPanel.current = new FundingPanel(panel, extensionUri);
-    } else {
-      p.panel.title = title;
-      p.panel.reveal();
-    }
-    p.post(msg);
-    return p;
-  }
-
-  /** Show a deposit address. */
-  static showDeposit(extensionUri: vscode.Uri, view: DepositAddressView): FundingPanel {
-    const p = FundingPanel.show(extensionUri, { type: 'deposit', view }, `Deposit ${view.currency} (${view.chain})`);
+  /** Show a deposit address: its own tab in `panels` (revealed when it is already open). */
+  static showDeposit(env: HostEnv, panels: PanelSet<string, FundingPanel>, view: DepositAddressView): FundingPanel {
+    const key = depositKey(view);
+    let p = panels.get(key);
+    if (p) p.host.reveal();
+    else p = panels.add(key, new FundingPanel(WebviewHost.open(env, FUNDING_KIND, `Deposit ${view.currency} (${view.chain})`)));
     p.view = view;
+    // A webview that is not ready yet gets the view from the onReady handler.
+    if (p.host.ready) p.host.post({ type: 'deposit', view });
     return p;
   }
 
-  private post(msg: HostToFunding): void {
-    if (this.ready) void this.panel.webview.postMessage(msg);
-    else this.pending = msg;
+  /** Close the panel. */
+  dispose(): void {
+    this.host.dispose();
   }
 }

@@ -239,9 +239,11 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   }
 }
 
-type StepId = 'currency' | 'chain' | 'type' | 'destination' | 'memo' | 'amount' | 'fee' | 'version' | 'receiver' | 'names' | 'company' | 'country' | 'identity' | 'reason';
+type StepId = 'sendTo' | 'userBy' | 'version' | 'currency' | 'chain' | 'destination' | 'memo' | 'amount' | 'fee' | 'receiver' | 'names' | 'company' | 'country' | 'identity' | 'reason';
 
 interface Collect {
+  /** The first, plain choice: a blockchain address, or another KuCoin user. */
+  sendTo?: 'address' | 'user';
   currency?: FundingCurrency;
   chain?: FundingChain;
   d: Partial<WithdrawalDraft>;
@@ -249,9 +251,15 @@ interface Collect {
 }
 
 /**
- * Interactive draft collection through `prompts.steps`. The currency of the Accounts row (if any)
- * skips the currency step, and a currency with one withdraw-enabled chain skips the chain step;
- * everything else is asked. Undefined when the person cancelled.
+ * Interactive draft collection through `prompts.steps`, in a person's words first: where to send
+ * ("Send to an address" / "Send to a KuCoin user (UID, e-mail, phone)"), then how (a plain address
+ * withdrawal or one with the recipient's identity; a user by UID, e-mail or phone), then currency,
+ * chain, destination, memo, amount and who pays the fee ("Recipient pays the fee" / "I pay the
+ * fee"). The API terms (V1/V4, ADDRESS/UID/…, INTERNAL/EXTERNAL) stay visible as each choice's
+ * detail. The step counter is honest: "n/total" only once the remaining path is known (the choices
+ * that add or remove steps are made); before that only "n". The currency of the Accounts row (if
+ * any) skips the currency step, and a currency with one withdraw-enabled chain skips the chain step.
+ * Undefined when the person cancelled.
  */
 async function collectDraft(prompts: Prompts, client: FundingClient, currencies: FundingCurrency[], args: WithdrawArgs): Promise<WithdrawalDraft | undefined> {
   const list = withdrawCurrencies(currencies);
@@ -263,25 +271,29 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
   if (s.currency && withdrawChains(s.currency).length === 1) s.chain = withdrawChains(s.currency)[0];
   // Only the currency can be preset (by the Accounts row); it is decided before the flow starts.
   const currencyPreset = !!s.currency;
-  const preset = (id: StepId): boolean => id === 'currency' && currencyPreset;
 
+  const v4 = () => s.sendTo === 'user' || s.d.apiVersion === 'V4';
   const plan = (): StepId[] => {
-    const out: StepId[] = ['currency'];
+    const out: StepId[] = ['sendTo', s.sendTo === 'user' ? 'userBy' : 'version'];
+    if (!currencyPreset) out.push('currency');
     if (!s.currency || withdrawChains(s.currency).length > 1) out.push('chain');
-    out.push('type', 'destination');
-    if (s.d.withdrawType === 'ADDRESS' && s.chain && needsMemo(s.chain)) out.push('memo');
+    out.push('destination');
+    if (s.sendTo === 'address' && s.chain && needsMemo(s.chain)) out.push('memo');
     out.push('amount', 'fee');
-    if (s.d.withdrawType === 'ADDRESS') out.push('version');
-    const v4 = s.d.withdrawType !== 'ADDRESS' || s.d.apiVersion === 'V4';
-    if (v4) {
-      out.push('receiver', s.r.receiverType === 'company' ? 'company' : 'names', 'country', 'identity', 'reason');
-    }
-    return out.filter((id) => !preset(id));
+    if (v4()) out.push('receiver', s.r.receiverType === 'company' ? 'company' : 'names', 'country', 'identity', 'reason');
+    return out;
+  };
+  /** Whether no choice that changes the number of steps is still open. */
+  const pathKnown = (): boolean => {
+    if (!s.sendTo || (s.sendTo === 'address' && !s.d.apiVersion) || !s.currency) return false;
+    if (s.sendTo === 'user' || s.chain) return true;
+    const memo = withdrawChains(s.currency).map(needsMemo);
+    return memo.every((m) => m === memo[0]);
   };
   const title = 'SpotDesk: Withdraw';
   const pos = (id: StepId) => {
     const p = plan();
-    return { step: p.indexOf(id) + 1, totalSteps: p.length };
+    return { step: p.indexOf(id) + 1, totalSteps: pathKnown() ? p.length : undefined };
   };
   const next = (id: StepId): Step | void => {
     const p = plan();
@@ -291,6 +303,14 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
   const cur = () => s.currency?.currency ?? '';
 
   const steps: Record<StepId, Step> = {
+    version: async (input) => {
+      const items: PickItem<'V1' | 'V4'>[] = [
+        { label: 'A plain address withdrawal', description: 'V1 · POST /api/v1/withdrawals', detail: 'The address (and memo) is all the exchange needs.', value: 'V1' },
+        { label: "With the recipient's identity (travel rule)", description: 'V4 · POST /api/v4/withdrawals', detail: "Adds the recipient's name, country and ID, which some exchanges and countries require.", value: 'V4' },
+      ];
+      s.d.apiVersion = await input.pick({ title, ...pos('version'), placeholder: 'What does the withdrawal carry?', items, active: items.find((i) => i.value === s.d.apiVersion) });
+      return next('version');
+    },
     currency: async (input) => {
       const items: PickItem<FundingCurrency>[] = list.map((c) => ({
         label: c.currency,
@@ -317,16 +337,28 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
       s.chain = await input.pick({ title, ...pos('chain'), placeholder: `Chain for ${cur()} (withdraw-enabled only)`, items, active: items.find((i) => i.value === (s.chain ?? def)) });
       return next('chain');
     },
-    type: async (input) => {
-      const items: PickItem<WithdrawType>[] = [
-        { label: 'ADDRESS', description: 'a blockchain address (V1 or V4)', value: 'ADDRESS' },
-        { label: 'UID', description: 'a KuCoin user id (V4, fee-free inner transfer)', value: 'UID' },
-        { label: 'MAIL', description: 'a KuCoin account e-mail (V4)', value: 'MAIL' },
-        { label: 'PHONE', description: 'a KuCoin account phone number (V4)', value: 'PHONE' },
+    sendTo: async (input) => {
+      const items: PickItem<'address' | 'user'>[] = [
+        { label: 'Send to an address', description: 'withdrawType ADDRESS', detail: 'A withdrawal on a blockchain to a wallet or exchange address (chain fee applies).', value: 'address' },
+        { label: 'Send to a KuCoin user (UID, e-mail, phone)', description: 'withdrawType UID · MAIL · PHONE, V4', detail: 'An internal transfer to another KuCoin account: no chain, no withdrawal fee.', value: 'user' },
       ];
-      s.d.withdrawType = await input.pick({ title, ...pos('type'), placeholder: 'Destination type', items, active: items.find((i) => i.value === s.d.withdrawType) });
-      if (s.d.withdrawType !== 'ADDRESS') s.d.apiVersion = 'V4';
-      return next('type');
+      const picked = await input.pick({ title, ...pos('sendTo'), placeholder: 'Where do you send it?', items, active: items.find((i) => i.value === s.sendTo) });
+      if (picked !== s.sendTo) {
+        s.d.withdrawType = picked === 'address' ? 'ADDRESS' : undefined;
+        s.d.apiVersion = picked === 'user' ? 'V4' : undefined;
+      }
+      s.sendTo = picked;
+      return next('sendTo');
+    },
+    userBy: async (input) => {
+      const items: PickItem<WithdrawType>[] = [
+        { label: 'By KuCoin UID', description: 'UID', detail: 'The recipient\'s KuCoin user id.', value: 'UID' },
+        { label: 'By e-mail', description: 'MAIL', detail: 'The e-mail of the recipient\'s KuCoin account.', value: 'MAIL' },
+        { label: 'By phone number', description: 'PHONE', detail: 'The phone number of the recipient\'s KuCoin account.', value: 'PHONE' },
+      ];
+      s.d.withdrawType = await input.pick({ title, ...pos('userBy'), placeholder: 'How do you identify the KuCoin user?', items, active: items.find((i) => i.value === s.d.withdrawType) });
+      s.d.apiVersion = 'V4';
+      return next('userBy');
     },
     destination: async (input) => {
       const t = s.d.withdrawType ?? 'ADDRESS';
@@ -359,7 +391,7 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
         { amount: s.d.amount!, chain: s.chain!, precision: amountPrecision(s.currency!, s.chain!), mainAvailable: mainOf(cur()), apiVersion: s.d.apiVersion ?? 'V1', withdrawType: s.d.withdrawType },
         cur(),
       );
-      const items: PickItem<FeeDeduction>[] = opts.map((o) => ({ label: o.disabled ? `$(circle-slash) ${o.label}` : o.label, detail: o.detail, value: o.value }));
+      const items: PickItem<FeeDeduction>[] = opts.map((o) => ({ label: o.disabled ? `$(circle-slash) ${o.label}` : o.label, description: o.term, detail: o.detail, value: o.value }));
       for (;;) {
         const v = await input.pick({ title, ...pos('fee'), placeholder: 'Who pays the withdrawal fee?', items, active: items.find((i) => i.value === s.d.feeDeduction) });
         if (!opts.find((o) => o.value === v)?.disabled) {
@@ -368,14 +400,6 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
         }
       }
       return next('fee');
-    },
-    version: async (input) => {
-      const items: PickItem<'V1' | 'V4'>[] = [
-        { label: 'V1', description: 'POST /api/v1/withdrawals', detail: 'plain address withdrawal', value: 'V1' },
-        { label: 'V4', description: 'POST /api/v4/withdrawals', detail: 'address withdrawal with recipient identity (travel rule) fields', value: 'V4' },
-      ];
-      s.d.apiVersion = await input.pick({ title, ...pos('version'), placeholder: 'API version', items, active: items.find((i) => i.value === s.d.apiVersion) });
-      return next('version');
     },
     receiver: async (input) => {
       const items: PickItem<'individual' | 'company'>[] = [
@@ -426,10 +450,9 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
     },
   };
 
-  const first = plan()[0];
-  if (first && !(await prompts.steps(steps[first]))) return undefined;
+  if (!(await prompts.steps(steps.sendTo))) return undefined;
   if (!s.currency || !s.chain) return undefined;
-  const v4 = s.d.withdrawType !== 'ADDRESS' || s.d.apiVersion === 'V4';
+  const isV4 = v4();
   return {
     currency: s.currency.currency,
     chain: s.chain.chainId,
@@ -438,9 +461,9 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
     memo: s.d.memo,
     amount: s.d.amount ?? '',
     feeDeduction: s.d.feeDeduction ?? 'AUTO',
-    apiVersion: v4 ? 'V4' : 'V1',
+    apiVersion: isV4 ? 'V4' : 'V1',
     remark: s.d.remark,
     isInner: s.d.isInner,
-    recipient: v4 ? (s.r as V4Recipient) : undefined,
+    recipient: isV4 ? (s.r as V4Recipient) : undefined,
   };
 }

@@ -22,14 +22,16 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
-import { VIEW_TYPE, webviewOptions } from './html';
-import { OrderBookPanel, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
+import { PanelSet, WebviewHost } from '../webviewHost';
+import { failureText } from '../../shared/failure';
+import { ORDER_BOOK_KIND, OrderBookPanel, VIEW_TYPE, type BookSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
+import { COMMANDS } from '../commandIds';
 
-export { VIEW_TYPE } from './html';
+export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
-export const OPEN_COMMAND = 'spotdesk.openOrderBook';
+export const OPEN_COMMAND = COMMANDS.openOrderBook;
 
 interface SymbolLike {
   symbol: string;
@@ -53,27 +55,16 @@ function configuredInterval(): number {
 
 /** Registers the order book command, the panel serializer and the settings listener. */
 export function register(context: vscode.ExtensionContext, services: Services): void {
-  const panels = new Map<string, OrderBookPanel>();
+  const panels = new PanelSet<string, OrderBookPanel>();
+  const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
-  let symbolCache: { profile: string; list: Promise<SymbolLike[]> } | undefined;
-
-  const symbols = (): Promise<SymbolLike[]> => {
-    const profile = services.profile().id;
-    if (!symbolCache || symbolCache.profile !== profile) {
-      const list: Promise<SymbolLike[]> = services.client().then((c) => c.getSymbols());
-      symbolCache = { profile, list };
-      list.catch(() => {
-        if (symbolCache?.list === list) symbolCache = undefined;
-      });
-    }
-    return symbolCache.list;
-  };
+  const symbols = (): Promise<readonly SymbolLike[]> => services.symbols();
 
   const deps: PanelDeps = {
-    extensionUri: context.extensionUri,
     log: services.log,
+    // The level-2 book and the service status are public: no credentials needed.
     source: async () => {
-      const c = await services.client();
+      const c = await services.publicClient();
       lastClient = c;
       return c satisfies BookSource;
     },
@@ -88,14 +79,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
     now: () => Date.now(),
   };
 
-  const adopt = (panel: vscode.WebviewPanel, symbol: string, settings: PanelSettings): OrderBookPanel => {
-    const p = new OrderBookPanel(panel, symbol, settings, deps);
-    panels.set(symbol, p);
-    p.onDidDispose(() => {
-      if (panels.get(symbol) === p) panels.delete(symbol);
-    });
-    return p;
-  };
+  const adopt = (host: WebviewHost<typeof ORDER_BOOK_KIND.protocol>, symbol: string, settings: PanelSettings): OrderBookPanel =>
+    panels.add(symbol, new OrderBookPanel(host, symbol, settings, deps));
 
   const open = async (arg?: unknown): Promise<OrderBookPanelHandle | undefined> => {
     let symbol = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
@@ -112,8 +97,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
       return existing;
     }
     // No retainContextWhenHidden: the webview is rebuilt when shown again and gets a fresh snapshot.
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Order Book: ${s}`, vscode.ViewColumn.Active, webviewOptions(context.extensionUri));
-    return adopt(panel, s, defaultSettings(configuredDepth()));
+    return adopt(WebviewHost.open(env, ORDER_BOOK_KIND, `Order Book: ${s}`), s, defaultSettings(configuredDepth()));
   };
 
   context.subscriptions.push(
@@ -126,26 +110,27 @@ export function register(context: vscode.ExtensionContext, services: Services): 
           return;
         }
         const s = state.symbol.toUpperCase();
-        if (panels.has(s)) {
+        const existing = panels.get(s);
+        if (existing) {
           panel.dispose();
-          panels.get(s)!.reveal();
+          existing.reveal();
           return;
         }
-        adopt(panel, s, state.settings);
+        adopt(WebviewHost.adopt(env, ORDER_BOOK_KIND, panel), s, state.settings);
       },
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('spotdesk.orderBook.refreshIntervalMs')) for (const p of panels.values()) p.configChanged();
     }),
     services.onDidChangeProfile(() => {
-      symbolCache = undefined;
       lastClient = undefined;
+      for (const p of panels.values()) p.profileChanged();
     }),
-    { dispose: () => [...panels.values()].forEach((p) => p.dispose()) },
+    panels,
   );
 }
 
-async function pickSymbol(symbols: () => Promise<SymbolLike[]>): Promise<string | undefined> {
+async function pickSymbol(symbols: () => Promise<readonly SymbolLike[]>): Promise<string | undefined> {
   const items = symbols().then((list) =>
     list
       .filter((s) => s.enableTrading !== false)
@@ -156,7 +141,7 @@ async function pickSymbol(symbols: () => Promise<SymbolLike[]>): Promise<string 
     const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Order Book', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
     return pick?.label;
   } catch (err) {
-    void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${failureText(err)}`);
     return undefined;
   }
 }

@@ -9,20 +9,36 @@
  * while the public pool's budget holds, slower when it runs low ({@link nextPollDelay}).
  * GET /api/v1/status is polled every 30 s while visible; the webview shows it when not `open`.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import {
-  parseWebviewMessage,
+  ORDER_BOOK_PROTOCOL,
   type BookDepth,
   type BookSnapshot,
-  type HostMessage,
   type PanelSettings,
   type ServiceStatusValue,
   type SymbolMeta,
-  type WebviewMessage,
+  type ToWebview,
 } from '../../shared/orderbook/protocol';
+import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { STALE_AFTER_MS } from '../../shared/orderbook/viewModel';
-import { renderHtml, webviewOptions } from './html';
+import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
+import { failureText } from '../../shared/failure';
+
+/** The panel's view type; also the WebviewPanelSerializer key (and the `onWebviewPanel:` activation event). */
+export const VIEW_TYPE = 'spotdesk.orderBook';
+
+/**
+ * The order book webview: its page (strict CSP, `data:` images for the chart export), its protocol,
+ * and NOT kept alive while hidden (polling stops; the re-created webview says `ready` again).
+ */
+export const ORDER_BOOK_KIND: WebviewKind<typeof ORDER_BOOK_PROTOCOL> = {
+  viewType: VIEW_TYPE,
+  name: 'order book',
+  page: ORDER_BOOK_PAGE,
+  protocol: ORDER_BOOK_PROTOCOL,
+  retainContextWhenHidden: false,
+};
 
 /** What the panel needs from the API client (a structural subset of `SpotClient`, src/api/client.ts). */
 export interface BookSource {
@@ -34,9 +50,8 @@ export interface BookSource {
 
 /** Dependencies of a panel (injected so the host test and unit code can observe it). */
 export interface PanelDeps {
-  extensionUri: vscode.Uri;
   log: vscode.LogOutputChannel;
-  /** The active profile's client (may throw with a user-facing message). */
+  /** The active profile's client for public data (no credentials needed; may throw). */
   source(): Promise<BookSource>;
   /** Symbol metadata (GET /api/v2/symbols), null when unknown. */
   meta(symbol: string): Promise<SymbolMeta | null>;
@@ -64,6 +79,8 @@ export interface OrderBookPanelHandle {
   readonly polling: boolean;
   readonly settings: PanelSettings;
   readonly disposed: boolean;
+  /** The failure shown in the panel (src/shared/failure.ts wording), or null. */
+  readonly lastError: string | null;
   /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
   nextSnapshot(timeoutMs?: number): Promise<BookSnapshot>;
 }
@@ -73,39 +90,40 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   lastPosted: BookSnapshot | undefined;
   postedCount = 0;
   pollCount = 0;
-  disposed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private statusTimer: ReturnType<typeof setInterval> | undefined;
   private inflight = false;
-  private wasVisible: boolean | undefined;
   private again = false;
   private failures = 0;
   private meta: SymbolMeta | null = null;
   private status: { status: ServiceStatusValue; msg: string } | undefined;
   private lastPolling = '';
-  private lastError: string | null = null;
+  lastError: string | null = null;
   private waiters: Array<(s: BookSnapshot) => void> = [];
-  private readonly subs: vscode.Disposable[] = [];
-  private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   /** Fires once when the panel is disposed. */
-  readonly onDidDispose = this.onDisposeEmitter.event;
+  readonly onDidDispose: vscode.Event<void>;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    readonly host: WebviewHost<typeof ORDER_BOOK_PROTOCOL>,
     readonly symbol: string,
     public settings: PanelSettings,
     private readonly deps: PanelDeps,
   ) {
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.title = `Order Book: ${symbol}`;
-    this.subs.push(
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
-      panel.onDidChangeViewState(() => this.onVisibility()),
-      panel.onDidDispose(() => this.dispose()),
+    this.onDidDispose = host.onDidDispose;
+    host.title = `Order Book: ${symbol}`;
+    host.track(
+      host.onReady(() => this.onReady()),
+      host.onMessage((msg) => this.onMessage(msg)),
+      host.onDidChangeVisibility((visible) => this.onVisibility(visible)),
+      host.onDidDispose(() => this.stop()),
     );
-    panel.webview.html = renderHtml(panel.webview, deps.extensionUri);
     void this.loadMeta();
-    this.onVisibility();
+    this.onVisibility(host.visible);
+  }
+
+  /** Whether the panel was closed. */
+  get disposed(): boolean {
+    return this.host.disposed;
   }
 
   get polling(): boolean {
@@ -114,7 +132,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   /** Reveal the panel (keeps its column). */
   reveal(): void {
-    this.panel.reveal(undefined, false);
+    this.host.reveal(undefined, false);
   }
 
   nextSnapshot(timeoutMs = 10_000): Promise<BookSnapshot> {
@@ -125,6 +143,25 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         resolve(s);
       });
     });
+  }
+
+  /**
+   * The active profile changed: what the panel shows belongs to the old one. Forget the snapshot,
+   * the error and the status, tell the webview to clear the book, reload the symbol metadata and
+   * poll the new profile's public book.
+   */
+  profileChanged(): void {
+    if (this.disposed) return;
+    this.lastPosted = undefined;
+    this.lastError = null;
+    this.status = undefined;
+    this.failures = 0;
+    this.post({ type: 'reset' });
+    void this.loadMeta();
+    if (this.host.visible) {
+      this.pollNow();
+      void this.pollStatus();
+    }
   }
 
   /** The configured interval changed: the next poll uses it. */
@@ -141,31 +178,26 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     }
   }
 
-  private post(msg: HostMessage): void {
-    if (this.disposed) return;
-    void this.panel.webview.postMessage(msg).then(undefined, () => undefined);
+  private post(msg: ToWebview): void {
+    this.host.post(msg);
   }
 
   private postInit(): void {
     this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()) });
   }
 
-  private onMessage(raw: unknown): void {
-    const msg: WebviewMessage | undefined = parseWebviewMessage(raw);
-    if (!msg) {
-      this.deps.log.warn(`order book ${this.symbol}: ignored an invalid message from the webview`);
-      return;
-    }
+  /** The webview (re)loaded: send it the panel's state, then a fresh snapshot. */
+  private onReady(): void {
+    this.postInit();
+    if (this.status) this.post({ type: 'status', ...this.status });
+    if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
+    // Only a recent snapshot is worth showing before the fresh one arrives.
+    if (this.lastPosted && this.deps.now() - this.lastPosted.receivedAt < STALE_AFTER_MS) this.post({ type: 'snapshot', snapshot: this.lastPosted });
+    if (this.host.visible) this.pollNow();
+  }
+
+  private onMessage(msg: OwnerMessage<typeof ORDER_BOOK_PROTOCOL>): void {
     switch (msg.type) {
-      case 'ready': {
-        this.postInit();
-        if (this.status) this.post({ type: 'status', ...this.status });
-        if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
-        // Only a recent snapshot is worth showing before the fresh one arrives.
-        if (this.lastPosted && this.deps.now() - this.lastPosted.receivedAt < STALE_AFTER_MS) this.post({ type: 'snapshot', snapshot: this.lastPosted });
-        if (this.panel.visible) this.pollNow();
-        break;
-      }
       case 'setGrouping':
         this.settings = { ...this.settings, grouping: msg.grouping };
         break;
@@ -181,12 +213,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     }
   }
 
-  private onVisibility(): void {
+  private onVisibility(visible: boolean): void {
     if (this.disposed) return;
-    // onDidChangeViewState also fires when only the active state changes: act on visibility changes.
-    if (this.panel.visible === this.wasVisible) return;
-    this.wasVisible = this.panel.visible;
-    if (this.panel.visible) {
+    if (visible) {
       // Becoming visible: one full fresh snapshot now, then the regular schedule.
       this.pollNow();
       if (this.statusTimer === undefined) {
@@ -211,7 +240,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   }
 
   private schedule(ms: number): void {
-    if (this.disposed || !this.panel.visible) return;
+    if (this.disposed || !this.host.visible) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -244,7 +273,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         this.lastError = null;
         this.post({ type: 'error', message: null });
       }
-      if (!this.disposed && this.panel.visible) {
+      if (!this.disposed && this.host.visible) {
         this.lastPosted = snapshot;
         this.postedCount++;
         this.post({ type: 'snapshot', snapshot });
@@ -264,7 +293,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     } finally {
       this.inflight = false;
     }
-    if (this.disposed || !this.panel.visible) return;
+    if (this.disposed || !this.host.visible) return;
     if (this.again) {
       this.again = false;
       this.schedule(0);
@@ -300,19 +329,14 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     this.post({ type: 'polling', state, intervalMs: Math.max(0, Math.round(intervalMs)) });
   }
 
-  /** Stop polling and release the panel's listeners (called when the panel closes). */
+  /** Close the panel (polling stops and its listeners are released with the host). */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.stop();
-    for (const s of this.subs) s.dispose();
-    this.onDisposeEmitter.fire();
-    this.onDisposeEmitter.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }
 
+/** The failure in words (unreachable and why, timeout, HTTP status, exchange code), at most 300 characters. */
 function errText(err: unknown): string {
-  const s = err instanceof Error ? err.message : String(err);
+  const s = failureText(err);
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }

@@ -10,23 +10,32 @@
 import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
-import { validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, type OrderDraft, type RunResult, type ToExtension, type ToWebview } from '../../shared/requestBuilder/protocol';
+import { failureText } from '../../shared/failure';
+import { estimateLines, estimateOrder, type OrderEstimate } from '../../shared/orderEstimate';
+import { fractionDigits } from '../../api/decimal';
+import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
+import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 
 /** What the controller needs from the extension (see module docs). */
 export interface ControllerDeps {
   /** The client of the active profile (throws a user-facing Error without credentials). */
   client(): Promise<SpotClient>;
+  /** The client for public data (the level-2 book of the placement estimate); works without credentials. */
+  publicClient(): Promise<SpotClient>;
   /**
-   * Client for public endpoints (GET /api/v2/symbols), usable without credentials; defaults to
-   * `client`. Lets order documents get symbol rules on a profile that has no API key yet.
+   * The active profile's symbols (GET /api/v2/symbols, public, so order documents get rules on a
+   * profile without an API key). The extension shares one cached list with failure back-off
+   * (`Services.symbols`); `force` asks the exchange now.
    */
-  publicClient?(): Promise<SpotClient>;
+  symbols(force?: boolean): Promise<readonly SymbolInfo[]>;
   /**
-   * Modal confirmation; resolves true when the user chose `action`. Injected so tests can answer.
+   * Modal confirmation; resolves true when the user chose `action` (`cancel` labels the button
+   * that declines). Injected so tests can answer.
    */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  confirm(message: string, detail: string, action: string, cancel?: string): Promise<boolean>;
+  /** The active profile the panel speaks to: its name, and whether it is the offline sandbox. */
+  profile(): { name: string; sandbox: boolean };
   /** After a successful placement: remember the symbol and refresh Active Orders. */
   afterPlace(symbol: string): void;
   /** Log line (never contains secrets). */
@@ -45,24 +54,6 @@ export function toView(p: PreparedRequest): PreparedView {
     timestamp: String(p.timestamp),
     keyVersion: p.keyVersion ?? '—',
     clockOffsetMs: Number.isFinite(p.clockOffsetMs) ? p.clockOffsetMs : null,
-  };
-}
-
-/** Keep only the fields of {@link SymbolRules} (the webview needs no more). */
-export function toRules(s: SymbolInfo): SymbolRules {
-  return {
-    symbol: s.symbol,
-    baseCurrency: s.baseCurrency,
-    quoteCurrency: s.quoteCurrency,
-    baseIncrement: s.baseIncrement,
-    priceIncrement: s.priceIncrement,
-    quoteIncrement: s.quoteIncrement,
-    baseMinSize: s.baseMinSize,
-    quoteMinSize: s.quoteMinSize,
-    baseMaxSize: s.baseMaxSize,
-    quoteMaxSize: s.quoteMaxSize,
-    minFunds: s.minFunds,
-    enableTrading: s.enableTrading,
   };
 }
 
@@ -117,27 +108,25 @@ export interface RunOutcome {
 
 /** Request-builder logic (see module docs). */
 export class RequestBuilderController {
-  private symbolCache: { rules: SymbolRules[]; at: number } | undefined;
+  /** The rules of the last symbol list seen (recomputed when the list object changes). */
+  private rulesOf: { list: readonly SymbolInfo[]; rules: SymbolRules[] } | undefined;
   private readonly offsets = new WeakMap<SpotClient, { offsetMs: number; at: number }>();
 
   constructor(private readonly deps: ControllerDeps) {}
 
-  /** Forget the cached symbol list (profile changed). */
+  /** Forget the rules derived from the symbol list (profile or client changed). */
   reset(): void {
-    this.symbolCache = undefined;
+    this.rulesOf = undefined;
   }
 
   /**
-   * Symbol rules of the active profile (GET /api/v2/symbols), cached for 5 minutes.
+   * Symbol rules of the active profile (from {@link ControllerDeps.symbols}), sorted by symbol.
    * @throws the client's errors (no credentials are needed: public endpoint).
    */
   async symbols(force = false): Promise<SymbolRules[]> {
-    if (!force && this.symbolCache && Date.now() - this.symbolCache.at < 300_000) return this.symbolCache.rules;
-    const client = await (this.deps.publicClient ? this.deps.publicClient() : this.deps.client());
-    const list = await client.getSymbols();
-    const rules = list.map(toRules).sort((a, b) => a.symbol.localeCompare(b.symbol));
-    this.symbolCache = { rules, at: Date.now() };
-    return rules;
+    const list = await this.deps.symbols(force);
+    if (this.rulesOf?.list !== list) this.rulesOf = { list, rules: list.map(symbolRules).sort((a, b) => a.symbol.localeCompare(b.symbol)) };
+    return this.rulesOf.rules;
   }
 
   /** Symbol rules as a map, or undefined when they cannot be loaded. */
@@ -206,11 +195,9 @@ export class RequestBuilderController {
     if (kind === 'place') {
       const errors = validateOrder(order, map ? { symbols: map } : {}).filter((i) => i.severity === 'error');
       if (errors.length) throw new Error(`The order is not valid: ${errors[0].message}`);
-      const ok = await this.deps.confirm(
-        `Place a REAL ${order.side} order on ${order.symbol}?`,
-        orderSummary(order),
-        'Place order',
-      );
+      const estimate = await this.estimate(order, rules);
+      const c = placementConfirmation(order, this.deps.profile(), estimate, rules?.quoteCurrency ?? '');
+      const ok = await this.deps.confirm(c.message, c.detail, PLACE_ACTION, "Don't Place");
       if (!ok) return undefined;
     }
     const { client, prepared } = await this.prepare(draft, kind === 'test' ? 'testOrder' : 'placeOrder');
@@ -251,6 +238,27 @@ export class RequestBuilderController {
   }
 
   /**
+   * What `order` would cost now (src/shared/orderEstimate.ts): the best bid/ask from GET
+   * /api/v1/market/orderbook/level2_20 and the user's rates from GET /api/v1/base-fee. Either may
+   * be unavailable (then the estimate says so); never throws.
+   */
+  async estimate(order: Record<string, unknown>, rules: SymbolRules | undefined): Promise<OrderEstimate> {
+    const symbol = String(order.symbol ?? '');
+    const [book, fees] = await Promise.all([
+      this.deps.publicClient().then((c) => c.getLevel2(symbol, 20)).catch(() => undefined),
+      this.deps.client().then((c) => c.getBaseFee()).catch(() => undefined),
+    ]);
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+    return estimateOrder(
+      { side: order.side === 'sell' ? 'sell' : 'buy', type: order.type === 'market' ? 'market' : 'limit', price: str(order.price), size: str(order.size), funds: str(order.funds), postOnly: order.postOnly === true },
+      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0] },
+      fees,
+      rules?.quoteCurrency ?? '',
+      rules ? fractionDigits(rules.quoteIncrement) : 8,
+    );
+  }
+
+  /**
    * Server time minus the signing clock (local midpoint of the round trip + `offsetMs`), in ms;
    * undefined when GET /api/v1/timestamp fails.
    */
@@ -285,7 +293,32 @@ export class RequestBuilderController {
   }
 }
 
-/** A one-paragraph order summary for the placement confirmation. */
+/** The action button of the placement confirmation. */
+export const PLACE_ACTION = 'Place Order';
+
+/**
+ * The placement confirmation: the message names the profile (the sandbox is no real money; a real
+ * exchange is said to be REAL), the detail lists the order, its notional, the estimated fee and
+ * any warning (crossing the spread, far from the market), and where it is sent.
+ */
+export function placementConfirmation(
+  order: Record<string, unknown>,
+  profile: { name: string; sandbox: boolean },
+  estimate: OrderEstimate,
+  quote: string,
+): { message: string; detail: string } {
+  const what = `${String(order.side)} ${String(order.type)} order on ${String(order.symbol)}`;
+  const message = profile.sandbox ? `Place a ${what} on the sandbox profile "${profile.name}"?` : `Place a REAL ${what} with profile "${profile.name}"?`;
+  const where = profile.sandbox
+    ? `"${profile.name}" is the offline sandbox: no real funds are used.`
+    : `"${profile.name}" is a real exchange: this trades real funds.`;
+  return {
+    message,
+    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote).join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
+  };
+}
+
+/** The order in lines: side, type, symbol, price, size or funds, time in force, flags, clientOid. */
 export function orderSummary(order: Record<string, unknown>): string {
   const lines = [
     `${String(order.side).toUpperCase()} ${String(order.type)} on ${String(order.symbol)}`,
@@ -296,8 +329,15 @@ export function orderSummary(order: Record<string, unknown>): string {
     ['postOnly', 'hidden', 'iceberg'].filter((f) => order[f] === true).join(', ') || undefined,
     order.clientOid !== undefined ? `clientOid ${String(order.clientOid)}` : undefined,
   ].filter((l): l is string => l !== undefined);
-  return `${lines.join('\n')}\n\nThis sends POST /api/v1/hf/orders: the order goes to the matching engine.`;
+  return lines.join('\n');
 }
+
+/**
+ * What a session does with a draft loaded from an order document once the webview is ready:
+ * run the order test, or place it — through {@link RequestBuilderController.run}, which validates
+ * the order and asks for the modal confirmation first (the "Place order…" code lens).
+ */
+export type AfterLoad = 'test' | 'place' | undefined;
 
 /** What a {@link RequestBuilderSession} needs from its host (the VS Code panel or the e2e harness). */
 export interface SessionHost {
@@ -319,7 +359,7 @@ export class RequestBuilderSession {
   private draft: OrderDraft;
   private replaceDraft: boolean;
   private ready = false;
-  private runAfterInit = false;
+  private runAfterInit: AfterLoad;
   /** Messages posted to the webview, newest last (at most 200; host tests read them). */
   readonly posted: ToWebview[] = [];
   /** The last run (test or placement) outcome. */
@@ -330,11 +370,11 @@ export class RequestBuilderSession {
     private readonly host: SessionHost,
     draft: OrderDraft,
     replaceDraft: boolean,
-    runTest = false,
+    then: AfterLoad = undefined,
   ) {
     this.draft = draft;
     this.replaceDraft = replaceDraft;
-    this.runAfterInit = runTest;
+    this.runAfterInit = then;
   }
 
   private post(msg: ToWebview): void {
@@ -343,50 +383,56 @@ export class RequestBuilderSession {
     this.host.post(msg);
   }
 
-  /** Replace the form with `draft` (order documents) and optionally run the order test. */
-  async load(draft: OrderDraft, runTest: boolean): Promise<void> {
+  /** Replace the form with `draft` (order documents), then optionally run the order test or place it (guarded). */
+  async load(draft: OrderDraft, then: AfterLoad): Promise<void> {
     this.draft = draft;
     this.replaceDraft = true;
     if (!this.ready) {
-      this.runAfterInit = runTest;
+      this.runAfterInit = then;
       return;
     }
     await this.sendInit();
-    if (runTest) await this.handle({ type: 'runTest', draft });
+    if (then) await this.handle({ type: then === 'test' ? 'runTest' : 'place', draft });
   }
 
-  /** The active profile changed: drop cached symbols and re-initialize the webview. */
+  /**
+   * The active profile changed: drop cached symbols and the last result (it was another
+   * exchange's), and re-initialize the webview, which clears its result and says which profile it
+   * now speaks to.
+   */
   async profileChanged(): Promise<void> {
     this.controller.reset();
-    if (this.ready) await this.sendInit();
+    this.lastRun = undefined;
+    if (this.ready) await this.sendInit(true);
   }
 
-  private async sendInit(): Promise<void> {
+  private async sendInit(profileChanged = false): Promise<void> {
     let symbols: SymbolRules[] = [];
     let symbolsError: string | undefined;
     try {
       symbols = await this.controller.symbols();
     } catch (err) {
-      symbolsError = err instanceof Error ? err.message : String(err);
+      symbolsError = failureText(err);
     }
     if (!this.draft.symbol && symbols.length) this.draft = { ...this.draft, symbol: symbols.find((s) => s.symbol === 'BTC-USDT')?.symbol ?? symbols[0].symbol };
-    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}) });
+    this.post({ type: 'init', symbols, draft: this.draft, profile: this.host.profile(), replaceDraft: this.replaceDraft, ...(symbolsError ? { symbolsError } : {}), ...(profileChanged ? { profileChanged } : {}) });
     this.replaceDraft = false;
   }
 
   /**
-   * Handle one message from the webview (already validated with `parseToExtension`). Never
+   * Handle one message from the webview (already validated by the protocol's `parseToHost`). Never
    * throws: failures become a `notice`. Host tests call it to drive the panel as the webview does.
    */
-  async handle(msg: ToExtension): Promise<void> {
+  async handle(msg: ToHost): Promise<void> {
     try {
       switch (msg.type) {
         case 'ready':
           this.ready = true;
           await this.sendInit();
           if (this.runAfterInit) {
-            this.runAfterInit = false;
-            await this.handle({ type: 'runTest', draft: this.draft });
+            const then = this.runAfterInit;
+            this.runAfterInit = undefined;
+            await this.handle({ type: then === 'test' ? 'runTest' : 'place', draft: this.draft });
           }
           return;
         case 'reloadSymbols':

@@ -1,52 +1,50 @@
 /**
- * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel, order documents
- * (`*.spotorder.json` diagnostics and CodeLenses) and their commands.
+ * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel and the commands of
+ * the order-document code lenses ("Test order", "Show signature", "Place order…"; the lenses, the
+ * diagnostics and the rest of the order-document support come from the language server, issue 24,
+ * src/extension/language/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
+ * document, re-reads that order from the document and opens the panel on it; "Place order…" then
+ * places it through the panel's guarded path (local validation, then the modal confirmation).
  *
- * Registration is light: `register()` only registers commands and a document watcher. The
- * implementation (controller, panel, webview protocol with its zod schemas, order-document
- * analysis) is loaded with dynamic `import()` — lazily-initialised modules in the CJS bundle — on
- * first use: when a command runs, or when a `*.spotorder.json` document is open or gets opened
- * (then the diagnostics/CodeLens provider is created and checks every open order document).
+ * Registration is light: `register()` only registers commands. The implementation (controller,
+ * panel, webview protocol with its zod schemas) is loaded with dynamic `import()` —
+ * lazily-initialised modules in the CJS bundle — on first use.
  *
- * "Place order" always asks in a modal through `services.prompts.confirm` (frozen in Production).
- * The order-document lens commands take only `(uri, orderIndex)` of a `*.spotorder.json` document
- * (src/extension/commandArgs.ts) and open the panel on that order; the lens "Test order" runs the
- * order TEST (POST /api/v1/hf/orders/test), which places nothing.
+ * "Place order" (the panel's button and the "Place order…" lens) always asks in a modal through
+ * `services.prompts.confirm` (frozen in Production), after the local rules passed. The lens commands
+ * take only `(uri, orderIndex)` of a `*.spotorder.json` document (src/extension/commandArgs.ts).
  *
  * Outside Production only, {@link RequestBuilderTestHooks} are reachable through the one test door
  * (`spotdesk.testHooks` → `requestBuilder()`, src/extension/testHooks.ts) so extension-host tests
  * can drive the panel; clients are swapped with the door's `setClient` (wrong secret, skewed
  * clock, key without Spot Trading) and confirmations answered through its `prompts`. Getting them
- * loads the implementation and creates the order-document provider.
+ * loads the implementation.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { orderDocumentArgs } from '../commandArgs';
 import type { TestSeams } from '../testHooks';
-import type { RequestBuilderController } from './controller';
-import { isOrderDocument, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
-import type { OrderDocuments } from './orderDocuments';
+import type { AfterLoad, RequestBuilderController } from './controller';
+import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import type { RequestBuilderPanel } from './panel';
+import { COMMANDS } from '../commandIds';
 
 /** Command id of the panel. */
-export const OPEN_COMMAND = 'spotdesk.openRequestBuilder';
+export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 
 /** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
 export interface RequestBuilderTestHooks {
   controller: RequestBuilderController;
-  documents: OrderDocuments;
   /** The open panel, if any. */
   panel(): RequestBuilderPanel | undefined;
 }
 
 /**
- * Registers the request builder's commands and the order-document watcher (implementation loads on
- * first use). `seams` exists only outside Production (src/extension/testHooks.ts).
+ * Registers the request builder's commands (implementation loads on first use). `seams` exists only
+ * outside Production (src/extension/testHooks.ts).
  */
 export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
-  let disposed = false;
-
   let controllerP: Promise<RequestBuilderController> | undefined;
   const controller = (): Promise<RequestBuilderController> =>
     (controllerP ??= import('./controller').then(
@@ -54,7 +52,9 @@ export function register(context: vscode.ExtensionContext, services: Services, s
         new Controller({
           client: () => services.client(),
           publicClient: () => services.publicClient(),
-          confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
+          symbols: (force) => services.symbols(force),
+          profile: () => services.profile(),
+          confirm: (message, detail, action, cancel) => services.prompts.confirm(message, detail, action, cancel),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
@@ -66,27 +66,12 @@ export function register(context: vscode.ExtensionContext, services: Services, s
   let panelModule: typeof import('./panel') | undefined;
   const panels = async (): Promise<typeof import('./panel')> => (panelModule ??= await import('./panel'));
 
-  let documentsP: Promise<OrderDocuments> | undefined;
-  /** The order-document provider, created on first need (it checks every open order document). */
-  const documents = (): Promise<OrderDocuments> =>
-    (documentsP ??= import('./orderDocuments').then(({ OrderDocuments: Documents }) => {
-      const d = new Documents(async () => (await controller()).symbolMap());
-      if (disposed) d.dispose();
-      else context.subscriptions.push(d);
-      watcher.dispose();
-      return d;
-    }));
-  const watcher = vscode.workspace.onDidOpenTextDocument((doc) => {
-    if (isOrderDocument(doc)) void documents();
-  });
-  if (vscode.workspace.textDocuments.some(isOrderDocument)) void documents();
-
-  const openFromDocument = async (rawUri: unknown, rawIndex: unknown, runTest: boolean) => {
+  const openFromDocument = async (rawUri: unknown, rawIndex: unknown, then: AfterLoad) => {
     const target = orderDocumentArgs(rawUri, rawIndex);
     if (!target) return;
-    const { uri, index } = target;
-    const { OrderDocuments: Documents } = await import('./orderDocuments');
-    const order = await Documents.orderAt(uri, index);
+    const { index } = target;
+    const { orderAt } = await import('../language/orderAt');
+    const order = await orderAt(vscode.Uri.parse(target.uri, true), index);
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
       return;
@@ -96,26 +81,25 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       panels(),
       controller(),
     ]);
-    Panel.show(context.extensionUri, services, c, orderToDraft(order, randomBytes(16).toString('hex')), runTest);
+    Panel.show(context.extensionUri, services, c, orderToDraft(order, randomBytes(16).toString('hex')), then);
   };
 
   context.subscriptions.push(
-    watcher,
+    // Keyboard shortcuts of the panel (when it is the active webview): the webview clicks the button.
+    vscode.commands.registerCommand(COMMANDS.requestBuilderRunTest, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'runTest' })),
+    vscode.commands.registerCommand(COMMANDS.requestBuilderPlace, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'place' })),
     vscode.commands.registerCommand(OPEN_COMMAND, async () => {
       const [{ RequestBuilderPanel: Panel }, c] = await Promise.all([panels(), controller()]);
       Panel.show(context.extensionUri, services, c);
     }),
-    vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, true)),
-    vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, false)),
+    vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
+    vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
+    vscode.commands.registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
     services.onDidChangeProfile(() => {
-      void (async () => {
-        if (controllerP) (await controllerP).reset();
-        if (documentsP) await (await documentsP).reloadSymbols();
-      })();
+      void controllerP?.then((c) => c.reset());
     }),
     {
       dispose: () => {
-        disposed = true;
         panelModule?.RequestBuilderPanel.instance?.dispose();
       },
     },
@@ -125,8 +109,8 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     let hooksP: Promise<RequestBuilderTestHooks> | undefined;
     seams.features.requestBuilder = () =>
       (hooksP ??= (async () => {
-        const [c, d, mod] = await Promise.all([controller(), documents(), panels()]);
-        return { controller: c, documents: d, panel: () => mod.RequestBuilderPanel.instance };
+        const [c, mod] = await Promise.all([controller(), panels()]);
+        return { controller: c, panel: () => mod.RequestBuilderPanel.instance };
       })());
     context.subscriptions.push(
       seams.onDidChangeClient(() => {

@@ -1,27 +1,35 @@
 /**
- * The request-builder webview panel (command `spotdesk.openRequestBuilder`).
- *
- * Webview standards: strict CSP (src/shared/requestBuilder/html.ts: `default-src 'none'`, the
- * one script by nonce, styles only from the extension's resources, `connect-src 'none'`),
- * `localResourceRoots` limited to the built bundle folder and media/, no inline handlers, every
- * message validated with the protocol's zod schemas on receipt. The secret stays in the
- * extension: the webview gets redacted headers. The message handling is
+ * The request-builder webview panel (command `spotdesk.openRequestBuilder`), hosted by the shared
+ * {@link WebviewHost} (src/extension/webviewHost.ts): strict CSP with a nonce
+ * (src/shared/requestBuilder/html.ts), `localResourceRoots` limited to the built bundle folder and
+ * media/, every message validated with the protocol on receipt, kept alive while hidden. The secret
+ * stays in the extension: the webview gets redacted headers. The message handling is
  * {@link RequestBuilderSession} (vscode-free, shared with the Chromium harness).
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import { panelHtml } from '../../shared/requestBuilder/html';
-import { makeNonce } from '../../shared/webviewHtml';
-import { emptyDraft, parseToExtension, type OrderDraft } from '../../shared/requestBuilder/protocol';
+import { REQUEST_BUILDER_PAGE } from '../../shared/requestBuilder/html';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft } from '../../shared/requestBuilder/protocol';
 import type { Services } from '../services';
-import { RequestBuilderSession, type RequestBuilderController } from './controller';
+import { WebviewHost, type WebviewKind } from '../webviewHost';
+import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from './controller';
+
+/** The request builder webview: one panel, kept alive while hidden (the form keeps its state). */
+export const REQUEST_BUILDER_KIND: WebviewKind<typeof REQUEST_BUILDER_PROTOCOL> = {
+  viewType: 'spotdesk.requestBuilder',
+  name: 'request builder',
+  page: REQUEST_BUILDER_PAGE,
+  protocol: REQUEST_BUILDER_PROTOCOL,
+  retainContextWhenHidden: true,
+};
 
 /** One request-builder panel (a singleton: opening again reveals it). */
 export class RequestBuilderPanel implements vscode.Disposable {
   private static current: RequestBuilderPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
   /** The session behind the webview (host tests drive it with `session.handle(msg)`). */
   readonly session: RequestBuilderSession;
+  /** Fires once when the panel is closed. */
+  readonly onDidDispose: vscode.Event<void>;
 
   /** The open panel, if any. */
   static get instance(): RequestBuilderPanel | undefined {
@@ -29,38 +37,35 @@ export class RequestBuilderPanel implements vscode.Disposable {
   }
 
   /**
-   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents);
-   * with `runTest` the order test runs once the webview is ready.
+   * Open (or reveal) the panel. With `draft` the form is replaced by it (order documents); `then`
+   * runs the order test, or places the order through the guarded path (validation + modal
+   * confirmation), once the webview is ready.
    */
-  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, runTest = false): RequestBuilderPanel {
+  static show(extensionUri: vscode.Uri, services: Services, controller: RequestBuilderController, draft?: OrderDraft, then?: AfterLoad): RequestBuilderPanel {
     const existing = RequestBuilderPanel.current;
     if (existing) {
-      existing.panel.reveal(vscode.ViewColumn.Active);
-      if (draft) void existing.session.load(draft, runTest);
+      existing.host.reveal(vscode.ViewColumn.Active);
+      if (draft) void existing.session.load(draft, then);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel('spotdesk.requestBuilder', 'SpotDesk: Request Builder', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
-    const p = new RequestBuilderPanel(panel, extensionUri, services, controller, draft, runTest);
+    const host = WebviewHost.open({ extensionUri, log: services.log }, REQUEST_BUILDER_KIND, 'SpotDesk: Request Builder');
+    const p = new RequestBuilderPanel(host, services, controller, draft, then);
     RequestBuilderPanel.current = p;
     return p;
   }
 
   private constructor(
-    readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
+    readonly host: WebviewHost<typeof REQUEST_BUILDER_PROTOCOL>,
     services: Services,
     controller: RequestBuilderController,
     draft: OrderDraft | undefined,
-    runTest: boolean,
+    then: AfterLoad,
   ) {
+    this.onDidDispose = host.onDidDispose;
     this.session = new RequestBuilderSession(
       controller,
       {
-        post: (msg) => void panel.webview.postMessage(msg),
+        post: (msg) => host.post(msg),
         writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
         profile: () => {
           const p = services.profile();
@@ -70,34 +75,25 @@ export class RequestBuilderPanel implements vscode.Disposable {
       },
       draft ?? emptyDraft('', randomBytes(16).toString('hex')),
       draft !== undefined,
-      runTest,
+      then,
     );
-    const webview = panel.webview;
-    const nonce = makeNonce();
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      nonce,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'request-builder.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'request-builder.css')).toString(),
-    });
-    this.disposables.push(
-      webview.onDidReceiveMessage((m: unknown) => {
-        const msg = parseToExtension(m);
-        if (!msg) {
-          services.log.warn('request builder: ignored a malformed webview message');
-          return;
-        }
-        void this.session.handle(msg);
+    host.track(
+      host.onReady(() => void this.session.handle({ type: 'ready' })),
+      host.onMessage((msg) => void this.session.handle(msg)),
+      host.onDidDispose(() => {
+        if (RequestBuilderPanel.current === this) RequestBuilderPanel.current = undefined;
       }),
-      panel.onDidDispose(() => this.dispose()),
       services.onDidChangeProfile(() => void this.session.profileChanged()),
     );
   }
 
+  /** The webview panel. */
+  get panel(): vscode.WebviewPanel {
+    return this.host.panel;
+  }
+
   /** Close the panel. */
   dispose(): void {
-    if (RequestBuilderPanel.current === this) RequestBuilderPanel.current = undefined;
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }

@@ -1,14 +1,24 @@
 /**
- * The Accounts view: per currency, its `main` and `trade` accounts with balance, available and
- * holds (GET /api/v1/accounts, spec "Account"), decimal strings shown exactly and aligned, and
- * an optional fiat value from GET /api/v1/prices computed with `src/api/decimal.ts`.
+ * The Accounts view (issue 25, "numbers a trader can read"): per currency, its `main` and `trade`
+ * accounts (GET /api/v1/accounts, spec "Account"), with
+ *
+ * - the figure that matters first: what is available, then its fiat value (GET /api/v1/prices),
+ *   then what is on hold — each trimmed to the currency's precision (GET /api/v3/currencies) and
+ *   grouped for the display language;
+ * - currencies sorted by value (unpriced ones after, by code), zero balances hidden as the setting
+ *   `spotdesk.accounts.hideZeroBalances` says, and a portfolio total on top;
+ * - the exact decimal strings of every account (balance, available, holds) in the tooltips.
+ *
+ * All arithmetic is exact (src/api/decimal.ts); formatting is src/shared/numberFormat.ts.
  */
 import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
 import * as dec from '../../api/decimal';
+import { CachedFetch } from '../../shared/cachedFetch';
+import { formatAmount, formatFiat } from '../../shared/numberFormat';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
-import { alignDecimals, fiatValue } from './format';
+import { fiatValue } from './format';
 
 /** Data of one Accounts load. */
 export interface AccountsData {
@@ -16,39 +26,67 @@ export interface AccountsData {
   /** Fiat prices keyed by currency (undefined when GET /api/v1/prices failed). */
   prices?: FiatPrices;
   fiat: string;
+  /** Display precision (fraction digits) per currency; a currency without one is shown exactly. */
+  precisions?: ReadonlyMap<string, number>;
 }
 
-/** A currency row (collapsible) with the total over its accounts. */
+/** The portfolio row: the sum of the priced currencies' values. */
+export interface PortfolioNode {
+  kind: 'portfolio';
+  /** Sum of the fiat values (2 fraction digits), exact. */
+  total: string;
+  fiat: string;
+  /** Currencies without a price (not in the total). */
+  unpriced: string[];
+}
+
+/** A currency row (collapsible) with the sums over its accounts. */
 export interface CurrencyNode {
   kind: 'currency';
   currency: string;
+  /** Sum of the accounts' balances, exact. */
   total: string;
+  /** Sum of the accounts' available amounts, exact. */
+  available: string;
+  /** Sum of the accounts' holds, exact. */
+  holds: string;
   /** Fiat value of `total` (2 fraction digits), if a price is known. */
   fiatValue?: string;
   accounts: AccountNode[];
 }
 
-/** One account row: `main` or `trade` of a currency; the `*Text` fields are aligned display strings. */
+/** One account row: `main` or `trade` of a currency. */
 export interface AccountNode {
   kind: 'account';
   currency: string;
   account: Account;
-  balanceText: string;
-  availableText: string;
-  holdsText: string;
 }
 
-type Node = CurrencyNode | AccountNode;
+type Node = PortfolioNode | CurrencyNode | AccountNode;
+
+/** Currencies of GET /api/v3/currencies as display precisions, reused for an hour per profile. */
+const PRECISION_TTL_MS = 3_600_000;
 
 /** Tree data provider of the `spotdesk.accounts` view. */
 export class AccountsTree extends PollingTree<AccountsData, Node> {
+  private readonly precisions: CachedFetch<ReadonlyMap<string, number>>;
+
   constructor(services: Services) {
     super('spotdesk.accounts', services);
+    this.precisions = new CachedFetch(
+      async () => new Map((await (await services.publicClient()).getCurrencies()).map((c) => [c.currency, c.precision])),
+      { key: () => services.profile().id, ttlMs: PRECISION_TTL_MS },
+    );
   }
 
   /** Whether zero balances are hidden (setting `spotdesk.accounts.hideZeroBalances`). */
   hideZero(): boolean {
     return vscode.workspace.getConfiguration('spotdesk').get<boolean>('accounts.hideZeroBalances') ?? false;
+  }
+
+  /** The display language (`vscode.env.language`, e.g. "en", "de"): digit grouping and decimal mark. */
+  locale(): string {
+    return vscode.env.language || 'en';
   }
 
   protected async load(): Promise<AccountsData> {
@@ -64,10 +102,14 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
         this.services.log.debug(`fiat prices unavailable: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    return { accounts, prices, fiat };
+    const precisions = await this.precisions.get().catch((err: unknown) => {
+      this.services.log.debug(`currency precisions unavailable (amounts shown exactly): ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    return { accounts, prices, fiat, precisions };
   }
 
-  /** Currency nodes in display order (by currency code), zero balances filtered if asked. */
+  /** Currency nodes by value (highest first; unpriced ones after, by code), zero balances filtered if asked. */
   nodes(data: AccountsData): CurrencyNode[] {
     const byCurrency = new Map<string, Account[]>();
     for (const a of data.accounts) {
@@ -77,32 +119,44 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
       byCurrency.set(a.currency, list);
     }
     const out: CurrencyNode[] = [];
-    for (const [currency, list] of [...byCurrency].sort(([x], [y]) => x.localeCompare(y))) {
+    for (const [currency, list] of byCurrency) {
       list.sort((x, y) => (x.type === y.type ? 0 : x.type === 'main' ? -1 : 1));
-      // Align each column (balance, available, holds) across the currency's main and trade rows.
-      const col = (f: (a: Account) => string) => alignDecimals(list.map(f));
-      const [bal, avail, holds] = [col((a) => a.balance), col((a) => a.available), col((a) => a.holds)];
-      const total = list.reduce((s, a) => dec.add(s, a.balance), '0');
+      const sum = (f: (a: Account) => string) => list.reduce((s, a) => dec.add(s, f(a)), '0');
+      const total = sum((a) => a.balance);
       out.push({
         kind: 'currency',
         currency,
         total,
+        available: sum((a) => a.available),
+        holds: sum((a) => a.holds),
         fiatValue: fiatValue(total, data.prices?.[currency]),
-        accounts: list.map((account, i) => ({
-          kind: 'account',
-          currency,
-          account,
-          balanceText: bal[i],
-          availableText: avail[i],
-          holdsText: holds[i],
-        })),
+        accounts: list.map((account) => ({ kind: 'account', currency, account })),
       });
     }
-    return out;
+    return out.sort((x, y) => {
+      if (x.fiatValue !== undefined && y.fiatValue !== undefined) return dec.cmp(y.fiatValue, x.fiatValue) || x.currency.localeCompare(y.currency);
+      if (x.fiatValue !== undefined) return -1;
+      if (y.fiatValue !== undefined) return 1;
+      return x.currency.localeCompare(y.currency);
+    });
+  }
+
+  /** The portfolio total over `nodes` (undefined when no currency has a price). */
+  portfolio(nodes: readonly CurrencyNode[], fiat: string): PortfolioNode | undefined {
+    const priced = nodes.filter((n) => n.fiatValue !== undefined);
+    if (!priced.length) return undefined;
+    return {
+      kind: 'portfolio',
+      total: priced.reduce((s, n) => dec.add(s, n.fiatValue!), '0'),
+      fiat,
+      unpriced: nodes.filter((n) => n.fiatValue === undefined).map((n) => n.currency),
+    };
   }
 
   protected rootNodes(data: AccountsData): Node[] {
-    return this.nodes(data);
+    const nodes = this.nodes(data);
+    const total = this.portfolio(nodes, data.fiat);
+    return total ? [total, ...nodes] : nodes;
   }
 
   protected childNodes(node: Node): Node[] {
@@ -113,29 +167,59 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return this.hideZero() ? 'No non-zero balances (zero balances are hidden).' : 'No accounts yet.';
   }
 
+  /** `v` of `currency` for display: trimmed to its precision, grouped. */
+  amount(v: string, currency: string): string {
+    return formatAmount(v, this.state.data?.precisions?.get(currency), this.locale());
+  }
+
   protected item(node: Node): vscode.TreeItem {
     const fiat = this.state.data?.fiat ?? 'USD';
-    if (node.kind === 'currency') {
-      const it = new vscode.TreeItem(node.currency, vscode.TreeItemCollapsibleState.Expanded);
-      it.id = `acc:${node.currency}`;
-      it.description = node.fiatValue !== undefined ? `${node.total}  ≈ ${node.fiatValue} ${fiat}` : node.total;
-      it.iconPath = new vscode.ThemeIcon('symbol-number');
-      it.contextValue = 'spotdesk.currency';
+    const loc = this.locale();
+    if (node.kind === 'portfolio') {
+      const it = new vscode.TreeItem('Portfolio', vscode.TreeItemCollapsibleState.None);
+      it.id = 'acc:portfolio';
+      it.description = `≈ ${formatFiat(node.total, loc)} ${node.fiat}`;
+      it.iconPath = new vscode.ThemeIcon('pie-chart');
+      it.contextValue = 'spotdesk.portfolio';
       it.tooltip = new vscode.MarkdownString(
-        `**${node.currency}** total ${node.total}` + (node.fiatValue !== undefined ? ` ≈ ${node.fiatValue} ${fiat}` : ''),
+        `**Portfolio** ≈ ${formatFiat(node.total, loc)} ${node.fiat}: the balances of every priced currency at GET /api/v1/prices.` +
+          (node.unpriced.length ? `\n\nNot counted (no ${node.fiat} price): ${node.unpriced.join(', ')}.` : ''),
       );
       return it;
     }
+    if (node.kind === 'currency') {
+      const it = new vscode.TreeItem(node.currency, vscode.TreeItemCollapsibleState.Expanded);
+      it.id = `acc:${node.currency}`;
+      const parts = [`${this.amount(node.available, node.currency)} avail`];
+      if (node.fiatValue !== undefined) parts.push(`≈ ${formatFiat(node.fiatValue, loc)} ${fiat}`);
+      if (!dec.isZero(node.holds)) parts.push(`${this.amount(node.holds, node.currency)} on hold`);
+      it.description = parts.join(' · ');
+      it.iconPath = new vscode.ThemeIcon('symbol-number');
+      it.contextValue = 'spotdesk.currency';
+      it.tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
+      return it;
+    }
     const a = node.account;
-    const it = new vscode.TreeItem(a.type === 'main' ? 'main ' : 'trade', vscode.TreeItemCollapsibleState.None);
+    const it = new vscode.TreeItem(a.type === 'main' ? 'main' : 'trade', vscode.TreeItemCollapsibleState.None);
     it.id = `acc:${a.currency}:${a.type}`;
-    it.description = `bal ${node.balanceText} · avail ${node.availableText} · hold ${node.holdsText}`;
+    it.description = `${this.amount(a.available, a.currency)} avail${dec.isZero(a.holds) ? '' : ` · ${this.amount(a.holds, a.currency)} on hold`}`;
     it.iconPath = new vscode.ThemeIcon(a.type === 'main' ? 'archive' : 'graph-line');
     it.contextValue = `spotdesk.account.${a.type}`;
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${a.currency}** ${a.type === 'main' ? 'main (funding)' : 'trade (spot)'} account\n\n`);
-    md.appendCodeblock(`balance   ${a.balance}\navailable ${a.available}\nholds     ${a.holds}\nid        ${a.id}`, 'text');
-    it.tooltip = md;
+    it.tooltip = this.breakdown(a.currency, [a], undefined, fiat);
     return it;
+  }
+
+  /** The full breakdown, exact: per account available, on hold and balance; price and value. */
+  private breakdown(currency: string, accounts: readonly Account[], value: string | undefined, fiat: string): vscode.MarkdownString {
+    const md = new vscode.MarkdownString();
+    const name = accounts.length === 1 ? `${currency} ${accounts[0].type === 'main' ? 'main (funding)' : 'trade (spot)'} account` : currency;
+    md.appendMarkdown(`**${name}**\n\n`);
+    const rows = accounts.map((a) => `${a.type.padEnd(6)} ${a.available.padStart(24)} ${a.holds.padStart(24)} ${a.balance.padStart(24)}`);
+    md.appendCodeblock([`${'account'.padEnd(6)} ${'available'.padStart(24)} ${'on hold'.padStart(24)} ${'balance'.padStart(24)}`, ...rows].join('\n'), 'text');
+    const price = this.state.data?.prices?.[currency];
+    if (price !== undefined) md.appendMarkdown(`\n\n1 ${currency} ≈ ${dec.isDecimal(price) ? dec.normalize(price) : price} ${fiat}${value !== undefined ? ` · value ≈ ${formatFiat(value, this.locale())} ${fiat}` : ''}`);
+    const precision = this.state.data?.precisions?.get(currency);
+    md.appendMarkdown(`\n\nShown ${precision !== undefined ? `to ${currency}'s precision of ${precision} decimals` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
+    return md;
   }
 }

@@ -1,38 +1,12 @@
 /**
  * Pure text helpers for the tree views (no `vscode` import, so unit tests can load them).
- * Money stays a decimal string throughout: alignment is done with string operations and
+ * Money stays a decimal string throughout: padding is done with string operations and
  * arithmetic with `src/api/decimal.ts`, never with `Number`.
  */
 import * as dec from '../../api/decimal';
+import { padFraction } from '../../shared/numberFormat';
 
-/** U+2007 FIGURE SPACE: as wide as a digit in most fonts, so padded columns line up. */
-export const FIGURE_SPACE = '\u2007';
-
-/**
- * Pad a set of decimal strings so that they share the same number of fraction digits and the
- * same integer width: `alignDecimals(["1.5", "120", "0.25"])` → `["  1.50", "120.00", "  0.25"]`
- * (spaces are U+2007). The value of each string is unchanged (only trailing zeros and leading
- * figure spaces are added). Non-decimal input is returned as is.
- */
-export function alignDecimals(values: readonly string[]): string[] {
-  const ok = values.map((v) => dec.isDecimal(v));
-  const frac = Math.max(0, ...values.filter((_, i) => ok[i]).map((v) => dec.fractionDigits(v)));
-  const padded = values.map((v, i) => (ok[i] ? padFraction(v, frac) : v));
-  const intWidth = Math.max(0, ...padded.filter((_, i) => ok[i]).map((v) => intPart(v).length));
-  return padded.map((v, i) => (ok[i] ? FIGURE_SPACE.repeat(intWidth - intPart(v).length) + v : v));
-}
-
-/** `padFraction("1.5", 3)` → `"1.500"`; `padFraction("2", 2)` → `"2.00"`; never removes digits. */
-export function padFraction(v: string, digits: number): string {
-  const have = dec.fractionDigits(v);
-  if (have >= digits) return v;
-  return (have === 0 ? v + (digits > 0 ? '.' : '') : v) + '0'.repeat(digits - have);
-}
-
-function intPart(v: string): string {
-  const dot = v.indexOf('.');
-  return dot < 0 ? v : v.slice(0, dot);
-}
+export { padFraction } from '../../shared/numberFormat';
 
 /**
  * Fiat value of `amount` at `price` (both decimal strings), truncated to 2 fraction digits:

@@ -1,7 +1,7 @@
 /**
- * The Markets view: markets from GET /api/v1/markets → their symbols from
- * GET /api/v2/symbols?market= (loaded when a market is expanded) with last price and 24 h change
- * from GET /api/v1/market/allTickers (decimal strings shown as received). All three endpoints are
+ * The Markets view: markets from GET /api/v1/markets → their symbols (the shared symbol list,
+ * GET /api/v2/symbols, filtered by market when a market is expanded) with last price and 24 h
+ * change from GET /api/v1/market/allTickers (decimal strings shown as received). All three endpoints are
  * public, so the view loads through `Services.publicClient()`: a user profile without API
  * credentials lists markets too (no "Set API Credentials" welcome here).
  */
@@ -11,6 +11,7 @@ import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
 import { percent } from './format';
+import { COMMANDS } from '../commandIds';
 
 /** Data of one Markets load. */
 export interface MarketsData {
@@ -38,9 +39,6 @@ type Node = MarketNode | MarketSymbolNode;
 
 /** Tree data provider of the `spotdesk.markets` view. */
 export class MarketsTree extends PollingTree<MarketsData, Node> {
-  private readonly symbolsByMarket = new Map<string, SymbolInfo[]>();
-  private symbolsProfile: string | undefined;
-
   /** Public data: loads without credentials. */
   protected override readonly requiresCredentials = false;
 
@@ -50,25 +48,14 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
 
   protected async load(): Promise<MarketsData> {
     const client = await this.services.publicClient();
-    const profile = this.services.profile().id;
-    if (this.symbolsProfile !== profile) {
-      this.symbolsByMarket.clear();
-      this.symbolsProfile = profile;
-    }
     const markets = await client.getMarkets();
     const all = await client.getAllTickers();
     return { markets, tickers: new Map(all.ticker.map((t) => [t.symbol, t])) };
   }
 
-  /** Symbols of one market (cached per profile for the session; GET /api/v2/symbols?market=). */
+  /** Symbols of one market, by symbol (the shared symbol list of `Services.symbols`). */
   async symbolsOf(market: string): Promise<SymbolInfo[]> {
-    const cached = this.symbolsByMarket.get(market);
-    if (cached) return cached;
-    const client = await this.services.publicClient();
-    const list: SymbolInfo[] = (await client.getSymbols(market)).slice();
-    list.sort((a, b) => a.symbol.localeCompare(b.symbol));
-    this.symbolsByMarket.set(market, list);
-    return list;
+    return (await this.services.symbols()).filter((s) => s.market === market).sort((a, b) => a.symbol.localeCompare(b.symbol));
   }
 
   protected rootNodes(data: MarketsData): Node[] {
@@ -79,6 +66,10 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
     if (node.kind !== 'market') return [];
     const list = await this.symbolsOf(node.market);
     return list.map((info) => ({ kind: 'marketSymbol' as const, market: node.market, symbol: info.symbol, info, ticker: data.tickers.get(info.symbol) }));
+  }
+
+  protected override parentNode(node: Node): Node | undefined {
+    return node.kind === 'marketSymbol' ? { kind: 'market', market: node.market } : undefined;
   }
 
   protected emptyMessage(): string {
@@ -127,7 +118,7 @@ export class MarketsTree extends PollingTree<MarketsData, Node> {
       'text',
     );
     it.tooltip = md;
-    it.command = { command: 'spotdesk.openOrderBook', title: 'Open Order Book', arguments: [node.symbol] };
+    it.command = { command: COMMANDS.openOrderBook, title: 'Open Order Book', arguments: [node.symbol] };
     return it;
   }
 }

@@ -17,6 +17,7 @@ import type { SpotClient } from '../../api/client';
 import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree, describeError } from './pollingTree';
+import { orderRows } from './orderText';
 import { discoveryCandidates, explainedHolds, MAX_DISCOVERY_PER_REFRESH, unexplainedCurrencies, type RankedCandidate } from './orderDiscovery';
 
 /** At most this many symbols are polled per load before discovery (each costs weight 2 in the Spot pool). */
@@ -56,7 +57,6 @@ type Node = OrderSymbolNode | OrderNode;
 
 /** Tree data provider of the `spotdesk.orders` view. */
 export class OrdersTree extends PollingTree<OrdersData, Node> {
-  private symbolCache: { profile: string; symbols: SymbolInfo[] } | undefined;
   private tickerCache: { profile: string; at: number; tickers: Map<string, Ticker> } | undefined;
   /** Discovery state of the active profile: symbols found with orders, rotation cursor per quote currency. */
   private discovery: { profile: string; found: Set<string>; cursors: Map<string, number> } | undefined;
@@ -87,14 +87,6 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     return this.discovery;
   }
 
-  /** GET /api/v2/symbols, cached per profile for the session. */
-  private async symbolList(client: SpotClient): Promise<SymbolInfo[]> {
-    const profile = this.services.profile().id;
-    if (!this.symbolCache || this.symbolCache.profile !== profile) {
-      this.symbolCache = { profile, symbols: await client.getSymbols() };
-    }
-    return this.symbolCache.symbols;
-  }
 
   /** Tickers of GET /api/v1/market/allTickers keyed by symbol, cached 5 min; empty on failure. */
   private async tickers(client: SpotClient): Promise<Map<string, Ticker>> {
@@ -118,11 +110,11 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
 
     // Trade-account holds per currency (GET /api/v1/accounts?type=trade).
     const held = new Map<string, string>();
-    let symbols: SymbolInfo[] = [];
+    let symbols: readonly SymbolInfo[] = [];
     try {
       const accounts = await client.getAccounts({ type: 'trade' });
       for (const a of accounts) if (a.type === 'trade' && !dec.isZero(a.holds)) held.set(a.currency, dec.add(held.get(a.currency) ?? '0', a.holds));
-      if (held.size) symbols = await this.symbolList(client);
+      if (held.size) symbols = await this.services.symbols();
     } catch (err) {
       this.services.log.debug(`holds-based symbol discovery skipped: ${describeError(err)}`);
     }
@@ -190,6 +182,11 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     return node.group.orders.map((order) => ({ kind: 'order' as const, symbol: node.symbol, order }));
   }
 
+  protected override parentNode(node: Node): Node | undefined {
+    const group = node.kind === 'order' ? this.state.data?.groups.find((g) => g.symbol === node.symbol) : undefined;
+    return group ? { kind: 'symbol', symbol: group.symbol, group } : undefined;
+  }
+
   protected emptyMessage(): string {
     const n = this.state.data?.symbols.length ?? 0;
     return n
@@ -220,15 +217,17 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
       new vscode.ThemeColor(o.side === 'buy' ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
     );
     it.contextValue = 'spotdesk.order';
+    // What a trader reads; every raw field is behind "Copy Order JSON" (context menu).
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${o.symbol}** ${label} order\n\n`);
-    md.appendCodeblock(
-      Object.entries(o)
-        .map(([k, v]) => `${k.padEnd(15)} ${k === 'createdAt' || k === 'lastUpdatedAt' ? `${v} (${new Date(v as number).toISOString()})` : String(v)}`)
-        .join('\n'),
-      'text',
-    );
+    md.appendMarkdown(`**${o.symbol}** ${label} order\n\n| | |\n|:--|:--|\n`);
+    for (const [k, v] of orderRows(o, Date.now())) md.appendMarkdown(`| ${k} | ${escapeCell(v)} |\n`);
+    md.appendMarkdown(`\nOrder id \`${o.id}\` · right-click → **Copy Order JSON** for every field.`);
     it.tooltip = md;
     return it;
   }
+}
+
+/** A value for a Markdown table cell (pipes and markup characters escaped). */
+function escapeCell(v: string): string {
+  return v.replace(/[\\|*_`[\]<>]/g, (c) => `\\${c}`);
 }

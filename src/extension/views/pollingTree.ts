@@ -11,7 +11,9 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { UserFacingError } from '../connection';
+import { failureText } from '../../shared/failure';
 import { backoffMs, hhmmss } from './format';
+import { COMMANDS } from '../commandIds';
 
 /** A node every SpotDesk tree can show when loading failed. */
 export class ErrorNode {
@@ -60,6 +62,12 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   private failures = 0;
   private needsCredentials = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /**
+   * Expanded (true) / collapsed (false) state of collapsible rows by TreeItem id, as the person
+   * left them: kept while the rows disappear (a profile switch empties the tree until the new
+   * profile's data arrives) and applied when they come back.
+   */
+  private readonly expansion = new Map<string, boolean>();
 
   constructor(
     readonly viewId: string,
@@ -91,9 +99,15 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   attach(): vscode.TreeView<N | ErrorNode | LoadingNode | EmptyNode> {
     const view = vscode.window.createTreeView(this.viewId, { treeDataProvider: this, showCollapseAll: false });
     this.view = view;
+    const remember = (node: N | ErrorNode | LoadingNode | EmptyNode, expanded: boolean) => {
+      const id = this.getTreeItem(node).id;
+      if (id) this.expansion.set(id, expanded);
+    };
     this.disposables.push(
       view,
       view.onDidChangeVisibility((e) => (e.visible ? this.refresh() : this.stopTimer())),
+      view.onDidExpandElement((e) => remember(e.element, true)),
+      view.onDidCollapseElement((e) => remember(e.element, false)),
       this.services.onDidChangeProfile(() => {
         this.state.data = undefined;
         this.state.error = undefined;
@@ -185,7 +199,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       it.contextValue = 'spotdesk.error';
       it.command = node.fixCommand
         ? { command: node.fixCommand, title: 'Fix' }
-        : { command: 'spotdesk.retry', title: 'Retry', arguments: [node.viewId] };
+        : { command: COMMANDS.retry, title: 'Retry', arguments: [node.viewId] };
       return it;
     }
     if (node instanceof LoadingNode) {
@@ -198,7 +212,15 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       it.iconPath = new vscode.ThemeIcon('info');
       return it;
     }
-    return this.item(node);
+    const it = this.item(node);
+    const expanded = it.id !== undefined && it.collapsibleState !== vscode.TreeItemCollapsibleState.None ? this.expansion.get(it.id) : undefined;
+    if (expanded !== undefined) it.collapsibleState = expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    return it;
+  }
+
+  /** Whether the person left the row with TreeItem id `id` expanded (true), collapsed (false), or never touched it. */
+  expandedState(id: string): boolean | undefined {
+    return this.expansion.get(id);
   }
 
   async getChildren(node?: N | ErrorNode | LoadingNode | EmptyNode): Promise<Array<N | ErrorNode | LoadingNode | EmptyNode>> {
@@ -222,6 +244,20 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
     }
   }
 
+  /**
+   * The parent of `node` (needed by `TreeView.reveal`, e.g. to select an order); top-level nodes,
+   * and views that do not say, have none.
+   */
+  protected parentNode(node: N): N | undefined {
+    void node;
+    return undefined;
+  }
+
+  getParent(node: N | ErrorNode | LoadingNode | EmptyNode): N | undefined {
+    if (node instanceof ErrorNode || node instanceof LoadingNode || node instanceof EmptyNode) return undefined;
+    return this.parentNode(node);
+  }
+
   /** Re-render without re-fetching (e.g. after a display setting changed). */
   rerender(): void {
     this.emitter.fire();
@@ -235,35 +271,11 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   }
 }
 
-/** A one-line, user-facing description of a failure: what happened (and, if known, what to do). */
+/**
+ * A one-line, user-facing description of a failure: what actually happened (unreachable and why,
+ * timeout, HTTP status, the exchange's code and message) and, if known, what to do
+ * (src/shared/failure.ts).
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof UserFacingError) return err.message;
-  if (err && typeof err === 'object') {
-    const e = err as { code?: unknown; msg?: unknown; message?: unknown; httpStatus?: unknown };
-    const code = typeof e.code === 'string' ? e.code : undefined;
-    const text = typeof e.msg === 'string' ? e.msg : typeof e.message === 'string' ? e.message : String(err);
-    const hint = hintFor(code, text);
-    return `${code ? `[${code}] ` : ''}${text}${hint ? ` — ${hint}` : ''}`;
-  }
-  return String(err);
-}
-
-function hintFor(code: string | undefined, text: string): string | undefined {
-  switch (code) {
-    case '400003':
-    case '400004':
-    case '400005':
-    case '400006':
-    case '400007':
-      return 'check the profile\'s API credentials ("SpotDesk: Set API Credentials").';
-    case '400002':
-      return 'the computer clock differs from the exchange\'s; sync the system clock.';
-    case '429000':
-      return 'rate limit reached; SpotDesk backs off and retries automatically.';
-    default:
-      if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|fetch failed|network/i.test(text)) {
-        return 'the exchange is unreachable; check the profile\'s base URL and your connection, then Retry.';
-      }
-      return 'click to retry.';
-  }
+  return failureText(err);
 }

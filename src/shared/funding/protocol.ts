@@ -1,21 +1,52 @@
 /**
  * Messages between the funding webview (src/webview/funding/main.ts) and the extension
- * (src/extension/funding/panel.ts). Secrets never travel here: only the deposit address view,
+ * (src/extension/funding/panel.ts), declared once for both sides with the shared protocol style
+ * (src/shared/webviewProtocol.ts). Secrets never travel here: only the deposit address view,
  * which holds public data.
  */
+import * as v from '../validate';
+import { defineProtocol, type MessageOf } from '../webviewProtocol';
 import type { DepositAddressView } from './summary';
 
+const text = (max = 1000) => v.string({ max });
+const field = v.oneOf(['address', 'memo'] as const);
+
+const DepositAddressViewSchema: v.Schema<DepositAddressView> = v.object({
+  currency: text(40),
+  address: text(500),
+  memo: text(500),
+  chain: text(100),
+  chainId: v.optional(text(100)),
+  depositMinSize: v.nullable(text(80)),
+  confirms: v.nullable(v.number({ int: true, min: 0 })),
+  memoWarning: v.optional(text()),
+  existing: v.optional(v.boolean()),
+  note: v.optional(text()),
+});
+
+/** The funding webview's protocol. */
+export const FUNDING_PROTOCOL = defineProtocol({
+  toWebview: {
+    /** Show a deposit address. */
+    deposit: v.object({ view: DepositAddressViewSchema }),
+    /** The address or memo was put on the clipboard. */
+    copied: v.object({ field }),
+  },
+  toHost: {
+    /** The webview script loaded. */
+    ready: v.object({}),
+    /** Copy the shown address or memo (the extension reads it from its own view, not from the message). */
+    copy: v.object({ field }),
+  },
+});
+
 /** Extension → webview. */
-export type HostToFunding =
-  | { type: 'deposit'; view: DepositAddressView }
-  | { type: 'copied'; field: 'address' | 'memo' };
+export type ToWebview = MessageOf<typeof FUNDING_PROTOCOL.toWebview>;
 
 /** Webview → extension. */
-export type FundingToHost = { type: 'ready' } | { type: 'copy'; field: 'address' | 'memo' };
+export type ToHost = MessageOf<typeof FUNDING_PROTOCOL.toHost>;
 
 /** Runtime check of a webview message (the webview is untrusted input). */
-export function isFundingToHost(m: unknown): m is FundingToHost {
-  if (typeof m !== 'object' || m === null) return false;
-  const o = m as Record<string, unknown>;
-  return o.type === 'ready' || (o.type === 'copy' && (o.field === 'address' || o.field === 'memo'));
+export function isFundingToHost(m: unknown): m is ToHost {
+  return FUNDING_PROTOCOL.parseToHost(m) !== undefined;
 }

@@ -88,7 +88,10 @@ export function describeQuote(q: WithdrawalQuote, currency: string): string {
 /** One fee-deduction option for a picker: label, explanation in amounts, or why it is unavailable. */
 export interface DeductionOption {
   value: FeeDeduction;
+  /** In a person's words: "Recipient pays the fee", "I pay the fee", "Automatic". */
   label: string;
+  /** The API term (`feeDeductType`), shown as detail: "INTERNAL", "EXTERNAL", "AUTO (feeDeductType omitted)". */
+  term: string;
   /** "recipient gets X, account pays Y" or the rule that forbids it. */
   detail: string;
   quote?: WithdrawalQuote;
@@ -102,14 +105,19 @@ export interface DeductionOption {
  */
 export function deductionOptions(input: Omit<QuoteInput, 'feeDeduction'>, currency: string): DeductionOption[] {
   const labels: Record<FeeDeduction, string> = {
+    INTERNAL: 'Recipient pays the fee',
+    EXTERNAL: 'I pay the fee',
+    AUTO: 'Automatic: I pay it if main can, else the recipient',
+  };
+  const terms: Record<FeeDeduction, string> = {
     INTERNAL: 'INTERNAL — fee taken from the amount',
     EXTERNAL: 'EXTERNAL — fee paid from the main account',
-    AUTO: 'Automatic — main pays the fee if it can, otherwise taken from the amount',
+    AUTO: 'AUTO — feeDeductType omitted',
   };
   return (['INTERNAL', 'EXTERNAL', 'AUTO'] as const).map((value) => {
     const r = quoteWithdrawal({ ...input, feeDeduction: value });
-    if ('error' in r) return { value, label: labels[value], detail: r.error, disabled: r.error };
-    const resolved = value === 'AUTO' ? ` → ${r.deduction === 'EXTERNAL' ? 'main pays the fee' : 'fee taken from the amount'}` : '';
-    return { value, label: labels[value], detail: describeQuote(r, currency) + resolved, quote: r };
+    if ('error' in r) return { value, label: labels[value], term: terms[value], detail: r.error, disabled: r.error };
+    const resolved = value === 'AUTO' ? ` → ${r.deduction === 'EXTERNAL' ? 'I pay the fee' : 'the recipient pays the fee'}` : '';
+    return { value, label: labels[value], term: terms[value], detail: describeQuote(r, currency) + resolved, quote: r };
   });
 }

@@ -68,16 +68,17 @@ function addressCheckLine(draft: WithdrawalDraft, chain: Pick<FundingChain, 'cha
 /** Build the confirmation summary of a validated draft and its quote. */
 export function buildSummary(draft: WithdrawalDraft, chain: Pick<FundingChain, 'chainId' | 'chainName'>, quote: WithdrawalQuote): WithdrawalSummary {
   const cur = draft.currency;
+  // Plain words first, the API term (feeDeductType) after.
   const deduction =
     quote.requested === 'AUTO'
-      ? `automatic (field omitted) → ${quote.deduction === 'EXTERNAL' ? 'main pays the fee' : 'fee taken from the amount'}`
+      ? `automatic (feeDeductType omitted) → ${quote.deduction === 'EXTERNAL' ? 'I pay it, from the main account' : 'the recipient, from the amount'}`
       : quote.deduction === 'INTERNAL'
-        ? 'INTERNAL (fee taken from the amount)'
-        : 'EXTERNAL (fee paid from the main account)';
+        ? 'the recipient (INTERNAL: taken from the amount)'
+        : 'I pay it (EXTERNAL: from the main account, on top of the amount)';
   const lines: SummaryLine[] = [
     { label: 'Amount', value: `${draft.amount} ${cur}` },
     { label: 'Fee', value: `${quote.fee} ${cur}` },
-    { label: 'Fee deduction', value: deduction },
+    { label: 'Who pays the fee', value: deduction },
     { label: 'Recipient receives', value: `${quote.receiveAmount} ${cur}` },
     { label: 'Main account pays', value: `${quote.accountPays} ${cur}` },
     { label: DESTINATION_LABEL[draft.withdrawType], value: draft.destination },

@@ -1,22 +1,19 @@
 /**
- * Message protocol between the extension host and the order book webview (issue 6).
+ * Message protocol between the extension host and the order book webview (issue 6), declared
+ * once for both sides with the shared protocol style (src/shared/webviewProtocol.ts): the webview
+ * validates what it receives with `ORDER_BOOK_PROTOCOL.parseToWebview`, the extension's webview
+ * host (src/extension/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
+ * (`undefined`), never thrown on.
  *
- * Both directions are discriminated unions on `type`. Every message is validated on receipt,
- * on BOTH sides, with the hand-written validators below ({@link parseHostMessage} in the
- * webview, {@link parseWebviewMessage} in the extension).
- *
- * Why a hand validator and not zod: the same validator runs in the webview bundle, and zod 4
- * would add ~50 KB minified to a bundle that is otherwise ~20 KB; the messages are small and
- * flat, so a few explicit checks are shorter than the schema and keep one source of truth for
- * both sides. The validators reject anything malformed (returning `undefined`), they never throw.
- *
- * Prices and sizes travel as the API's decimal strings (spec "General rules" 2), unchanged;
- * `sequence` stays a string because it exceeds 2^53 on the real exchange.
+ * The price levels of a snapshot are checked by a dedicated loop ({@link isLevels}) plugged into
+ * the schema: it runs on every snapshot, so it stays a few explicit checks.
  *
  * No `vscode` and no Node APIs here: the file is bundled into the webview.
  */
 
 import type { ServiceStatusValue } from '../../api/schemas';
+import * as v from '../validate';
+import { defineProtocol, type MessageOf } from '../webviewProtocol';
 
 /** One aggregated level of a level-2 book: `[price, size]`, both decimal strings (spec "Order book snapshot"). */
 export type BookLevel = readonly [price: string, size: string];
@@ -67,32 +64,8 @@ export interface PanelState {
   readonly settings: PanelSettings;
 }
 
-/** Extension → webview messages. */
-export type HostMessage =
-  /** Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms). */
-  | { readonly type: 'init'; readonly symbol: string; readonly meta: SymbolMeta | null; readonly settings: PanelSettings; readonly pollMs: number }
-  /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
-  | { readonly type: 'snapshot'; readonly snapshot: BookSnapshot }
-  /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
-  | { readonly type: 'status'; readonly status: ServiceStatusValue; readonly msg: string }
-  /** Polling state: `backoff` while waiting for the rate budget or after errors; `intervalMs` until the next poll. */
-  | { readonly type: 'polling'; readonly state: 'running' | 'paused' | 'backoff'; readonly intervalMs: number }
-  /** A fetch failed; `message` is a user-facing text (no secrets). `null` clears a previous error. */
-  | { readonly type: 'error'; readonly message: string | null };
-
-/** Webview → extension messages. */
-export type WebviewMessage =
-  /** The webview script loaded (first load and every re-creation after being hidden). */
-  | { readonly type: 'ready' }
-  /** The user picked a grouping multiplier. */
-  | { readonly type: 'setGrouping'; readonly grouping: Grouping }
-  /** The user picked a depth (20 or 100 levels). */
-  | { readonly type: 'setDepth'; readonly depth: BookDepth }
-  /** The user asked for an immediate refresh. */
-  | { readonly type: 'refresh' };
-
 // ---------------------------------------------------------------------------------------------
-// Validators (hand-written, see the module comment). They return the typed message or undefined.
+// The protocol (src/shared/webviewProtocol.ts): each message declared once, for both sides.
 
 const MAX_LEVELS = 1000;
 const MAX_TEXT = 200;
@@ -101,17 +74,10 @@ export const SEQUENCE_RE = /^\d{1,40}$/;
 /** Plain non-negative decimal string as the API sends prices and sizes. */
 export const PRICE_RE = /^\d{1,40}(?:\.\d{1,40})?$/;
 
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isText = (x: unknown, max = MAX_TEXT): x is string => typeof x === 'string' && x.length <= max;
-const isMs = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-const isGrouping = (x: unknown): x is Grouping => typeof x === 'string' && (GROUPINGS as readonly string[]).includes(x);
-const isDepth = (x: unknown): x is BookDepth => x === 20 || x === 100;
-const isStatus = (x: unknown): x is ServiceStatusValue => x === 'open' || x === 'close' || x === 'cancelonly';
-
 /**
  * True when `x` is an array of `[price, size]` decimal-string pairs (at most 1000).
- * Anything else — including markup smuggled into a price — is rejected here already.
+ * Anything else — including markup smuggled into a price — is rejected here already. A dedicated
+ * loop (not a generic schema) because it runs on every snapshot of up to 2 × 100 levels.
  */
 export function isLevels(x: unknown): x is BookLevel[] {
   if (!Array.isArray(x) || x.length > MAX_LEVELS) return false;
@@ -122,91 +88,83 @@ export function isLevels(x: unknown): x is BookLevel[] {
   return true;
 }
 
-/** Validate settings: `{grouping: "1"|"10"|"100"|"1000", depth: 20|100}`. */
-export function isSettings(x: unknown): x is PanelSettings {
-  return isRec(x) && isGrouping(x.grouping) && isDepth(x.depth);
-}
-
-/** Validate a persisted panel state `{symbol, settings}` (symbol: 1–40 chars of `[A-Za-z0-9-_.]`). */
-export function isPanelState(x: unknown): x is PanelState {
-  return isRec(x) && isSymbol(x.symbol) && isSettings(x.settings);
-}
-
 /** A trading pair symbol as used in URLs: 1–40 characters of letters, digits, `-`, `_`, `.`. */
 export function isSymbol(x: unknown): x is string {
   return typeof x === 'string' && /^[A-Za-z0-9._-]{1,40}$/.test(x);
 }
 
-function isSnapshot(x: unknown): x is BookSnapshot {
-  return (
-    isRec(x) &&
-    isText(x.symbol, 40) &&
-    typeof x.sequence === 'string' &&
-    SEQUENCE_RE.test(x.sequence) &&
-    isMs(x.time) &&
-    isMs(x.receivedAt) &&
-    isLevels(x.bids) &&
-    isLevels(x.asks)
-  );
-}
+const text = (max = MAX_TEXT) => v.string({ max });
+const decimal = v.string({ max: 81, pattern: PRICE_RE, what: 'a plain decimal string' });
+const grouping = v.oneOf(GROUPINGS);
+const depth = v.oneOf<BookDepth>([20, 100]);
+const levels = v.custom(isLevels, 'at most 1000 [price, size] pairs of decimal strings');
 
-function isMeta(x: unknown): x is SymbolMeta {
-  return (
-    isRec(x) &&
-    isText(x.symbol, 40) &&
-    isText(x.baseCurrency, 40) &&
-    isText(x.quoteCurrency, 40) &&
-    typeof x.priceIncrement === 'string' &&
-    PRICE_RE.test(x.priceIncrement) &&
-    /[1-9]/.test(x.priceIncrement) &&
-    typeof x.baseIncrement === 'string' &&
-    PRICE_RE.test(x.baseIncrement)
-  );
-}
+/** `{grouping: "1"|"10"|"100"|"1000", depth: 20|100}`. */
+const Settings: v.Schema<PanelSettings> = v.object({ grouping, depth });
 
-/**
- * Validate a message received by the webview. Returns the typed message, or `undefined` when `x`
- * is not a well-formed {@link HostMessage} (unknown type, missing field, non-decimal price…).
- */
-export function parseHostMessage(x: unknown): HostMessage | undefined {
-  if (!isRec(x)) return undefined;
-  switch (x.type) {
-    case 'init':
-      return isText(x.symbol, 40) && (x.meta === null || isMeta(x.meta)) && isSettings(x.settings) && isMs(x.pollMs)
-        ? (x as HostMessage)
-        : undefined;
-    case 'snapshot':
-      return isSnapshot(x.snapshot) ? (x as HostMessage) : undefined;
-    case 'status':
-      return isStatus(x.status) && isText(x.msg, 500) ? (x as HostMessage) : undefined;
-    case 'polling':
-      return (x.state === 'running' || x.state === 'paused' || x.state === 'backoff') && isMs(x.intervalMs)
-        ? (x as HostMessage)
-        : undefined;
-    case 'error':
-      return x.message === null || isText(x.message, 500) ? (x as HostMessage) : undefined;
-    default:
-      return undefined;
-  }
-}
+const Snapshot: v.Schema<BookSnapshot> = v.object({
+  symbol: text(40),
+  sequence: v.string({ max: 40, pattern: SEQUENCE_RE, what: 'a string of decimal digits' }),
+  time: v.ms,
+  receivedAt: v.ms,
+  bids: levels,
+  asks: levels,
+});
+
+const Meta: v.Schema<SymbolMeta> = v.object({
+  symbol: text(40),
+  baseCurrency: text(40),
+  quoteCurrency: text(40),
+  priceIncrement: v.refine(decimal, (s) => /[1-9]/.test(s), 'a positive decimal string'),
+  baseIncrement: decimal,
+});
+
+const PanelStateSchema: v.Schema<PanelState> = v.object({ symbol: v.custom(isSymbol, 'a trading pair symbol'), settings: Settings });
 
 /**
- * Validate a message received by the extension from the webview. Returns the typed message, or
- * `undefined` when `x` is not a well-formed {@link WebviewMessage}.
+ * The order book protocol. Prices and sizes travel as the API's decimal strings (spec "General
+ * rules" 2), unchanged; `sequence` stays a string because it exceeds 2^53 on the real exchange.
  */
-export function parseWebviewMessage(x: unknown): WebviewMessage | undefined {
-  if (!isRec(x)) return undefined;
-  switch (x.type) {
-    case 'ready':
-    case 'refresh':
-      return { type: x.type };
-    case 'setGrouping':
-      return isGrouping(x.grouping) ? { type: 'setGrouping', grouping: x.grouping } : undefined;
-    case 'setDepth':
-      return isDepth(x.depth) ? { type: 'setDepth', depth: x.depth } : undefined;
-    default:
-      return undefined;
-  }
+export const ORDER_BOOK_PROTOCOL = defineProtocol({
+  toWebview: {
+    /** Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms). */
+    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms }),
+    /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
+    snapshot: v.object({ snapshot: Snapshot }),
+    /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
+    status: v.object({ status: v.oneOf<ServiceStatusValue>(['open', 'close', 'cancelonly']), msg: text(500) }),
+    /** Polling state: `backoff` while waiting for the rate budget or after errors; `intervalMs` until the next poll. */
+    polling: v.object({ state: v.oneOf(['running', 'paused', 'backoff'] as const), intervalMs: v.ms }),
+    /** A fetch failed; `message` is a user-facing text (no secrets). `null` clears a previous error. */
+    error: v.object({ message: v.nullable(text(500)) }),
+    /** The active profile changed: the book shown belongs to another exchange; clear it and wait for the next snapshot. */
+    reset: v.object({}),
+  },
+  toHost: {
+    /** The webview script loaded (first load and every re-creation after being hidden). */
+    ready: v.object({}),
+    /** The user picked a grouping multiplier. */
+    setGrouping: v.object({ grouping }),
+    /** The user picked a depth (20 or 100 levels). */
+    setDepth: v.object({ depth }),
+    /** The user asked for an immediate refresh (also the error banner's Retry). */
+    refresh: v.object({}),
+  },
+});
+
+/** Extension → webview messages. */
+export type ToWebview = MessageOf<typeof ORDER_BOOK_PROTOCOL.toWebview>;
+/** Webview → extension messages. */
+export type ToHost = MessageOf<typeof ORDER_BOOK_PROTOCOL.toHost>;
+
+/** Validate settings: `{grouping: "1"|"10"|"100"|"1000", depth: 20|100}`. */
+export function isSettings(x: unknown): x is PanelSettings {
+  return Settings.parse(x).ok;
+}
+
+/** Validate a persisted panel state `{symbol, settings}` (symbol: 1–40 chars of `[A-Za-z0-9-_.]`). */
+export function isPanelState(x: unknown): x is PanelState {
+  return PanelStateSchema.parse(x).ok;
 }
 
 /** Default settings of a new panel: grouping ×1, depth from `spotdesk.orderBook.depth` (20 by default). */

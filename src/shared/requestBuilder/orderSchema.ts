@@ -5,9 +5,10 @@
  *
  * - media/spotorder.schema.json: the JSON schema of order documents (`*.spotorder.json`), one HF
  *   order request or an array of them, from zod 4's `z.toJSONSchema` (input side: what a user
- *   writes; the schema's `.describe()` texts become hover docs). Cross-field rules (superRefine)
- *   cannot be expressed in JSON schema; those and the symbol rules are the order-document
- *   diagnostics of orderDocument.ts.
+ *   writes; the schema's `.describe()` texts are the field docs of the order-document language
+ *   server's completion and hovers, src/language/fields.ts, which bundles this file). Cross-field
+ *   rules (superRefine) cannot be expressed in JSON schema; those and the symbol rules are the
+ *   language server's diagnostics (src/language/analysis.ts, from src/api/orderRules.ts).
  * - src/api/orderFields.ts: the same fields as a zod-free table (name, kind, enum values, pattern,
  *   maximum length, required), for the order rules, the request builder's draft and the webviews,
  *   which must not load zod.

@@ -1,12 +1,14 @@
 /**
- * The request-builder webview message protocol: one discriminated union per direction, each
- * validated with zod on receipt (`parseToExtension` in the extension, `parseToWebview` in the
- * webview). Nothing secret crosses it: the extension signs, the webview only sees the prehash,
+ * The request-builder webview message protocol, declared once for both sides with the shared
+ * protocol style (src/shared/webviewProtocol.ts, zod-free so the webview bundle stays small):
+ * `REQUEST_BUILDER_PROTOCOL.parseToWebview` in the webview, `parseToHost` in the extension's
+ * webview host. Nothing secret crosses it: the extension signs, the webview only sees the prehash,
  * the body and redacted KC-API-* headers.
  */
-import { z } from 'zod';
+import * as v from '../validate';
+import { defineProtocol, type MessageOf } from '../webviewProtocol';
 import { ORDER_FIELD_SPECS, type OrderFieldSpec } from '../../api/orderFields';
-import { ORDER_FIELDS, type FlagField, type OrderField, type SymbolRules } from '../../api/orderRules';
+import { ORDER_FIELDS, type FlagField, type OrderField, type RuleIssue, type SymbolRules } from '../../api/orderRules';
 import type { Diagnosis } from './diagnose';
 import type { PreparedView } from './signatureView';
 
@@ -28,19 +30,19 @@ export type OrderDraft = {
 export const DRAFT_TEXT_MAX = 200;
 
 /** Validator of one draft field, by the field's kind in the table. */
-function draftField(f: OrderField): z.ZodType {
+function draftField(f: OrderField): v.Schema<unknown> {
   const spec: OrderFieldSpec = ORDER_FIELD_SPECS[f];
-  if (spec.kind === 'boolean') return z.boolean();
-  if (spec.kind === 'enum' && spec.required && spec.values) return z.enum(spec.values as [string, ...string[]]);
-  return z.string().max(DRAFT_TEXT_MAX);
+  if (spec.kind === 'boolean') return v.boolean();
+  if (spec.kind === 'enum' && spec.required && spec.values) return v.oneOf(spec.values);
+  return v.string({ max: DRAFT_TEXT_MAX });
 }
 
 /**
  * Validator of an {@link OrderDraft}: built from the same field table, so a field added to the
  * order schema is part of the draft without an edit here. (The object is built field by field,
- * which zod cannot type; its output is exactly OrderDraft by construction of `draftField`.)
+ * which the schema types cannot follow; its output is exactly OrderDraft by construction of `draftField`.)
  */
-export const OrderDraftSchema = z.object(Object.fromEntries(ORDER_FIELDS.map((f) => [f, draftField(f)]))) as unknown as z.ZodType<OrderDraft>;
+export const OrderDraftSchema = v.object(Object.fromEntries(ORDER_FIELDS.map((f) => [f, draftField(f)]))) as unknown as v.Schema<OrderDraft>;
 
 /** A fresh draft: limit buy, GTC, everything else empty; `clientOid` supplied by the caller. */
 export function emptyDraft(symbol: string, clientOid: string): OrderDraft {
@@ -99,128 +101,122 @@ export function orderToDraft(order: Record<string, unknown>, clientOid: string):
   return d as OrderDraft;
 }
 
-const SymbolRulesSchema = z.object({
-  symbol: z.string(),
-  baseCurrency: z.string().optional(),
-  quoteCurrency: z.string().optional(),
-  baseIncrement: z.string(),
-  priceIncrement: z.string(),
-  quoteIncrement: z.string(),
-  baseMinSize: z.string(),
-  quoteMinSize: z.string(),
-  baseMaxSize: z.string(),
-  quoteMaxSize: z.string(),
-  minFunds: z.string().nullable().optional(),
-  enableTrading: z.boolean().optional(),
-}) satisfies z.ZodType<SymbolRules>;
+const text = (max = 1000) => v.string({ max });
+const optText = (max = 1000) => v.optional(text(max));
 
-const PreparedViewSchema = z.object({
-  method: z.string(),
-  url: z.string(),
-  pathWithRawQuery: z.string(),
-  body: z.string(),
-  prehash: z.string(),
-  headers: z.record(z.string(), z.string()),
-  timestamp: z.string(),
-  keyVersion: z.string(),
-  clockOffsetMs: z.number().nullable(),
-  measuredOffsetMs: z.number().optional(),
-}) satisfies z.ZodType<PreparedView>;
-
-const DiagnosisSchema = z.object({
-  title: z.string(),
-  severity: z.enum(['ok', 'error', 'warning']),
-  details: z.array(z.string()),
-  field: z.string().optional(),
-}) satisfies z.ZodType<Diagnosis>;
-
-const RuleIssueSchema = z.object({
-  code: z.string(),
-  field: z.string().nullable(),
-  severity: z.enum(['error', 'warning']),
-  message: z.string(),
+const SymbolRulesSchema: v.Schema<SymbolRules> = v.object({
+  symbol: text(40),
+  baseCurrency: optText(40),
+  quoteCurrency: optText(40),
+  baseIncrement: text(80),
+  priceIncrement: text(80),
+  quoteIncrement: text(80),
+  baseMinSize: text(80),
+  quoteMinSize: text(80),
+  baseMaxSize: text(80),
+  quoteMaxSize: text(80),
+  minFunds: v.optional(v.nullable(text(80))),
+  enableTrading: v.optional(v.boolean()),
 });
 
-/** Messages from the webview to the extension. */
-export const ToExtensionSchema = z.discriminatedUnion('type', [
-  /** The webview script has loaded and wants `init`. */
-  z.object({ type: z.literal('ready') }),
-  /** The form changed: re-sign for the preview. */
-  z.object({ type: z.literal('draft'), draft: OrderDraftSchema, seq: z.number().int().optional() }),
-  /** "Run order test": POST /api/v1/hf/orders/test with this draft. */
-  z.object({ type: z.literal('runTest'), draft: OrderDraftSchema }),
-  /** "Place order": POST /api/v1/hf/orders after a modal confirmation in the extension. */
-  z.object({ type: z.literal('place'), draft: OrderDraftSchema }),
-  /** "Copy as curl"; `includeSecrets` asks the extension to confirm and include real credentials. */
-  z.object({ type: z.literal('copyCurl'), draft: OrderDraftSchema, includeSecrets: z.boolean() }),
-  /** Reload the symbol list (GET /api/v2/symbols). */
-  z.object({ type: z.literal('reloadSymbols') }),
-]);
-/** See {@link ToExtensionSchema}. */
-export type ToExtension = z.infer<typeof ToExtensionSchema>;
+const PreparedViewSchema: v.Schema<PreparedView> = v.object({
+  method: text(10),
+  url: text(2000),
+  pathWithRawQuery: text(2000),
+  body: text(20_000),
+  prehash: text(25_000),
+  headers: v.record(text(2000), { maxKeys: 50 }),
+  timestamp: text(40),
+  keyVersion: text(10),
+  clockOffsetMs: v.nullable(v.number()),
+  measuredOffsetMs: v.optional(v.number()),
+});
+
+const DiagnosisSchema: v.Schema<Diagnosis> = v.object({
+  title: text(),
+  severity: v.oneOf(['ok', 'error', 'warning'] as const),
+  details: v.array(text(5000), { max: 100 }),
+  field: optText(40),
+});
+
+const RuleIssueSchema: v.Schema<RuleIssue> = v.object({
+  code: text(80),
+  field: v.nullable(text(40)),
+  severity: v.oneOf(['error', 'warning'] as const),
+  message: text(),
+});
 
 /** Rate-limit headers of a response (gw-ratelimit-limit / -remaining / -reset), as received. */
-export const RateLimitSchema = z.object({
-  limit: z.string().optional(),
-  remaining: z.string().optional(),
-  reset: z.string().optional(),
+export const RateLimitSchema = v.object({
+  limit: optText(40),
+  remaining: optText(40),
+  reset: optText(40),
 });
 
 /** Result of an order test or placement as shown in the panel. */
-export const RunResultSchema = z.object({
-  kind: z.enum(['test', 'place']),
-  status: z.number(),
-  code: z.string().optional(),
+export const RunResultSchema = v.object({
+  kind: v.oneOf(['test', 'place'] as const),
+  status: v.number({ int: true }),
+  code: optText(40),
   /** Response body text (pretty-printed JSON when it parsed). */
-  body: z.string(),
-  latencyMs: z.number(),
+  body: text(200_000),
+  latencyMs: v.number(),
   rateLimit: RateLimitSchema,
   diagnosis: DiagnosisSchema,
   /** What was signed and sent for this run. */
   prepared: PreparedViewSchema,
 });
 /** See {@link RunResultSchema}. */
-export type RunResult = z.infer<typeof RunResultSchema>;
+export type RunResult = v.Infer<typeof RunResultSchema>;
 
+/** The request builder's protocol: each message declared once, for both sides. */
+export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
+  toWebview: {
+    /** Initial state: symbols with their rules, the draft and the active profile. */
+    init: v.object({
+      symbols: v.array(SymbolRulesSchema, { max: 5000 }),
+      draft: OrderDraftSchema,
+      profile: v.object({ name: text(200), sandbox: v.boolean() }),
+      symbolsError: optText(),
+      /** True when `draft` must replace the webview's saved draft (opened from an order document). */
+      replaceDraft: v.boolean(),
+      /** True when the active profile changed: the shown result and preview belong to another exchange. */
+      profileChanged: v.optional(v.boolean()),
+    }),
+    /** The signed preview of the current draft (or why it could not be signed). */
+    preview: v.object({
+      /** Echo of the `draft` message's `seq`, so the webview can drop stale previews. */
+      seq: v.optional(v.number({ int: true })),
+      prepared: v.nullable(PreparedViewSchema),
+      error: optText(),
+      issues: v.array(RuleIssueSchema, { max: 200 }),
+    }),
+    /** A test / placement finished. */
+    result: v.object({ result: RunResultSchema }),
+    /** A request is in flight (buttons disabled) or done. */
+    busy: v.object({ busy: v.boolean() }),
+    /** A message for the status line (e.g. "curl copied", "placement cancelled"). */
+    notice: v.object({ level: v.oneOf(['info', 'error'] as const), message: text() }),
+    /** A keyboard shortcut asked for a button's action: the webview acts as if it was clicked (a disabled button does nothing). */
+    trigger: v.object({ action: v.oneOf(['runTest', 'place'] as const) }),
+  },
+  toHost: {
+    /** The webview script has loaded and wants `init`. */
+    ready: v.object({}),
+    /** The form changed: re-sign for the preview. */
+    draft: v.object({ draft: OrderDraftSchema, seq: v.optional(v.number({ int: true })) }),
+    /** "Run order test": POST /api/v1/hf/orders/test with this draft. */
+    runTest: v.object({ draft: OrderDraftSchema }),
+    /** "Place order": POST /api/v1/hf/orders after a modal confirmation in the extension. */
+    place: v.object({ draft: OrderDraftSchema }),
+    /** "Copy as curl"; `includeSecrets` asks the extension to confirm and include real credentials. */
+    copyCurl: v.object({ draft: OrderDraftSchema, includeSecrets: v.boolean() }),
+    /** Reload the symbol list (GET /api/v2/symbols). */
+    reloadSymbols: v.object({}),
+  },
+});
+
+/** Messages from the webview to the extension. */
+export type ToHost = MessageOf<typeof REQUEST_BUILDER_PROTOCOL.toHost>;
 /** Messages from the extension to the webview. */
-export const ToWebviewSchema = z.discriminatedUnion('type', [
-  /** Initial state: symbols with their rules, the draft and the active profile. */
-  z.object({
-    type: z.literal('init'),
-    symbols: z.array(SymbolRulesSchema),
-    draft: OrderDraftSchema,
-    profile: z.object({ name: z.string(), sandbox: z.boolean() }),
-    symbolsError: z.string().optional(),
-    /** True when `draft` must replace the webview's saved draft (opened from an order document). */
-    replaceDraft: z.boolean(),
-  }),
-  /** The signed preview of the current draft (or why it could not be signed). */
-  z.object({
-    type: z.literal('preview'),
-    /** Echo of the `draft` message's `seq`, so the webview can drop stale previews. */
-    seq: z.number().int().optional(),
-    prepared: PreparedViewSchema.nullable(),
-    error: z.string().optional(),
-    issues: z.array(RuleIssueSchema),
-  }),
-  /** A test / placement finished. */
-  z.object({ type: z.literal('result'), result: RunResultSchema }),
-  /** A request is in flight (buttons disabled) or done. */
-  z.object({ type: z.literal('busy'), busy: z.boolean() }),
-  /** A message for the status line (e.g. "curl copied", "placement cancelled"). */
-  z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
-]);
-/** See {@link ToWebviewSchema}. */
-export type ToWebview = z.infer<typeof ToWebviewSchema>;
-
-/** Validate a message received by the extension; undefined when it does not match the protocol. */
-export function parseToExtension(msg: unknown): ToExtension | undefined {
-  const r = ToExtensionSchema.safeParse(msg);
-  return r.success ? r.data : undefined;
-}
-
-/** Validate a message received by the webview; undefined when it does not match the protocol. */
-export function parseToWebview(msg: unknown): ToWebview | undefined {
-  const r = ToWebviewSchema.safeParse(msg);
-  return r.success ? r.data : undefined;
-}
+export type ToWebview = MessageOf<typeof REQUEST_BUILDER_PROTOCOL.toWebview>;

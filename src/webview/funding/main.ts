@@ -1,17 +1,17 @@
 /**
  * Funding webview: shows a created (or already existing, with a line saying so) deposit address
- * (address, memo, chain — each copyable — with the memo warning, minimum deposit and confirmations). Built by esbuild target `webview-funding` → dist/webview/funding.js.
- * DOM is built with createElement/textContent only (no innerHTML), no inline handlers.
+ * (address and memo — each copyable, each with a QR code rendered locally — network, minimum
+ * deposit and confirmations in plain words, the memo warning). Built by esbuild target `webview-funding` → dist/webview/funding.js.
+ * DOM is built with createElement/textContent only (no innerHTML), no inline handlers; messages are
+ * validated with the protocol on receipt (src/webview/vscodeApi.ts).
  */
-import type { FundingToHost, HostToFunding } from '../../shared/funding/protocol';
+import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
+import { depositWording } from '../../shared/funding/depositWording';
+import { qrCanvas } from './qr';
+import { onHostMessage, webviewApi } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(msg: FundingToHost): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+const vscode = webviewApi(FUNDING_PROTOCOL);
 const root = document.getElementById('root') as HTMLElement;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -21,49 +21,58 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
+/** A grid row: label, the value as plain text (selectable, no code styling), an optional copy button. */
 function row(label: string, value: string, copy?: 'address' | 'memo'): HTMLElement {
   const r = el('div', 'row');
   r.append(el('div', 'label', label));
   const v = el('div', 'value');
-  v.append(el('code', 'mono', value));
+  // "not published" is a statement, not a value: plain muted text.
+  v.append(el('span', copy ? 'value-text copyable' : value === 'not published' ? 'value-none' : 'value-text', value));
   if (copy) {
     const b = el('button', 'copy', `Copy ${copy}`);
     b.type = 'button';
     b.dataset.field = copy;
-    b.addEventListener('click', () => vscode.postMessage({ type: 'copy', field: copy }));
+    b.addEventListener('click', () => vscode.post({ type: 'copy', field: copy }));
     v.append(b);
   }
   r.append(v);
   return r;
 }
 
+/** A QR code with its caption. */
+function qrFigure(text: string, caption: string): HTMLElement {
+  const f = el('figure', 'qr-figure');
+  f.append(qrCanvas(text, `QR code of the ${caption.toLowerCase()}: ${text}`), el('figcaption', undefined, caption));
+  return f;
+}
+
 function renderDeposit(v: DepositAddressView): void {
+  const w = depositWording(v);
   root.replaceChildren();
-  root.append(el('h1', undefined, `Deposit ${v.currency} — ${v.chain}`));
+  root.append(el('h1', undefined, w.title));
   if (v.existing && v.note) {
     const n = el('p', 'existing', v.note);
     n.setAttribute('role', 'status');
     root.append(n);
   }
   if (v.memoWarning) {
-    const w = el('div', 'warning');
-    w.setAttribute('role', 'alert');
-    w.append(el('strong', undefined, 'Memo required. '), document.createTextNode(v.memoWarning));
-    root.append(w);
+    const warn = el('div', 'warning');
+    warn.setAttribute('role', 'alert');
+    warn.append(el('strong', undefined, 'Memo required. '), document.createTextNode(v.memoWarning));
+    root.append(warn);
   }
   const grid = el('div', 'grid');
   grid.append(row('Address', v.address, 'address'));
   if (v.memo) grid.append(row('Memo', v.memo, 'memo'));
-  grid.append(row('Chain', v.chainId ? `${v.chain} (${v.chainId})` : v.chain));
-  grid.append(row('Minimum deposit', v.depositMinSize !== null ? `${v.depositMinSize} ${v.currency}` : 'not published'));
-  grid.append(row('Confirmations', v.confirms !== null ? String(v.confirms) : 'not published'));
+  grid.append(row('Network', w.network), row('Minimum deposit', w.minimum), row('Confirmations', w.confirmations));
   root.append(grid);
-  root.append(el('p', 'hint', `Send only ${v.currency} on ${v.chain} to this address. Deposits below the minimum may not be credited.`));
+  const codes = el('div', 'qr-codes');
+  codes.append(qrFigure(v.address, 'Address'));
+  if (v.memo) codes.append(qrFigure(v.memo, 'Memo'));
+  root.append(codes);
+  root.append(el('p', 'hint', w.hint));
 }
-
-window.addEventListener('message', (ev: MessageEvent<HostToFunding>) => {
-  const m = ev.data;
-  if (!m || typeof m !== 'object') return;
+onHostMessage(FUNDING_PROTOCOL, (m) => {
   if (m.type === 'deposit') renderDeposit(m.view);
   else if (m.type === 'copied') {
     const b = root.querySelector<HTMLButtonElement>(`button[data-field="${m.field}"]`);
@@ -73,4 +82,4 @@ window.addEventListener('message', (ev: MessageEvent<HostToFunding>) => {
     }
   }
 });
-vscode.postMessage({ type: 'ready' });
+vscode.post({ type: 'ready' });

@@ -49,6 +49,14 @@ export class DepthChart {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }
 
+  /** Erase the chart (no book to draw). */
+  clear(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.last = this.pending = undefined;
+    this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+  }
+
   /** Draw the pending view now (tests and the benchmark call this to include chart time). */
   flush(): void {
     this.frame = 0;

@@ -1,36 +1,31 @@
 /**
  * Order book webview entry (bundled to dist/webview/orderbook.js, issue 6).
  *
- * Receives {@link HostMessage}s, validates each with `parseHostMessage` (invalid ones are dropped and
- * counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or equal snapshots are
+ * Receives the extension's messages, validates each with `ORDER_BOOK_PROTOCOL.parseToWebview` (invalid
+ * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or equal snapshots are
  * rejected), builds the view-model and renders it incrementally. Persists `{symbol, settings}` with
  * `setState`, which the extension's WebviewPanelSerializer receives after a window reload.
  */
 import { fractionDigits, precisionIncrement } from '../../api/decimal';
 import {
   GROUPINGS,
+  ORDER_BOOK_PROTOCOL,
   type BookSnapshot,
   isPanelState,
-  parseHostMessage,
   type BookDepth,
   type Grouping,
-  type HostMessage,
   type PanelSettings,
+  type PanelState,
   type SymbolMeta,
-  type WebviewMessage,
+  type ToWebview,
 } from '../../shared/orderbook/protocol';
 import { BookStore, buildView, emptyPrevious, groupingStep, isStale, type BookView } from '../../shared/orderbook/viewModel';
 import { DepthChart } from './chart';
 import { OrderBookView } from './view';
+import { webviewApi, type WebviewApi } from '../vscodeApi';
 
-/** The subset of the VS Code webview API this panel uses. */
-export interface VsCodeApi {
-  postMessage(msg: WebviewMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+/** The order book's side of its protocol (posts, persisted {@link PanelState}). */
+export type OrderBookApi = WebviewApi<typeof ORDER_BOOK_PROTOCOL, PanelState>;
 
 /** Counters exposed to tests (harness only). */
 export interface ControllerStats {
@@ -53,14 +48,14 @@ export class OrderBookController {
   readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0 };
 
   constructor(
-    private readonly api: VsCodeApi,
+    private readonly api: OrderBookApi,
     host: HTMLElement,
     private readonly now: () => number = () => Date.now(),
   ) {
     this.view = OrderBookView.mount(host, {
       onGrouping: (g) => this.changeGrouping(g),
       onDepth: (d) => this.changeDepth(d),
-      onRefresh: () => this.api.postMessage({ type: 'refresh' }),
+      onRefresh: () => this.api.post({ type: 'refresh' }),
     });
     this.chart = new DepthChart(this.view.canvas);
     const saved = api.getState();
@@ -80,7 +75,7 @@ export class OrderBookController {
 
   /** Handle one raw message from the extension (validated here). */
   receive(raw: unknown): void {
-    const msg = parseHostMessage(raw);
+    const msg = ORDER_BOOK_PROTOCOL.parseToWebview(raw);
     if (!msg) {
       this.stats.invalidMessages++;
       return;
@@ -88,7 +83,7 @@ export class OrderBookController {
     this.handle(msg);
   }
 
-  private handle(msg: HostMessage): void {
+  private handle(msg: ToWebview): void {
     switch (msg.type) {
       case 'init': {
         if (msg.symbol !== this.symbol) this.store = undefined;
@@ -103,6 +98,7 @@ export class OrderBookController {
           this.view.setGroupingSteps(GROUPINGS.map((g) => groupingStep(inc, g)));
         }
         this.view.setSettings(msg.settings.grouping, msg.settings.depth);
+        this.applyDigits();
         this.pollText = `every ${msg.pollMs} ms`;
         this.view.setPolling(this.pollText);
         this.persist();
@@ -132,6 +128,18 @@ export class OrderBookController {
         break;
       case 'error':
         this.view.setError(msg.message);
+        if (!this.store?.snapshot) this.view.setChartMessage(msg.message === null ? 'Waiting for the first snapshot…' : `No book to draw: ${msg.message}`);
+        break;
+      case 'reset':
+        // The profile changed: this book belongs to another exchange.
+        this.store = this.symbol ? new BookStore(this.symbol) : undefined;
+        this.previous = emptyPrevious();
+        this.view.clearBook();
+        this.chart.clear();
+        this.view.setError(null);
+        this.view.setStatus('open', '');
+        this.view.setChartMessage('Waiting for the first snapshot…');
+        this.view.setStale('waiting');
         break;
     }
   }
@@ -144,6 +152,7 @@ export class OrderBookController {
       const view = buildView(snap, this.meta?.priceIncrement ?? smallestIncrement(snap), this.settings.grouping, this.previous);
       this.view.render(view);
       this.chart.draw(view);
+      this.view.setChartMessage(null);
     } catch (err) {
       this.stats.renderErrors++;
       this.view.setError(`Cannot show this book: ${err instanceof Error ? err.message : String(err)}`);
@@ -156,11 +165,18 @@ export class OrderBookController {
     this.view.setStale(at === undefined ? 'waiting' : isStale(at, this.now()) ? 'stale' : 'fresh');
   }
 
+  /** Pad prices to the tick of the current grouping and sizes to the lot (both from the symbol metadata). */
+  private applyDigits(): void {
+    if (!this.meta) return;
+    this.view.setDigits(fractionDigits(groupingStep(this.meta.priceIncrement, this.settings.grouping)), fractionDigits(this.meta.baseIncrement));
+  }
+
   private changeGrouping(g: Grouping): void {
     this.settings = { ...this.settings, grouping: g };
+    this.applyDigits();
     this.previous = emptyPrevious(); // no flash storm when the buckets change
     this.persist();
-    this.api.postMessage({ type: 'setGrouping', grouping: g });
+    this.api.post({ type: 'setGrouping', grouping: g });
     this.rerender();
   }
 
@@ -168,7 +184,7 @@ export class OrderBookController {
     this.settings = { ...this.settings, depth: d };
     this.persist();
     this.view.setSettings(this.settings.grouping, d);
-    this.api.postMessage({ type: 'setDepth', depth: d });
+    this.api.post({ type: 'setDepth', depth: d });
   }
 
   private persist(): void {
@@ -185,7 +201,7 @@ function smallestIncrement(snap: BookSnapshot): string {
 
 /** Start the panel: create the controller, listen for messages, tick the stale timer, say `ready`. */
 function start(): void {
-  const api = acquireVsCodeApi();
+  const api: OrderBookApi = webviewApi(ORDER_BOOK_PROTOCOL);
   const ctl = new OrderBookController(api, document.body);
   window.addEventListener('message', (e: MessageEvent) => ctl.receive(e.data));
   setInterval(() => ctl.tick(), 500);
@@ -193,9 +209,9 @@ function start(): void {
   const w = window as unknown as { __SPOTDESK_TEST_HOOKS__?: boolean; __orderbook?: OrderBookController; __orderbookLib?: object };
   if (w.__SPOTDESK_TEST_HOOKS__ === true) {
     w.__orderbook = ctl;
-    w.__orderbookLib = { buildView, emptyPrevious, BookStore, parseHostMessage };
+    w.__orderbookLib = { buildView, emptyPrevious, BookStore, parseHostMessage: ORDER_BOOK_PROTOCOL.parseToWebview };
   }
-  api.postMessage({ type: 'ready' });
+  api.post({ type: 'ready' });
 }
 
 start();

@@ -14,6 +14,17 @@
 import type { Grouping, BookDepth, ServiceStatusValue } from '../../shared/orderbook/protocol';
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
+import { padFraction } from '../../shared/numberFormat';
+
+/**
+ * Fraction digits the columns are padded to: prices to the tick (the grouping step), sizes and
+ * totals to the lot (baseIncrement), so that decimal points line up in the tabular-figure font
+ * ("67051" among "67051.3" is shown "67051.0"). Padding adds zeros only: values never change.
+ */
+export interface ColumnDigits {
+  price: number;
+  size: number;
+}
 
 /** Callbacks from the controls to the controller. */
 export interface ViewEvents {
@@ -28,6 +39,28 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?
   if (parent) parent.appendChild(e);
   return e;
 }
+
+/**
+ * A `div.cell.<cls>` with ARIA `role` appended to `parent`, holding one text node (returned) that
+ * starts as `text`: the updates write `Text.data`, never markup.
+ */
+function textCell(parent: Element, cls: string, role: 'gridcell' | 'columnheader', text = ''): Text {
+  const c = el('div', `cell ${cls}`, parent);
+  c.setAttribute('role', role);
+  const t = document.createTextNode(text);
+  c.appendChild(t);
+  return t;
+}
+
+/** Grid navigation keys: the row index after the key, from the focused index `cur` of `n` rows. */
+const NAV_KEYS: Record<string, (cur: number, n: number) => number> = {
+  ArrowDown: (cur, n) => Math.min(n - 1, cur + 1),
+  ArrowUp: (cur) => Math.max(0, cur - 1),
+  PageDown: (cur, n) => Math.min(n - 1, cur + 10),
+  PageUp: (cur) => Math.max(0, cur - 10),
+  Home: () => 0,
+  End: (_cur, n) => n - 1,
+};
 
 /** `scaleX(k / 200)` for k = 0…200, built once: a bar update writes a ready string. */
 const SCALE_X: readonly string[] = Array.from({ length: 201 }, (_, k) => `scaleX(${k / 200})`);
@@ -58,8 +91,17 @@ class Row {
   private near: boolean;
   private pending: ViewLevel | null = null;
 
-  /** @param observed whether an IntersectionObserver will report this row's position. */
-  constructor(readonly side: 'ask' | 'bid', parent: Element, before: Node | null, observed: boolean) {
+  /**
+   * @param observed whether an IntersectionObserver will report this row's position.
+   * @param digits the view's column precision (shared by every row; read at each write).
+   */
+  constructor(
+    readonly side: 'ask' | 'bid',
+    parent: Element,
+    before: Node | null,
+    observed: boolean,
+    private readonly digits: ColumnDigits,
+  ) {
     this.near = !observed;
     this.root = document.createElement('div');
     this.root.className = `row ${side}`;
@@ -67,16 +109,9 @@ class Row {
     this.root.tabIndex = -1;
     this.bar = el('div', 'bar', this.root);
     this.bar.setAttribute('aria-hidden', 'true');
-    const mk = (cls: string) => {
-      const c = el('div', `cell ${cls}`, this.root);
-      c.setAttribute('role', 'gridcell');
-      const t = document.createTextNode('');
-      c.appendChild(t);
-      return t;
-    };
-    this.price = mk('price');
-    this.size = mk('size');
-    this.total = mk('total');
+    this.price = textCell(this.root, 'price', 'gridcell');
+    this.size = textCell(this.root, 'size', 'gridcell');
+    this.total = textCell(this.root, 'total', 'gridcell');
     parent.insertBefore(this.root, before);
     this.hide();
   }
@@ -96,6 +131,11 @@ class Row {
     return this.write(lvl, true);
   }
 
+  /** Forget the written strings, so the next write rewrites every cell (the column precision changed). */
+  invalidate(): void {
+    this.p = this.s = this.t = '\u0000';
+  }
+
   /** Write any pending level now (before focus moves to the row). */
   flush(): void {
     if (this.pending) {
@@ -111,9 +151,10 @@ class Row {
   }
 
   private write(lvl: ViewLevel, flash: boolean): boolean {
-    if (lvl.price !== this.p) this.price.data = this.p = lvl.price;
-    if (lvl.size !== this.s) this.size.data = this.s = lvl.size;
-    if (lvl.total !== this.t) this.total.data = this.t = lvl.total;
+    const d = this.digits;
+    if (lvl.price !== this.p) this.price.data = padFraction((this.p = lvl.price), d.price);
+    if (lvl.size !== this.s) this.size.data = padFraction((this.s = lvl.size), d.size);
+    if (lvl.total !== this.t) this.total.data = padFraction((this.t = lvl.total), d.size);
     // Bar width: quantised to 0.5 % (2–3 px) and rewritten only when it moved by 1 % or more (or
     // to/from empty), so the small drift of every ratio at each update does not restyle every row;
     // a bar is never off by more than 0.5 %.
@@ -165,6 +206,8 @@ export class OrderBookView {
   private readonly statusBanner: HTMLDivElement;
   private readonly staleBanner: HTMLDivElement;
   private readonly errorBanner: HTMLDivElement;
+  private readonly errorText: Text;
+  private readonly chartMessage: HTMLDivElement;
   private readonly spreadText: Text;
   private readonly midText: Text;
   private readonly updatedText: Text;
@@ -186,6 +229,8 @@ export class OrderBookView {
   private pendingView: BookView | undefined;
   private frame = 0;
   private rendered: BookView | undefined;
+  /** Column precision shared by the rows (see {@link setDigits}). */
+  private readonly digits: ColumnDigits = { price: 0, size: 0 };
 
   private constructor(host: HTMLElement, events: ViewEvents) {
     this.root = el('main', 'ob', host);
@@ -234,6 +279,13 @@ export class OrderBookView {
     this.errorBanner = el('div', 'banner error', this.root);
     this.errorBanner.setAttribute('role', 'alert');
     this.errorBanner.hidden = true;
+    this.errorText = document.createTextNode('');
+    el('span', 'banner-text', this.errorBanner).appendChild(this.errorText);
+    const retry = el('button', 'banner-action', this.errorBanner);
+    retry.type = 'button';
+    retry.textContent = 'Retry';
+    retry.setAttribute('aria-label', 'Retry loading the order book now');
+    retry.addEventListener('click', () => events.onRefresh());
 
     const body = el('div', 'ob-body', this.root);
     this.grid = el('div', 'ob-grid', body);
@@ -242,16 +294,9 @@ export class OrderBookView {
     this.grid.setAttribute('aria-readonly', 'true');
     const head = el('div', 'row head', this.grid);
     head.setAttribute('role', 'row');
-    const mkHead = (cls: string) => {
-      const c = el('div', `cell ${cls}`, head);
-      c.setAttribute('role', 'columnheader');
-      const t = document.createTextNode('');
-      c.appendChild(t);
-      return t;
-    };
-    this.priceHead = mkHead('price');
-    this.sizeHead = mkHead('size');
-    this.totalHead = mkHead('total');
+    this.priceHead = textCell(head, 'price', 'columnheader');
+    this.sizeHead = textCell(head, 'size', 'columnheader');
+    this.totalHead = textCell(head, 'total', 'columnheader');
     this.setCurrencies('', '');
 
     this.asksBody = el('div', 'side asks', this.grid);
@@ -260,14 +305,8 @@ export class OrderBookView {
     const spreadRow = el('div', 'row spread', this.grid);
     spreadRow.setAttribute('role', 'row');
     spreadRow.tabIndex = -1;
-    const spreadCell = el('div', 'cell spread-cell', spreadRow);
-    spreadCell.setAttribute('role', 'gridcell');
-    this.spreadText = document.createTextNode('Spread —');
-    spreadCell.appendChild(this.spreadText);
-    const midCell = el('div', 'cell mid-cell', spreadRow);
-    midCell.setAttribute('role', 'gridcell');
-    this.midText = document.createTextNode('Mid —');
-    midCell.appendChild(this.midText);
+    this.spreadText = textCell(spreadRow, 'spread-cell', 'gridcell', 'Spread —');
+    this.midText = textCell(spreadRow, 'mid-cell', 'gridcell', 'Mid —');
     this.bidsBody = el('div', 'side bids', this.grid);
     this.bidsBody.setAttribute('role', 'rowgroup');
     this.bidsBody.setAttribute('aria-label', 'Bids');
@@ -275,6 +314,9 @@ export class OrderBookView {
     const chartBox = el('section', 'ob-chart', body);
     chartBox.setAttribute('aria-label', 'Depth chart');
     this.canvas = el('canvas', undefined, chartBox);
+    this.chartMessage = el('div', 'chart-message', chartBox);
+    this.chartMessage.setAttribute('role', 'status');
+    this.chartMessage.textContent = 'Waiting for the first snapshot…';
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price');
 
@@ -337,6 +379,20 @@ export class OrderBookView {
     this.ensureRows(depth);
   }
 
+  /**
+   * Pad prices to `price` and sizes/totals to `size` fraction digits (the tick and the lot); the
+   * last view is written again with the new padding.
+   */
+  setDigits(price: number, size: number): void {
+    if (price === this.digits.price && size === this.digits.size) return;
+    this.digits.price = price;
+    this.digits.size = size;
+    for (const r of this.asks) r.invalidate();
+    for (const r of this.bids) r.invalidate();
+    this.lastSpread = this.lastMid = '';
+    if (this.rendered && !this.pendingView) this.render(this.rendered);
+  }
+
   /** Label the grouping options with the price step each gives (`steps[i]` = priceIncrement × GROUPINGS[i]). */
   setGroupingSteps(steps: readonly string[]): void {
     const opts = this.groupingSelect.options;
@@ -352,8 +408,8 @@ export class OrderBookView {
       this.observer?.observe(r.root);
       return r;
     };
-    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild, !!this.observer)));
-    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null, !!this.observer)));
+    while (this.asks.length < n) this.asks.push(add(new Row('ask', this.asksBody, this.asksBody.firstChild, !!this.observer, this.digits)));
+    while (this.bids.length < n) this.bids.push(add(new Row('bid', this.bidsBody, null, !!this.observer, this.digits)));
     if (!this.tabStop) {
       const first = this.bids[0]?.root ?? this.asks[0]?.root;
       if (first) {
@@ -403,9 +459,9 @@ export class OrderBookView {
     let flashed = false;
     flashed = this.fill(this.asks, view.asks) || flashed;
     flashed = this.fill(this.bids, view.bids) || flashed;
-    const spread = view.spread === null ? 'Spread —' : `Spread ${view.spread} (${view.spreadBps} bps)`;
+    const spread = view.spread === null ? 'Spread —' : `Spread ${padFraction(view.spread, this.digits.price)} (${view.spreadBps} bps)`;
     if (spread !== this.lastSpread) this.spreadText.data = this.lastSpread = spread;
-    const mid = view.mid === null ? 'Mid —' : `Mid ${view.mid}`;
+    const mid = view.mid === null ? 'Mid —' : `Mid ${padFraction(view.mid, this.digits.price)}`;
     if (mid !== this.lastMid) this.midText.data = this.lastMid = mid;
     if (view.sequence !== this.lastSeq) this.seqText.data = this.lastSeq = view.sequence;
     if (view.time !== this.lastTime) {
@@ -462,10 +518,29 @@ export class OrderBookView {
     this.statusBanner.hidden = false;
   }
 
-  /** Error banner (textContent); null hides it. */
+  /** Error banner with a Retry button (the failure as text); null hides it. */
   setError(message: string | null): void {
     this.errorBanner.hidden = message === null;
-    this.errorBanner.textContent = message ?? '';
+    this.errorText.data = message ?? '';
+  }
+
+  /** A line over the depth chart saying why it is empty (no book yet, or the failure); null hides it. */
+  setChartMessage(message: string | null): void {
+    this.chartMessage.hidden = message === null;
+    this.chartMessage.textContent = message ?? '';
+  }
+
+  /** Empty the book (another profile's book is not this one): rows hidden, spread and mid unknown. */
+  clearBook(): void {
+    this.pendingView = undefined;
+    for (const r of this.asks) r.hide();
+    for (const r of this.bids) r.hide();
+    this.spreadText.data = this.lastSpread = 'Spread —';
+    this.midText.data = this.lastMid = 'Mid —';
+    this.seqText.data = this.lastSeq = '—';
+    this.updatedText.data = '—';
+    this.lastTime = -1;
+    this.rendered = undefined;
   }
 
   /** Footer polling state, e.g. "every 1000 ms", "paused", "backing off 4000 ms". */
@@ -496,32 +571,10 @@ export class OrderBookView {
   private onKey(e: KeyboardEvent): void {
     this.flush(); // rows shown/hidden by a pending view count
     const rows = this.visibleRows();
-    const cur = rows.indexOf(document.activeElement as HTMLElement);
-    let next = cur;
-    switch (e.key) {
-      case 'ArrowDown':
-        next = Math.min(rows.length - 1, cur + 1);
-        break;
-      case 'ArrowUp':
-        next = Math.max(0, cur - 1);
-        break;
-      case 'PageDown':
-        next = Math.min(rows.length - 1, cur + 10);
-        break;
-      case 'PageUp':
-        next = Math.max(0, cur - 10);
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = rows.length - 1;
-        break;
-      default:
-        return;
-    }
+    const move = Object.prototype.hasOwnProperty.call(NAV_KEYS, e.key) ? NAV_KEYS[e.key] : undefined;
+    if (!move) return;
     e.preventDefault();
-    const target = rows[next];
+    const target = rows[move(rows.indexOf(document.activeElement as HTMLElement), rows.length)];
     if (target) {
       this.rowOf.get(target)?.flush();
       this.setActiveRow(target);

@@ -5,21 +5,16 @@
  * the signed preview sent by the extension (prehash parts, body bytes, redacted KC-API-*
  * headers, key version, clock offset) and test/placement results with their diagnosis. All
  * strings from the API go through `textContent`; no inline handlers; messages are validated with
- * the protocol's zod schemas on receipt. The API secret never reaches this code.
+ * the protocol's schemas on receipt (src/webview/vscodeApi.ts). The API secret never reaches this code.
  */
 import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, emptyDraft, parseToWebview, type OrderDraft, type RunResult, type ToExtension } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
 import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
+import { onHostMessage, webviewApi } from '../vscodeApi';
+import { shownIssues } from '../../shared/requestBuilder/formIssues';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (m: ToExtension) => vscode.postMessage(m);
+const vscode = webviewApi<typeof REQUEST_BUILDER_PROTOCOL, { draft: OrderDraft }>(REQUEST_BUILDER_PROTOCOL);
+const post = (m: ToHost) => vscode.post(m);
 
 // ---------------------------------------------------------------------------------------------
 // DOM helpers (text only, never innerHTML)
@@ -50,6 +45,16 @@ const saved = vscode.getState() as { draft?: OrderDraft } | undefined;
 let draft: OrderDraft = saved?.draft ?? emptyDraft('', newClientOid());
 let busy = false;
 let hasErrors = false;
+/** Fields the person has changed: their issues are shown (no error before input). */
+const touched = new Set<string>();
+/** The person pressed "Run order test" or "Place order…": every issue is shown. */
+let attempted = false;
+
+/** Fields whose value differs from a fresh draft (a restored or loaded order counts as input). */
+function filledFields(d: OrderDraft): string[] {
+  const empty = emptyDraft(d.symbol, d.clientOid) as Record<string, unknown>;
+  return Object.entries(d).filter(([k, v]) => v !== empty[k]).map(([k]) => k);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Layout
@@ -176,7 +181,8 @@ curlSecretsBtn.title = 'Copy as curl including the API key and passphrase header
 const placeBtn = el('button', 'rb-danger', 'Place order…');
 for (const b of [testBtn, curlBtn, curlSecretsBtn, placeBtn]) b.type = 'button';
 testBtn.title = 'POST /api/v1/hf/orders/test: validates the signature and parameters, creates no order';
-placeBtn.title = 'POST /api/v1/hf/orders: places a real order after a confirmation';
+const PLACE_TITLE = 'POST /api/v1/hf/orders: places the order after a confirmation that names the profile';
+placeBtn.title = PLACE_TITLE;
 actions.append(testBtn, curlBtn, curlSecretsBtn);
 const guarded = el('div', 'rb-guarded');
 guarded.append(placeBtn, el('span', 'rb-muted', 'Sends the same signed body to POST /api/v1/hf/orders after a confirmation.'));
@@ -187,7 +193,7 @@ const previewTitle = el('h2', undefined, 'What will be signed');
 const previewBox = el('div', 'rb-signed');
 const resultTitle = el('h2', undefined, 'Result');
 const resultBox = el('div', 'rb-result');
-resultBox.append(el('p', 'rb-muted', 'Run an order test to see the response.'));
+clearResult();
 previewCol.append(previewTitle, previewBox, resultTitle, resultBox);
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +212,7 @@ function renderSymbols(symbolsError?: string): void {
     o.value = s.symbol;
     symbolSelect.append(o);
   }
-  if (symbolsError) setStatus('error', `Symbols could not be loaded: ${symbolsError}`);
+  if (symbolsError) setStatus('error', `Symbols could not be loaded: ${symbolsError}`, { label: 'Retry', run: () => post({ type: 'reloadSymbols' }) });
 }
 
 function renderRules(): void {
@@ -260,21 +266,25 @@ function renderIssues(issues: RuleIssue[]): void {
     span.className = 'rb-field-msg';
   }
   for (const input of inputs.values()) input.classList.remove('rb-invalid', 'rb-warn');
-  const general: string[] = [];
-  for (const i of issues) {
-    const span = i.field ? errorSpans.get(i.field as FieldName) : undefined;
-    const visible = i.field ? !rows.get(i.field as FieldName)?.classList.contains('rb-hidden') : false;
-    if (span && visible) {
-      if (!span.textContent) {
-        span.textContent = i.message;
-        span.classList.add(i.severity === 'error' ? 'rb-error' : 'rb-warning');
-        inputs.get(i.field as FieldName)?.classList.add(i.severity === 'error' ? 'rb-invalid' : 'rb-warn');
-      }
-    } else general.push(`${i.severity === 'error' ? 'Error' : 'Warning'}: ${i.message}`);
+  // Only what the person has touched (or everything after a try), each at the field at fault.
+  const shown = shownIssues(issues, touched, attempted);
+  const general = shown.general.map((i) => `${i.severity === 'error' ? 'Error' : 'Warning'}: ${i.message}`);
+  for (const [field, list] of shown.byField) {
+    const span = errorSpans.get(field as FieldName);
+    const hidden = rows.get(field as FieldName)?.classList.contains('rb-hidden') ?? flagsRow.classList.contains('rb-hidden');
+    const first = list[0];
+    if (span && !hidden) {
+      span.textContent = first.message;
+      span.classList.add(first.severity === 'error' ? 'rb-error' : 'rb-warning');
+      inputs.get(field as FieldName)?.classList.add(first.severity === 'error' ? 'rb-invalid' : 'rb-warn');
+      for (const more of list.slice(1)) general.push(`${more.severity === 'error' ? 'Error' : 'Warning'}: ${more.message}`);
+    } else for (const i of list) general.push(`${i.severity === 'error' ? 'Error' : 'Warning'}: ${i.message}`);
   }
   generalMsg.textContent = general.join('\n');
-  hasErrors = issues.some((i) => i.severity === 'error');
+  const firstError = issues.find((i) => i.severity === 'error');
+  hasErrors = firstError !== undefined;
   placeBtn.disabled = busy || hasErrors;
+  placeBtn.title = firstError ? `Not ready to place: ${firstError.message}` : PLACE_TITLE;
 }
 
 function validate(): RuleIssue[] {
@@ -360,9 +370,23 @@ function renderResult(r: RunResult): void {
   if (d.field && inputs.has(d.field as FieldName)) inputs.get(d.field as FieldName)?.classList.add('rb-invalid');
 }
 
-function setStatus(level: 'info' | 'error', message: string): void {
-  statusLine.textContent = message;
+/** The status line: `message`, and a button (e.g. Retry) when `action` is given. */
+function setStatus(level: 'info' | 'error', message: string, action?: { label: string; run: () => void }): void {
+  clear(statusLine);
+  statusLine.append(el('span', undefined, message));
+  if (action) {
+    const b = el('button', 'rb-secondary rb-status-action', action.label);
+    b.type = 'button';
+    b.addEventListener('click', () => action.run());
+    statusLine.append(b);
+  }
   statusLine.className = `rb-status rb-status-${level}`;
+}
+
+/** "Run an order test to see the response." in place of a result. */
+function clearResult(): void {
+  clear(resultBox);
+  resultBox.append(el('p', 'rb-muted', 'Run an order test to see the response.'));
 }
 
 function setBusy(b: boolean): void {
@@ -378,7 +402,9 @@ function setBusy(b: boolean): void {
 
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 let draftSeq = 0;
-function onFormChange(): void {
+function onFormChange(ev?: Event): void {
+  const name = (ev?.target as HTMLInputElement | null)?.name;
+  if (name) touched.add(name);
   draft = readForm();
   vscode.setState({ draft });
   renderRules();
@@ -394,29 +420,42 @@ regen.addEventListener('click', () => {
   (inputs.get('clientOid') as HTMLInputElement).value = newClientOid();
   onFormChange();
 });
-testBtn.addEventListener('click', () => {
+/** The person tries the order: from now on every issue is shown. */
+function attempt(): void {
+  attempted = true;
   draft = readForm();
+  validate();
+}
+testBtn.addEventListener('click', () => {
+  attempt();
   post({ type: 'runTest', draft });
 });
 curlBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: false }));
 curlSecretsBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: true }));
 placeBtn.addEventListener('click', () => {
-  draft = readForm();
+  attempt();
   post({ type: 'place', draft });
 });
 
-window.addEventListener('message', (ev: MessageEvent) => {
-  const msg = parseToWebview(ev.data);
-  if (!msg) return;
+onHostMessage(REQUEST_BUILDER_PROTOCOL, (msg) => {
   switch (msg.type) {
     case 'init': {
       symbols = msg.symbols;
       symbolMap = new Map(symbols.map((s) => [s.symbol, s]));
       if (!saved?.draft || msg.replaceDraft) draft = msg.draft;
       if (!draft.symbol && symbols.length) draft.symbol = symbols[0].symbol;
-      profileBadge.textContent = msg.profile.sandbox ? msg.profile.name : `LIVE · ${msg.profile.name}`;
-      profileBadge.title = msg.profile.sandbox ? 'Offline sandbox exchange: nothing real is traded' : 'A real exchange: "Place order" trades real funds';
+      if (msg.replaceDraft) attempted = false;
+      for (const f of filledFields(draft)) touched.add(f);
+      // Which exchange this panel speaks to, always in view.
+      profileBadge.textContent = `Profile: ${msg.profile.name}${msg.profile.sandbox ? ' · sandbox' : ' · LIVE'}`;
+      profileBadge.title = msg.profile.sandbox ? 'The offline sandbox exchange: nothing real is traded' : 'A real exchange: "Place order" trades real funds';
       profileBadge.classList.toggle('rb-badge-live', !msg.profile.sandbox);
+      if (msg.profileChanged) {
+        // The result and the preview were another exchange's.
+        clearResult();
+        renderPreview(null);
+        setStatus('info', `Now speaking to profile "${msg.profile.name}"${msg.profile.sandbox ? ' (sandbox)' : ' (a real exchange)'}: the previous profile's result was cleared.`);
+      }
       renderSymbols(msg.symbolsError);
       writeForm();
       renderRules();
@@ -443,6 +482,13 @@ window.addEventListener('message', (ev: MessageEvent) => {
     case 'notice':
       setStatus(msg.level, msg.message);
       break;
+    case 'trigger': {
+      // A keyboard shortcut (package.json keybindings): the same path as a click.
+      const btn = msg.action === 'runTest' ? testBtn : placeBtn;
+      if (btn.disabled) setStatus('info', msg.action === 'place' && hasErrors ? placeBtn.title : 'Busy: a request is in flight.');
+      else btn.click();
+      break;
+    }
   }
 });
 

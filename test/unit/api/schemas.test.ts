@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { ENDPOINTS, fillPath, matchEndpoint, pathExists, POOL_QUOTAS } from '../../../src/api/endpoints';
+import { ENDPOINTS, KUCOIN_RESERVED_SEGMENTS, fillPath, matchEndpoint, pathExists, POOL_QUOTAS } from '../../../src/api/endpoints';
 import { needsLossless, parseJson } from '../../../src/api/json';
 import * as S from '../../../src/api/schemas';
 
@@ -154,6 +154,22 @@ describe('endpoints table', () => {
     assert.equal(matchEndpoint('GET', '/api/v1/nope'), undefined);
     assert.equal(pathExists('/api/v1/hf/orders'), true);
     assert.equal(pathExists('/api/v9/x'), false);
+  });
+  it('a path parameter never takes the segment of another endpoint or of a KuCoin endpoint the sandbox lacks', () => {
+    assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/done')?.name, 'doneOrders');
+    assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/active/symbols')?.name, 'activeOrderSymbols');
+    assert.deepEqual(matchEndpoint('DELETE', '/api/v1/hf/orders/client-order/my-oid')?.pathParams, { clientOid: 'my-oid' });
+    // literal siblings (done, active, test, client-order) and KuCoin's own sub-resources are no ids
+    for (const seg of ['done', 'active', 'test', 'client-order', ...KUCOIN_RESERVED_SEGMENTS['/api/v1/hf/orders']]) {
+      assert.equal(matchEndpoint('DELETE', `/api/v1/hf/orders/${seg}`), undefined, `DELETE ${seg}`);
+      if (seg !== 'done' && seg !== 'active') assert.equal(matchEndpoint('GET', `/api/v1/hf/orders/${seg}`), undefined, `GET ${seg}`);
+    }
+    assert.equal(pathExists('/api/v1/hf/orders/cancelAll'), false);
+    assert.equal(pathExists('/api/v1/hf/orders/done'), true);
+    // a clientOid is the user's word: only literal siblings (none under client-order/) are excluded
+    assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/client-order/sync')?.name, 'orderByClientOid');
+    assert.equal(matchEndpoint('DELETE', '/api/v1/withdrawals/quotas'), undefined);
+    assert.equal(matchEndpoint('DELETE', '/api/v1/withdrawals/67e6515f7960ba0007b42025')?.name, 'cancelWithdrawal');
   });
   it('facts of the spec Limits table and the brief', () => {
     const f = (n: keyof typeof ENDPOINTS) => [ENDPOINTS[n].method, ENDPOINTS[n].path, ENDPOINTS[n].permission, ENDPOINTS[n].pool, ENDPOINTS[n].weight];

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
-import { accountArg, currencyArg, orderArg, orderDocumentArgs, symbolArg } from '../../../src/extension/commandArgs';
+import { accountArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, withdrawalArg } from '../../../src/extension/commandArgs';
 
 /** An argument as another extension could build it: a full draft plus test/automation hooks. */
 const HOSTILE = {
@@ -107,6 +107,22 @@ describe('command argument normalisers (issue 18)', () => {
         fc.property(extras, extras, (outer, inner) => {
           assert.deepEqual(orderArg({ ...outer, kind: 'order', symbol: 'BTC-USDT', order: { ...inner, id: 'abc123' } }), { symbol: 'BTC-USDT', orderId: 'abc123' });
           assert.deepEqual(symbolArg({ ...outer, kind: 'symbol', symbol: 'BTC-USDT' }), { symbol: 'BTC-USDT' });
+        }),
+      );
+    });
+  });
+
+  describe('withdrawalArg (Funding History withdrawal rows)', () => {
+    it('keeps only the withdrawal id of a withdrawal row', () => {
+      assert.deepEqual(withdrawalArg({ kind: 'withdrawal', withdrawal: { id: '67e6515f7960ba0007b42025', amount: '1', address: 'evil' } }), { withdrawalId: '67e6515f7960ba0007b42025' });
+      for (const bad of [undefined, '67e6515f7960ba0007b42025', { kind: 'deposit', withdrawal: { id: 'a' } }, { kind: 'withdrawal' }, { kind: 'withdrawal', withdrawal: { id: '../x' } }, { kind: 'withdrawal', withdrawal: { id: 5 } }]) {
+        assert.equal(withdrawalArg(bad), undefined, JSON.stringify(bad));
+      }
+    });
+    it('property: nothing but the id survives', () => {
+      fc.assert(
+        fc.property(extras, extras, (outer, inner) => {
+          assert.deepEqual(withdrawalArg({ ...outer, kind: 'withdrawal', withdrawal: { ...inner, id: 'abc123' } }), { withdrawalId: 'abc123' });
         }),
       );
     });

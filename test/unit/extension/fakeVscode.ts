@@ -53,6 +53,81 @@ class Plain {
   }
 }
 
+/**
+ * A webview panel of the fake: records the HTML, the options and every message posted; tests
+ * drive it as VS Code would ({@link FakeWebviewPanel.receive} a message from the page,
+ * {@link FakeWebviewPanel.setVisible}, {@link FakeWebviewPanel.close}).
+ */
+export class FakeWebviewPanel {
+  title: string;
+  visible = true;
+  active = true;
+  disposed = false;
+  revealed = 0;
+  readonly posted: unknown[] = [];
+  private readonly messageEmitter = new EventEmitter<unknown>();
+  private readonly stateEmitter = new EventEmitter<unknown>();
+  private readonly disposeEmitter = new EventEmitter<void>();
+  readonly webview: {
+    html: string;
+    options: unknown;
+    cspSource: string;
+    asWebviewUri(u: Uri): Uri;
+    postMessage(m: unknown): Promise<boolean>;
+    onDidReceiveMessage: EventEmitter<unknown>['event'];
+  };
+  readonly onDidChangeViewState = this.stateEmitter.event;
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  constructor(
+    readonly viewType: string,
+    title: string,
+    readonly options: Record<string, unknown>,
+  ) {
+    this.title = title;
+    const posted = this.posted;
+    this.webview = {
+      html: '',
+      options,
+      cspSource: 'https://fake.vscode-cdn.net',
+      asWebviewUri: (u) => u,
+      postMessage: async (m) => {
+        posted.push(m);
+        return true;
+      },
+      onDidReceiveMessage: this.messageEmitter.event,
+    };
+  }
+
+  /** A message from the page. */
+  receive(m: unknown): void {
+    this.messageEmitter.fire(m);
+  }
+
+  /** Show or hide the panel (fires onDidChangeViewState). */
+  setVisible(v: boolean): void {
+    this.visible = v;
+    this.stateEmitter.fire({ webviewPanel: this });
+  }
+
+  reveal(): void {
+    this.revealed++;
+    this.setVisible(true);
+  }
+
+  /** The user closes the tab. */
+  close(): void {
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.visible = false;
+    this.disposeEmitter.fire();
+  }
+}
+
 /** A QuickPick or InputBox the fake showed: its options at the time it was shown. */
 export interface ShownInput {
   kind: 'pick' | 'input';
@@ -80,6 +155,10 @@ export interface FakeVscode {
   messages: Array<{ kind: string; message: string; modal: boolean; detail?: string }>;
   ui: FakeUi;
   config: Map<string, unknown>;
+  /** Webview panels created, oldest first. */
+  panels: FakeWebviewPanel[];
+  /** Lines written to the output channel, as `level: text`. */
+  log: string[];
 }
 
 /** Build a fake `vscode` module. */
@@ -94,11 +173,14 @@ export function fakeVscode(): FakeVscode {
     shown,
     messages,
     config,
+    panels: [],
+    log: [],
     ui: { pick: () => undefined, input: () => undefined, message: () => undefined },
   };
   const disposable = () => ({ dispose() {} });
   const event = () => () => disposable();
-  const channel = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, appendLine() {}, show() {}, dispose() {} };
+  const line = (level: string) => (text: string) => void fake.log.push(`${level}: ${text}`);
+  const channel = { info: line('info'), warn: line('warn'), error: line('error'), debug: line('debug'), trace() {}, appendLine() {}, show() {}, dispose() {} };
   const message = (kind: 'info' | 'warning' | 'error') => async (msg: string, ...rest: unknown[]) => {
     const opts = rest[0] !== null && typeof rest[0] === 'object' ? (rest[0] as { modal?: boolean; detail?: string }) : undefined;
     const actions = rest.filter((r): r is string => typeof r === 'string');
@@ -189,7 +271,7 @@ export function fakeVscode(): FakeVscode {
     QuickInputButtons: { Back: { iconPath: 'back' } },
     window: {
       createOutputChannel: () => channel,
-      createTreeView: () => ({ visible: false, description: '', onDidChangeVisibility: event(), dispose() {} }),
+      createTreeView: () => ({ visible: false, description: '', onDidChangeVisibility: event(), onDidExpandElement: event(), onDidCollapseElement: event(), reveal: async () => undefined, dispose() {} }),
       createStatusBarItem: () => ({ show() {}, hide() {}, dispose() {} }),
       createQuickPick: () => quickInput('pick'),
       createInputBox: () => quickInput('input'),
@@ -203,8 +285,10 @@ export function fakeVscode(): FakeVscode {
         shown.push(s);
         return fake.ui.input(s);
       },
-      createWebviewPanel: () => {
-        throw new Error('no webviews in the fake');
+      createWebviewPanel: (viewType: string, title: string, _column: unknown, options: Record<string, unknown>) => {
+        const p = new FakeWebviewPanel(viewType, title, options ?? {});
+        fake.panels.push(p);
+        return p;
       },
       registerWebviewPanelSerializer: disposable,
       onDidChangeActiveTextEditor: event(),

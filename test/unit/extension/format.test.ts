@@ -1,30 +1,8 @@
 /** Unit tests of the tree views' pure text helpers (src/extension/views/format.ts). */
 import { strict as assert } from 'assert';
-import fc from 'fast-check';
-import * as dec from '../../../src/api/decimal';
-import { FIGURE_SPACE as S, alignDecimals, backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
+import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
 
 describe('extension/views/format', () => {
-  it('alignDecimals pads fractions with zeros and integers with figure spaces', () => {
-    assert.deepStrictEqual(alignDecimals(['1.5', '120', '0.25']), [`${S}${S}1.50`, '120.00', `${S}${S}0.25`]);
-    assert.deepStrictEqual(alignDecimals(['2', '0']), ['2', '0']);
-    assert.deepStrictEqual(alignDecimals(['0.00000001', '12345.6']), [`${S}${S}${S}${S}0.00000001`, '12345.60000000']);
-    assert.deepStrictEqual(alignDecimals(['n/a', '1.5', '10']), ['n/a', `${S}1.5`, '10.0']);
-  });
-
-  it('alignDecimals keeps every value exact and every string the same length', () => {
-    const decimal = fc
-      .tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 10 }))
-      .map(([u, scale]) => dec.fromUnits(u, scale));
-    fc.assert(
-      fc.property(fc.array(decimal, { minLength: 1, maxLength: 8 }), (values) => {
-        const out = alignDecimals(values);
-        assert.strictEqual(new Set(out.map((o) => o.length)).size, 1);
-        out.forEach((o, i) => assert.strictEqual(dec.cmp(o.split(S).join(''), values[i]), 0));
-      }),
-    );
-  });
-
   it('padFraction never removes digits', () => {
     assert.strictEqual(padFraction('1.5', 3), '1.500');
     assert.strictEqual(padFraction('2', 2), '2.00');

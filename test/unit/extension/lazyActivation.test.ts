@@ -10,6 +10,9 @@ import { build } from 'esbuild';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
+/** Every module in the bundle (eager or lazy), from the same metafile. */
+let allInputs: string[] = [];
+
 async function eagerModules(): Promise<Set<string>> {
   const r = await build({
     absWorkingDir: ROOT,
@@ -24,6 +27,7 @@ async function eagerModules(): Promise<Set<string>> {
     logLevel: 'silent',
   });
   const inputs = r.metafile.inputs;
+  allInputs = Object.keys(inputs);
   const seen = new Set<string>();
   const stack = ['src/extension/extension.ts'];
   while (stack.length) {
@@ -47,19 +51,27 @@ describe('activation loads only light modules (dist/extension.js)', function () 
     assert.deepEqual(heavy, []);
   });
 
-  it('keeps the funding and request-builder implementations behind dynamic import()', () => {
+  it('keeps the funding, request-builder and order-language-client implementations behind dynamic import()', () => {
     const lazy = [
       'src/extension/funding/deposit.ts',
       'src/extension/funding/withdraw.ts',
       'src/extension/funding/panel.ts',
       'src/extension/requestBuilder/controller.ts',
       'src/extension/requestBuilder/panel.ts',
-      'src/extension/requestBuilder/orderDocuments.ts',
       'src/shared/requestBuilder/protocol.ts',
-      'src/shared/requestBuilder/orderDocument.ts',
+      'src/extension/language/client.ts',
+      'src/extension/language/orderAt.ts',
+      'src/language/document.ts',
     ];
     assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
     // Control: the light registration modules are in the eager set.
-    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts'));
+    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts') && eager.has('src/extension/language/index.ts'));
+  });
+
+  it('the order-document language client is not even in the bundle (dist/language-client.js, loaded when an order document opens); jsonc-parser is not initialised', () => {
+    assert.deepEqual(allInputs.filter((f) => /node_modules\/(vscode-languageclient|vscode-languageserver-protocol|vscode-jsonrpc)\/|src\/extension\/language\/client\.ts$/.test(f)), []);
+    assert.deepEqual([...eager].filter((f) => /node_modules\/jsonc-parser\//.test(f)), []);
+    // Control: the metafile does list lazily loaded packages (zod is in the bundle, behind import()).
+    assert.ok(allInputs.some((f) => f.includes('node_modules/zod/')));
   });
 });

@@ -5,7 +5,9 @@
  * - the test door `spotdesk.testHooks` does not exist and activate() exports only `activationMs`;
  * - `spotdesk.withdraw` called the way any other extension could — a complete draft, a
  *   confirmation function and a client of another account in the argument — still asks every step,
- *   shows the modal summary, and sends nothing when the modal is dismissed (sandbox state checked).
+ *   shows the modal summary, and sends nothing when the modal is dismissed (sandbox state checked);
+ * - `spotdesk.cancelWithdrawal` called with a forged row (other figures, a confirm function) shows
+ *   the withdrawal as the exchange has it in a modal and cancels nothing when it is dismissed.
  */
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
@@ -74,7 +76,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     activate(PRODUCTION, secrets);
 
     // The person answers the steps (as they would for this very draft) and dismisses the modal.
-    const answers: Record<string, string> = { 'Chain for USDT': 'TRC20', 'Destination type': 'ADDRESS', 'Who pays the withdrawal fee?': 'EXTERNAL', 'API version': 'V1' };
+    const answers: Record<string, string> = { 'Chain for USDT': 'TRC20', 'Where do you send it?': 'Send to an address', 'Who pays the withdrawal fee?': 'I pay the fee', 'What does the withdrawal carry?': 'A plain address withdrawal' };
     fake.ui = {
       pick: (s, items) => items.find((i) => i.label.replace(/^\$\([^)]*\) /, '').startsWith(Object.entries(answers).find(([k]) => s.placeholder?.startsWith(k))?.[1] ?? '\u0000')),
       input: (s) => (s.prompt?.includes('address on') ? TRON : s.prompt?.startsWith('Amount of') ? '20' : undefined),
@@ -100,7 +102,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     assert.equal(confirmCalls, 0, 'the confirmation function in the argument was never called');
     assert.deepEqual(
       fake.shown.map((s) => s.placeholder ?? s.prompt),
-      ['Chain for USDT (withdraw-enabled only)', 'Destination type', `USDT address on TRC20`, fake.shown[3].prompt, 'Who pays the withdrawal fee?', 'API version'],
+      ['Where do you send it?', 'What does the withdrawal carry?', 'Chain for USDT (withdraw-enabled only)', `USDT address on TRC20`, fake.shown[4].prompt, 'Who pays the withdrawal fee?'],
       'every step but the currency was asked',
     );
     const modal = fake.messages.find((m) => m.modal);
@@ -111,5 +113,37 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
       assert.deepEqual((await admin(sb, 'GET', `/sandbox/v1/withdrawals?uid=${u.uid}`)).json.data, [], 'no withdrawal');
       assert.deepEqual(balanceOf(sb, u.uid, 'USDT', 'main'), { balance: '100', available: '100', holds: '0' }, 'balance unchanged');
     }
+  });
+
+  it('spotdesk.cancelWithdrawal with a forged row and a confirm function: the modal shows the exchange\'s withdrawal; dismissed, nothing is cancelled', async () => {
+    const victim = await createUser(sb, { balances: [{ currency: 'USDT', type: 'main', amount: '100' }] });
+    fake.config.set('spotdesk.activeProfile', 'Exchange');
+    fake.config.set('spotdesk.profiles', [{ name: 'Exchange', baseUrl: sb.baseUrl }]);
+    const secrets = new Map([['spotdesk.credentials/user:Exchange', JSON.stringify({ apiKey: victim.apiKey, apiSecret: victim.apiSecret, apiPassphrase: victim.apiPassphrase, keyVersion: String(victim.keyVersion) })]]);
+    activate(PRODUCTION, secrets);
+    const direct = new SpotClient({ baseUrl: sb.baseUrl, credentials: victim });
+    const w = await direct.withdrawV1({ currency: 'USDT', address: TRON, amount: '20', chain: 'trx' });
+    direct.close();
+    const held = balanceOf(sb, victim.uid, 'USDT', 'main');
+    assert.notEqual(held.holds, '0');
+
+    let confirmCalls = 0;
+    const forged = { kind: 'withdrawal', withdrawal: { id: w.withdrawalId, amount: '0.01', currency: 'USDT', address: 'somewhere-harmless', status: 'PROCESSING' }, confirm: () => ++confirmCalls, answer: 'Cancel Withdrawal' };
+    fake.messages.length = 0;
+    fake.ui = { pick: () => undefined, input: () => undefined, message: () => undefined }; // the person dismisses the modal
+    assert.equal(await fake.commands.get('spotdesk.cancelWithdrawal')!(forged), false);
+    const modal = fake.messages.find((m) => m.modal);
+    assert.ok(modal, 'a modal was shown');
+    assert.equal(modal.message, `Cancel the withdrawal of 20 USDT to ${TRON}?`, 'the exchange\'s figures, not the row\'s');
+    assert.ok(modal.detail?.includes(`Withdrawal id ${w.withdrawalId}`), modal.detail);
+    assert.equal(confirmCalls, 0);
+    assert.equal(sb.state.withdrawals.get(w.withdrawalId)?.status, 'PROCESSING');
+    assert.deepEqual(balanceOf(sb, victim.uid, 'USDT', 'main'), held, 'hold unchanged');
+
+    // answered "Cancel Withdrawal": cancelled, hold released
+    fake.ui = { pick: () => undefined, input: () => undefined, message: (_k, _m, o, actions) => ((o as { modal?: boolean } | undefined)?.modal ? actions[0] : undefined) };
+    assert.equal(await fake.commands.get('spotdesk.cancelWithdrawal')!({ kind: 'withdrawal', withdrawal: { id: w.withdrawalId } }), true);
+    assert.equal(sb.state.withdrawals.get(w.withdrawalId)?.status, 'FAILURE');
+    assert.deepEqual(balanceOf(sb, victim.uid, 'USDT', 'main'), { balance: '100', available: '100', holds: '0' });
   });
 });

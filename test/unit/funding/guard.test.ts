@@ -49,7 +49,7 @@ describe('funding guard pieces', () => {
       assert.equal(summaryText(s), [
         'Amount: 100 USDT',
         'Fee: 1 USDT',
-        'Fee deduction: INTERNAL (fee taken from the amount)',
+        'Who pays the fee: the recipient (INTERNAL: taken from the amount)',
         'Recipient receives: 99 USDT',
         'Main account pays: 100 USDT',
         'Address: 0x62d35481cb74fa959aec61d33a5d4507a1234567',

@@ -71,13 +71,14 @@ describe('funding quote (fee and receive amount via src/api/withdrawalFee.ts)', 
 
   it('deductionOptions explains all three choices; Lightning V4 disables EXTERNAL', () => {
     const opts = deductionOptions({ amount: '100', chain: ERC20, precision: 6, mainAvailable: '500', apiVersion: 'V1' }, 'USDT');
-    assert.deepEqual(opts.map((o) => [o.value, o.detail, o.disabled]), [
-      ['INTERNAL', 'recipient gets 99 USDT, account pays 100 USDT (fee 1 USDT)', undefined],
-      ['EXTERNAL', 'recipient gets 100 USDT, account pays 101 USDT (fee 1 USDT)', undefined],
-      ['AUTO', 'recipient gets 100 USDT, account pays 101 USDT (fee 1 USDT) → main pays the fee', undefined],
+    // Plain words first, the API term beside them.
+    assert.deepEqual(opts.map((o) => [o.value, o.label, o.term, o.detail, o.disabled]), [
+      ['INTERNAL', 'Recipient pays the fee', 'INTERNAL — fee taken from the amount', 'recipient gets 99 USDT, account pays 100 USDT (fee 1 USDT)', undefined],
+      ['EXTERNAL', 'I pay the fee', 'EXTERNAL — fee paid from the main account', 'recipient gets 100 USDT, account pays 101 USDT (fee 1 USDT)', undefined],
+      ['AUTO', 'Automatic: I pay it if main can, else the recipient', 'AUTO — feeDeductType omitted', 'recipient gets 100 USDT, account pays 101 USDT (fee 1 USDT) → I pay the fee', undefined],
     ]);
     const ln = deductionOptions({ amount: '0.001', chain: BTCLN, precision: 8, mainAvailable: '1', apiVersion: 'V4' }, 'BTC');
     assert.equal(ln[1].disabled, 'feeDeductType EXTERNAL is not supported on the Lightning network (internal deduction only)');
-    assert.equal(ln[2].detail, 'recipient gets 0.000985 BTC, account pays 0.001 BTC (fee 0.000015 BTC) → fee taken from the amount');
+    assert.equal(ln[2].detail, 'recipient gets 0.000985 BTC, account pays 0.001 BTC (fee 0.000015 BTC) → the recipient pays the fee');
   });
 });

@@ -35,6 +35,8 @@ const CASES: [file: string, forbidden: string, permitted: string][] = [
   ['src/webview/p/main.ts', "import { HfOrder } from '../../api/schemas';", "import type { HfOrder } from '../../api/schemas';"],
   ['src/webview/p/main.ts', "import { signRequest } from '../../api/signing';", "import { validateOrder } from '../../api/orderRules';"],
   ['src/webview/p/main.ts', "import { x } from '../../extension/connection';", "import { emptyDraft } from '../../shared/requestBuilder/protocol';"],
+  ['src/language/x.ts', "import { draftToOrder } from '../shared/requestBuilder/protocol';", "import { validateOrder } from '../api/orderRules';"],
+  ['src/language/x.ts', "import * as vscode from 'vscode';", "import { SpotClient } from '../api/client';"],
   ['src/extension/x.ts', "import { OrderBookView } from '../webview/orderbook/view';", "import * as vscode from 'vscode';"],
 ];
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'assert';
-import { orderSummary, prettyBody, toView } from '../../../src/extension/requestBuilder/controller';
+import { orderSummary, placementConfirmation, prettyBody, toView } from '../../../src/extension/requestBuilder/controller';
+import { estimateOrder } from '../../../src/shared/orderEstimate';
 import type { PreparedRequest } from '../../../src/api/client';
 
 describe('requestBuilder/controller helpers (vscode-free)', () => {
@@ -14,8 +15,32 @@ describe('requestBuilder/controller helpers (vscode-free)', () => {
   it('orderSummary lists what will be placed', () => {
     assert.equal(
       orderSummary({ clientOid: 'c1', symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '50000', size: '0.001', timeInForce: 'GTT', cancelAfter: 60, postOnly: true }),
-      'BUY limit on BTC-USDT\nprice 50000\nsize 0.001\ntimeInForce GTT (cancel after 60 s)\npostOnly\nclientOid c1\n\nThis sends POST /api/v1/hf/orders: the order goes to the matching engine.',
+      'BUY limit on BTC-USDT\nprice 50000\nsize 0.001\ntimeInForce GTT (cancel after 60 s)\npostOnly\nclientOid c1',
     );
+  });
+
+  it('the placement confirmation names the profile (REAL only for a real exchange) and shows notional, fee and the crossing warning', () => {
+    const order = { symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '67001', size: '0.001' };
+    const estimate = estimateOrder({ side: 'buy', type: 'limit', price: '67001', size: '0.001' }, { bestBid: '66999.9', bestAsk: '67000' }, { takerFeeRate: '0.001', makerFeeRate: '0.001' }, 'USDT', 6);
+    const sandbox = placementConfirmation(order, { name: 'Sandbox (local)', sandbox: true }, estimate, 'USDT');
+    assert.equal(sandbox.message, 'Place a buy limit order on BTC-USDT on the sandbox profile "Sandbox (local)"?');
+    assert.equal(
+      sandbox.detail,
+      [
+        'BUY limit on BTC-USDT',
+        'price 67001',
+        'size 0.001',
+        '',
+        'Notional: 67.001 USDT',
+        'Estimated fee: 0.067001 USDT (taker rate 0.1 %)',
+        '⚠ This limit buy at 67001 USDT crosses the spread (best ask 67000 USDT): it executes at once, as a taker.',
+        '',
+        '"Sandbox (local)" is the offline sandbox: no real funds are used. This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
+      ].join('\n'),
+    );
+    const real = placementConfirmation(order, { name: 'KuCoin', sandbox: false }, estimate, 'USDT');
+    assert.equal(real.message, 'Place a REAL buy limit order on BTC-USDT with profile "KuCoin"?');
+    assert.match(real.detail, /"KuCoin" is a real exchange: this trades real funds\./);
   });
 
   it('toView keeps only display fields, timestamp as a string', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'assert';
-import { validateOrder, type SymbolRules } from '../../../src/api/orderRules';
+import { symbolRules, validateOrder, type SymbolRules } from '../../../src/api/orderRules';
+import { SymbolList } from '../../../src/api/schemas';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
 import symbolsFixture from '../../../../shared/fixtures/kucoin/GET_api_v2_symbols.json';
 
@@ -117,5 +118,16 @@ describe('requestBuilder/protocol draftToOrder', () => {
     const d = { ...emptyDraft('BTC-USDT', 'oid2'), type: 'market' as const, side: 'sell' as const, funds: '10', price: '1', iceberg: true, visibleSize: '1' };
     assert.equal(JSON.stringify(draftToOrder(d)), '{"clientOid":"oid2","symbol":"BTC-USDT","side":"sell","type":"market","funds":"10"}');
     assert.deepEqual(draftToOrder({ ...emptyDraft('BTC-USDT', 'o'), cancelAfter: '1.5' }).cancelAfter, '1.5');
+  });
+});
+
+describe('api/orderRules symbolRules', () => {
+  it('keeps exactly the SymbolRules fields of a GET /api/v2/symbols row, values unchanged', () => {
+    const info = SymbolList.parse(symbolsFixture.data)[0];
+    const rules = symbolRules(info);
+    const keys = ['symbol', 'baseCurrency', 'quoteCurrency', 'baseIncrement', 'priceIncrement', 'quoteIncrement', 'baseMinSize', 'quoteMinSize', 'baseMaxSize', 'quoteMaxSize', 'minFunds', 'enableTrading'];
+    assert.deepEqual(Object.keys(rules), keys);
+    for (const k of keys) assert.equal(rules[k as keyof SymbolRules], info[k as keyof typeof info], k);
+    assert.ok('market' in info && !('market' in rules), 'fields beyond the rules are dropped');
   });
 });

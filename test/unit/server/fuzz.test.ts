@@ -1,7 +1,9 @@
 /**
  * Sandbox server fuzz: ≥ 10,000 seeded random malformed requests (bad JSON, wrong types, unknown
  * fields, exponents/NaN/negatives/too many decimals, unknown symbols and currencies, traversal in
- * path params, bad/missing auth, wrong methods and content types). Expectations: zero 5xx, the
+ * path params, bad/missing auth, wrong methods and content types), the endpoints beyond the spec
+ * (issue 21: market data, order and funding history, cancels by clientOid and of withdrawals, the
+ * universal transfer, paths that name no endpoint) included. Expectations: zero 5xx, the
  * server never crashes, every answer is a `{code, msg}` envelope, ledger invariants hold, and
  * nothing changed (balances, orders, withdrawals, deposit addresses).
  */
@@ -20,6 +22,8 @@ const BAD_STRINGS: unknown[] = ['', null, 123, true, {}, [], '../../etc/passwd',
 const NOISE_KEYS = ['__proto__', 'constructor', 'unknownField', 'extra', 'toString', ''];
 
 interface Req {
+  /** Which generator case made it (set by `gen`). */
+  kind?: number;
   method: string;
   path: string;
   body?: string;
@@ -28,6 +32,12 @@ interface Req {
 }
 
 function gen(rnd: () => number): Req {
+  const kindRef = { kind: -1 };
+  const r = genKind(rnd, kindRef);
+  return { ...r, kind: kindRef.kind };
+}
+
+function genKind(rnd: () => number, kindRef: { kind: number }): Req {
   const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
   const auth = pick(['good', 'good', 'good', 'badSign', 'none', 'oldTs', 'badKey'] as const);
   const noise = (o: Record<string, unknown>): Record<string, unknown> => {
@@ -40,7 +50,8 @@ function gen(rnd: () => number): Req {
     else o[f] = decimals.includes(f) ? pick(BAD_DECIMALS) : pick(BAD_STRINGS);
     return noise(o);
   };
-  const kind = Math.floor(rnd() * 14);
+  const kind = Math.floor(rnd() * 19);
+  kindRef.kind = kind;
   switch (kind) {
     case 0: {
       // order placement / test with a breaking field (valid base would fill against the book)
@@ -131,6 +142,53 @@ function gen(rnd: () => number): Req {
       const body = JSON.stringify({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '66000', size: '0.001', nested: { deep: [1, { a: 'b' }] }, price2: '1' }).replace('"66000"', pick(['66000', '"66000.0000000001"', '[]', '{}', 'null', '"１"']));
       return { method: 'POST', path: '/api/v1/hf/orders', body, auth };
     }
+    case 14: {
+      // the GET endpoints beyond the spec (issue 21) with broken queries
+      const p = pick([
+        '/api/v1/market/candles?symbol=BTC-USDT&type=' + pick(['1month', '2min', '', '1MIN', 'x']),
+        '/api/v1/market/candles?symbol=BTC-USDT&type=1min&startAt=' + pick(['-1', '1e9', 'x', '9'.repeat(20)]),
+        '/api/v1/market/candles?symbol=BTC-USDT&type=1min&startAt=100&endAt=50',
+        '/api/v1/market/candles?type=1min&symbol=' + pick(['NOPE-USDT', '', '../x']),
+        '/api/v1/market/' + pick(['stats', 'histories', 'orderbook/level1']) + '?symbol=' + pick(['NOPE-USDT', 'BTCUSDT', '', '%00']),
+        '/api/v3/market/orderbook/level2?symbol=' + pick(['NOPE-USDT', 'btc', '']),
+        '/api/v1/hf/orders/done?symbol=BTC-USDT&' + pick(['limit=0', 'limit=101', 'lastId=-1', 'lastId=abc', 'side=hold', 'type=stop', 'startAt=5&endAt=1']),
+        '/api/v1/hf/orders/done?symbol=' + pick(['NOPE-USDT', '']),
+        '/api/v1/hf/orders/client-order/' + pick(['a.b', 'x'.repeat(41), '%20', 'nope']) + '?symbol=' + pick(['BTC-USDT', 'NOPE-USDT', '']),
+        '/api/v1/trade-fees?symbols=' + pick(['', ',', 'BTC-USDT,,ETH-USDT', 'NOPE-USDT', Array.from({ length: 11 }, () => 'BTC-USDT').join(',')]),
+        '/api/v1/deposit-addresses?currency=' + pick(['NOPE', '', 'USDT&chain=solana']),
+        '/api/v1/' + pick(['deposits', 'withdrawals', 'accounts/ledgers']) + '?' + pick(['pageSize=5', 'pageSize=501', 'currentPage=0', 'status=DONE', 'currency=NOPE', 'startAt=9&endAt=1', 'direction=up']),
+        '/api/v1/hf/accounts/ledgers?' + pick(['limit=0', 'limit=201', 'bizType=DEPOSIT', 'lastId=x', 'currency=' + Array.from({ length: 11 }, () => 'BTC').join(',')]),
+        '/api/v1/accounts/transferable?' + pick(['currency=USDT&type=ISOLATED', 'currency=NOPE&type=MAIN', 'type=MAIN', 'currency=USDT']),
+        '/api/v1/accounts?type=' + pick(['trade-hf', 'TRADE_HF', 'margin']),
+      ]);
+      return { method: 'GET', path: p, auth };
+    }
+    case 15: {
+      // cancels beyond the spec that must find nothing to cancel
+      const p = pick([
+        '/api/v1/withdrawals/' + pick(['ffffffffffffffffffffffff', 'nope', '..', '%2e%2e', 'x'.repeat(70), 'quotas']),
+        '/api/v1/hf/orders/client-order/' + pick(['never-placed', 'a.b', '%00', 'x'.repeat(41)]) + '?symbol=' + pick(['BTC-USDT', 'NOPE-USDT', '']),
+      ]);
+      return { method: 'DELETE', path: p, auth };
+    }
+    case 16: {
+      const base: Record<string, unknown> = { clientOid: 'fz-u', currency: 'USDT', amount: '1', type: 'INTERNAL', fromAccountType: 'MAIN', toAccountType: 'TRADE' };
+      const r = rnd();
+      const body =
+        r < 0.15
+          ? { ...base, type: pick(['PARENT_TO_SUB', 'SUB_TO_PARENT', 'internal', 'X']) }
+          : r < 0.3
+            ? { ...base, fromAccountType: pick(['MARGIN', 'CONTRACT', 'ISOLATED', '', 'TRADE']) }
+            : r < 0.4
+              ? { ...base, toAccountType: 'MAIN' }
+              : r < 0.5
+                ? { ...base, amount: pick(['1000000000', '0.0000000000001', '-1', '0']) }
+                : breakField({ ...base }, ['clientOid', 'currency', 'amount', 'type', 'fromAccountType', 'toAccountType'], ['amount']);
+      return { method: 'POST', path: '/api/v3/accounts/universal-transfer', body: JSON.stringify(body), auth };
+    }
+    case 17:
+      // paths under known prefixes that name no endpoint
+      return { method: pick(['GET', 'DELETE', 'POST']), path: pick(['/api/v1/hf/orders/cancelAll', '/api/v1/hf/orders/sync', '/api/v1/hf/orders/multi', '/api/v1/hf/orders/alter', '/api/v1/hf/orders/done/x', '/api/v1/hf/orders/active/page', '/api/v1/hf/orders/client-order']) + '?symbol=BTC-USDT', body: '{}', auth };
     default: {
       const body = JSON.stringify(noise(noise({ clientOid: pick(BAD_STRINGS), symbol: 'BTC-USDT', side: pick(['buy', 'sell', 'BUY', 0]), type: pick(['limit', 'market', 'stop']), stp: pick(['XX', 'dc', 1]), remark: 'r'.repeat(21) })));
       return { method: 'POST', path: '/api/v1/hf/orders/test', body, auth };
@@ -144,7 +202,9 @@ function snapshot(sb: RunningSandbox, uid: string): string {
   return JSON.stringify({
     accounts: st.exchange.accounts(uid),
     active,
-    withdrawals: st.withdrawals.size,
+    withdrawals: [...st.withdrawals.values()].map((w) => [w.withdrawalId, w.status]),
+    tape: st.tape.export(),
+    ledger: st.ledger.export(),
     depositAddresses: st.depositAddresses.length,
     transfers: st.transfers.size,
     users: st.users.size,
@@ -170,6 +230,8 @@ describe('sandbox server: fuzz', function () {
     const before = snapshot(sb, sb.credentials.uid);
     const statusCounts = new Map<number, number>();
     const codes = new Map<string, number>();
+    /** Codes answered per generator case of the endpoints beyond the spec (14..17), good auth only. */
+    const beyond = new Map<number, Set<string>>();
     const failures: string[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -207,6 +269,11 @@ describe('sandbox server: fuzz', function () {
           const code = res.json.code;
           if (typeof code !== 'string') failures.push(`${r.method} ${r.path.slice(0, 80)} → no envelope: ${res.text.slice(0, 120)}`);
           else codes.set(code, (codes.get(code) ?? 0) + 1);
+          if (typeof code === 'string' && r.auth === 'good' && r.kind !== undefined && r.kind >= 14 && r.kind <= 17) {
+            let set = beyond.get(r.kind);
+            if (set === undefined) beyond.set(r.kind, (set = new Set()));
+            set.add(code);
+          }
           if (code === '200000' && r.method !== 'GET') failures.push(`${r.method} ${r.path.slice(0, 80)} ${body.slice(0, 200)} → accepted (should be malformed)`);
         }
       }
@@ -218,6 +285,10 @@ describe('sandbox server: fuzz', function () {
     assert.ok(total >= N - 50, `only ${total} answers`);
     // The mix really exercised every gateway and business error path.
     for (const c of ['400001', '400002', '400003', '400005', '400100', '404000', '415000', '900001']) assert.ok((codes.get(c) ?? 0) > 0, `no ${c} seen: ${JSON.stringify([...codes])}`);
+    // the routes beyond the spec were reached and judged: bad input 400100, unknown paths 404000
+    for (const k of [14, 15, 16]) assert.ok(beyond.get(k)?.has('400100'), `case ${k}: ${JSON.stringify([...(beyond.get(k) ?? [])])}`);
+    assert.ok(beyond.get(14)?.has('900001'), 'unknown symbols on the new market routes');
+    assert.ok(beyond.get(17)?.has('404000') && !beyond.get(17)?.has('200000'), `case 17: ${JSON.stringify([...(beyond.get(17) ?? [])])}`);
     assert.equal(snapshot(sb, sb.credentials.uid), before);
     sb.state.exchange.checkInvariants();
     const inv = await rawRequest(sb.baseUrl, 'GET', '/sandbox/v1/invariants', { Authorization: `Bearer ${sb.adminToken}` });

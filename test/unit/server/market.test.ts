@@ -117,7 +117,8 @@ describe('sandbox server: market data', () => {
     const regions = await client.getRegions();
     assert.ok(regions.some((r) => r.code === 'TR'));
     const bullet = await client.getBulletPublic();
-    assert.match(bullet.token, /^sandbox-[0-9a-f]{32}$/);
+    // A signed feed token (payload.mac, base64url; see src/exchange/server/feed/tokens.ts and test/unit/stream).
+    assert.match(bullet.token, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     assert.equal(bullet.instanceServers[0].endpoint, sb.baseUrl.replace('http', 'ws') + '/ws');
   });
 

@@ -22,7 +22,7 @@ describe('sandbox start-up', () => {
 
   it('parseArgs: defaults, every option, errors', () => {
     assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
-    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory']), {
+    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100']), {
       host: '0.0.0.0',
       port: 8100,
       stateDir: '/tmp/x',
@@ -33,6 +33,7 @@ describe('sandbox start-up', () => {
       help: false,
       ipc: true,
       inMemory: true,
+      simIntervalMs: 100,
     });
     assert.throws(() => parseArgs(['--port', '70000']), /--port must be an integer in \[0, 65535\]/);
     assert.throws(() => parseArgs(['--port']), /--port needs a value/);
@@ -157,6 +158,10 @@ describe('SandboxState: commands are deterministic (replay rebuilds the same sta
     a.exec({ op: 'clock.set', t: T + 6000, args: { now: T + 6000 } });
     a.run('transfer', { uid: u.uid, clientOid: 'x1', currency: 'USDT', from: 'main', to: 'trade', amount: '30' });
     a.run('withdrawal.create', { withdrawalId: 'w1', uid: u.uid, version: 'v1', currency: 'USDT', chainId: 'trx', withdrawType: 'ADDRESS', toAddress: 'TX', memo: '', isInner: false, remark: '', amount: '20' });
+    a.run('withdrawal.create', { withdrawalId: 'w2', uid: u.uid, version: 'v1', currency: 'USDT', chainId: 'trx', withdrawType: 'ADDRESS', toAddress: 'TX', memo: '', isInner: false, remark: '', amount: '10' });
+    a.run('withdrawal.cancel', { uid: u.uid, withdrawalId: 'w2' });
+    a.run('order.place', { uid: u.uid, req: { symbol: 'ETH-USDT', side: 'buy', type: 'limit', price: '100', size: '0.01', clientOid: 'c1' } });
+    a.run('order.cancelByClientOid', { uid: u.uid, symbol: 'ETH-USDT', clientOid: 'c1' });
     a.exec({ op: 'clock.set', t: T + 20_000, args: { now: T + 20_000 } });
     assert.equal(a.settleDue(), 1);
     assert.throws(() => a.run('transfer', { uid: u.uid, clientOid: 'x2', currency: 'USDT', from: 'main', to: 'trade', amount: '1000' }), /Balance insufficient/);
@@ -170,10 +175,14 @@ describe('SandboxState: commands are deterministic (replay rebuilds the same sta
         orders: s.exchange.doneOrders(u.uid, 'BTC-USDT'),
         fills: s.exchange.fills(u.uid, { symbol: 'ETH-USDT' }),
         w: [...s.withdrawals.values()],
+        done: s.exchange.doneOrders(u.uid, 'ETH-USDT'),
+        tape: s.tape.export(),
+        ledger: s.ledger.export(),
         now: s.now(),
       });
     assert.equal(view(b), view(a));
-    assert.equal(mem.commands.length, 9);
+    assert.equal(mem.commands.length, 13);
+    assert.ok(a.tape.candles('ETH-USDT', '1min').length > 0, 'the fill made a candle');
     b.exchange.checkInvariants();
   });
 });

@@ -1,9 +1,10 @@
 import { strict as assert } from 'assert';
-import { isPanelState, parseHostMessage, parseWebviewMessage } from '../../../src/shared/orderbook/protocol';
+import { isPanelState, ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
 import { level2Weight, nextPollDelay, publicBudget } from '../../../src/shared/orderbook/pollPolicy';
 import { RateLimiter } from '../../../src/api/ratelimit';
 
 const XSS = '<img src=x onerror=alert(1)>';
+const { parseToWebview: parseHostMessage, parseToHost: parseWebviewMessage } = ORDER_BOOK_PROTOCOL;
 
 const goodSnapshot = {
   type: 'snapshot',

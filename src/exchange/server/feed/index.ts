@@ -1,0 +1,385 @@
+/**
+ * The sandbox's WebSocket feed: KuCoin's classic spot push protocol
+ * (https://www.kucoin.com/docs-new/websocket-api/base-info/introduction) on the sandbox's own HTTP
+ * server, with the `ws` package. Documented for users in docs/sandbox.md ("WebSocket feed").
+ *
+ * - **Tokens** come from POST /api/v1/bullet-public and /api/v1/bullet-private ({@link Feed.bullet});
+ *   they are signed, valid 24 h of the sandbox clock, and a private one is bound to its user
+ *   (./tokens.ts).
+ * - **Connection**: `ws://host:port/ws?token=…&connectId=…` (the HTTP server hands upgrades of
+ *   `path` to {@link Feed.handleUpgrade}; other paths get HTTP 404). A valid token is answered with
+ *   `{"id": connectId, "type": "welcome"}`; an invalid or expired one with
+ *   `{"id": connectId, "type": "error", "code": 401, "data": "token is expired"}` and close code 4001.
+ * - **Messages** from the client: `ping` → `pong` (same id); `subscribe` / `unsubscribe` with
+ *   `{id, topic, privateChannel, response}` → `ack` when `response` is true, or an error:
+ *   400 invalid (malformed JSON, bad fields, bad topic syntax, unsupported type), 401 (private topic
+ *   on a public token), 404 (unknown topic or symbol), 509 (more than 100 symbols in one request,
+ *   more than 100 topics on the connection, more than 100 client messages in 10 s).
+ * - **Idle close**: a connection that sends no ping for `pingInterval + pingTimeout` ms (wall clock)
+ *   is closed with code 4002.
+ * - **Bounds**: at most `maxConnections` connections (further upgrades: HTTP 503); client frames of at
+ *   most `maxPayloadBytes` (larger: close 1009, by `ws`); at most `sendBufferLimitBytes` unsent bytes
+ *   per connection (more: the connection is dropped, see ./publisher.ts). So the feed's memory is
+ *   bounded by maxConnections × (sendBufferLimitBytes + one flush) whatever the clients do.
+ * - The sandbox never crashes on a WebSocket message: every handler catches and answers 400/500.
+ *
+ * Publishing (the core's events, after the journal, serialized once per topic) is ./publisher.ts.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { parseJson } from '../../../api/json';
+import { WsSubscribe, numberToDecimal } from '../../../api/streamSchemas';
+import { describeZodError, type BulletToken } from '../../../api/schemas';
+import type { SandboxState } from '../state';
+import type { FeedEventSource } from './events';
+import { controlMessage, errorMessage } from './payloads';
+import { Publisher, type PublisherStats, type Subscriber } from './publisher';
+import { TokenIssuer } from './tokens';
+import { CHANNELS, parseTopic, topicKeyId, type TopicKey } from './topics';
+
+export { TOKEN_TTL_MS } from './tokens';
+export type { FeedEventSource, CoreEventSink } from './events';
+
+/** Options of {@link Feed} (all optional; defaults are KuCoin's values where it has them). */
+export interface FeedOptions {
+  /** Path of the WebSocket endpoint. Default '/ws'. */
+  path?: string;
+  /** `pingInterval` handed out with tokens, ms. Default 18,000 (KuCoin's). */
+  pingIntervalMs?: number;
+  /** `pingTimeout` handed out with tokens, ms. Default 10,000 (KuCoin's). */
+  pingTimeoutMs?: number;
+  /** Unsent bytes allowed per connection before it is dropped. Default 2 MiB. */
+  sendBufferLimitBytes?: number;
+  /** Open connections allowed. Default 500. */
+  maxConnections?: number;
+  /** Topics (symbol × channel, or a private topic) per connection. Default 100. */
+  maxTopicsPerConnection?: number;
+  /** Client messages allowed per window. Default 100 (KuCoin: 100 per 10 s). */
+  clientMessageLimit?: number;
+  /** The window of `clientMessageLimit`, ms. Default 10,000. */
+  clientMessageWindowMs?: number;
+  /** Largest client frame, bytes. Default 65,536. */
+  maxPayloadBytes?: number;
+  /** Period of level2Depth5/50 and ticker pushes (at most, only on change), ms. Default 100. */
+  fastIntervalMs?: number;
+  /** Period of snapshot pushes (at most, only on change), ms. Default 2,000. */
+  snapshotIntervalMs?: number;
+  /** The core's events; default a source of the sandbox's event hub (EVENTS.md, eventHub.ts). `null` = none (tests of the protocol alone). */
+  events?: FeedEventSource | null;
+  /** Log sink (never receives tokens). */
+  log?: (line: string) => void;
+}
+
+/** Counters of the feed. */
+export interface FeedStats extends PublisherStats {
+  connections: number;
+  /** Connections refused with 401 "token is expired". */
+  rejectedTokens: number;
+  /** Connections closed for not pinging. */
+  idleCloses: number;
+  /** Client messages refused by the rate limit. */
+  rateLimited: number;
+}
+
+const CLOSE_TOKEN = 4001;
+const CLOSE_IDLE = 4002;
+const CLOSE_SHUTDOWN = 1001;
+
+/** One client connection. */
+class Connection implements Subscriber {
+  readonly subs = new Map<string, TopicKey>();
+  lastPing: number;
+  windowStart: number;
+  windowCount = 0;
+  private out: Buffer[] = [];
+  dead = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly socket: Duplex,
+    /** The user of a private token, undefined for a public one. */
+    readonly uid: string | undefined,
+    /** Called when a control message left more than the bound unsent (a client that does not read). */
+    private readonly overBound: () => boolean,
+  ) {
+    this.lastPing = performance.now();
+    this.windowStart = this.lastPing;
+  }
+
+  queue(frame: Buffer): void {
+    if (!this.dead) this.out.push(frame);
+  }
+
+  sendNow(frame: Buffer): void {
+    this.queue(frame);
+  }
+
+  drain(): number {
+    const out = this.out;
+    const s = this.socket;
+    if (out.length === 0 || this.dead || s.destroyed) {
+      if (out.length) this.out = [];
+      return s.writableLength;
+    }
+    this.out = [];
+    // One write per connection per flush: the frames of this flush in one buffer.
+    s.write(out.length === 1 ? out[0] : Buffer.concat(out));
+    return s.writableLength;
+  }
+
+  /** A control message (welcome, pong, ack, error) through `ws` (it frames it); the send-buffer bound applies. */
+  send(text: string): void {
+    if (!this.dead && this.ws.readyState === this.ws.OPEN) {
+      this.ws.send(text);
+      this.overBound();
+    }
+  }
+}
+
+/** The feed (see the module docstring). */
+export class Feed {
+  readonly path: string;
+  private readonly pingInterval: number;
+  private readonly pingTimeout: number;
+  private readonly maxConnections: number;
+  private readonly sendBufferLimit: number;
+  private readonly maxTopics: number;
+  private readonly msgLimit: number;
+  private readonly msgWindow: number;
+  private readonly tokens = new TokenIssuer();
+  private readonly wss: WebSocketServer;
+  private readonly publisher: Publisher;
+  private readonly conns = new Set<Connection>();
+  private readonly sweepTimer: NodeJS.Timeout;
+  private readonly log: (line: string) => void;
+  private readonly counters = { rejectedTokens: 0, idleCloses: 0, rateLimited: 0 };
+  private closed = false;
+
+  constructor(
+    private readonly state: SandboxState,
+    opts: FeedOptions = {},
+  ) {
+    this.path = opts.path ?? '/ws';
+    this.pingInterval = opts.pingIntervalMs ?? 18_000;
+    this.pingTimeout = opts.pingTimeoutMs ?? 10_000;
+    this.maxConnections = opts.maxConnections ?? 500;
+    this.sendBufferLimit = opts.sendBufferLimitBytes ?? 2 * 1024 * 1024;
+    this.maxTopics = opts.maxTopicsPerConnection ?? 100;
+    this.msgLimit = opts.clientMessageLimit ?? 100;
+    this.msgWindow = opts.clientMessageWindowMs ?? 10_000;
+    this.log = opts.log ?? (() => undefined);
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes ?? 65_536, perMessageDeflate: false, clientTracking: false });
+    // the core's one sink is shared through the sandbox's event hub (the account ledgers listen too)
+    const source = opts.events === null ? undefined : (opts.events ?? state.events.source());
+    this.publisher = new Publisher(state, source, {
+      sendBufferLimitBytes: this.sendBufferLimit,
+      fastIntervalMs: opts.fastIntervalMs ?? 100,
+      snapshotIntervalMs: opts.snapshotIntervalMs ?? 2000,
+      onSlow: (s) => this.drop(s as Connection, 'send buffer over the bound'),
+      log: (line) => this.log(line),
+    });
+    const idleMs = this.pingInterval + this.pingTimeout;
+    this.sweepTimer = setInterval(() => this.sweep(idleMs), Math.max(20, Math.min(1000, idleMs / 4)));
+    this.sweepTimer.unref();
+  }
+
+  /** Counters (connections open now, deliveries, disconnects, …). */
+  get stats(): FeedStats {
+    return { ...this.publisher.stats, connections: this.conns.size, ...this.counters };
+  }
+
+  /** The publisher (tests: subscriber counts). */
+  get publishing(): Publisher {
+    return this.publisher;
+  }
+
+  /**
+   * The `data` of POST /api/v1/bullet-public (`kind` public) or /api/v1/bullet-private (`kind`
+   * private, bound to `uid`): a fresh token and this server's endpoint.
+   */
+  bullet(kind: 'public' | 'private', uid: string, baseUrl: string): BulletToken {
+    return {
+      token: this.tokens.issue(kind, kind === 'private' ? uid : '', this.state.now()),
+      instanceServers: [
+        { endpoint: baseUrl.replace(/^http/, 'ws') + this.path, encrypt: false, protocol: 'websocket', pingInterval: this.pingInterval, pingTimeout: this.pingTimeout },
+      ],
+    };
+  }
+
+  /** Handle an HTTP upgrade of the sandbox's server (`server.on('upgrade', …)`). Never throws. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    try {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const pathname = q < 0 ? url : url.slice(0, q);
+      if (this.closed || (pathname !== this.path && pathname !== `${this.path}/`)) {
+        refuse(socket, 404, 'Not Found', `${pathname} is not a WebSocket endpoint (use the endpoint of POST /api/v1/bullet-public)`);
+        return;
+      }
+      if (this.conns.size >= this.maxConnections) {
+        refuse(socket, 503, 'Service Unavailable', `too many WebSocket connections (limit ${this.maxConnections})`);
+        return;
+      }
+      const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, socket, params.get('token') ?? '', params.get('connectId') ?? ''));
+    } catch (e) {
+      this.log(`feed: upgrade failed: ${(e as Error).message}`);
+      socket.destroy();
+    }
+  }
+
+  /** Close every connection (code 1001) and stop; later upgrades get HTTP 404. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    this.publisher.close();
+    for (const c of this.conns) {
+      c.dead = true;
+      c.ws.close(CLOSE_SHUTDOWN, 'sandbox shutting down');
+      c.socket.destroy();
+    }
+    this.conns.clear();
+    this.wss.close();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private onConnection(ws: WebSocket, socket: Duplex, token: string, connectId: string): void {
+    const id = connectId.slice(0, 128);
+    const claims = this.tokens.verify(token, this.state.now());
+    if (!claims || (claims.kind === 'private' && !this.state.users.has(claims.uid))) {
+      this.counters.rejectedTokens++;
+      ws.send(errorMessage(id, 401, 'token is expired'));
+      ws.close(CLOSE_TOKEN, 'token is expired');
+      return;
+    }
+    const c: Connection = new Connection(ws, socket, claims.kind === 'private' ? claims.uid : undefined, () => {
+      if (socket.writableLength <= this.sendBufferLimit) return false;
+      this.drop(c, 'send buffer over the bound (control messages)');
+      return true;
+    });
+    this.conns.add(c);
+    ws.on('message', (data: Buffer) => {
+      try {
+        this.onClientMessage(c, data);
+      } catch (e) {
+        this.log(`feed: internal error on a client message: ${(e as Error).stack ?? (e as Error).message}`);
+        c.send(errorMessage(undefined, 500, 'internal error of the sandbox (logged)'));
+      }
+    });
+    ws.on('close', () => this.forget(c));
+    ws.on('error', () => this.forget(c));
+    c.send(controlMessage(id, 'welcome'));
+  }
+
+  private onClientMessage(c: Connection, data: Buffer): void {
+    if (c.dead) return;
+    const now = performance.now();
+    if (now - c.windowStart >= this.msgWindow) {
+      c.windowStart = now;
+      c.windowCount = 0;
+    }
+    if (++c.windowCount > this.msgLimit) {
+      // Refused unread; answered once per window, so a flooding client cannot make the server write.
+      this.counters.rateLimited++;
+      if (c.windowCount === this.msgLimit + 1) c.send(errorMessage(undefined, 509, `exceed max permits per ${this.msgWindow / 1000} seconds`));
+      return;
+    }
+    const text = data.toString('utf8');
+    let raw: unknown;
+    try {
+      raw = parseJson(text);
+    } catch (e) {
+      c.send(errorMessage(undefined, 400, `malformed JSON: ${(e as Error).message}`));
+      return;
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      c.send(errorMessage(undefined, 400, 'a message must be a JSON object {id, type, …}'));
+      return;
+    }
+    const m = raw as Record<string, unknown>;
+    const id = typeof m.id === 'string' ? m.id.slice(0, 128) : typeof m.id === 'number' && Number.isFinite(m.id) ? numberToDecimal(m.id) : undefined;
+    switch (m.type) {
+      case 'ping':
+        c.lastPing = now;
+        c.send(controlMessage(id ?? '', 'pong'));
+        return;
+      case 'subscribe':
+      case 'unsubscribe': {
+        const p = WsSubscribe.safeParse(m);
+        if (!p.success) {
+          c.send(errorMessage(id, 400, describeZodError(p.error)));
+          return;
+        }
+        this.onSubscribe(c, p.data);
+        return;
+      }
+      default:
+        c.send(errorMessage(id, 400, `unsupported message type ${JSON.stringify(m.type ?? null).slice(0, 64)} (ping, subscribe, unsubscribe)`));
+    }
+  }
+
+  private onSubscribe(c: Connection, m: WsSubscribe): void {
+    const r = parseTopic(m.topic, (s) => this.state.world.symbolMap.has(s), c.uid);
+    if ('code' in r) {
+      c.send(errorMessage(m.id, r.code, r.data));
+      return;
+    }
+    if (m.type === 'unsubscribe') {
+      for (const k of r.keys) {
+        const kid = topicKeyId(k);
+        if (c.subs.delete(kid)) this.publisher.remove(c, k);
+      }
+      if (m.response) c.send(controlMessage(m.id, 'ack'));
+      return;
+    }
+    const fresh = r.keys.filter((k) => !c.subs.has(topicKeyId(k)));
+    if (c.subs.size + fresh.length > this.maxTopics) {
+      c.send(errorMessage(m.id, 509, `exceed max subscription count limitation of ${this.maxTopics} per session`));
+      return;
+    }
+    for (const k of fresh) {
+      c.subs.set(topicKeyId(k), k);
+      this.publisher.add(c, k);
+    }
+    if (m.response) c.send(controlMessage(m.id, 'ack'));
+    // Throttled topics: the current state right away (then at most every interval, on change).
+    for (const k of fresh) if (k.channel === 'depth5' || k.channel === 'depth50' || k.channel === 'ticker' || k.channel === 'snapshot') this.publisher.sendInitial(c, k);
+  }
+
+  private sweep(idleMs: number): void {
+    const now = performance.now();
+    for (const c of this.conns) {
+      if (now - c.lastPing > idleMs) {
+        this.counters.idleCloses++;
+        c.ws.close(CLOSE_IDLE, 'ping timeout');
+        this.forget(c);
+      }
+    }
+  }
+
+  private drop(c: Connection, why: string): void {
+    this.log(`feed: dropping a connection: ${why}`);
+    this.forget(c);
+    c.socket.destroy();
+  }
+
+  private forget(c: Connection): void {
+    if (c.dead && !this.conns.has(c)) return;
+    c.dead = true;
+    this.conns.delete(c);
+    for (const k of c.subs.values()) this.publisher.remove(c, k);
+    c.subs.clear();
+  }
+}
+
+function refuse(socket: Duplex, status: number, text: string, msg: string): void {
+  const body = JSON.stringify({ code: String(status === 404 ? 404000 : 503000), msg });
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Channels of the feed, re-exported for docs and tests. */
+export { CHANNELS };

@@ -1,0 +1,229 @@
+/**
+ * The sandbox's public trade history views, derived from the engine's trades as they happen:
+ * candles of GET /api/v1/market/candles (KuCoin "Get Klines") and the last 100 trades of
+ * GET /api/v1/market/histories.
+ *
+ * Derivation (deterministic): every trade of the engine (`Exchange.onTrade`, called synchronously
+ * inside the command that fills) is added here in execution order, so replaying the journal rebuilds
+ * exactly the same candles. The state is plain data ({@link MarketTapeExport}) for a snapshot to carry:
+ * `export()` / `MarketTape.import()`.
+ *
+ * Candles:
+ * - intervals 1min … 1week ({@link CANDLE_SECONDS}); an interval starts at a multiple of its length
+ *   since the epoch (UTC), except weeks, which start on Monday 00:00 UTC (sandbox choice);
+ * - a row is `[start (s), open, close, high, low, volume (base), turnover (quote = Σ price × size)]`,
+ *   exact decimals; intervals without a trade have no row (KuCoin leaves gaps too);
+ * - bounded: at most {@link MAX_CANDLE_ROWS} rows per symbol and interval (the oldest are dropped),
+ *   so 1min candles reach back about 25 hours, 1week candles about 29 years;
+ * - cost per trade: only the current 1min row is updated (two comparisons, two additions, one
+ *   multiplication); a finished 1min row is folded into the twelve coarser intervals once, when the
+ *   next minute's first trade arrives (or merged on the fly by a query while it is still open).
+ */
+import * as D from '../../api/decimal';
+import type { CandleType, Candle } from '../../api/schemas';
+
+/** Length in seconds of each candle interval, finest first. */
+export const CANDLE_SECONDS: Readonly<Record<CandleType, number>> = Object.freeze({
+  '1min': 60,
+  '3min': 180,
+  '5min': 300,
+  '15min': 900,
+  '30min': 1800,
+  '1hour': 3600,
+  '2hour': 7200,
+  '4hour': 14_400,
+  '6hour': 21_600,
+  '8hour': 28_800,
+  '12hour': 43_200,
+  '1day': 86_400,
+  '1week': 604_800,
+});
+
+/** Candle intervals, finest first. */
+export const CANDLE_TYPES = Object.keys(CANDLE_SECONDS) as CandleType[];
+
+/** Rows kept per symbol and interval (KuCoin answers at most 1500 per request). */
+export const MAX_CANDLE_ROWS = 1500;
+
+/** Public trades kept per symbol for GET /api/v1/market/histories. */
+export const RECENT_TRADES = 100;
+
+/** Monday 1970-01-05 00:00 UTC, in seconds: weeks start here. */
+const WEEK_ORIGIN_S = 4 * 86_400;
+
+/** Start (s) of the interval of `type` holding second `s`. */
+export function candleStart(type: CandleType, s: number): number {
+  const len = CANDLE_SECONDS[type];
+  if (type === '1week') return Math.floor((s - WEEK_ORIGIN_S) / len) * len + WEEK_ORIGIN_S;
+  return Math.floor(s / len) * len;
+}
+
+/** One candle row as plain data: `t` the interval start (s), decimals as strings. */
+export interface CandleRow {
+  t: number;
+  o: string;
+  c: string;
+  h: string;
+  l: string;
+  /** Volume, base currency. */
+  v: string;
+  /** Turnover, quote currency. */
+  q: string;
+}
+
+/** A trade as the tape keeps it (the engine's public trade). */
+export interface TapeTrade {
+  symbol: string;
+  sequence: string;
+  price: string;
+  size: string;
+  side: 'buy' | 'sell';
+  /** ms */
+  time: number;
+}
+
+/** The plain-data form of one symbol's tape. */
+export interface SymbolTapeExport {
+  /** Rows per interval, oldest first; the last 1min row may still be open (not folded yet). */
+  candles: Record<CandleType, CandleRow[]>;
+  /** Start (s) of the last 1min row already folded into the coarser intervals (-1: none). */
+  folded: number;
+  /** The last {@link RECENT_TRADES} trades, oldest first. */
+  recent: TapeTrade[];
+}
+
+/** The plain-data form of the whole tape (what a snapshot carries). */
+export interface MarketTapeExport {
+  version: 1;
+  symbols: Record<string, SymbolTapeExport>;
+}
+
+class SymbolTape {
+  candles = {} as Record<CandleType, CandleRow[]>;
+  folded = -1;
+  recent: TapeTrade[] = [];
+
+  constructor() {
+    for (const t of CANDLE_TYPES) this.candles[t] = [];
+  }
+
+  add(tr: TapeTrade): void {
+    const s = Math.floor(tr.time / 1000);
+    const minute = this.candles['1min'];
+    const bucket = candleStart('1min', s);
+    let last = minute[minute.length - 1];
+    if (last === undefined || last.t !== bucket) {
+      if (last !== undefined) this.fold(last);
+      last = { t: bucket, o: tr.price, c: tr.price, h: tr.price, l: tr.price, v: '0', q: '0' };
+      push(minute, last);
+    }
+    last.c = tr.price;
+    if (D.cmp(tr.price, last.h) > 0) last.h = tr.price;
+    if (D.cmp(tr.price, last.l) < 0) last.l = tr.price;
+    last.v = D.add(last.v, tr.size);
+    last.q = D.add(last.q, D.mul(tr.price, tr.size));
+    this.recent.push(tr);
+    if (this.recent.length > RECENT_TRADES) this.recent.shift();
+  }
+
+  /** Fold a finished 1min row into every coarser interval (once). */
+  private fold(row: CandleRow): void {
+    if (row.t <= this.folded) return;
+    for (let i = 1; i < CANDLE_TYPES.length; i++) mergeInto(this.candles[CANDLE_TYPES[i]], candleStart(CANDLE_TYPES[i], row.t), row, true);
+    this.folded = row.t;
+  }
+
+  /** Rows of `type` with the still-open 1min row merged in (copies where merged). */
+  rows(type: CandleType): CandleRow[] {
+    const rows = this.candles[type];
+    if (type === '1min') return rows;
+    const minute = this.candles['1min'];
+    const open = minute[minute.length - 1];
+    if (open === undefined || open.t <= this.folded) return rows;
+    const out = rows.slice();
+    mergeInto(out, candleStart(type, open.t), open, false);
+    return out;
+  }
+}
+
+/** Append, dropping the oldest row beyond {@link MAX_CANDLE_ROWS}. */
+function push(rows: CandleRow[], row: CandleRow): void {
+  rows.push(row);
+  if (rows.length > MAX_CANDLE_ROWS) rows.shift();
+}
+
+/** Merge `src` (a finer, later row) into the row of `rows` starting at `start` (new row if none). In place when `inPlace`, else the last row is replaced by a merged copy. */
+function mergeInto(rows: CandleRow[], start: number, src: CandleRow, inPlace: boolean): void {
+  const last = rows[rows.length - 1];
+  if (last === undefined || last.t !== start) {
+    push(rows, { t: start, o: src.o, c: src.c, h: src.h, l: src.l, v: src.v, q: src.q });
+    return;
+  }
+  const merged = inPlace ? last : { ...last };
+  merged.c = src.c;
+  if (D.cmp(src.h, merged.h) > 0) merged.h = src.h;
+  if (D.cmp(src.l, merged.l) < 0) merged.l = src.l;
+  merged.v = D.add(merged.v, src.v);
+  merged.q = D.add(merged.q, src.q);
+  if (!inPlace) rows[rows.length - 1] = merged;
+}
+
+/** Candles and recent trades of every symbol (see module docstring). */
+export class MarketTape {
+  private readonly symbols = new Map<string, SymbolTape>();
+
+  /** Add one trade (in execution order). */
+  add(tr: TapeTrade): void {
+    let st = this.symbols.get(tr.symbol);
+    if (st === undefined) this.symbols.set(tr.symbol, (st = new SymbolTape()));
+    st.add(tr);
+  }
+
+  /**
+   * Candle rows of `symbol` and `type` whose start lies in [startAt, endAt] (seconds; 0 = unbounded),
+   * newest first, at most {@link MAX_CANDLE_ROWS}, in the wire form of {@link Candle}.
+   */
+  candles(symbol: string, type: CandleType, startAt = 0, endAt = 0): Candle[] {
+    const st = this.symbols.get(symbol);
+    if (st === undefined) return [];
+    const rows = st.rows(type);
+    const out: Candle[] = [];
+    for (let i = rows.length - 1; i >= 0 && out.length < MAX_CANDLE_ROWS; i--) {
+      const r = rows[i];
+      if (endAt > 0 && r.t > endAt) continue;
+      if (startAt > 0 && r.t < startAt) break;
+      out.push([String(r.t), r.o, r.c, r.h, r.l, r.v, r.q]);
+    }
+    return out;
+  }
+
+  /** The last {@link RECENT_TRADES} trades of `symbol`, oldest first. */
+  recentTrades(symbol: string): readonly TapeTrade[] {
+    return this.symbols.get(symbol)?.recent ?? [];
+  }
+
+  /** Plain-data copy of the whole tape (for snapshots). */
+  export(): MarketTapeExport {
+    const symbols: Record<string, SymbolTapeExport> = {};
+    for (const [sym, st] of this.symbols) {
+      const candles = {} as Record<CandleType, CandleRow[]>;
+      for (const t of CANDLE_TYPES) candles[t] = st.candles[t].map((r) => ({ ...r }));
+      symbols[sym] = { candles, folded: st.folded, recent: st.recent.map((r) => ({ ...r })) };
+    }
+    return { version: 1, symbols };
+  }
+
+  /** Rebuild a tape from {@link export}'s data. @throws Error on an unknown version. */
+  static import(data: MarketTapeExport): MarketTape {
+    if (data.version !== 1) throw new Error(`market tape export version ${String(data.version)} is not supported`);
+    const tape = new MarketTape();
+    for (const [sym, e] of Object.entries(data.symbols)) {
+      const st = new SymbolTape();
+      for (const t of CANDLE_TYPES) st.candles[t] = (e.candles[t] ?? []).map((r) => ({ ...r }));
+      st.folded = e.folded;
+      st.recent = e.recent.map((r) => ({ ...r }));
+      tape.symbols.set(sym, st);
+    }
+    return tape;
+  }
+}

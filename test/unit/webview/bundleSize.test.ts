@@ -1,0 +1,38 @@
+/**
+ * Webview bundles stay small (issue 19): every browser target of esbuild.js, minified, is within
+ * the build's target (WEBVIEW_TARGET_KB, 60 KB) and bundles no zod (the protocols validate with
+ * src/shared/validate.ts). Sizes are built in memory from the same target list the build uses.
+ */
+import { strict as assert } from 'assert';
+import { createRequire } from 'module';
+import * as path from 'path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+interface Target {
+  name: string;
+  entry: string;
+  outfile: string;
+  platform: string;
+  [k: string]: unknown;
+}
+const esb = createRequire(__filename)(path.join(ROOT, 'esbuild.js')) as { targets: Target[]; WEBVIEW_TARGET_KB: number; minifiedBytes(t: Target): Promise<number> };
+const webviews = esb.targets.filter((t) => t.platform === 'browser');
+
+describe('webview bundles (esbuild browser targets)', function () {
+  this.timeout(60_000);
+
+  it('are the three panels', () => {
+    assert.deepEqual(webviews.map((t) => t.name), ['webview-orderbook', 'webview-request-builder', 'webview-funding']);
+  });
+
+  for (const t of webviews) {
+    it(`${t.name}: at most ${esb.WEBVIEW_TARGET_KB} KB minified, without zod`, async () => {
+      const bytes = await esb.minifiedBytes(t);
+      assert.ok(bytes <= esb.WEBVIEW_TARGET_KB * 1024, `${t.name} is ${(bytes / 1024).toFixed(1)} KB minified`);
+      const r = await build({ absWorkingDir: ROOT, entryPoints: [t.entry], bundle: true, write: false, metafile: true, outfile: 'x.js', platform: 'browser', format: 'iife', logLevel: 'silent' });
+      const zod = Object.keys(r.metafile.inputs).filter((f) => f.includes('node_modules/zod/'));
+      assert.deepEqual(zod, []);
+    });
+  }
+});
