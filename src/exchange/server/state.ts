@@ -28,11 +28,17 @@
  * liquidity — keep no history in the core (Exchange.disableHistory, set when they are created): their done
  * orders and fills leave memory at once, their trades stay on the public tape. Everyone else's fills and
  * done orders are readable (and kept) for 3 × 24 h (HISTORY_WINDOW_MS). The server's own history follows
- * the same window: deposit records and finished (SUCCESS / FAILURE) withdrawals whose last change is older
- * than it are dropped by {@link SandboxState.exec} each time the command clock enters a new 10-minute
- * interval (a pure function of the commands' `t`, so replay drops the same records at the same command).
- * Users, keys, whitelists, deposit addresses, transfer clientOids, withdrawals in flight, balances and
- * active orders are never dropped.
+ * the same window: deposit records, finished (SUCCESS / FAILURE) withdrawals whose last change is older
+ * than it, account-ledger entries (ledger.ts) and the market tape's trades and candle rows (marketTape.ts)
+ * are dropped by {@link SandboxState.exec} each time the command clock enters a new 10-minute interval (a
+ * pure function of the commands' `t`, so replay drops the same records at the same command), and the
+ * queries never show them meanwhile ({@link SandboxState.historyStart}). Users, keys, whitelists, deposit
+ * addresses, transfer clientOids, withdrawals in flight, balances and active orders are never dropped.
+ *
+ * What a snapshot carries besides the core: the section `state` (this class's fields), `ledger` (the
+ * account ledgers) and `tape` (trade histories and candles). The WebSocket feed keeps nothing durable:
+ * its subscriptions end with the connections, and its tokens are signed with a secret drawn at each start
+ * (feed/tokens.ts), so a client reconnecting after a restart asks for a new token, as on KuCoin.
  */
 import { randomBytes } from 'node:crypto';
 import * as D from '../../api/decimal';
@@ -417,6 +423,10 @@ export class SandboxState {
       balance: (e) => this.recorder.balance(e),
     });
     this.registerSection({ name: 'state', exportRecords: () => this.exportOwn(), importRecords: (rs) => this.importOwn(rs) });
+    // what lives outside the engine and a replay used to rebuild: the account ledgers and the market tape
+    // (a start replays only the journal after the snapshot)
+    this.registerSection({ name: 'ledger', exportRecords: () => this.ledger.exportRecords(), importRecords: (rs) => this.ledger.importRecords(rs) });
+    this.registerSection({ name: 'tape', exportRecords: () => this.tape.exportRecords(), importRecords: (rs) => this.tape.importRecords(rs) });
   }
 
   // ---- snapshots ----
@@ -604,12 +614,13 @@ export class SandboxState {
 
   /**
    * Drop the server's history older than the 3 × 24 h window at clock `t` (module doc, "Retention"): deposit
-   * records, and withdrawals that finished (SUCCESS / FAILURE) before `t − HISTORY_WINDOW_MS`. Withdrawals in
+   * records, withdrawals that finished (SUCCESS / FAILURE) before `t − HISTORY_WINDOW_MS`, ledger entries
+   * (LedgerBook.prune), and the market tape's trades and candle rows (MarketTape.prune). Withdrawals in
    * flight stay whatever their age. @returns how many records were dropped.
    */
   pruneHistory(t: number): number {
     const cutoff = t - HISTORY_WINDOW_MS;
-    let n = 0;
+    let n = this.ledger.prune(cutoff) + this.tape.prune(cutoff);
     while (n < this.deposits.length && this.deposits[n].createdAt < cutoff) n++;
     if (n > 0) this.deposits.splice(0, n);
     for (const [id, w] of this.withdrawals) {
@@ -619,6 +630,14 @@ export class SandboxState {
       }
     }
     return n;
+  }
+
+  /**
+   * Start (ms) of the readable history window now: what is older (ledger entries, tape trades, candle
+   * rows that ended before it) is not shown even before the next prune drops it.
+   */
+  historyStart(): number {
+    return Math.max(this.now(), this.lastT) - HISTORY_WINDOW_MS;
   }
 
   /** Process time-driven engine work (GTT expiry) up to `t` without journaling (it is a pure function of time). */

@@ -263,7 +263,7 @@ describe('state dir: snapshots, rotation, recovery (stateStore.ts)', function ()
     c.store.close();
   });
 
-  it('retention: history older than 3 x 24 h leaves memory and snapshots; live state never does', () => {
+  it('retention: history older than 3 x 24 h (orders, fills, funding records, ledger entries, tape trades and candles) leaves memory and snapshots; live state never does', () => {
     const a = open(dir);
     a.state.run('world.seed', { seed: 3 });
     const u = busyUser(a.state, 'r');
@@ -289,12 +289,22 @@ describe('state dir: snapshots, rotation, recovery (stateStore.ts)', function ()
     assert.equal(a.state.exchange.getOrder(u.uid, 'BTC-USDT', done[0]).id, done[0]);
     const active = a.state.exchange.activeOrders(u.uid, 'BTC-USDT').map((o) => o.id);
     assert.equal(active.length, 1);
+    // the server's history outside the engine: account ledger entries (deposit, transfer, 2,401 fills) and the tape
+    const ledger0 = a.state.ledger.entriesOf(u.uid);
+    assert.ok(ledger0.length > 4800 && ['DEPOSIT', 'TRANSFER', 'TRADE_EXCHANGE'].every((b) => ledger0.some((e) => e.bizType === b)), `${ledger0.length} ledger entries`);
+    assert.equal(a.state.tape.recentTrades('BTC-USDT').length, 100);
+    for (const type of ['1min', '1day', '1week'] as const) assert.equal(a.state.tape.candles('BTC-USDT', type).length, 1, type);
     // 3 x 24 h + 1 min later
     a.state.run('clock.set', { now: T0 + 3 * 24 * HOUR + 60_000 });
     assert.throws(() => a.state.exchange.getOrder(u.uid, 'BTC-USDT', done[0]), /order not exists/i);
     assert.deepEqual(a.state.exchange.fills(u.uid, { symbol: 'BTC-USDT' }).items, []);
     assert.deepEqual(a.state.deposits, [], 'deposit records older than the window are dropped');
     assert.deepEqual([...a.state.withdrawals.keys()], ['w-r'], 'the finished withdrawal is dropped, the one in flight stays');
+    assert.deepEqual(a.state.ledger.entriesOf(u.uid), [], 'ledger entries older than the window are dropped');
+    assert.deepEqual(a.state.tape.recentTrades('BTC-USDT'), [], 'trades older than the window leave the tape');
+    assert.deepEqual(a.state.tape.candles('BTC-USDT', '1min'), [], 'the 1min row (T0 … T0 + 1 min) ended before the window');
+    // the window starts at T0 + 1 min: the 3min, 1day and 1week rows of T0 still overlap it and stay whole
+    for (const type of ['3min', '1day', '1week'] as const) assert.equal(a.state.tape.candles('BTC-USDT', type)[0][0], String(T0 / 1000), type);
     // what never leaves: user, key, whitelist, deposit address, balances, the active order, the hold in flight
     assert.deepEqual(a.state.userByKey(u.apiKey), u);
     assert.equal(a.state.depositAddressesOf(u.uid, 'USDT').length, 1);
@@ -304,7 +314,7 @@ describe('state dir: snapshots, rotation, recovery (stateStore.ts)', function ()
     const rot = a.store.rotate()!;
     assert.ok(rot.bytes - s0 < (s1 - s0) / 2, `the snapshot shrinks back towards the live state: ${s0} bytes before the history, ${s1} with it, ${rot.bytes} after the window`);
     const text = fs.readFileSync(rot.file, 'utf8');
-    for (const gone of ['"h4000"', '"h6000"', '"h9000"', 'd-old', 'w-done']) assert.ok(!text.includes(gone), `${gone} is not in the snapshot`);
+    for (const gone of ['"h4000"', '"h6000"', '"h9000"', 'd-old', 'w-done', 'TRADE_EXCHANGE', 'TRANSFER', '"1min"']) assert.ok(!text.includes(gone), `${gone} is not in the snapshot`);
     const before = dump(a.state);
     a.store.close();
     const b = open(dir);
@@ -326,7 +336,7 @@ describe('state dir: snapshots, rotation, recovery (stateStore.ts)', function ()
       for (const _ of r.section(s)) records++;
     }
     r.finish();
-    assert.deepEqual(sections, ['core', 'state']);
+    assert.deepEqual(sections, ['core', 'state', 'ledger', 'tape']);
     assert.ok(records > 30, `${records} records`);
   });
 });
