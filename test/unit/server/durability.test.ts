@@ -6,7 +6,9 @@
  *    The same while a SNAPSHOT is being written (issue 18 part 3: a sandbox built with a small rotation
  *    threshold kills itself in the middle of a snapshot write), then a damaged newest snapshot: the start
  *    falls back to the previous snapshot and its journals;
- * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record.
+ * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record;
+ * 4. a restart from a snapshot (after SIGKILL, after a clean stop) answers the account ledgers, trade histories and
+ *    candles exactly as before: they live outside the engine, so the snapshot carries them (sections ledger, tape).
  */
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -786,6 +788,86 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
       await sb4.invariants();
     });
   }
+
+  it('a restart from a snapshot (after SIGKILL, and after a clean stop) answers account ledgers, HF ledgers, trade histories and candles exactly as before', async () => {
+    const dir = path.join(work, 'state-history');
+    // a sandbox rotating every 20 records (it never kills itself: generation 0 is never written as a snapshot)
+    const c = new SandboxChild(await buildKillAtSnapshotCli(work), dir, [dir, '20', '0']);
+    children.push(c);
+    const sb1 = await c.ready();
+    const user = (
+      await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', {
+        balances: [
+          { currency: 'USDT', type: 'main', amount: '100000' },
+          { currency: 'USDT', type: 'trade', amount: '100000' },
+          { currency: 'BTC', type: 'trade', amount: '5' },
+          { currency: 'ETH', type: 'trade', amount: '50' },
+        ],
+      })
+    ).json.data;
+    assert.equal((await sb1.admin('POST', '/sandbox/v1/deposits', { uid: user.uid, currency: 'USDT', chain: 'trx', amount: '25' })).json.code, '200000');
+    const ioc = (sb: SandboxChild, i: number) =>
+      sb.ok(user, 'POST', '/api/v1/hf/orders', { clientOid: `h${i}`, symbol: i % 3 ? SYMBOL : 'ETH-USDT', side: i % 2 ? 'buy' : 'sell', type: 'limit', price: i % 2 ? (i % 3 ? '80000' : '5000') : i % 3 ? '50000' : '1000', size: i % 3 ? '0.0013' : '0.013', timeInForce: 'IOC' });
+    for (let i = 0; i < 40; i++) {
+      await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: `x${i}`, currency: 'USDT', from: i % 2 ? 'trade' : 'main', to: i % 2 ? 'main' : 'trade', amount: `1.${i}` });
+      await ioc(sb1, i);
+    }
+    const { withdrawalId } = await sb1.ok<{ withdrawalId: string }>(user, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: ADDRESS, amount: '12', chain: 'trx' });
+    // the settlement timer runs on the wall clock (5 s): wait for the state, not for a time
+    for (;;) {
+      const ws = (await sb1.admin<Array<{ withdrawalId: string; status: string }>>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data;
+      if (ws.find((w) => w.withdrawalId === withdrawalId)?.status === 'SUCCESS') break;
+      await sleep(100);
+    }
+    // records after the newest snapshot, so the restart reads a snapshot AND replays a journal
+    let i = 40;
+    while (fs.readFileSync(newestJournal(dir), 'utf8').split('\n').length < 4) await ioc(sb1, i++);
+    // the first journal (the deposit, the first transfers and fills) is gone: only the snapshot carries them
+    assert.ok(!fs.existsSync(path.join(dir, 'journal-00000000.log')) && fs.existsSync(path.join(dir, 'snapshot-00000003.snap')), fs.readdirSync(dir).join(' '));
+
+    /** The history answers of the user and the market. */
+    const answers = async (sb: SandboxChild) => {
+      const ledgers = await sb.ok<{ totalNum: number; items: Array<{ id: string; bizType: string }> }>(user, 'GET', '/api/v1/accounts/ledgers?currentPage=1&pageSize=500');
+      const hf: unknown[] = [];
+      for (let lastId = ''; ; ) {
+        const page = await sb.ok<Array<{ id: string }>>(user, 'GET', `/api/v1/hf/accounts/ledgers?limit=50${lastId ? `&lastId=${lastId}` : ''}`);
+        if (page.length === 0) break;
+        hf.push(...page);
+        lastId = page[page.length - 1].id;
+      }
+      const market: Record<string, unknown> = {};
+      for (const sym of [SYMBOL, 'ETH-USDT']) {
+        market[`${sym} histories`] = await (await fetch(`${sb.baseUrl}/api/v1/market/histories?symbol=${sym}`)).text();
+        for (const type of ['1min', '3min', '1hour', '1day', '1week']) market[`${sym} ${type}`] = await (await fetch(`${sb.baseUrl}/api/v1/market/candles?symbol=${sym}&type=${type}`)).text();
+      }
+      return { ledgers, hf, market };
+    };
+    const before = await answers(sb1);
+    assert.deepEqual(new Set(before.ledgers.items.map((e) => e.bizType)), new Set(['DEPOSIT', 'TRANSFER', 'TRADE_EXCHANGE', 'WITHDRAW']));
+    assert.ok(before.ledgers.totalNum > 150 && before.hf.length > 80, `${before.ledgers.totalNum} entries, ${before.hf.length} trade_hf`);
+    const histories = JSON.parse(before.market[`${SYMBOL} histories`] as string) as { data: unknown[] };
+    const candles = JSON.parse(before.market[`${SYMBOL} 1min`] as string) as { data: unknown[] };
+    assert.ok(histories.data.length > 20 && candles.data.length > 0, before.market[`${SYMBOL} 1min`] as string);
+
+    // killed: the restart reads the newest snapshot and replays the journal after it
+    assert.equal(await sb1.kill('SIGKILL'), null);
+    const sb2 = await start(dir);
+    assert.doesNotMatch(sb2.stderr, /failed|corrupt|ignored/i);
+    assert.deepEqual(await answers(sb2), before, 'after SIGKILL and restart');
+    await sb2.invariants();
+    // the ledger and the tape continue where they were (ids count on)
+    await ioc(sb2, 1000 + 1);
+    const mid = await answers(sb2);
+    const newIds = mid.ledgers.items.slice(0, mid.ledgers.totalNum - before.ledgers.totalNum).map((e) => Number(e.id));
+    assert.deepEqual(newIds, [Number(before.ledgers.items[0].id) + 2, Number(before.ledgers.items[0].id) + 1]);
+    assert.notEqual(mid.market[`${SYMBOL} histories`], before.market[`${SYMBOL} histories`]);
+
+    // clean stop (last snapshot) and start: the same answers
+    assert.equal(await sb2.kill('SIGTERM'), 0);
+    const sb3 = await start(dir);
+    assert.doesNotMatch(sb3.stderr, /warning|failed|corrupt/i);
+    assert.deepEqual(await answers(sb3), mid, 'after a clean stop and start');
+  });
 
   it('keeps every acknowledged change when killed with 4 concurrent clients in flight', async () => {
     const dir = path.join(work, 'state-concurrent');
