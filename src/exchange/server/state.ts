@@ -365,9 +365,9 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
-  /** Candles and recent public trades, fed by every engine trade (rebuilt by replay; plain data). */
+  /** Candles and recent public trades, fed by every engine trade (snapshot section `tape`; 3 × 24 h retention). */
   readonly tape = new MarketTape();
-  /** Account ledgers of the users with API keys (ledger.ts; plain data), recorded from the core's balance events. */
+  /** Account ledgers of the users with API keys (ledger.ts), recorded from the core's balance events (snapshot section `ledger`; 3 × 24 h retention). */
   readonly ledger = new LedgerBook();
   /**
    * The one receiver of the core's events, shared by its consumers (eventHub.ts): the ledgers
