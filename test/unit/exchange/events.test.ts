@@ -58,6 +58,23 @@ const NEXT: Record<string, string[]> = {
 };
 const stateAfter = (t: string, cur: string): string => (t === 'received' ? 'received' : t === 'open' ? 'open' : t === 'filled' || t === 'canceled' ? 'done' : cur);
 
+/**
+ * The fill of `orderId` for trade `tradeId` on `liquidity`'s side. A query by orderId answers at most 100 fills
+ * (newest first): an order with more (e.g. a taker eating 101 iceberg tranches) is looked up in the user's
+ * fills paged by lastId.
+ */
+function fillOf(ex: Driver['ex'], uid: string, orderId: string, tradeId: number, liquidity: 'taker' | 'maker') {
+  const hit = (f: ReturnType<typeof ex.fills>['items'][number]) => f.orderId === orderId && f.tradeId === tradeId && f.liquidity === liquidity;
+  const direct = ex.fills(uid, { symbol: SYM, orderId }).items.find(hit);
+  if (direct) return direct;
+  for (let lastId: number | undefined; ; ) {
+    const page = ex.fills(uid, { symbol: SYM, ...(lastId !== undefined ? { lastId } : {}) });
+    const f = page.items.find(hit);
+    if (f || page.items.length === 0) return f;
+    lastId = page.lastId;
+  }
+}
+
 /** Coverage of the property runs (printed, so a weak generator is visible). */
 const seen = { commands: 0, level: 0, trade: 0, order: 0, balance: 0, update: 0, hiddenRests: 0, icebergRests: 0, expiries: 0 };
 
@@ -120,8 +137,8 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
         const t = trades[ti++];
         assert.deepEqual([e.tradeId, String(e.sequence), e.price, e.size, e.side, e.time], [t.tradeId, t.sequence, t.price, t.size, t.side, t.time], `${where}: trade event vs trades()`);
         assert.equal(e.sequence, lastSeq, `${where}: a trade carries the sequence of its fill's visible change`);
-        const tf = ex.fills(e.takerUid, { symbol: SYM, orderId: e.takerOrderId }).items.find((f) => f.tradeId === e.tradeId && f.liquidity === 'taker');
-        const mf = ex.fills(e.makerUid, { symbol: SYM, orderId: e.makerOrderId }).items.find((f) => f.tradeId === e.tradeId && f.liquidity === 'maker');
+        const tf = fillOf(ex, e.takerUid, e.takerOrderId, e.tradeId, 'taker');
+        const mf = fillOf(ex, e.makerUid, e.makerOrderId, e.tradeId, 'maker');
         assert.ok(tf && mf, `${where}: trade ${e.tradeId} has its taker and maker fills`);
         assert.deepEqual([tf.counterOrderId, tf.price, tf.size, tf.side, mf.counterOrderId], [e.makerOrderId, e.price, e.size, e.side, e.takerOrderId], `${where}: trade event vs fills`);
       } else if (x.k === 'order') {

@@ -64,7 +64,10 @@ describe('exchange core: snapshots', function () {
       // what the snapshots carried over all runs (the streams must reach every part of the format)
       const seen = new Map<string, number>();
       const count = (k: string): void => void seen.set(k, (seen.get(k) ?? 0) + 1);
-      fc.assert(
+      const want = ['live', 'achunk', 'fchunk', 'akept', 'aext', 'abig', 'outside', 'tape cut at the window', 'clientOids', 'events', ...(bigIntOnly ? ['fbig'] : [])];
+      // the rarest kinds (akept, outside) come up in about 1 run of 20: when a batch of random runs missed one,
+      // up to 3 more batches run (every run is checked all the same) before the coverage check fails
+      for (let batch = 0; batch === 0 || (batch < 4 && want.some((k) => !seen.has(k))); batch++) fc.assert(
         fc.property(
           ratesArb,
           fc.subarray(['u2', FILLER]),
@@ -100,9 +103,8 @@ describe('exchange core: snapshots', function () {
             rest.ex.checkInvariants();
           },
         ),
-        { numRuns: Number(process.env.EXCHANGE_MODEL_RUNS ?? 60), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
+        { numRuns: Number(process.env.EXCHANGE_MODEL_RUNS ?? 60), seed: process.env.FC_SEED && batch === 0 ? Number(process.env.FC_SEED) : undefined },
       );
-      const want = ['live', 'achunk', 'fchunk', 'akept', 'aext', 'abig', 'outside', 'tape cut at the window', 'clientOids', 'events', ...(bigIntOnly ? ['fbig'] : [])];
       assert.deepEqual(want.filter((k) => !seen.has(k)), [], JSON.stringify([...seen]));
     });
   }
