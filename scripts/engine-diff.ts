@@ -12,6 +12,10 @@
  *   OLD=<ref>/src/exchange/core/index.ts node --import tsx scripts/engine-diff.ts --seeds 1..200 [--steps 400] [--every 20] [--trace] [--loose-keys]
  *   OLD=... node --expose-gc --import tsx scripts/engine-diff.ts --streams [--n 1000000] [--which ABL]
  *
+ * --snapshot-at K: NEW is exported (exportSnapshot), written and read back as the sandbox does
+ * (src/exchange/server/snapshotCodec.ts) and imported into a fresh engine (Exchange.importSnapshot) right after
+ * command K of each seed — with --streams, after order N/2 of each stream — and the run goes on with the
+ * restored engine: a restored engine must behave exactly like the one it was exported from.
  * --ignore-sequence: book and trade sequence numbers are not compared (for a change of what consumes a
  * sequence number, e.g. the visible-only sequence of issue 19: everything else must stay identical).
  * --old-opts / --new-opts JSON: extra constructor options of the OLD / NEW engine, e.g. --new-opts
@@ -29,6 +33,7 @@ import { resolve } from 'node:path';
 import { fromUnits, parse } from '../src/api/decimal';
 import { mulberry32 } from '../src/exchange/server/world';
 import { bundleCore } from '../bench/engineCore';
+import { decodeSnapshotRecord, encodeSnapshotRecord } from '../src/exchange/server/snapshotCodec';
 import { STREAMS, SYM, USERS as STREAM_USERS, WINDOW, genStream, setUpBenchWorld, type OrderStream } from '../bench/engineStreams';
 
 type Outcome = { ok: any } | { err: { name: string; code?: string; message: string } };
@@ -54,6 +59,13 @@ const LOOSE_KEYS = opt('loose-keys') !== undefined;
 const IGNORE_SEQ = opt('ignore-sequence') !== undefined;
 const OLD_OPTS = JSON.parse(opt('old-opts') ?? '{}') as Record<string, unknown>;
 const NEW_OPTS = JSON.parse(opt('new-opts') ?? '{}') as Record<string, unknown>;
+const SNAP_AT = opt('snapshot-at') === undefined ? -1 : Number(opt('snapshot-at'));
+
+/** An engine of module `mod` imported from `ex`'s snapshot, every record through the sandbox's JSON text. */
+function reimport(mod: any, ex: any, opts: Record<string, unknown>): any {
+  const recs = [...ex.exportSnapshot()].map((r: unknown) => decodeSnapshotRecord(encodeSnapshotRecord(r)));
+  return mod.Exchange.importSnapshot(opts, recs);
+}
 
 class Rng {
   constructor(seed: number, readonly next = mulberry32(seed)) {}
@@ -173,7 +185,7 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
   if (bigIntOnly) inc('seeds.bigIntOnly');
   const clock = { t: T0 + r.int(0, 1e6) };
   const exO = new OM.Exchange({ now: () => clock.t, bigIntOnly, ...OLD_OPTS });
-  const exN = new NM.Exchange({ now: () => clock.t, bigIntOnly, ...NEW_OPTS });
+  let exN = new NM.Exchange({ now: () => clock.t, bigIntOnly, ...NEW_OPTS });
   const [trO, trN]: any[][] = [[], []];
   exO.onTrade((x: any) => trO.push(x));
   exN.onTrade((x: any) => trN.push(x));
@@ -599,6 +611,12 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
     } else if (cmd.op === 'batch') {
       for (const c of cmd.cmds) doCommand(c);
     } else doCommand(cmd);
+    if (step === SNAP_AT) {
+      exN = reimport(NM, exN, { now: () => clock.t, bigIntOnly, ...NEW_OPTS });
+      exN.onTrade((x: any) => trN.push(x));
+      inc('snapshots.restored');
+      full(false);
+    }
     if ((step + 1) % every === 0) full(false);
   }
   step = steps;
@@ -612,9 +630,9 @@ function runSeed(seed: number, steps: number, every: number, OM: any, NM: any): 
 type Stream = OrderStream;
 /** Replay a stream through placeLimitTicks / cancelSeq (clock: T0 + 2i per order, +1 for its cancel) and
  * hash the observable end state. Checkpoints: digest of the top of book every 10,000 orders. */
-function streamHash(mod: any, opts: Record<string, unknown>, s: Stream, cancels: boolean, n: number): { hash: string; sections: Record<string, string>; ms: number; trades: number; fills: number; active: number; cps: string[] } {
+function streamHash(mod: any, opts: Record<string, unknown>, s: Stream, cancels: boolean, n: number, snapAt = -1): { hash: string; sections: Record<string, string>; ms: number; trades: number; fills: number; active: number; cps: string[] } {
   const clock = { t: T0 };
-  const ex = new mod.Exchange({ now: () => clock.t, ...opts });
+  let ex = new mod.Exchange({ now: () => clock.t, ...opts });
   const uids = setUpBenchWorld(ex);
   let trades = 0;
   ex.onTrade(() => trades++);
@@ -634,6 +652,10 @@ function streamHash(mod: any, opts: Record<string, unknown>, s: Stream, cancels:
     if (cancels && i >= WINDOW) {
       clock.t += 1;
       cres[i] = ex.cancelSeq(uids[(i - WINDOW) % STREAM_USERS], seqs[i - WINDOW]) ? 1 : 2;
+    }
+    if (i === snapAt) {
+      ex = reimport(mod, ex, { now: () => clock.t, ...opts });
+      ex.onTrade(() => trades++);
     }
     if (i % 10_000 === 9_999) cps.push(createHash('sha256').update(js([ex.level2(SYM, 10), IGNORE_SEQ ? '#' : ex.sequence(SYM), ex.collectedFees(), trades])).digest('hex').slice(0, 16));
   }
@@ -689,12 +711,12 @@ async function streams(OM: any, NM: any): Promise<void> {
     gc();
     const o = streamHash(OM, OLD_OPTS, s, p.cancels, n);
     gc();
-    const w = streamHash(NM, NEW_OPTS, s, p.cancels, n);
+    const w = streamHash(NM, NEW_OPTS, s, p.cancels, n, SNAP_AT >= 0 ? Math.floor(n / 2) : -1);
     gc();
     const same = o.hash === w.hash;
     allOk &&= same;
     const cp = o.cps.findIndex((c, i) => c !== w.cps[i]);
-    console.log(`stream ${name}${p.cancels ? ' (+cancel i-10k)' : ''} N=${n}: trades ${o.trades}, fills ${o.fills} (new ${w.fills}), active at end ${o.active}; replay old ${o.ms.toFixed(0)} ms, new ${w.ms.toFixed(0)} ms`);
+    console.log(`stream ${name}${p.cancels ? ' (+cancel i-10k)' : ''}${SNAP_AT >= 0 ? ` (new restored from its snapshot after order ${Math.floor(n / 2)})` : ''} N=${n}: trades ${o.trades}, fills ${o.fills} (new ${w.fills}), active at end ${o.active}; replay old ${o.ms.toFixed(0)} ms, new ${w.ms.toFixed(0)} ms`);
     console.log(`  old ${o.hash}\n  new ${w.hash}\n  ${same ? 'MATCH' : `MISMATCH${cp >= 0 ? ` (top-of-book checkpoints first differ after order ${(cp + 1) * 10_000})` : ''}`}`);
     if (!same) console.log(`  differing sections: ${Object.keys({ ...o.sections, ...w.sections }).filter((k) => o.sections[k] !== w.sections[k]).join(', ')}`);
   }

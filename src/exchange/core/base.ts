@@ -1,7 +1,7 @@
 /**
  * Shared constants, order ids and fast decimals of the exchange core: the scales of ledger amounts and fee
  * rates, side / time-in-force / STP codes, order ids built without cons strings, the exact Number parse of
- * short decimal strings and interned fee rates. No state except the fee-rate intern table.
+ * short decimal strings and fee rates with their per-exchange intern table. No state.
  */
 import { fromUnits, parse } from '../../api/decimal';
 import { E_PARAM, ExchangeError } from './errors';
@@ -143,37 +143,74 @@ export function fastUnits(str: string, scale: number): number {
 
 /**
  * A fee rate: exact BigInt at RATE_SCALE for the general path, and num/den (den = 10^fraction digits,
- * both safe integers) for the Number fast path. Immutable; orders snapshot the object at placement.
+ * both safe integers) for the Number fast path. Immutable; orders snapshot the rate's id at placement.
+ * Created only by a {@link RateTable} (or as {@link DEFAULT_RATE}), which gives it its id.
  */
 export class Rate {
   readonly big: bigint;
   readonly num: number;
   readonly den: number;
+  /** the normalised decimal string (no trailing zeros) */
   readonly str: string;
-  /** index of `str` in RATE_STRS (fill records keep this index, not the string) */
-  readonly id: number;
-  /** @param s a decimal string (validated by the caller). */
-  constructor(s: string) {
-    const raw = parse(s);
-    this.str = fromUnits(raw.units, raw.scale);
-    // from the normalised string, so that every Rate of one id (see RATE_OBJS) has the same num/den
-    const p = parse(this.str);
+  /**
+   * @param str a normalised decimal string (validated by the caller)
+   * @param id its index in the owning {@link RateTable} (live order rows and fill records keep it)
+   */
+  constructor(
+    str: string,
+    readonly id: number,
+  ) {
+    const p = parse(str);
+    this.str = fromUnits(p.units, p.scale);
     this.big = p.units * pow10(RATE_SCALE - p.scale);
     this.num = Number(p.units);
     this.den = 10 ** p.scale;
-    let id = RATE_IDS.get(this.str);
-    if (id === undefined) {
-      id = RATE_STRS.push(this.str) - 1;
-      RATE_IDS.set(this.str, id);
-      RATE_OBJS.push(this);
-    }
-    this.id = id;
   }
 }
-/** Distinct fee-rate strings ever used (bounded by the distinct rates configured), by Rate.id. */
-export const RATE_STRS: string[] = [];
-/** One Rate object per Rate.id (equal in value to every other Rate of that id): live orders keep the id. */
-export const RATE_OBJS: Rate[] = [];
-const RATE_IDS = new Map<string, number>();
-/** The default taker and maker rate (0.1%). */
-export const DEFAULT_RATE = new Rate('0.001');
+
+/** The default taker and maker rate (0.1%): id 0 of every {@link RateTable}. */
+export const DEFAULT_RATE = new Rate('0.001', 0);
+
+/**
+ * The distinct fee rates one exchange has used, interned by normalised string (bounded by the distinct
+ * rates configured). Live order rows and fill records keep a rate's id, so the table belongs to one
+ * Exchange: a snapshot carries it ({@link list}) and a restored engine gets the same ids ({@link RateTable.from}).
+ */
+export class RateTable {
+  /** Rate objects by id ({@link DEFAULT_RATE} is id 0). */
+  readonly objs: Rate[] = [DEFAULT_RATE];
+  private readonly ids = new Map<string, number>([[DEFAULT_RATE.str, 0]]);
+
+  /** The rate of decimal string `s` (validated by the caller), created with the next id when new. */
+  intern(s: string): Rate {
+    const raw = parse(s);
+    const str = fromUnits(raw.units, raw.scale);
+    const id = this.ids.get(str);
+    if (id !== undefined) return this.objs[id];
+    const r = new Rate(str, this.objs.length);
+    this.objs.push(r);
+    this.ids.set(str, r.id);
+    return r;
+  }
+
+  /** The decimal string of rate id `id`. */
+  str(id: number): string {
+    return this.objs[id].str;
+  }
+
+  /** Every rate's string, by id (what a snapshot carries). */
+  list(): string[] {
+    return this.objs.map((r) => r.str);
+  }
+
+  /** A table with exactly these strings as ids 0.. (a snapshot's {@link list}). @throws Error when id 0 is not
+   * the default rate or a string repeats or is not a decimal. */
+  static from(strs: readonly string[]): RateTable {
+    const t = new RateTable();
+    if (strs[0] !== DEFAULT_RATE.str) throw new Error('snapshot: rate table must start with the default rate');
+    for (let i = 1; i < strs.length; i++) {
+      if (t.intern(strs[i]).id !== i) throw new Error(`snapshot: rate ${strs[i]} repeats or is not normalised`);
+    }
+    return t;
+  }
+}

@@ -203,9 +203,13 @@ export class Sym {
   quoteK = -1;
   baseK = -1;
   enableTrading: boolean;
+  /**
+   * @param rules the symbol's rules; @param quotePrecision the quote currency's precision when the symbol was
+   * added; @param idx its index in the exchange's symbol list
+   */
   constructor(
     readonly rules: SymbolRules,
-    quotePrecision: number,
+    readonly quotePrecision: number,
     readonly idx: number,
   ) {
     this.ps = fracDigits(rules.priceIncrement);

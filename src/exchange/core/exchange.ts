@@ -15,7 +15,8 @@
  *   events.ts Emitting (core events: level, trade, order, balance) → resting.ts Resting (book queues, rest,
  *   cancel, finish, GTT expiry) → matching.ts Matching (submit, match, fill) → fastpaths.ts FastPaths (the
  *   written-out common cases, each mirroring a canonical method) → invariants.ts Invariants
- *   (checkInvariants) → this file's Exchange (the public API).
+ *   (checkInvariants) → snapshot.ts Snapshots (exportSnapshot / loadSnapshot) → this file's Exchange (the public
+ *   API).
  *
  * Determinism: no I/O, no randomness, time only from the injected clock. The same commands at the same
  * clock values produce the same order ids, fills, sequences and balances (the sandbox journals commands
@@ -59,6 +60,18 @@
  * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
  * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
  * field (`tNow`) rather than a parameter, so no boxed double is passed between them.
+ *
+ * History and memory (issue 18): fills and done orders are readable for 3 × 24 h (HISTORY_WINDOW_MS; the window
+ * ends at the latest clock value seen and never moves back), and not at all for a user whose history is
+ * disabled (disableHistory: the sandbox's bots). What nobody can read any more is released in passes every
+ * 4,096 orders / 10 min of clock (CoreState.releaseHistory): archive chunks once the entries they still need are
+ * few (those move to side maps), fill-store chunks older than the window, GTT entries of done orders. Memory
+ * thus follows the live state and the readable history, not the age of the engine; a query never depends on
+ * when a pass ran (tests compare with `release: false`). This needs a clock that does not go backwards (the
+ * sandbox's never does): a done-order chain is walked in done-time order and ends at a released record.
+ *
+ * Snapshots (snapshot.ts): exportSnapshot() streams the whole engine as small records and
+ * Exchange.importSnapshot() rebuilds an engine that behaves exactly like the exported one.
  *
  * Book sequence (per symbol, `sequence()` and the level-2 snapshot's `sequence`): the last number consumed by
  * a visible change of a price level, i.e. of its aggregated visible size. Every such change consumes exactly
@@ -110,11 +123,9 @@ import { E_BALANCE, E_DISABLED, E_SYMBOL, ExchangeError } from './errors';
 import type { Account, AccountType, FillsQuery, HfFill, HfOrder, Level2, PlaceOrderRequest, PlaceOrderResult, PublicTrade, SymbolRules } from './types';
 import {
   BUY,
-  HISTORY_WINDOW_MS,
   LEDGER_SCALE,
   MAX_LOTS,
   RATE_SCALE,
-  Rate,
   SELL,
   TIF_GTC,
   TIF_IOC,
@@ -126,7 +137,7 @@ import {
 } from './base';
 import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } from './book';
 import { FS_MARKET, FS_SIDE } from './fillstore';
-import { Invariants } from './invariants';
+import { Snapshots, type SnapshotRecord } from './snapshot';
 import { LF_SEQ, LF_STRIDE, type OrderState } from './rows';
 import type { CoreEventSink } from './events';
 import type { CoreOptions } from './state';
@@ -154,15 +165,30 @@ export interface LimitTicksOptions {
  * holds, collected fees) and one order book per symbol. All methods are synchronous; every mutating method
  * either succeeds completely or throws {@link ExchangeError} having changed nothing.
  */
-export class Exchange extends Invariants {
+export class Exchange extends Snapshots {
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
    * @param opts.bigIntOnly testing aid: compute every amount on the BigInt path (results are identical).
    * @param opts.fastPaths testing aid: false runs the canonical code instead of the written-out fast paths
    *   of fastpaths.ts (results are identical).
+   * @param opts.release testing aid: false never releases history nobody can read (results are identical).
    */
   constructor(opts: CoreOptions) {
     super(opts);
+  }
+
+  /**
+   * An engine rebuilt from a snapshot's records (snapshot.ts; {@link exportSnapshot} of another engine, read
+   * back one at a time): it answers every later command and query exactly as the exported engine would. Trade
+   * listeners, the event sink and watched users and symbols are not part of a snapshot: register them again.
+   * @param opts constructor options (the clock; testing aids)
+   * @throws Error ("snapshot: …") when a record is out of place or inconsistent, the end record is missing
+   *   (a torn snapshot) or the restored state breaks an invariant.
+   */
+  static importSnapshot(opts: CoreOptions, records: Iterable<SnapshotRecord>): Exchange {
+    const ex = new Exchange(opts);
+    ex.loadSnapshot(records);
+    return ex;
   }
 
   // ───────────────────────────── reference data ─────────────────────────────
@@ -247,14 +273,26 @@ export class Exchange extends Invariants {
     const lim = pow10(RATE_SCALE - 1);
     if (t < 0n || t > lim || m < -lim || m > t) throw perr('fee rates must satisfy 0 <= taker <= 0.1 and -0.1 <= maker <= taker');
     const u = this.user(uid);
-    u.taker = new Rate(takerFeeRate);
-    u.maker = new Rate(makerFeeRate);
+    u.taker = this.rates.intern(takerFeeRate);
+    u.maker = this.rates.intern(makerFeeRate);
   }
 
   /** A user's current fee rates as decimal strings (spec "Base fee rates"). */
   feeRates(uid: string): { takerFeeRate: string; makerFeeRate: string } {
     const u = this.users[uid];
     return u ? { takerFeeRate: u.taker.str, makerFeeRate: u.maker.str } : { takerFeeRate: '0.001', makerFeeRate: '0.001' };
+  }
+
+  /**
+   * Keep no history of a user, for good (users keep theirs by default). For a user nobody can query (the
+   * sandbox's market-simulation bots and seeded liquidity: their keys are never handed out): its done orders
+   * are unreadable from now on, earlier ones included (getOrder → "order not exists", doneOrders → none), its
+   * fills are never listed nor recorded, and the records are released like history older than 3 × 24 h; its
+   * live orders and balances are unaffected and its trades stay on the public tape. One way, so that what a
+   * query shows never depends on when history was released.
+   */
+  disableHistory(uid: string): void {
+    this.user(uid).keepHistory = false;
   }
 
   // ───────────────────────────── orders ─────────────────────────────
@@ -295,7 +333,7 @@ export class Exchange extends Invariants {
    */
   placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
     const now = this.now();
-    if (this.gtt.length > 0) this.expire(now);
+    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
     let sym = this.lastSymbolSym;
     if (symbol !== this.lastSymbolName || sym === null) {
       sym = this.syms.get(symbol) ?? null;
@@ -333,13 +371,14 @@ export class Exchange extends Invariants {
    * Cancel an active order (DELETE /api/v1/hf/orders/{orderId}?symbol=): releases its remaining hold.
    * @returns {orderId}.
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" when the id is unknown, of another
-   *   user or another symbol; 400100 "order is not active" when the order is already done.
+   *   user or another symbol, or a done order no longer readable (see {@link getOrder}); 400100 "order is not
+   *   active" when the order is done and still readable.
    */
   cancelOrder(uid: string, symbol: string, orderId: string): { orderId: string } {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId);
+    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
     if (seq < 0) throw perr('order not exists');
     const o = this.liveOf(seq);
     if (o < 0) throw perr('order is not active');
@@ -352,7 +391,7 @@ export class Exchange extends Invariants {
    * Returns false (and changes nothing) when it is not an active order of `uid`. */
   cancelSeq(uid: string, seq: number): boolean {
     const now = this.now();
-    if (this.gtt.length > 0) this.expire(now);
+    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
     const o = this.liveOf(seq);
     if (o < 0 || this.usOf(o).user.uid !== uid) return false;
     this.tNow = now;
@@ -391,18 +430,17 @@ export class Exchange extends Invariants {
 
   /**
    * One HF order with every spec field (GET /api/v1/hf/orders/{orderId}?symbol=). A done order is
-   * readable for 3 × 24 h after its last update.
+   * readable for 3 × 24 h after its last update (spec: "a non-active order can be read only within the last
+   * 3 x 24 hours"), and never when its owner keeps no history ({@link disableHistory}).
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, other user/symbol, expired).
    */
   getOrder(uid: string, symbol: string, orderId: string): HfOrder {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId);
+    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
     if (seq < 0) throw perr('order not exists');
-    const o = this.stateOf(seq);
-    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
-    return orderView(o);
+    return orderView(this.stateOf(seq));
   }
 
   /** Like {@link getOrder} but by clientOid (most recent order of that clientOid). */
@@ -411,10 +449,8 @@ export class Exchange extends Invariants {
     this.expire(now);
     this.sym(symbol);
     const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
-    if (!this.owns(uid, symbol, seq)) throw perr('order not exists');
-    const o = this.stateOf(seq);
-    if (!o.active && o.lastUpdatedAt < now - HISTORY_WINDOW_MS) throw perr('order not exists');
-    return orderView(o);
+    if (!this.owns(uid, symbol, seq, this.winStart(now))) throw perr('order not exists');
+    return orderView(this.stateOf(seq));
   }
 
   /** Active orders of a user on a symbol, sorted by lastUpdatedAt descending (ties: newest first)
@@ -436,8 +472,9 @@ export class Exchange extends Invariants {
    * descending, then sequence descending), at most `limit` (default 100, max 100). `lastId` pages: only the orders
    * AFTER the done order of that sequence number in this order (the sequence is the counter part of an order id;
    * pass the last item's to get the next page).
+   * None for a user that keeps no history.
    * @throws ExchangeError 900001 unknown symbol; 400100 "lastId: …" when lastId is not a done order of this user
-   *   and symbol.
+   *   and symbol still readable (within the window).
    */
   doneOrders(
     uid: string,
@@ -447,11 +484,14 @@ export class Exchange extends Invariants {
     const now = this.now();
     this.expire(now);
     this.sym(symbol);
-    if (q.lastId !== undefined && (!this.owns(uid, symbol, q.lastId) || this.liveOf(q.lastId) >= 0)) throw perr(`lastId: ${q.lastId} is not a done order of this user and symbol`);
+    if (q.lastId !== undefined && (!this.owns(uid, symbol, q.lastId, this.winStart(now)) || this.liveOf(q.lastId) >= 0)) {
+      throw perr(`lastId: ${q.lastId} is not a done order of this user and symbol within the 3 × 24 h window`);
+    }
     const u = this.users[uid];
     if (!u) return [];
+    if (!u.keepHistory) return [];
     const us = u.us(this.sym(symbol));
-    const start = Math.max(q.startAt ?? 0, now - HISTORY_WINDOW_MS);
+    const start = Math.max(q.startAt ?? 0, this.winStart(now));
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     // the page starts after (afterT, afterSeq) in the answer's order
@@ -459,7 +499,8 @@ export class Exchange extends Invariants {
     const afterSeq = q.lastId ?? Infinity;
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const out: OrderState[] = [];
-    for (let seq = this.archive.lastDone(us.idx); seq !== 0; seq = this.archive.prevDone(seq)) {
+    // the chain is in done-time order: it ends where it reaches a forgotten (older) order
+    for (let seq = this.archive.lastDone(us.idx); this.archive.hasDone(seq); seq = this.archive.prevDone(seq)) {
       const t = this.archive.lastUpdatedAt(seq);
       if (t < start || t > end || t > afterT || (t === afterT && seq >= afterSeq)) continue;
       const o = this.stateOf(seq);
@@ -471,9 +512,11 @@ export class Exchange extends Invariants {
   }
 
   /**
-   * A user's fills (GET /api/v1/hf/fills), newest first. With `orderId` every other filter is ignored.
-   * Otherwise filters side/type, [startAt, endAt] (ms) — a range starting before the 3 × 24 h window is
-   * replaced by that window ending now — and `lastId` (items with id < lastId). limit default 100, max 100.
+   * A user's fills (GET /api/v1/hf/fills), newest first, only of the last 3 × 24 h (spec: "only the latest
+   * 3 x 24 hours can be read"). With `orderId` every other filter is ignored: the fills of that order (live, or
+   * done and still readable as {@link getOrder} says) within the window. Otherwise filters side/type, [startAt,
+   * endAt] (ms) — a range starting before the window is replaced by the window ending now — and `lastId`
+   * (items with id < lastId). limit default 100, max 100. None for a user that keeps no history.
    * @returns items and lastId (id of the last item returned, 0 when none).
    * @throws ExchangeError 900001 unknown symbol.
    */
@@ -482,10 +525,10 @@ export class Exchange extends Invariants {
     this.expire(now);
     const sym = this.sym(q.symbol);
     const u = this.users[uid];
-    if (!u) return { items: [], lastId: 0 };
+    if (!u || !u.keepHistory) return { items: [], lastId: 0 };
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: HfFill[] = [];
-    const winStart = now - HISTORY_WINDOW_MS;
+    const winStart = this.winStart(now);
     let start = q.startAt ?? winStart;
     let end = q.endAt ?? now;
     if (start < winStart) {
@@ -494,24 +537,24 @@ export class Exchange extends Invariants {
     }
     let oseq = -1;
     if (q.orderId !== undefined) {
-      oseq = this.findSeq(uid, q.symbol, q.orderId);
+      oseq = this.findSeq(uid, q.symbol, q.orderId, winStart);
       if (oseq < 0) return { items: [], lastId: 0 };
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const fs = this.fillStore;
-    for (let id = u.lastFill; id !== 0 && out.length < limit; id = fs.prev(id)) {
-      if (fs.symIdx(id) !== sym.idx) continue;
+    for (let ref = u.lastFill; fs.has(ref) && out.length < limit; ref = fs.prev(ref)) {
+      if (fs.symIdx(ref) !== sym.idx) continue;
       if (oseq >= 0) {
-        if (fs.orderSeq(id) !== oseq) continue;
+        if (fs.orderSeq(ref) !== oseq || fs.createdAt(ref) < winStart) continue;
       } else {
-        const fl = fs.flags(id);
-        if (q.lastId !== undefined && id >= q.lastId) continue;
+        const fl = fs.flags(ref);
+        if (q.lastId !== undefined && fs.fillId(ref) >= q.lastId) continue;
         if (side >= 0 && (fl & FS_SIDE) !== side) continue;
         if (q.type !== undefined && ((fl & FS_MARKET) !== 0 ? 'market' : 'limit') !== q.type) continue;
-        const at = fs.createdAt(id);
+        const at = fs.createdAt(ref);
         if (at < start || at > end) continue;
       }
-      out.push(fillView(this.fillStore, this.symList, id));
+      out.push(fillView(this.fillStore, this.symList, this.rates, ref));
     }
     return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
   }
@@ -567,15 +610,17 @@ export class Exchange extends Invariants {
 
   /**
    * Public trades of a symbol with time ≥ sinceMs (default all retained), oldest first. The tape keeps the
-   * most recent 10,000 trades per symbol; use {@link onTrade} for complete statistics.
+   * most recent 10,000 trades per symbol of the last 3 × 24 h (older ones are gone, like fills); use
+   * {@link onTrade} for complete statistics.
    * @throws ExchangeError 900001 unknown symbol.
    */
   trades(symbol: string, sinceMs = 0): PublicTrade[] {
     const s = this.sym(symbol);
+    const since = Math.max(sinceMs, this.winStart(this.now()));
     const out: PublicTrade[] = [];
     for (let i = Math.max(0, s.tapeCount - TAPE_MAX); i < s.tapeCount; i++) {
       const slot = i % TAPE_MAX;
-      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= sinceMs) out.push(tradeView(s, slot));
+      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= since) out.push(tradeView(s, slot));
     }
     return out;
   }

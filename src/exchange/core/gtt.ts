@@ -36,6 +36,20 @@ export class GttHeap {
     }
   }
 
+  /** Keep only the entries `keep` accepts (the heap is rebuilt; entries keep their (expireAt, seq) order). */
+  retain(keep: (e: GttEntry) => boolean): void {
+    const kept = this.h.filter(keep);
+    kept.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
+    this.h.length = 0;
+    // a sorted array is a valid min-heap
+    for (const e of kept) this.h.push(e);
+  }
+
+  /** Every entry, in heap order (a snapshot rebuilds the heap from the live orders instead). */
+  entries(): readonly GttEntry[] {
+    return this.h;
+  }
+
   /** Remove and return the earliest entry (undefined when empty). */
   pop(): GttEntry | undefined {
     const h = this.h;

@@ -6,7 +6,7 @@
  * same value on the BigInt path.
  */
 import { E_BALANCE, ExchangeError } from './errors';
-import { BUY, MAX_LOTS, RATE_OBJS, SELL, STP_NONE, ZERO, type Rate, type SideN } from './base';
+import { BUY, MAX_LOTS, SELL, STP_NONE, ZERO, type Rate, type SideN } from './base';
 import type { Level, Sym } from './book';
 import type { Acc } from './ledger';
 import { F_SELL, LF_DEALN, LF_FEEN, LF_STRIDE, type Parsed } from './rows';
@@ -68,7 +68,7 @@ export abstract class Holds extends CoreState {
     const s = this.usOf(o).sym;
     const remain = this.remainLots(o);
     if ((this.flags(o) & F_SELL) !== 0) return BigInt(remain) * s.lotUnits;
-    return this.buyHold(s, RATE_OBJS[this.takerRateId(o)], this.priceTicks(o), remain);
+    return this.buyHold(s, this.rates.objs[this.takerRateId(o)], this.priceTicks(o), remain);
   }
 
   /**
@@ -104,7 +104,7 @@ export abstract class Holds extends CoreState {
     const us = this.usOf(o);
     const isSell = (this.flags(o) & F_SELL) !== 0;
     const acc = (isSell ? us.bAcc : us.qAcc) as Acc;
-    const n = this.holdNOf(us.sym, isSell ? SELL : BUY, RATE_OBJS[this.takerRateId(o)], this.priceTicks(o), this.remainLots(o), acc);
+    const n = this.holdNOf(us.sym, isSell ? SELL : BUY, this.rates.objs[this.takerRateId(o)], this.priceTicks(o), this.remainLots(o), acc);
     const cur = this.holdN(o);
     if (n >= 0 && cur >= 0) {
       acc.addHoldsN(n - cur);

@@ -7,3 +7,5 @@ export * from './errors';
 export * from './types';
 export { Exchange, HISTORY_WINDOW_MS, LEDGER_SCALE, ORDER_ID_PREFIX, RATE_SCALE, type BestBidAsk, type LimitTicksOptions } from './exchange';
 export type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, OrderEventType, TradeEvent } from './events';
+export { SNAPSHOT_VERSION, type SnapshotRecord } from './snapshot';
+export type { CoreOptions } from './state';

@@ -36,9 +36,11 @@ export abstract class Invariants extends FastPaths {
    * per currency Σ balances + collected fees = deposits − withdrawals; every account's holds = what its
    * open orders / pending withdrawals reserve, 0 ≤ holds ≤ balance; books not crossed; each level's size =
    * Σ visible lots of its orders; each order dealSize + remainSize + cancelledSize = size (funds likewise
-   * for funds orders); done orders hold nothing.
+   * for funds orders); done orders hold nothing. `opts.done: false` skips the per-order checks of done orders
+   * (a restored snapshot's quick check: live state and ledger only).
    */
-  checkInvariants(): void {
+  checkInvariants(opts: { done?: boolean } = {}): void {
+    const checkDone = opts.done !== false;
     const fail = (m: string): never => {
       throw new Error(`invariant violated: ${m}`);
     };
@@ -52,8 +54,11 @@ export abstract class Invariants extends FastPaths {
       reserved.set(a, (reserved.get(a) ?? ZERO) + v);
     };
     for (const h of this.wholds.values()) addR(h.acc, h.amount);
-    for (let seq = 1; seq <= this.orderSeq; seq++) {
+    const book = this.archive.checkBookkeeping();
+    if (book !== '') fail(`archive: ${book}`);
+    for (const seq of this.archive.seqs()) {
       const live = this.liveOf(seq);
+      if (live < 0 && !checkDone) continue;
       const o: OrderState = live >= 0 ? this.liveState(live) : this.archive.get(seq, this.usList);
       const id = orderIdString(seq);
       if (o.seq !== seq) fail(`order ${id}: archived under the wrong seq`);

@@ -135,7 +135,12 @@ export class User {
   maker: Rate = DEFAULT_RATE;
   /** order and balance events of this user go to the event sink (Exchange.watchUser) */
   watched = false;
-  /** id of this user's most recent fill (0: none); earlier ones via FillStore.prev */
+  /**
+   * false: nobody reads this user's history (Exchange.disableHistory), so its done orders and fills are
+   * unreadable at once and released like history older than the window (its trades stay on the public tape)
+   */
+  keepHistory = true;
+  /** ref (see FillStore) of this user's most recent recorded fill (0: none); earlier ones via FillStore.prev */
   lastFill = 0;
   /** per-symbol order lists */
   readonly perSym = new Map<Sym, UserSym>();

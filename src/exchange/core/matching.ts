@@ -4,7 +4,7 @@
  * fill settled (balances, fees, holds, fill record, trade tape), and its remainder rested or cancelled.
  * The readable statement of these rules is the naive model, test/unit/exchange/model.ts.
  */
-import { BUY, RATE_OBJS, STP_CB, STP_CN, STP_CO, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, ZERO } from './base';
+import { BUY, STP_CB, STP_CN, STP_CO, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, ZERO } from './base';
 import { TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import { FS_FORCE, FS_MAKER, FS_MARKET } from './fillstore';
 import { Resting } from './resting';
@@ -216,8 +216,9 @@ export abstract class Matching extends Resting {
     const ticks = lv.ticks;
     // fee roles: a post-only taker pays the maker rate, a hidden / iceberg maker the taker rate
     const mForce = (fm & (F_HIDDEN | F_ICEBERG)) !== 0;
-    const oRate = RATE_OBJS[(fo & F_POST) !== 0 ? this.makerRateId(o) : this.takerRateId(o)];
-    const mRate = RATE_OBJS[mForce ? this.takerRateId(m) : this.makerRateId(m)];
+    const rates = this.rates.objs;
+    const oRate = rates[(fo & F_POST) !== 0 ? this.makerRateId(o) : this.takerRateId(o)];
+    const mRate = rates[mForce ? this.takerRateId(m) : this.makerRateId(m)];
     const isBuy = (fo & F_SELL) === 0;
     const bus = isBuy ? ous : mus;
     const sus = isBuy ? mus : ous;
@@ -303,40 +304,47 @@ export abstract class Matching extends Resting {
     const mRemain = this.remainLots(m);
     if (mRemain === 0) this.releaseHold(m);
     else this.reholdLimit(m);
-    // records
+    // records: the trade is the (fillSeq / 2)-th, its fills 2k+1 (taker) and 2k+2 (maker); it is recorded only
+    // when a side's owner keeps history, and each such user's fills are chained newest first (taker's fill,
+    // then maker's: a self-trade lists both)
     const tradeId = ++s.tradeSeq;
-    const oId = ++this.fillSeq;
-    const mId = ++this.fillSeq;
-    // each user's fills are chained newest first (taker's fill, then maker's: a self-trade lists both)
+    const k = this.fillSeq / 2;
+    this.fillSeq += 2;
     const ou = ous.user;
     const mu = mus.user;
-    const oPrev = ou.lastFill;
-    ou.lastFill = oId;
-    const mPrev = mu.lastFill;
-    mu.lastFill = mId;
-    const fs = this.fillStore;
-    fs.put(
-      (oId - 1) >>> 1,
-      s.idx,
-      tradeId,
-      this.seqAt(o),
-      this.seqAt(m),
-      (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
-      (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
-      ticks,
-      qty,
-      fundsRec,
-      oFeeRec,
-      mFeeRec,
-      oRate.id,
-      mRate.id,
-      now,
-      oPrev,
-      mPrev,
-    );
-    if (!fast) {
-      fs.big.set(oId, [funds, oFee]);
-      fs.big.set(mId, [funds, mFee]);
+    if (ou.keepHistory || mu.keepHistory) {
+      const fs = this.fillStore;
+      const pos = fs.count;
+      let oPrev = 0;
+      let mPrev = 0;
+      if (ou.keepHistory) {
+        oPrev = ou.lastFill;
+        ou.lastFill = 2 * pos + 1;
+      }
+      if (mu.keepHistory) {
+        mPrev = mu.lastFill;
+        mu.lastFill = 2 * pos + 2;
+      }
+      fs.put(
+        k,
+        s.idx,
+        tradeId,
+        this.seqAt(o),
+        this.seqAt(m),
+        (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
+        (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
+        ticks,
+        qty,
+        fundsRec,
+        oFeeRec,
+        mFeeRec,
+        oRate.id,
+        mRate.id,
+        now,
+        oPrev,
+        mPrev,
+      );
+      if (!fast) fs.big.set(pos, [funds, oFee, mFee]);
     }
     let tape = s.tape;
     if (tape === null) tape = s.tape = new Float64Array(TAPE_MAX * TAPE_STRIDE);

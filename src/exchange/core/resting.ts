@@ -191,8 +191,12 @@ export abstract class Resting extends Emitting {
     }
   }
 
-  /** Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time. */
+  /**
+   * Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time; first a
+   * release pass when one is due (CoreState.releaseHistory). Every command and query starts here.
+   */
   protected expire(now: number): void {
+    if (now >= this.relAt || this.orderSeq >= this.relSeq) this.releaseHistory(now);
     const h = this.gtt;
     for (let e = h.peek(); e !== undefined && e.expireAt <= now; e = h.peek()) {
       h.pop();

@@ -51,7 +51,7 @@ export const LI_APREV = 3;
 export const LI_FLAGS = 4;
 /** index of the owner's UserSym (gives user, symbol and the trade accounts of the hold) */
 export const LI_US = 5;
-/** Rate.id of the taker / maker rate snapshotted at placement (see RATE_OBJS) */
+/** Rate.id of the taker / maker rate snapshotted at placement (an id of the exchange's RateTable) */
 export const LI_TAKER = 6;
 export const LI_MAKER = 7;
 

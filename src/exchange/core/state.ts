@@ -9,7 +9,7 @@
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
 import type { PublicTrade } from './types';
-import { ACCOUNT_ID_PREFIX, BUY, LEDGER_SCALE, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, BUY, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
 import type { CoreEventSink } from './events';
@@ -52,7 +52,12 @@ export interface CoreOptions {
   /** testing aid: false runs the canonical code instead of the written-out fast paths (fastpaths.ts;
    * results are identical) */
   fastPaths?: boolean;
+  /** testing aid: false never releases history nobody can read (results are identical; memory grows) */
+  release?: boolean;
 }
+
+/** Clock time (ms) between two release passes at most (one also runs every CHUNK orders). */
+export const RELEASE_EVERY_MS = 10 * 60 * 1000;
 
 /** The exchange core's state and lookups (see the module doc for the layers built on it). */
 export abstract class CoreState extends OrderRows {
@@ -67,24 +72,33 @@ export abstract class CoreState extends OrderRows {
   protected readonly fastScale = new Map<string, number>();
   protected readonly symList: Sym[] = [];
   /** done orders + seq → live slot */
-  protected readonly archive = new Archive();
+  protected archive = new Archive();
   /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
   protected readonly usList: UserSym[] = [];
   protected orderSeq = 0;
+  /** the latest clock value seen by a history query or a release pass (see winStart) */
+  protected hw = -Infinity;
   protected fillSeq = 0;
   /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
    * instead of a parameter: a double argument would be boxed (a heap number per call) */
   protected tNow = 0;
   /** every fill record, by fill id */
-  protected readonly fillStore = new FillStore();
+  protected fillStore = new FillStore();
   protected accountSeq = 0;
   protected holdSeq = 0;
+  /** the fee rates this exchange has used (live rows and fill records keep their ids) */
+  protected rates = new RateTable();
   protected readonly fees = new Map<string, bigint>();
   protected readonly deposited = new Map<string, bigint>();
   protected readonly withdrawn = new Map<string, bigint>();
   protected readonly wholds = new Map<string, WHold>();
   /** GTT expiries by (expireAt, seq) */
   protected readonly gtt = new GttHeap();
+  /** the GTT heap is rebuilt from the live orders' entries when it grows beyond this */
+  protected gttRebuildAt = 1024;
+  /** the next release pass (releaseHistory) runs at this clock time, or once orderSeq reaches relSeq */
+  protected relAt = -Infinity;
+  protected relSeq = 0;
   protected readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
   /** receiver of the core's events (events.ts), null: none */
   protected sink: CoreEventSink | null = null;
@@ -122,6 +136,8 @@ export abstract class CoreState extends OrderRows {
   protected readonly bigOnly: boolean;
   /** Use the written-out fast paths of fastpaths.ts (false: their canonical versions; tests compare both). */
   protected readonly fastPaths: boolean;
+  /** Release history nobody can read (false: keep everything; tests compare both). */
+  protected readonly releases: boolean;
 
   /** @param opts see {@link CoreOptions}. */
   constructor(opts: CoreOptions) {
@@ -129,6 +145,37 @@ export abstract class CoreState extends OrderRows {
     this.now = opts.now;
     this.bigOnly = opts.bigIntOnly === true;
     this.fastPaths = opts.fastPaths !== false;
+    this.releases = opts.release !== false;
+  }
+
+  /**
+   * A release pass (every RELEASE_EVERY_MS of clock time and every CHUNK orders, at the start of a command or
+   * query): forget what nobody can read any more — done orders older than the 3 × 24 h window or of users
+   * without history (Archive.release: whole chunks, the few entries they still need moved aside, their
+   * clientOids out of byClientOid), fill records older than the window (FillStore.release), and GTT entries of
+   * orders done before they expired (the heap is rebuilt when it doubled). Invisible to every query: they
+   * already hide all of it. O(what is released) + O(chunks kept).
+   */
+  protected releaseHistory(now: number): void {
+    this.relAt = now + RELEASE_EVERY_MS;
+    this.relSeq = this.orderSeq + CHUNK_MASK + 1;
+    if (!this.releases) return;
+    const win = this.winStart(now);
+    const usList = this.usList;
+    this.archive.release(
+      win,
+      (i) => usList[i].user.keepHistory,
+      (seq, i, coid) => {
+        if (coid === '') return;
+        const u = usList[i].user;
+        if (u.byClientOid.get(coid) === seq) u.byClientOid.delete(coid);
+      },
+    );
+    this.fillStore.release(win);
+    if (this.gtt.length > this.gttRebuildAt) {
+      this.gtt.retain((e) => this.liveOf(e.seq) >= 0);
+      this.gttRebuildAt = Math.max(1024, 2 * this.gtt.length);
+    }
   }
 
   /** A registered symbol. @throws ExchangeError 900001 unknown symbol. */
@@ -180,22 +227,39 @@ export abstract class CoreState extends OrderRows {
     return v * pow10(LEDGER_SCALE - prec);
   }
 
-  /** Seq of an order id of `uid` on `symbol`, or -1 (unknown id, other user or symbol). */
-  protected findSeq(uid: string, symbol: string, orderId: string): number {
-    const seq = seqOfOrderId(orderId);
-    return seq >= 0 && this.owns(uid, symbol, seq) ? seq : -1;
+  /**
+   * Start (ms) of the readable history window at clock time `now`: HISTORY_WINDOW_MS before the latest clock
+   * value seen (the clock never goes backwards in the sandbox; should it, history released meanwhile stays
+   * unreadable). Done orders whose lastUpdatedAt, and fills whose createdAt, lie before it are gone.
+   */
+  protected winStart(now: number): number {
+    if (now > this.hw) this.hw = now;
+    return this.hw - HISTORY_WINDOW_MS;
   }
 
-  /** True when seq is an order of uid on symbol. */
-  protected owns(uid: string, symbol: string, seq: number): boolean {
+  /**
+   * Seq of an order id of `uid` on `symbol` that a client can still see (live, or done and readable: see
+   * {@link owns}), or -1 (unknown id, other user or symbol, history gone).
+   */
+  protected findSeq(uid: string, symbol: string, orderId: string, winStart: number): number {
+    const seq = seqOfOrderId(orderId);
+    return seq >= 0 && this.owns(uid, symbol, seq, winStart) ? seq : -1;
+  }
+
+  /**
+   * True when seq is a live order of uid on symbol, or a done one still readable: its lastUpdatedAt ≥
+   * `winStart` and its owner keeps history (User.keepHistory).
+   */
+  protected owns(uid: string, symbol: string, seq: number, winStart: number): boolean {
     if (!(seq >= 1 && seq <= this.orderSeq)) return false;
     const o = this.liveOf(seq);
     if (o >= 0) {
       const us = this.usOf(o);
       return us.user.uid === uid && us.sym.rules.symbol === symbol;
     }
+    if (!this.archive.hasDone(seq) || this.archive.lastUpdatedAt(seq) < winStart) return false;
     const us = this.usList[this.archive.usIdx(seq)];
-    return us.user.uid === uid && us.sym.rules.symbol === symbol;
+    return us.user.keepHistory && us.user.uid === uid && us.sym.rules.symbol === symbol;
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */

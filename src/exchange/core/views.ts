@@ -5,7 +5,7 @@
  */
 import { fromUnits } from '../../api/decimal';
 import type { HfFill, HfOrder, PublicTrade } from './types';
-import { BUY, LEDGER_SCALE, RATE_STRS, STP_NAMES, TIF_NAMES, orderIdString } from './base';
+import { BUY, LEDGER_SCALE, STP_NAMES, TIF_NAMES, orderIdString, type RateTable } from './base';
 import { TAPE_STRIDE, type Sym } from './book';
 import { FS_FORCE, FS_MAKER, FS_MARKET, FS_SIDE, type FillStore } from './fillstore';
 import type { OrderState } from './rows';
@@ -77,38 +77,39 @@ export function orderView(o: OrderState): HfOrder {
   };
 }
 
-/** Fill `id` of the fill store as the HF fill object (`symList`: the exchange's symbols by index). */
-export function fillView(fs: FillStore, symList: readonly Sym[], id: number): HfFill {
-  const s = symList[fs.symIdx(id)];
-  const fl = fs.flags(id);
-  const fundsQ = fs.fundsQ(id);
+/** Fill `ref` of the fill store (see FillStore) as the HF fill object (`symList`: the exchange's symbols by
+ * index, `rates` its fee rates). */
+export function fillView(fs: FillStore, symList: readonly Sym[], rates: RateTable, ref: number): HfFill {
+  const s = symList[fs.symIdx(ref)];
+  const fl = fs.flags(ref);
+  const fundsQ = fs.fundsQ(ref);
   let funds: bigint;
   let fee: bigint;
   if (Number.isNaN(fundsQ)) {
-    [funds, fee] = fs.big.get(id) as [bigint, bigint];
+    [funds, fee] = fs.bigOf(ref);
   } else {
     funds = BigInt(fundsQ) * s.qFactor;
-    fee = BigInt(fs.feeQ(id)) * s.qFactor;
+    fee = BigInt(fs.feeQ(ref)) * s.qFactor;
   }
   return {
-    id,
+    id: fs.fillId(ref),
     symbol: s.rules.symbol,
-    tradeId: fs.tradeId(id),
-    orderId: orderIdString(fs.orderSeq(id)),
-    counterOrderId: orderIdString(fs.counterSeq(id)),
+    tradeId: fs.tradeId(ref),
+    orderId: orderIdString(fs.orderSeq(ref)),
+    counterOrderId: orderIdString(fs.counterSeq(ref)),
     side: (fl & FS_SIDE) === 0 ? 'buy' : 'sell',
     liquidity: (fl & FS_MAKER) !== 0 ? 'maker' : 'taker',
     forceTaker: (fl & FS_FORCE) !== 0,
-    price: s.priceStr(fs.ticks(id)),
-    size: s.sizeStr(fs.lots(id)),
+    price: s.priceStr(fs.ticks(ref)),
+    size: s.sizeStr(fs.lots(ref)),
     funds: fromUnits(funds, LEDGER_SCALE),
     fee: fromUnits(fee, LEDGER_SCALE),
-    feeRate: RATE_STRS[fs.rateId(id)],
+    feeRate: rates.str(fs.rateId(ref)),
     feeCurrency: s.rules.quoteCurrency,
     stop: '',
     tradeType: 'TRADE',
     type: (fl & FS_MARKET) !== 0 ? 'market' : 'limit',
-    createdAt: fs.createdAt(id),
+    createdAt: fs.createdAt(ref),
   };
 }
 

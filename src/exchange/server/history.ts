@@ -20,12 +20,14 @@ function matches(e: LedgerRecord, q: { currency?: string[]; direction?: 'in' | '
 /**
  * GET /api/v1/accounts/ledgers: the user's main and trade entries (accountType MAIN / TRADE),
  * newest first, filtered, one `currentPage` of `pageSize` (defaults 1 and 50). Without a time range
- * every retained entry is listed (sandbox choice; KuCoin limits the range).
+ * every retained entry is listed: those of the last 3 × 24 h (ledger.ts, "Retention"; sandbox choice,
+ * KuCoin limits the range).
  */
 export function ledgerPage(state: SandboxState, uid: string, q: ParsedParamsOf<'ledgers'>): WireResponseOf<'ledgers'> {
   const list = state.ledger.entriesOf(uid);
+  const since = state.historyStart();
   const hits: LedgerRecord[] = [];
-  for (let i = list.length - 1; i >= 0; i--) if (matches(list[i], q)) hits.push(list[i]);
+  for (let i = list.length - 1; i >= 0 && list[i].createdAt >= since; i--) if (matches(list[i], q)) hits.push(list[i]);
   const cp = q.currentPage ?? 1;
   const ps = q.pageSize ?? 50;
   const items = hits.slice((cp - 1) * ps, cp * ps).map((e) => ({
@@ -45,15 +47,16 @@ export function ledgerPage(state: SandboxState, uid: string, q: ParsedParamsOf<'
 
 /**
  * GET /api/v1/hf/accounts/ledgers: the user's trade-account entries (accountType TRADE_HF), newest
- * first, with id < `lastId` when given, at most `limit` (default 100). `createdAt` is sent as a digit
+ * first, with id < `lastId` when given, at most `limit` (default 100), of the last 3 × 24 h. `createdAt` is sent as a digit
  * string and `tax` as "0", as KuCoin does.
  */
 export function hfLedgerList(state: SandboxState, uid: string, q: ParsedParamsOf<'hfLedgers'>): WireResponseOf<'hfLedgers'> {
   const list = state.ledger.entriesOf(uid);
   const limit = q.limit ?? 100;
   const lastId = q.lastId === undefined ? Infinity : Number(q.lastId);
+  const since = state.historyStart();
   const out: WireResponseOf<'hfLedgers'> = [];
-  for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
+  for (let i = list.length - 1; i >= 0 && out.length < limit && list[i].createdAt >= since; i--) {
     const e = list[i];
     if (e.accountType !== 'trade' || e.id >= lastId || !matches(e, q)) continue;
     out.push({

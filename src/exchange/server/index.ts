@@ -3,12 +3,13 @@
  * speaks the spot API (spec /work/shared/spec/spot-exchange-api.md, KuCoin-compatible), backed by
  * the deterministic engine (src/exchange/core) and a durable command journal (journal.ts).
  *
- * Start-up: open/replay the journal of `stateDir` (or keep state in memory when `stateDir` is
- * omitted) → on the first start, seed the world's books (`world.seed`) and create the default
+ * Start-up: recover the state of `stateDir` — the newest usable snapshot, then the journals after it
+ * (stateStore.ts) — or keep state in memory when `stateDir` is omitted → on the first start, seed the world's books (`world.seed`) and create the default
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
  * STATE_DIR/admin-token (0600) → listen (HTTP, and WebSocket upgrades of `/ws` handed to the feed,
- * feed/index.ts) → start the market simulation (sim.ts) when `sim`.
+ * feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
+ * last snapshot, so the next start reads one snapshot and an empty journal.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -17,10 +18,10 @@ import * as path from 'node:path';
 import type { RateLimitOption } from './ratelimit';
 import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
-import { Journal } from './journal';
 import { startSimulation } from './sim';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
-import { ALL_PERMISSIONS, BalanceGrant, Command, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord } from './state';
+import { StateStore } from './stateStore';
+import { ALL_PERMISSIONS, BalanceGrant, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord, type SnapshotSource } from './state';
 
 export { SandboxState } from './state';
 export type { Command, UserRecord } from './state';
@@ -50,6 +51,12 @@ export interface SandboxOptions {
   settleIntervalMs?: number;
   /** Fsync every journal record (power-loss durability). Default false. */
   fsync?: boolean;
+  /** Snapshot + new journal when the journal holds this many records (default: stateStore.ts DEFAULT_SNAPSHOT_EVERY_RECORDS). */
+  snapshotEveryRecords?: number;
+  /** … or this many bytes (default: stateStore.ts DEFAULT_SNAPSHOT_EVERY_BYTES). */
+  snapshotEveryBytes?: number;
+  /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process there). */
+  onSnapshotWrite?: (bytes: number, gen: number) => void;
   /** Options of the WebSocket feed (ping interval, bounds; docs/sandbox.md "WebSocket feed"). */
   feed?: FeedOptions;
 }
@@ -72,8 +79,10 @@ export interface RunningSandbox {
   /** Bearer token of the admin API (loopback only). */
   adminToken: string;
   state: SandboxState;
-  /** Warnings from opening the journal (torn tail, replay failures). */
+  /** Warnings from recovering the state dir (snapshot fallback, torn journal tail, replay failures). */
   warnings: string[];
+  /** The state dir's snapshots and journals (undefined in memory). */
+  store: StateStore | undefined;
   /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, tokens from the bullet endpoints). */
   feed: Feed;
   /** Stop the simulation and timers, close the server and the journal. */
@@ -110,26 +119,37 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => undefined);
   const seed = opts.seed ?? 1;
-  const state = new SandboxState({ manualClock: opts.manualClock ?? false });
+  const manualClock = opts.manualClock ?? false;
   const warnings: string[] = [];
 
+  let state: SandboxState;
   let journal: JournalLike;
+  let store: StateStore | undefined;
   let adminToken: string;
   let lock: StateDirLock | undefined;
   if (opts.stateDir) {
     fs.mkdirSync(opts.stateDir, { recursive: true });
     // exclusive use of the state dir for as long as this sandbox runs (released by the OS if it dies)
     lock = await acquireStateDirLock(opts.stateDir);
-    let opened: ReturnType<typeof Journal.open<Command>> | undefined;
     try {
-      opened = Journal.open<Command>(opts.stateDir, { fsync: opts.fsync ?? false });
-      warnings.push(...opened.warnings, ...state.replay(opened.commands));
+      const opened = StateStore.open(
+        opts.stateDir,
+        (snapshot?: SnapshotSource) => {
+          const s = new SandboxState({ manualClock, snapshot });
+          return { state: s, warnings: snapshot ? s.importSections(snapshot) : [] };
+        },
+        { fsync: opts.fsync, snapshotEveryRecords: opts.snapshotEveryRecords, snapshotEveryBytes: opts.snapshotEveryBytes, log, onSnapshotWrite: opts.onSnapshotWrite },
+      );
+      state = opened.state;
+      store = opened.store;
+      warnings.push(...opened.warnings);
+      // a start that replayed journal records writes a snapshot at once: the next start is short again
+      if (opened.replayed > 0) store.rotate();
     } catch (e) {
-      opened?.journal.close();
       await lock.release();
       throw e;
     }
-    journal = opened.journal;
+    journal = store;
     const tokenFile = path.join(opts.stateDir, 'admin-token');
     adminToken = fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '';
     if (!/^[0-9a-f]{32,}$/.test(adminToken)) {
@@ -137,6 +157,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       writeSecretFile(tokenFile, adminToken + '\n');
     }
   } else {
+    state = new SandboxState({ manualClock });
     journal = new MemoryJournal();
     adminToken = randomHex(24);
   }
@@ -222,7 +243,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     for (const t of timers) clearInterval(t);
     const srv = server;
     if (srv?.listening) await new Promise<void>((resolve) => srv.close(() => resolve()));
-    journal.close?.();
+    if (store) store.abandon();
+    else journal.close?.();
     await lock?.release();
     throw e;
   }
@@ -236,6 +258,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     adminToken,
     state,
     warnings,
+    store,
     feed: wsFeed,
     close: async () => {
       if (closed) return;
@@ -247,6 +270,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
+      // the last snapshot: the next start reads it and an empty journal
       journal.close?.();
       await lock?.release();
     },

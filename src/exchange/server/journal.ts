@@ -1,25 +1,36 @@
 /**
- * Append-only command journal of the sandbox exchange (issue 4, part B).
+ * Append-only command journal of the sandbox exchange (issue 4, part B; issue 18, part 3).
  *
  * Every acknowledged state change of the sandbox (order placement and cancellation, transfers,
  * deposits, withdrawals, admin operations, clock advances, market-simulation actions) is a
  * {@link JournalCommand} that {@link SandboxState.exec} applied successfully. The server appends the
- * command here BEFORE it sends the response, and on start replays the returned `commands` through
- * `state.exec` in order (with their original `t`), which rebuilds exactly the same state because
- * the exchange core is deterministic given commands + timestamps.
+ * command here BEFORE it sends the response, and on start replays the journal's commands through
+ * `state.exec` in order (with their original `t`), on top of the snapshot the journal starts from
+ * (stateStore.ts), which rebuilds exactly the same state because the exchange core is deterministic
+ * given commands + timestamps.
  *
- * ## File format (`STATE_DIR/journal.log`, version 1)
- * A text file: one header line `SPOTDESK-JOURNAL 1\n`, then one line per record:
+ * ## File format (`STATE_DIR/journal-<gen>.log`, version 2)
+ * A text file: one header line, then one line per record:
  *
+ *     SPOTDESK-JOURNAL 2 {"gen":7,"base":"snapshot-00000007.snap","start":1234567}\n
  *     <len> <crc> <json>\n
  *
+ * - header: `gen` the generation (the file's number), `base` the snapshot file this journal continues
+ *   (null: the empty state), `start` the number of commands executed before its first record (the
+ *   base snapshot's count; the previous journal's start + its records);
  * - `len`: decimal byte length of `<json>` (UTF-8);
  * - `crc`: CRC-32 (IEEE, as `zlib.crc32`) of the `<json>` bytes, 8 lowercase hex digits;
  * - `json`: `JSON.stringify(command)` — a single line (JSON.stringify never emits a raw newline).
+ * Version 1 (`STATE_DIR/journal.log`, header `SPOTDESK-JOURNAL 1`, written before snapshots existed) is
+ * still read: it is generation 0, based on the empty state.
  *
  * Money stays lossless: commands carry decimal amounts as strings, and the only JSON numbers in a
  * command are safe integers such as `t` (ms). {@link Journal.append} rejects a command holding a
  * non-integer or unsafe number, a bigint, or a non-finite value, so nothing is rounded through a float.
+ *
+ * ## Reading: streamed
+ * {@link Journal.open} reads the file in 4 MiB chunks and hands each command to `onCommand` as it is
+ * decoded: a journal is never held in memory whole (a 2 GiB journal reads like a small one).
  *
  * ## Torn records
  * A process killed in the middle of `write` can leave a partial last record. {@link Journal.open}
@@ -28,6 +39,8 @@
  * follow garbage. When a *valid* record is found after an invalid one, the damage is not a torn tail
  * but corruption in the middle of the file (acknowledged data would be lost): `open` then throws
  * {@link JournalCorruptError} instead of silently dropping it, unless `opts.truncateCorrupt` is set.
+ * (The records before the damage have already gone to `onCommand` by then: the caller discards what it
+ * built.)
  *
  * ## Durability
  * `append` writes the whole record with synchronous `fs.writeSync` on a descriptor opened in append
@@ -40,15 +53,12 @@
  * The journal itself takes no lock: the sandbox holds the state dir's OS-released lock
  * (stateLock.ts) for as long as it runs, and opens the journal only while holding it.
  *
- * ## Not done: snapshots / compaction
- * The journal grows without bound (about 100–250 bytes per command; the market simulation adds
- * about 2–3 commands per symbol per second, ≈ 20 MB per hour with the 12 seeded symbols). Start-up
- * cost is linear in the journal length: measured on the 2-core dev box, reading + verifying ≈ 55 000
- * records/s (JSON.parse dominates) and replaying ≈ 90 000 commands/s; appending costs ≈ 30 µs per
- * record (one write syscall). Compaction would
- * need a serialisable snapshot of `SandboxState` + the engine, which they do not offer yet; the
- * planned design is `STATE_DIR/snapshot-<n>.json` written atomically (tmp + rename) followed by a
- * fresh journal whose header names the snapshot. Until then, delete the state dir to start over.
+ * ## Snapshots and rotation
+ * A journal does not grow forever: stateStore.ts writes a snapshot of the whole state and starts the
+ * next generation's journal when this one reaches a record count or size, and on clean shutdown; a start
+ * loads the newest valid snapshot and replays only the journals after it. Costs measured on the 2-core
+ * dev box: appending ≈ 30 µs per record (one write syscall); reading + verifying + replaying a record
+ * ≈ 20–30 µs, so the journal a start replays is kept short (rotation thresholds in stateStore.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -65,8 +75,19 @@ export interface JournalCommand {
   args?: unknown;
 }
 
+/** What a journal's header says: its generation, the snapshot it continues and the commands before it. */
+export interface JournalHeader {
+  /** 1: the legacy `journal.log` (generation 0, empty base); 2: `journal-<gen>.log` */
+  version: 1 | 2;
+  gen: number;
+  /** file name of the base snapshot in the state dir, null: the empty state */
+  base: string | null;
+  /** commands executed before this journal's first record */
+  start: number;
+}
+
 /** Options of {@link Journal.open}. */
-export interface JournalOptions {
+export interface JournalOptions<C extends JournalCommand = JournalCommand> {
   /** Call `fdatasync` after every appended record (power-loss durability). Default false. */
   fsync?: boolean;
   /** Journal file name inside the state dir. Default `journal.log`. */
@@ -77,14 +98,20 @@ export interface JournalOptions {
    * Default false.
    */
   truncateCorrupt?: boolean;
+  /** Called with every whole record of the file, in order, as it is read (replay it). */
+  onCommand?: (cmd: C, index: number) => void;
+  /** Header of a file that does not exist yet (version 2). Default: generation 0, empty base, start 0. */
+  create?: Omit<JournalHeader, 'version'>;
 }
 
 /** Result of {@link Journal.open}. */
 export interface OpenedJournal<C extends JournalCommand> {
   /** The journal, ready for {@link Journal.append}. */
   journal: Journal<C>;
-  /** Every whole record of the file, in order: replay them through `state.exec`. */
-  commands: C[];
+  /** The file's header (as created when the file was new or empty). */
+  header: JournalHeader;
+  /** Whole records read (each went to `onCommand`). */
+  count: number;
   /** Human-readable notes (torn tail truncated, …); empty when the file was clean. */
   warnings: string[];
 }
@@ -109,29 +136,62 @@ export class JournalValueError extends Error {
   }
 }
 
-/** First line of every journal file (format version 1). */
+/** First line of a version 1 journal (legacy `journal.log`). */
 export const JOURNAL_HEADER = 'SPOTDESK-JOURNAL 1\n';
+const HEADER_PREFIX = 'SPOTDESK-JOURNAL ';
 const NL = 0x0a;
 const SP = 0x20;
+/** Bytes read at a time. */
+const READ_CHUNK = 4 << 20;
+/**
+ * The longest line a {@link LineReader} buffers (64 MiB): far above any record (a command's HTTP body is at
+ * most 1 MiB, a snapshot record a few MiB); a longer run of bytes without a newline is garbage, skipped.
+ */
+export const MAX_LINE_BYTES = 64 << 20;
+
+/** The header line of a version 2 journal. */
+export function journalHeaderLine(h: Omit<JournalHeader, 'version'>): string {
+  return `${HEADER_PREFIX}2 ${JSON.stringify({ gen: h.gen, base: h.base, start: h.start })}\n`;
+}
+
+/** The header of a header line (without its newline), or an error. */
+function parseHeader(line: string): JournalHeader | { error: string } {
+  if (line === JOURNAL_HEADER.slice(0, -1)) return { version: 1, gen: 0, base: null, start: 0 };
+  if (!line.startsWith(`${HEADER_PREFIX}2 `)) return { error: 'bad header' };
+  try {
+    const v = JSON.parse(line.slice(HEADER_PREFIX.length + 2)) as { gen?: unknown; base?: unknown; start?: unknown };
+    if (Number.isSafeInteger(v.gen) && (v.base === null || typeof v.base === 'string') && Number.isSafeInteger(v.start)) {
+      return { version: 2, gen: v.gen as number, base: v.base as string | null, start: v.start as number };
+    }
+  } catch {
+    // fall through
+  }
+  return { error: 'bad header' };
+}
 
 /** CRC-32 (IEEE 802.3) of `buf` as 8 lowercase hex digits, via `zlib.crc32` (Node ≥ 20.15). */
 export function crc32Hex(buf: Uint8Array): string {
   return (zlib.crc32(buf) >>> 0).toString(16).padStart(8, '0');
 }
 
+/** Frame a JSON text as a record line (`<len> <crc> <json>\n`), as bytes. */
+export function frameRecord(json: string): Buffer {
+  const body = Buffer.from(json, 'utf8');
+  return Buffer.concat([Buffer.from(`${body.length} ${crc32Hex(body)} `, 'latin1'), body, Buffer.from('\n')]);
+}
+
 /** Encode one command as a journal record line (`<len> <crc> <json>\n`), as bytes. */
 export function encodeRecord(cmd: JournalCommand): Buffer {
   assertLossless(cmd, 'cmd');
-  const json = Buffer.from(JSON.stringify(cmd), 'utf8');
-  return Buffer.concat([Buffer.from(`${json.length} ${crc32Hex(json)} `, 'latin1'), json, Buffer.from('\n')]);
+  return frameRecord(JSON.stringify(cmd));
 }
 
 /**
- * Decode the record starting at `start` of `buf`.
- * @returns the command and the offset just past its newline, or `{error}` describing why the bytes
- *   at `start` are not a whole valid record.
+ * The JSON text of the record line starting at `start` of `buf` (its length and checksum verified).
+ * @returns the text and the offset just past its newline, or `{error}` describing why the bytes at
+ *   `start` are not a whole valid record.
  */
-export function decodeRecord(buf: Buffer, start: number): { cmd: JournalCommand; next: number } | { error: string } {
+export function unframeRecord(buf: Buffer, start: number): { json: string; next: number } | { error: string } {
   const sp1 = buf.indexOf(SP, start);
   if (sp1 < 0 || sp1 - start > 10) return { error: 'missing length' };
   const lenText = buf.toString('latin1', start, sp1);
@@ -147,9 +207,20 @@ export function decodeRecord(buf: Buffer, start: number): { cmd: JournalCommand;
   if (buf[jsonEnd] !== NL) return { error: 'missing record terminator' };
   const json = buf.subarray(jsonStart, jsonEnd);
   if (crc32Hex(json) !== crcText) return { error: 'checksum mismatch' };
+  return { json: json.toString('utf8'), next: jsonEnd + 1 };
+}
+
+/**
+ * Decode the journal record starting at `start` of `buf`.
+ * @returns the command and the offset just past its newline, or `{error}` describing why the bytes
+ *   at `start` are not a whole valid record.
+ */
+export function decodeRecord(buf: Buffer, start: number): { cmd: JournalCommand; next: number } | { error: string } {
+  const r = unframeRecord(buf, start);
+  if ('error' in r) return r;
   let value: unknown;
   try {
-    value = JSON.parse(json.toString('utf8'));
+    value = JSON.parse(r.json);
   } catch {
     return { error: 'invalid JSON' };
   }
@@ -161,7 +232,120 @@ export function decodeRecord(buf: Buffer, start: number): { cmd: JournalCommand;
   ) {
     return { error: 'record is not a command {op, t}' };
   }
-  return { cmd: value as JournalCommand, next: jsonEnd + 1 };
+  return { cmd: value as JournalCommand, next: r.next };
+}
+
+/**
+ * The lines of a file, read forward in 4 MiB reads (a line longer than the buffer grows it, up to
+ * `maxLine` bytes): never the whole file in memory, whatever its size. A longer run of bytes without a
+ * newline (garbage, a zero-filled hole) is not buffered: {@link next} hands out its first bytes only (no
+ * newline: no record decodes from it) and skips the rest up to and including its newline.
+ */
+export class LineReader {
+  private buf: Buffer;
+  /** buf[start, have) holds file bytes not handed out yet, starting at file offset `offset` */
+  private start = 0;
+  private have = 0;
+  /** next file offset to read */
+  private pos: number;
+  /** The file offset of the next line (after the last one handed out). */
+  offset: number;
+  /** The file's size when the reader was made. */
+  readonly size: number;
+
+  /**
+   * @param fd an open file; @param from the byte offset to start at; @param maxLine the longest line
+   *   buffered whole (default {@link MAX_LINE_BYTES}; at least the read chunk)
+   */
+  constructor(
+    private readonly fd: number,
+    from: number,
+    private readonly maxLine = MAX_LINE_BYTES,
+  ) {
+    this.size = fs.fstatSync(fd).size;
+    this.buf = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK, this.size - from)));
+    this.pos = from;
+    this.offset = from;
+  }
+
+  /** Bytes of the read buffer now (at most about `maxLine`: the memory a reader holds). */
+  get bufferBytes(): number {
+    return this.buf.length;
+  }
+
+  /**
+   * The next complete line, newline included (a view valid until the next call), or null when only an
+   * incomplete line (or nothing) is left: `offset` is then where it starts.
+   */
+  next(): Buffer | null {
+    for (;;) {
+      const nl = this.buf.indexOf(NL, this.start);
+      if (nl >= 0 && nl < this.have) {
+        const line = this.buf.subarray(this.start, nl + 1);
+        this.start = nl + 1;
+        this.offset += line.length;
+        return line;
+      }
+      if (this.pos >= this.size) return null;
+      const rest = this.have - this.start;
+      if (rest === this.buf.length) {
+        if (this.buf.length >= this.maxLine) return this.skipOverlong();
+        const bigger = Buffer.allocUnsafe(Math.min(this.buf.length * 2, Math.max(this.maxLine, this.buf.length)));
+        this.buf.copy(bigger, 0, this.start, this.have);
+        this.buf = bigger;
+      } else if (this.start > 0) {
+        this.buf.copy(this.buf, 0, this.start, this.have);
+      }
+      this.start = 0;
+      this.have = rest;
+      const n = fs.readSync(this.fd, this.buf, this.have, Math.min(this.buf.length - this.have, this.size - this.pos), this.pos);
+      if (n <= 0) return null;
+      this.have += n;
+      this.pos += n;
+    }
+  }
+
+  /**
+   * The buffer is full with one line (no newline in it): hand out its first 64 bytes as the line and skip
+   * the rest of it, reading on in buffer-sized chunks. Null when the file ends first (`offset` stays at the
+   * line's start, like any incomplete last line).
+   */
+  private skipOverlong(): Buffer | null {
+    const head = Buffer.from(this.buf.subarray(this.start, this.start + 64));
+    let skipped = this.have - this.start;
+    for (;;) {
+      if (this.pos >= this.size) {
+        this.start = this.have = 0;
+        return null;
+      }
+      const n = fs.readSync(this.fd, this.buf, 0, Math.min(this.buf.length, this.size - this.pos), this.pos);
+      if (n <= 0) return null;
+      this.pos += n;
+      const nl = this.buf.subarray(0, n).indexOf(NL);
+      if (nl >= 0) {
+        this.start = nl + 1;
+        this.have = n;
+        this.offset += skipped + nl + 1;
+        return head;
+      }
+      skipped += n;
+    }
+  }
+}
+
+/**
+ * The lines of a file, streamed ({@link LineReader}): each complete line (with its newline) goes to `onLine`
+ * with its byte offset; `onLine` returns false to stop. @returns the offset where reading stopped (the start
+ * of a line that was refused, or of an incomplete last line) and the file size.
+ */
+export function forEachLine(fd: number, from: number, onLine: (line: Buffer, offset: number) => boolean): { stop: number; size: number } {
+  const r = new LineReader(fd, from);
+  for (;;) {
+    const at = r.offset;
+    const line = r.next();
+    if (line === null) return { stop: r.offset, size: r.size };
+    if (!onLine(line, at)) return { stop: at, size: r.size };
+  }
 }
 
 /**
@@ -177,68 +361,95 @@ export class Journal<C extends JournalCommand = JournalCommand> {
     readonly file: string,
     fd: number,
     private readonly fsync: boolean,
+    /** The file's header. */
+    readonly header: JournalHeader,
+    /** Whole records in the file (read + appended). */
+    private recordCount: number,
+    /** The file's size in bytes. */
+    private size: number,
   ) {
     this.fd = fd;
   }
 
   /**
-   * Open (creating if needed) the journal of `stateDir` (created recursively if missing), read every
-   * whole record, truncate a torn or garbage tail, and return the journal ready for appending.
+   * Open (creating if needed) the journal of `stateDir` (created recursively if missing), stream every
+   * whole record to `opts.onCommand`, truncate a torn or garbage tail, and return the journal ready
+   * for appending.
    * @throws JournalCorruptError when damage precedes valid records (see the module doc)
    * @throws Error when the file is not a SpotDesk journal (wrong header) or on I/O failure
    */
-  static open<C extends JournalCommand = JournalCommand>(stateDir: string, opts: JournalOptions = {}): OpenedJournal<C> {
+  static open<C extends JournalCommand = JournalCommand>(stateDir: string, opts: JournalOptions<C> = {}): OpenedJournal<C> {
     fs.mkdirSync(stateDir, { recursive: true });
     const file = path.resolve(stateDir, opts.fileName ?? 'journal.log');
     const warnings: string[] = [];
-    const commands: C[] = [];
-    let buf: Buffer;
+    const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
     try {
-      buf = fs.readFileSync(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      buf = Buffer.alloc(0);
-    }
-    const header = Buffer.from(JOURNAL_HEADER, 'latin1');
-    let goodEnd: number;
-    if (buf.length === 0) {
-      goodEnd = 0;
-    } else if (buf.length < header.length && header.subarray(0, buf.length).equals(buf)) {
-      warnings.push(`journal ${file}: torn header (${buf.length} bytes) truncated`);
-      goodEnd = 0;
-    } else if (!buf.subarray(0, header.length).equals(header)) {
-      throw new Error(`${file} is not a SpotDesk journal (bad header); move it away to start fresh`);
-    } else {
-      goodEnd = header.length;
-      let pos = header.length;
-      while (pos < buf.length) {
-        const r = decodeRecord(buf, pos);
-        if ('error' in r) {
-          if (hasValidRecordAfter(buf, pos)) {
-            if (!opts.truncateCorrupt) throw new JournalCorruptError(file, pos, r.error);
-            warnings.push(`journal ${file}: corrupt record #${commands.length + 1} at byte ${pos} (${r.error}); ` +
-              `truncated ${buf.length - pos} bytes INCLUDING later valid records (truncateCorrupt)`);
+      const size = fs.fstatSync(fd).size;
+      let header: JournalHeader | null = null;
+      let goodEnd = 0;
+      let count = 0;
+      if (size > 0) {
+        const head = Buffer.alloc(Math.min(size, 4096));
+        fs.readSync(fd, head, 0, head.length, 0);
+        const nl = head.indexOf(NL);
+        const prefix = Buffer.from(HEADER_PREFIX, 'latin1');
+        if (nl < 0) {
+          if (head.length < 64 && (prefix.subarray(0, head.length).equals(head) || head.subarray(0, prefix.length).equals(prefix))) {
+            warnings.push(`journal ${file}: torn header (${size} bytes) truncated`);
           } else {
-            warnings.push(`journal ${file}: torn or invalid last record #${commands.length + 1} at byte ${pos} ` +
-              `(${r.error}); skipped and truncated ${buf.length - pos} bytes`);
+            throw new Error(`${file} is not a SpotDesk journal (bad header); move it away to start fresh`);
           }
-          break;
+        } else {
+          const h = parseHeader(head.toString('latin1', 0, nl));
+          if ('error' in h) throw new Error(`${file} is not a SpotDesk journal (bad header); move it away to start fresh`);
+          header = h;
+          goodEnd = nl + 1;
+          let bad: { offset: number; error: string } | null = null;
+          let validAfter = false;
+          forEachLine(fd, goodEnd, (line, offset) => {
+            if (bad !== null) {
+              // after a bad record: is there a valid one further on?
+              validAfter = !('error' in decodeRecord(line, 0));
+              return !validAfter;
+            }
+            const r = decodeRecord(line, 0);
+            if ('error' in r) {
+              bad = { offset, error: r.error };
+              return true;
+            }
+            opts.onCommand?.(r.cmd as C, count);
+            count++;
+            goodEnd = offset + line.length;
+            return true;
+          });
+          const b = bad as { offset: number; error: string } | null;
+          if (b !== null && validAfter) {
+            // a valid record follows the bad one
+            if (!opts.truncateCorrupt) throw new JournalCorruptError(file, b.offset, b.error);
+            warnings.push(`journal ${file}: corrupt record #${count + 1} at byte ${b.offset} (${b.error}); ` +
+              `truncated ${size - b.offset} bytes INCLUDING later valid records (truncateCorrupt)`);
+          } else if (b !== null || goodEnd < size) {
+            const at = b?.offset ?? goodEnd;
+            const why = b?.error ?? `truncated record (${size - goodEnd} bytes, no terminator)`;
+            warnings.push(`journal ${file}: torn or invalid last record #${count + 1} at byte ${at} ` +
+              `(${why}); skipped and truncated ${size - at} bytes`);
+          }
         }
-        commands.push(r.cmd as C);
-        pos = r.next;
-        goodEnd = pos;
       }
-    }
-    const fd = fs.openSync(file, 'a');
-    try {
-      if (goodEnd < buf.length) fs.ftruncateSync(fd, goodEnd);
-      if (goodEnd === 0) writeFully(fd, header);
+      if (goodEnd < size) fs.ftruncateSync(fd, goodEnd);
+      if (header === null) {
+        const c = opts.create ?? { gen: 0, base: null, start: 0 };
+        const line = Buffer.from(journalHeaderLine(c), 'latin1');
+        writeFully(fd, line);
+        header = { version: 2, ...c };
+        goodEnd = line.length;
+      }
       if (opts.fsync) fs.fdatasyncSync(fd);
+      return { journal: new Journal<C>(file, fd, opts.fsync === true, header, count, goodEnd), header, count, warnings };
     } catch (err) {
       fs.closeSync(fd);
       throw err;
     }
-    return { journal: new Journal<C>(file, fd, opts.fsync === true), commands, warnings };
   }
 
   /**
@@ -254,6 +465,8 @@ export class Journal<C extends JournalCommand = JournalCommand> {
     writeFully(this.fd, rec);
     if (this.fsync) fs.fdatasyncSync(this.fd);
     this.appended++;
+    this.recordCount++;
+    this.size += rec.length;
   }
 
   /** Number of records appended through this instance (not counting replayed ones). */
@@ -261,9 +474,24 @@ export class Journal<C extends JournalCommand = JournalCommand> {
     return this.appended;
   }
 
+  /** Whole records in the file: read at open + appended. */
+  get records(): number {
+    return this.recordCount;
+  }
+
+  /** The file's size in bytes. */
+  get bytes(): number {
+    return this.size;
+  }
+
   /** True until {@link close} is called. */
   get isOpen(): boolean {
     return this.fd !== null;
+  }
+
+  /** Flush the file to disk (fdatasync). */
+  sync(): void {
+    if (this.fd !== null) fs.fdatasyncSync(this.fd);
   }
 
   /** Close the file. Idempotent. */
@@ -283,16 +511,6 @@ export class Journal<C extends JournalCommand = JournalCommand> {
 function writeFully(fd: number, buf: Uint8Array): void {
   let off = 0;
   while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
-}
-
-/** True when any line starting after the record at `pos` decodes as a valid record. */
-function hasValidRecordAfter(buf: Buffer, pos: number): boolean {
-  let nl = buf.indexOf(NL, pos);
-  while (nl >= 0 && nl + 1 < buf.length) {
-    if (!('error' in decodeRecord(buf, nl + 1))) return true;
-    nl = buf.indexOf(NL, nl + 1);
-  }
-  return false;
 }
 
 /** Reject values that would not survive JSON losslessly (floats, unsafe ints, bigint, NaN, functions). */

@@ -5,18 +5,27 @@
  * DEPOSIT, WITHDRAW, TRANSFER, TRADE_EXCHANGE (fee of the fill in `fee`), OTHER. Entries come from
  * the exchange core's balance events (EVENTS.md `BalanceEvent`, `relationEvent`), recorded inside the
  * command that causes them; ids count up from 1 in that order, so a replay of the journal rebuilds
- * the same ledger with the same ids. The book is plain data (`export`/`import`) for snapshots. Only
- * users with an API key of their own are watched (never the simulation bots nor the seeded
- * liquidity), so market activity costs no ledger memory; entries older than
- * {@link LEDGER_RETENTION_MS}, and beyond {@link MAX_LEDGER_ENTRIES_PER_USER} per user, are dropped as new
- * ones arrive.
+ * the same ledger with the same ids. The book is plain data (`export`/`import`) and streams as
+ * snapshot records (`exportRecords`/`importRecords`, the snapshot section `ledger`). Only users with an
+ * API key of their own are watched (never the simulation bots nor the seeded liquidity), so market
+ * activity costs no ledger memory.
+ *
+ * Retention (issue 18 part 3: cost follows live state, not history): entries older than
+ * {@link LEDGER_RETENTION_MS} — the spec's 3 × 24 h history window, like fills and done orders; KuCoin
+ * itself keeps a year — are dropped by {@link LedgerBook.prune} (SandboxState runs it with the server's
+ * other history, every 10 minutes of command clock) and when the user's next entry arrives, and the
+ * queries (history.ts) never list them; beyond {@link MAX_LEDGER_ENTRIES_PER_USER} per user the oldest go
+ * as new ones arrive.
  */
 import * as D from '../../api/decimal';
 import type * as S from '../../api/schemas';
-import type { BalanceEvent, OrderEvent } from '../core';
+import { HISTORY_WINDOW_MS, type BalanceEvent, type OrderEvent } from '../core';
 
-/** How long ledger entries are kept (ms): 365 days (KuCoin keeps a year of spot ledgers). */
-export const LEDGER_RETENTION_MS = 365 * 24 * 3600 * 1000;
+/** How long ledger entries are kept (ms): the spec's 3 × 24 h history window (sandbox choice; KuCoin keeps a year). */
+export const LEDGER_RETENTION_MS = HISTORY_WINDOW_MS;
+
+/** Entries per snapshot record (a record stays small: about 64 KB). */
+const ENTRIES_PER_RECORD = 256;
 
 /**
  * Entries kept per user at most (the oldest go first, a tenth at a time): bounds the memory of a user
@@ -76,6 +85,23 @@ export class LedgerBook {
     return rec;
   }
 
+  /**
+   * Drop every entry older than `cutoff` (ms), of every user (the retention, see module docstring).
+   * @returns how many entries were dropped.
+   */
+  prune(cutoff: number): number {
+    let n = 0;
+    for (const [uid, list] of this.byUser) {
+      let k = 0;
+      while (k < list.length && list[k].createdAt < cutoff) k++;
+      if (k === 0) continue;
+      n += k;
+      if (k === list.length) this.byUser.delete(uid);
+      else list.splice(0, k);
+    }
+    return n;
+  }
+
   /** The entries of `uid`, oldest first (read-only view). */
   entriesOf(uid: string): readonly LedgerRecord[] {
     return this.byUser.get(uid) ?? [];
@@ -87,6 +113,45 @@ export class LedgerBook {
     for (const list of this.byUser.values()) for (const e of list) entries.push({ ...e });
     entries.sort((a, b) => a.id - b.id);
     return { version: 1, nextId: this.nextId, entries };
+  }
+
+  /**
+   * The book as snapshot records (section `ledger`), streamed: `{k: 'meta', nextId}`, then
+   * `{k: 'entries', uid, list}` blocks of at most 256 of one user's entries, oldest first. Changes nothing.
+   */
+  *exportRecords(): Generator<LedgerSnapshotRecord> {
+    yield { k: 'meta', nextId: this.nextId };
+    for (const [uid, list] of this.byUser) {
+      for (let i = 0; i < list.length; i += ENTRIES_PER_RECORD) {
+        yield { k: 'entries', uid, list: list.slice(i, i + ENTRIES_PER_RECORD).map(entryRow) };
+      }
+    }
+  }
+
+  /**
+   * Restore {@link exportRecords}' records into this (empty) book.
+   * @throws Error on a record of an unknown kind, a missing meta record, or entries out of id order.
+   */
+  importRecords(records: Iterable<unknown>): void {
+    let meta = false;
+    for (const rec of records) {
+      const r = rec as LedgerSnapshotRecord;
+      if (r.k === 'meta') {
+        this.nextId = r.nextId;
+        meta = true;
+      } else if (r.k === 'entries') {
+        let list = this.byUser.get(r.uid);
+        if (list === undefined) this.byUser.set(r.uid, (list = []));
+        for (const row of r.list) {
+          const e = entryOf(r.uid, row);
+          if (e.id >= this.nextId || (list.length > 0 && list[list.length - 1].id >= e.id)) throw new Error(`snapshot: ledger entry ${e.id} of ${r.uid} out of order`);
+          list.push(e);
+        }
+      } else {
+        throw new Error(`snapshot: unknown record ${String((r as { k: unknown }).k)} of section ledger`);
+      }
+    }
+    if (!meta) throw new Error('snapshot: the ledger section has no meta record');
   }
 
   /** Rebuild from {@link export}'s data. @throws Error on an unknown version. */
@@ -101,6 +166,24 @@ export class LedgerBook {
     }
     return book;
   }
+}
+
+/**
+ * One ledger entry in a snapshot: [id, currency, accountType, amount, fee, balance, bizType, direction,
+ * createdAt, context] (the uid is the record's).
+ */
+export type LedgerEntryRow = [number, string, S.AccountType, string, string, string, LedgerBizType, 'in' | 'out', number, string];
+
+/** A record of the snapshot section `ledger` (see {@link LedgerBook.exportRecords}). */
+export type LedgerSnapshotRecord = { k: 'meta'; nextId: number } | { k: 'entries'; uid: string; list: LedgerEntryRow[] };
+
+function entryRow(e: LedgerRecord): LedgerEntryRow {
+  return [e.id, e.currency, e.accountType, e.amount, e.fee, e.balance, e.bizType, e.direction, e.createdAt, e.context];
+}
+
+function entryOf(uid: string, r: LedgerEntryRow): LedgerRecord {
+  const [id, currency, accountType, amount, fee, balance, bizType, direction, createdAt, context] = r;
+  return { id, uid, currency, accountType, amount, fee, balance, bizType, direction, createdAt, context };
 }
 
 /** What the recorder reads of the core's order events (EVENTS.md `OrderEvent`). */

@@ -5,8 +5,16 @@
  *
  * Derivation (deterministic): every trade of the engine (`Exchange.onTrade`, called synchronously
  * inside the command that fills) is added here in execution order, so replaying the journal rebuilds
- * exactly the same candles. The state is plain data ({@link MarketTapeExport}) for a snapshot to carry:
- * `export()` / `MarketTape.import()`.
+ * exactly the same candles. The state is plain data ({@link MarketTapeExport}: `export()` /
+ * `MarketTape.import()`) and streams as snapshot records (`exportRecords()` / `importRecords()`, the
+ * snapshot section `tape`).
+ *
+ * Retention (issue 18 part 3, the spec's 3 × 24 h history window, HISTORY_WINDOW_MS): a trade older than
+ * the window, and a candle row whose interval ENDED before the window started, leave memory and snapshots
+ * ({@link MarketTape.prune}, run by SandboxState with the server's other history every 10 minutes of
+ * command clock) and no query shows them (the `since` arguments). An interval that overlaps the window
+ * keeps its whole row. So candles reach back 3 × 24 h: a 1min … 12hour chart shows at most the last 72 h
+ * (1min: its last {@link MAX_CANDLE_ROWS} rows, 25 h), a 1day chart 3 or 4 rows, a 1week chart 1 or 2.
  *
  * Candles:
  * - intervals 1min … 1week ({@link CANDLE_SECONDS}); an interval starts at a multiple of its length
@@ -47,6 +55,9 @@ export const MAX_CANDLE_ROWS = 1500;
 
 /** Public trades kept per symbol for GET /api/v1/market/histories. */
 export const RECENT_TRADES = 100;
+
+/** Candle rows per snapshot record (about 40 KB). */
+const ROWS_PER_RECORD = 512;
 
 /** Monday 1970-01-05 00:00 UTC, in seconds: weeks start here. */
 const WEEK_ORIGIN_S = 4 * 86_400;
@@ -92,7 +103,18 @@ export interface SymbolTapeExport {
   recent: TapeTrade[];
 }
 
-/** The plain-data form of the whole tape (what a snapshot carries). */
+/** A trade in a snapshot: [sequence, price, size, side, time (ms)] (the symbol is the record's). */
+export type TapeTradeRow = [string, string, string, 'buy' | 'sell', number];
+
+/** A candle row in a snapshot: [t (s), open, close, high, low, volume, turnover]. */
+export type CandleRowData = [number, string, string, string, string, string, string];
+
+/** A record of the snapshot section `tape` (see {@link MarketTape.exportRecords}). */
+export type TapeSnapshotRecord =
+  | { k: 'sym'; symbol: string; folded: number; recent: TapeTradeRow[] }
+  | { k: 'rows'; symbol: string; type: CandleType; list: CandleRowData[] };
+
+/** The plain-data form of the whole tape. */
 export interface MarketTapeExport {
   version: 1;
   symbols: Record<string, SymbolTapeExport>;
@@ -124,6 +146,36 @@ class SymbolTape {
     last.q = D.add(last.q, D.mul(tr.price, tr.size));
     this.recent.push(tr);
     if (this.recent.length > RECENT_TRADES) this.recent.shift();
+  }
+
+  /**
+   * Drop the trades older than `cutoff` (ms) and the rows whose interval ended at or before it; a 1min row
+   * not folded yet is folded before it goes, so the coarser rows it belongs to stay whole.
+   * @returns how many trades and rows were dropped.
+   */
+  prune(cutoff: number): number {
+    let n = 0;
+    let k = 0;
+    while (k < this.recent.length && this.recent[k].time < cutoff) k++;
+    if (k > 0) this.recent.splice(0, k);
+    n += k;
+    const minute = this.candles['1min'];
+    const open = minute[minute.length - 1];
+    if (open !== undefined && (open.t + CANDLE_SECONDS['1min']) * 1000 <= cutoff) this.fold(open);
+    for (const type of CANDLE_TYPES) {
+      const rows = this.candles[type];
+      const len = CANDLE_SECONDS[type];
+      k = 0;
+      while (k < rows.length && (rows[k].t + len) * 1000 <= cutoff) k++;
+      if (k > 0) rows.splice(0, k);
+      n += k;
+    }
+    return n;
+  }
+
+  /** True when nothing is left (no trade, no row). */
+  get empty(): boolean {
+    return this.recent.length === 0 && CANDLE_TYPES.every((t) => this.candles[t].length === 0);
   }
 
   /** Fold a finished 1min row into every coarser interval (once). */
@@ -180,26 +232,91 @@ export class MarketTape {
   }
 
   /**
-   * Candle rows of `symbol` and `type` whose start lies in [startAt, endAt] (seconds; 0 = unbounded),
-   * newest first, at most {@link MAX_CANDLE_ROWS}, in the wire form of {@link Candle}.
+   * Candle rows of `symbol` and `type` whose start lies in [startAt, endAt] (seconds; 0 = unbounded) and
+   * whose interval ends after `since` (ms; the history window's start, see module docstring), newest first,
+   * at most {@link MAX_CANDLE_ROWS}, in the wire form of {@link Candle}.
    */
-  candles(symbol: string, type: CandleType, startAt = 0, endAt = 0): Candle[] {
+  candles(symbol: string, type: CandleType, startAt = 0, endAt = 0, since = -Infinity): Candle[] {
     const st = this.symbols.get(symbol);
     if (st === undefined) return [];
     const rows = st.rows(type);
+    const len = CANDLE_SECONDS[type];
     const out: Candle[] = [];
     for (let i = rows.length - 1; i >= 0 && out.length < MAX_CANDLE_ROWS; i--) {
       const r = rows[i];
       if (endAt > 0 && r.t > endAt) continue;
-      if (startAt > 0 && r.t < startAt) break;
+      if ((startAt > 0 && r.t < startAt) || (r.t + len) * 1000 <= since) break;
       out.push([String(r.t), r.o, r.c, r.h, r.l, r.v, r.q]);
     }
     return out;
   }
 
-  /** The last {@link RECENT_TRADES} trades of `symbol`, oldest first. */
-  recentTrades(symbol: string): readonly TapeTrade[] {
-    return this.symbols.get(symbol)?.recent ?? [];
+  /** The last {@link RECENT_TRADES} trades of `symbol` at or after `since` (ms; default all kept), oldest first. */
+  recentTrades(symbol: string, since = -Infinity): readonly TapeTrade[] {
+    const recent = this.symbols.get(symbol)?.recent ?? [];
+    let k = 0;
+    while (k < recent.length && recent[k].time < since) k++;
+    return k === 0 ? recent : recent.slice(k);
+  }
+
+  /**
+   * Drop what is older than `cutoff` (ms): trades, and candle rows whose interval ended at or before it
+   * (module docstring, "Retention"); a symbol with nothing left is forgotten.
+   * @returns how many trades and rows were dropped.
+   */
+  prune(cutoff: number): number {
+    let n = 0;
+    for (const [sym, st] of this.symbols) {
+      n += st.prune(cutoff);
+      if (st.empty) this.symbols.delete(sym);
+    }
+    return n;
+  }
+
+  /**
+   * The tape as snapshot records (section `tape`), streamed: per symbol `{k: 'sym', symbol, folded, recent}`,
+   * then `{k: 'rows', symbol, type, list}` blocks of at most 512 rows of one interval, oldest first.
+   * Changes nothing.
+   */
+  *exportRecords(): Generator<TapeSnapshotRecord> {
+    for (const [symbol, st] of this.symbols) {
+      yield { k: 'sym', symbol, folded: st.folded, recent: st.recent.map((t) => [t.sequence, t.price, t.size, t.side, t.time]) };
+      for (const type of CANDLE_TYPES) {
+        const rows = st.candles[type];
+        for (let i = 0; i < rows.length; i += ROWS_PER_RECORD) {
+          yield { k: 'rows', symbol, type, list: rows.slice(i, i + ROWS_PER_RECORD).map((r) => [r.t, r.o, r.c, r.h, r.l, r.v, r.q]) };
+        }
+      }
+    }
+  }
+
+  /**
+   * Restore {@link exportRecords}' records into this (empty) tape.
+   * @throws Error on a record of an unknown kind or interval, rows before their symbol's record or out of
+   *   time order, more rows than {@link MAX_CANDLE_ROWS}.
+   */
+  importRecords(records: Iterable<unknown>): void {
+    for (const rec of records) {
+      const r = rec as TapeSnapshotRecord;
+      if (r.k === 'sym') {
+        const st = new SymbolTape();
+        st.folded = r.folded;
+        st.recent = r.recent.map(([sequence, price, size, side, time]) => ({ symbol: r.symbol, sequence, price, size, side, time }));
+        this.symbols.set(r.symbol, st);
+      } else if (r.k === 'rows') {
+        const st = this.symbols.get(r.symbol);
+        if (st === undefined) throw new Error(`snapshot: candle rows of ${r.symbol} before its tape record`);
+        if (!Object.prototype.hasOwnProperty.call(CANDLE_SECONDS, r.type)) throw new Error(`snapshot: unknown candle interval ${String(r.type)}`);
+        const rows = st.candles[r.type];
+        for (const [t, o, c, h, l, v, q] of r.list) {
+          if (rows.length > 0 && rows[rows.length - 1].t >= t) throw new Error(`snapshot: ${r.symbol} ${r.type} candle rows out of order at ${t}`);
+          rows.push({ t, o, c, h, l, v, q });
+        }
+        if (rows.length > MAX_CANDLE_ROWS) throw new Error(`snapshot: ${r.symbol} ${r.type} has more than ${MAX_CANDLE_ROWS} candle rows`);
+      } else {
+        throw new Error(`snapshot: unknown record ${String((r as { k: unknown }).k)} of section tape`);
+      }
+    }
   }
 
   /** Plain-data copy of the whole tape (for snapshots). */

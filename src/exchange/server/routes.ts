@@ -513,7 +513,7 @@ export const HANDLERS: Handlers = {
     requireSymbol(state, params.symbol);
     state.syncClock();
     const bba = state.exchange.bestBidAsk(params.symbol);
-    const recent = state.tape.recentTrades(params.symbol);
+    const recent = state.tape.recentTrades(params.symbol, state.historyStart());
     const last = recent[recent.length - 1];
     return {
       time: state.now(),
@@ -529,11 +529,11 @@ export const HANDLERS: Handlers = {
   tradeHistory: ({ state, params }) => {
     requireSymbol(state, params.symbol);
     // KuCoin sends `time` in nanoseconds (a JSON number above 2^53); ms × 10^6 prints its exact digits
-    return state.tape.recentTrades(params.symbol).map((t) => ({ sequence: t.sequence, price: t.price, size: t.size, side: t.side, time: t.time * 1_000_000 }));
+    return state.tape.recentTrades(params.symbol, state.historyStart()).map((t) => ({ sequence: t.sequence, price: t.price, size: t.size, side: t.side, time: t.time * 1_000_000 }));
   },
   candles: ({ state, params }) => {
     requireSymbol(state, params.symbol);
-    return state.tape.candles(params.symbol, params.type, params.startAt ?? 0, params.endAt ?? 0);
+    return state.tape.candles(params.symbol, params.type, params.startAt ?? 0, params.endAt ?? 0, state.historyStart());
   },
   level2Full: ({ state, params }) => {
     requireSymbol(state, params.symbol);

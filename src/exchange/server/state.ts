@@ -18,11 +18,32 @@
  * simulation in sim.ts) therefore only call `exec` (or the `run(op, args)` shorthand, which stamps
  * `t = now()`); they never append themselves. `replay(commands)` applies journaled commands without
  * appending them again.
+ *
+ * Snapshots (stateStore.ts, snapshot.ts): the whole state — the exchange core's records, then every
+ * {@link StateSection} in registration order (this class registers `state`, its own fields; other modules
+ * register theirs) — is written by {@link SandboxState.exportSections} and read back by constructing a state
+ * with `snapshot` and calling {@link SandboxState.importSections}.
+ *
+ * Retention: the users nobody can query — the market simulation's bots (label `sim-…`) and the seeded
+ * liquidity — keep no history in the core (Exchange.disableHistory, set when they are created): their done
+ * orders and fills leave memory at once, their trades stay on the public tape. Everyone else's fills and
+ * done orders are readable (and kept) for 3 × 24 h (HISTORY_WINDOW_MS). The server's own history follows
+ * the same window: deposit records, finished (SUCCESS / FAILURE) withdrawals whose last change is older
+ * than it, account-ledger entries (ledger.ts) and the market tape's trades and candle rows (marketTape.ts)
+ * are dropped by {@link SandboxState.exec} each time the command clock enters a new 10-minute interval (a
+ * pure function of the commands' `t`, so replay drops the same records at the same command), and the
+ * queries never show them meanwhile ({@link SandboxState.historyStart}). Users, keys, whitelists, deposit
+ * addresses, transfer clientOids, withdrawals in flight, balances and active orders are never dropped.
+ *
+ * What a snapshot carries besides the core: the section `state` (this class's fields), `ledger` (the
+ * account ledgers) and `tape` (trade histories and candles). The WebSocket feed keeps nothing durable:
+ * its subscriptions end with the connections, and its tokens are signed with a secret drawn at each start
+ * (feed/tokens.ts), so a client reconnecting after a restart asks for a new token, as on KuCoin.
  */
 import { randomBytes } from 'node:crypto';
 import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
-import { Exchange, ExchangeError, type PlaceOrderResult } from '../core';
+import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type PlaceOrderResult, type SnapshotRecord } from '../core';
 import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
 import { EventHub, type EventSource } from './eventHub';
 import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
@@ -275,6 +296,32 @@ export class SandboxError extends Error {
   }
 }
 
+/**
+ * A part of the sandbox's state that snapshots carry, registered with {@link SandboxState.registerSection}.
+ * Records are plain data (snapshotCodec.ts: JSON, plus typed arrays, BigInts and non-finite numbers), produced
+ * and consumed one at a time so that no snapshot is ever held whole in memory. Export must not change state;
+ * import runs on a state freshly constructed from the same snapshot, before any command, and must read every
+ * record it is given.
+ */
+export interface StateSection {
+  /** unique; not `core`, `meta` or `end` */
+  readonly name: string;
+  /** The section's state as records, in an order {@link importRecords} understands. */
+  exportRecords(): Iterable<unknown>;
+  /** Restore the state from its records. @throws Error when they are inconsistent. */
+  importRecords(records: Iterable<unknown>): void;
+}
+
+/** Where a state is restored from: the records of a snapshot's sections, in order (snapshot.ts SnapshotReader). */
+export interface SnapshotSource {
+  /** the section of the next record, null at the end */
+  peek(): string | null;
+  /** the records of the section at hand, which must be `name` */
+  section(name: string): Iterable<unknown>;
+  /** skip the section at hand */
+  skip(): void;
+}
+
 /** Options of {@link SandboxState}. */
 export interface SandboxStateOptions {
   /** Manual clock: time only moves by `clock.set` commands (admin POST /sandbox/v1/clock). */
@@ -283,6 +330,8 @@ export interface SandboxStateOptions {
   startTime?: number;
   /** Wall clock used when the clock is not manual (tests may inject). Default Date.now. */
   wallClock?: () => number;
+  /** Restore from a snapshot: its `core` section is read here; the rest by {@link SandboxState.importSections}. */
+  snapshot?: SnapshotSource;
 }
 
 /** Random hex of `bytes` bytes (for ids and secrets generated before exec). */
@@ -316,9 +365,9 @@ export class SandboxState {
   readonly depositAddresses: DepositAddressRecord[] = [];
   readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
   readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
-  /** Candles and recent public trades, fed by every engine trade (rebuilt by replay; plain data). */
+  /** Candles and recent public trades, fed by every engine trade (snapshot section `tape`; 3 × 24 h retention). */
   readonly tape = new MarketTape();
-  /** Account ledgers of the users with API keys (ledger.ts; plain data), recorded from the core's balance events. */
+  /** Account ledgers of the users with API keys (ledger.ts), recorded from the core's balance events (snapshot section `ledger`; 3 × 24 h retention). */
   readonly ledger = new LedgerBook();
   /**
    * The one receiver of the core's events, shared by its consumers (eventHub.ts): the ledgers
@@ -340,17 +389,30 @@ export class SandboxState {
   private seq = 0;
   private lastT = 0;
   private seeded = false;
+  /** The 10-minute interval of the command clock in which the server's history was last pruned. */
+  private pruneBucket = 0;
   /** Listeners told after every successful command (e.g. tickers cache, tests). */
   private readonly listeners: Array<(cmd: Command, result: unknown) => void> = [];
+  /** Snapshot sections besides the core's, in registration order. */
+  private readonly sections = new Map<string, StateSection>();
 
   constructor(opts: SandboxStateOptions = {}) {
     this.manualClock = opts.manualClock ?? false;
     this.wallClock = opts.wallClock ?? Date.now;
     this.manualNow = opts.startTime ?? this.wallClock();
-    this.exchange = new Exchange({ now: () => this.execT ?? this.now() });
+    const now = (): number => this.execT ?? this.now();
     this.world = buildWorld();
-    for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
-    for (const s of this.world.symbols) this.exchange.addSymbol(s);
+    if (opts.snapshot) {
+      this.exchange = Exchange.importSnapshot({ now }, opts.snapshot.section('core') as Iterable<SnapshotRecord>);
+      // reference data the world gained since the snapshot was written (a newer seed) joins
+      const known = new Set(this.exchange.currencyList().map((c) => c.currency));
+      for (const c of this.world.currencies) if (!known.has(c.currency)) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
+      for (const s of this.world.symbols) if (!this.exchange.hasSymbol(s.symbol)) this.exchange.addSymbol(s);
+    } else {
+      this.exchange = new Exchange({ now });
+      for (const c of this.world.currencies) this.exchange.addCurrency({ currency: c.currency, precision: c.precision });
+      for (const s of this.world.symbols) this.exchange.addSymbol(s);
+    }
     this.exchange.onTrade((t) => this.tape.add(t));
     this.events = new EventHub(this.exchange);
     this.ledgerSource = this.events.source();
@@ -360,6 +422,104 @@ export class SandboxState {
       order: (e) => this.recorder.order(e),
       balance: (e) => this.recorder.balance(e),
     });
+    this.registerSection({ name: 'state', exportRecords: () => this.exportOwn(), importRecords: (rs) => this.importOwn(rs) });
+    // what lives outside the engine and a replay used to rebuild: the account ledgers and the market tape
+    // (a start replays only the journal after the snapshot)
+    this.registerSection({ name: 'ledger', exportRecords: () => this.ledger.exportRecords(), importRecords: (rs) => this.ledger.importRecords(rs) });
+    this.registerSection({ name: 'tape', exportRecords: () => this.tape.exportRecords(), importRecords: (rs) => this.tape.importRecords(rs) });
+  }
+
+  // ---- snapshots ----
+
+  /** Add a section to every snapshot from now on (and to {@link importSections}). @throws Error on a taken name. */
+  registerSection(section: StateSection): void {
+    if (section.name === 'core' || section.name === 'meta' || section.name === 'end' || this.sections.has(section.name)) {
+      throw new Error(`snapshot section name ${section.name} is taken`);
+    }
+    this.sections.set(section.name, section);
+  }
+
+  /** The whole state as snapshot sections: the core's records, then every registered section's (streamed). */
+  exportSections(): { name: string; records: Iterable<unknown> }[] {
+    return [{ name: 'core', records: this.exchange.exportSnapshot() }, ...[...this.sections.values()].map((s) => ({ name: s.name, records: s.exportRecords() }))];
+  }
+
+  /**
+   * Restore every registered section from the rest of `src` (after the constructor read `core`). A section
+   * of the snapshot that nobody registered is skipped with a warning; a registered section the snapshot lacks
+   * stays empty. @returns warnings. @throws Error when a section's records are inconsistent.
+   */
+  importSections(src: SnapshotSource): string[] {
+    const warnings: string[] = [];
+    for (let name = src.peek(); name !== null; name = src.peek()) {
+      const s = this.sections.get(name);
+      if (s === undefined) {
+        warnings.push(`snapshot section ${name} ignored: nothing registered it`);
+        src.skip();
+        continue;
+      }
+      s.importRecords(src.section(name));
+      if (src.peek() === name) throw new Error(`snapshot section ${name} was not read to its end`);
+    }
+    return warnings;
+  }
+
+  /** Records of the `state` section: this class's own fields (users, funding records, status, clock…). */
+  private *exportOwn(): Generator<unknown> {
+    yield { k: 'meta', manualNow: this.manualNow, lastT: this.lastT, nextUid: this.nextUid, seq: this.seq, seeded: this.seeded, status: this.status, pruneBucket: this.pruneBucket };
+    const blocks = function* <T>(k: string, list: readonly T[]): Generator<unknown> {
+      for (let i = 0; i < list.length; i += 256) yield { k, list: list.slice(i, i + 256) };
+    };
+    yield* blocks('users', [...this.users.values()]);
+    yield* blocks('withdrawals', [...this.withdrawals.values()]);
+    yield* blocks('deposits', this.deposits);
+    yield* blocks('addresses', this.depositAddresses);
+    yield* blocks('windows', [...this.innerWithdrawalWindows]);
+    yield* blocks('transfers', [...this.transfers]);
+  }
+
+  /** Restore the `state` section. @throws Error on a record of an unknown kind. */
+  private importOwn(records: Iterable<unknown>): void {
+    for (const rec of records) {
+      const r = rec as { k: string; list: unknown[] } & Record<string, unknown>;
+      switch (r.k) {
+        case 'meta':
+          this.manualNow = r.manualNow as number;
+          this.lastT = r.lastT as number;
+          this.nextUid = r.nextUid as number;
+          this.seq = r.seq as number;
+          this.seeded = r.seeded as boolean;
+          this.status = r.status as S.ServiceStatus;
+          this.pruneBucket = typeof r.pruneBucket === 'number' ? r.pruneBucket : Math.floor(this.lastT / PRUNE_EVERY_MS);
+          break;
+        case 'users':
+          for (const u of r.list as UserRecord[]) {
+            this.users.set(u.uid, u);
+            if (u.uid === LIQUIDITY_UID) continue;
+            this.usersByKey.set(u.apiKey, u);
+            // as user.create did: a user with a key of its own keeps a ledger
+            if (!isSimulationBot(u)) this.ledgerSource.watchUser(u.uid, true);
+          }
+          break;
+        case 'withdrawals':
+          for (const w of r.list as WithdrawalRecord[]) this.withdrawals.set(w.withdrawalId, w);
+          break;
+        case 'deposits':
+          this.deposits.push(...(r.list as DepositRecord[]));
+          break;
+        case 'addresses':
+          this.depositAddresses.push(...(r.list as DepositAddressRecord[]));
+          break;
+        case 'windows':
+          for (const [uid, w] of r.list as [string, InnerWithdrawalWindow][]) this.innerWithdrawalWindows.set(uid, w);
+          break;
+        case 'transfers':
+          for (const [k, v] of r.list as [string, { uid: string; clientOid: string; orderId: string }][]) this.transfers.set(k, v);
+          break;
+        default:
+          throw new Error(`snapshot: unknown record ${String(r.k)} of section state`);
+      }
+    }
   }
 
   /** The sandbox clock in ms: manual value, or the wall clock (never going backwards past the last command). */
@@ -392,22 +552,27 @@ export class SandboxState {
    * (they failed identically when first run only if the journal holds failed commands — it doesn't).
    * @returns warnings for commands that threw during replay.
    */
-  replay(commands: readonly Command[]): string[] {
+  replay(commands: Iterable<Command>): string[] {
     const warnings: string[] = [];
+    let i = 0;
+    for (const cmd of commands) this.replayCommand(cmd, i++, warnings);
+    return warnings;
+  }
+
+  /**
+   * Apply one journaled command without appending it again (a start streams a journal through this); a
+   * command that fails is skipped and reported in `warnings` as command #`index`.
+   */
+  replayCommand(cmd: Command, index: number, warnings: string[]): void {
     this.replaying = true;
     try {
-      for (const [i, cmd] of commands.entries()) {
-        try {
-          this.exec(cmd);
-        } catch (e) {
-          warnings.push(`journal command #${i} (${cmd.op}) failed on replay: ${(e as Error).message}`);
-        }
-      }
+      this.exec(cmd);
+    } catch (e) {
+      warnings.push(`journal command #${index} (${cmd.op}) failed on replay: ${(e as Error).message}`);
     } finally {
       this.replaying = false;
     }
     if (this.manualClock && this.lastT > this.manualNow) this.manualNow = this.lastT;
-    return warnings;
   }
 
   /** Shorthand: build `{op, t: now(), args}` and exec it; returns the op's typed result. */
@@ -435,10 +600,44 @@ export class SandboxState {
     } finally {
       this.execT = null;
     }
+    // the clock a `clock.set` moved to counts at once (its own `t` is the time it was sent at)
+    const clock = cmd.op === 'clock.set' ? Math.max(t, this.manualNow) : t;
+    if (Math.floor(clock / PRUNE_EVERY_MS) > this.pruneBucket) {
+      this.pruneBucket = Math.floor(clock / PRUNE_EVERY_MS);
+      this.pruneHistory(clock);
+    }
     this.lastT = t;
     if (!this.replaying && this.journal) this.journal.append(cmd);
     for (const l of this.listeners) l(cmd, result);
     return result;
+  }
+
+  /**
+   * Drop the server's history older than the 3 × 24 h window at clock `t` (module doc, "Retention"): deposit
+   * records, withdrawals that finished (SUCCESS / FAILURE) before `t − HISTORY_WINDOW_MS`, ledger entries
+   * (LedgerBook.prune), and the market tape's trades and candle rows (MarketTape.prune). Withdrawals in
+   * flight stay whatever their age. @returns how many records were dropped.
+   */
+  pruneHistory(t: number): number {
+    const cutoff = t - HISTORY_WINDOW_MS;
+    let n = this.ledger.prune(cutoff) + this.tape.prune(cutoff);
+    while (n < this.deposits.length && this.deposits[n].createdAt < cutoff) n++;
+    if (n > 0) this.deposits.splice(0, n);
+    for (const [id, w] of this.withdrawals) {
+      if (w.status !== 'PROCESSING' && w.updatedAt < cutoff) {
+        this.withdrawals.delete(id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Start (ms) of the readable history window now: what is older (ledger entries, tape trades, candle
+   * rows that ended before it) is not shown even before the next prune drops it.
+   */
+  historyStart(): number {
+    return Math.max(this.now(), this.lastT) - HISTORY_WINDOW_MS;
   }
 
   /** Process time-driven engine work (GTT expiry) up to `t` without journaling (it is a pure function of time). */
@@ -557,6 +756,8 @@ export class SandboxState {
       createdAt: t,
     };
     this.users.set(liq.uid, liq);
+    // nobody can query the seeded liquidity: it keeps no history (module doc, "Retention")
+    this.exchange.disableHistory(liq.uid);
     const orders = seedBookOrders(this.world, seed);
     const need = new Map<string, string>();
     for (const o of orders) {
@@ -595,8 +796,11 @@ export class SandboxState {
     for (const b of a.balances ?? []) this.checkGrant(b);
     this.users.set(uid, u);
     this.usersByKey.set(u.apiKey, u);
-    // every balance change of a user with a key of its own goes to its ledger; the bots' never do
-    if (!isSimulationBot(u)) this.ledgerSource.watchUser(uid, true);
+    // the bots' keys are never handed out: they keep no history (module doc, "Retention"), and their
+    // trading volume costs no ledger memory; every balance change of a user with a key of its own goes to
+    // its ledger
+    if (isSimulationBot(u)) this.exchange.disableHistory(uid);
+    else this.ledgerSource.watchUser(uid, true);
     if (a.takerFeeRate !== undefined || a.makerFeeRate !== undefined) {
       this.exchange.setFeeRates(uid, a.takerFeeRate ?? '0.001', a.makerFeeRate ?? '0.001');
     }
@@ -831,11 +1035,13 @@ export class SandboxState {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+/** The server's history is pruned when the command clock enters a new interval of this length (ms). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** Label prefix of the market-simulation bots (sim.ts: `sim-maker`, `sim-taker`). */
 export const SIMULATION_LABEL_PREFIX = 'sim-';
 
-/** True for the market simulation's bot users: their trading volume must not cost ledger memory. */
+/** True for the market simulation's bot users: nobody can query them, so they keep no history and no ledger. */
 export function isSimulationBot(u: Pick<UserRecord, 'label'>): boolean {
   return u.label.startsWith(SIMULATION_LABEL_PREFIX);
 }

@@ -2,15 +2,20 @@
  * Random command streams for the exchange core's property tests (fast-check): order requests of every kind on
  * the BTC-USDT world of helpers.ts, and a driver that applies engine commands (placements on both entry
  * points, every cancel, transfers, deposits, withdrawal holds, time passing) to an Exchange and reads back its
- * whole observable state.
+ * whole observable state. For history retention and snapshots: {@link historyCmdArb} adds clock jumps of up to
+ * 4 days and bulk loads of a fourth user (FILLER: thousands of orders, so that archive and fill-store chunks
+ * fill up and get released).
  */
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { Exchange, ExchangeError, type PlaceOrderRequest } from '../../../src/exchange/core';
+import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type PlaceOrderRequest } from '../../../src/exchange/core';
 import type { MReq } from './model';
-import { SYM, world, type Clock } from './helpers';
+import { addRefMarket } from '../../../src/exchange/core/refmarket';
+import { SYM, type Clock } from './helpers';
 
 export const USERS = ['u0', 'u1', 'u2'];
+/** The user of the bulk loads ({@link historyCmdArb}), funded by every Driver. */
+export const FILLER = 'f';
 
 const priceArb = fc.integer({ min: 996, max: 1004 }).map((t) => D.fromUnits(BigInt(t), 1));
 const sizeArb = fc.integer({ min: 1, max: 150 }).map((l) => D.fromUnits(BigInt(l), 2));
@@ -79,7 +84,18 @@ export type EngineCmd =
   | { k: 'wdHold'; u: number; cur: 'USDT' | 'BTC'; amt: string }
   | { k: 'wdSettle'; pick: number; fee: string }
   | { k: 'wdRelease'; pick: number }
-  | { k: 'time'; ms: number };
+  | { k: 'time'; ms: number }
+  /** a clock jump (ms) that may cross the 3 × 24 h window */
+  | { k: 'jump'; ms: number }
+  /**
+   * `n` orders of FILLER at once: `cross` — alternating buys and sells at 100.0 that trade with each other
+   * (and with resting orders of others at that price); otherwise far from the book, each cancelled at once
+   * (every `keep`-th one is left resting, 0: none)
+   */
+  | { k: 'filler'; n: number; cross: boolean; keep: number }
+  /** the clock to `d` ms after a bulk load started (the `pick`-th of them) + 3 × 24 h: the edge of its history
+   * (the clock never goes back) */
+  | { k: 'edge'; pick: number; d: number };
 
 /** Engine commands: mostly placements (string API and numeric entry), every cancel, ledger moves, time. */
 export const engineCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
@@ -112,6 +128,14 @@ export const engineCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
   { weight: 10, arbitrary: fc.record({ k: fc.constant('time' as const), ms: fc.integer({ min: 0, max: 6000 }) }) },
 );
 
+/** {@link engineCmdArb} plus clock jumps across the window and bulk loads (see {@link EngineCmd}). */
+export const historyCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
+  { weight: 40, arbitrary: engineCmdArb },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('jump' as const), ms: fc.oneof(fc.integer({ min: 60_000, max: 3_600_000 }), fc.integer({ min: 86_400_000, max: 4 * 86_400_000 })) }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('filler' as const), n: fc.integer({ min: 500, max: 5000 }), cross: fc.boolean(), keep: fc.constantFrom(0, 0, 97, 500) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('edge' as const), pick: fc.nat(), d: fc.integer({ min: -2, max: 60 }) }) },
+);
+
 /** A command's outcome: its return value, or the KuCoin code of its ExchangeError. */
 export type Outcome = { ok: unknown } | { err: string };
 
@@ -124,11 +148,36 @@ export class Driver {
   /** withdrawal holds created so far */
   readonly holds: string[] = [];
 
-  /** @param opts constructor options of the Exchange (besides the clock). */
-  constructor(rates: [string, string][], opts: { bigIntOnly?: boolean; fastPaths?: boolean } = {}) {
-    const w = world(1_700_000_000_000, opts.bigIntOnly ?? false, opts.fastPaths ?? true);
-    this.ex = w.ex;
-    this.clock = w.clock;
+  /** FILLER orders left resting, by seq (bulk loads cancel the oldest of them now and then) */
+  readonly resting: number[] = [];
+  /** clock times at which the bulk loads started */
+  readonly bulks: number[] = [];
+
+  /**
+   * @param opts constructor options of the Exchange (besides the clock); `noHistory`: users whose history is
+   *   disabled before anything happens (e.g. ['u2', FILLER]).
+   * @param from a restored Exchange (and its clock) to drive instead of a new one: the ids, holds and FILLER
+   *   orders of `from.driver` are carried over (no setup is run).
+   */
+  constructor(
+    rates: [string, string][],
+    opts: { bigIntOnly?: boolean; fastPaths?: boolean; release?: boolean; noHistory?: string[] } = {},
+    from?: { driver: Driver; ex: Exchange; clock: Clock },
+  ) {
+    if (from) {
+      this.ex = from.ex;
+      this.clock = from.clock;
+      this.ids.push(...from.driver.ids);
+      this.holds.push(...from.driver.holds);
+      this.resting.push(...from.driver.resting);
+      this.bulks.push(...from.driver.bulks);
+      return;
+    }
+    const clock = { t: 1_700_000_000_000 };
+    this.ex = new Exchange({ now: () => clock.t, bigIntOnly: opts.bigIntOnly ?? false, fastPaths: opts.fastPaths ?? true, release: opts.release });
+    addRefMarket(this.ex);
+    this.clock = clock;
+    for (const u of opts.noHistory ?? []) this.ex.disableHistory(u);
     USERS.forEach((u, i) => {
       this.ex.setFeeRates(u, rates[i][0], rates[i][1]);
       for (const [cur, amt, tr] of [['USDT', '3000', '250'], ['BTC', '30', '2.5']]) {
@@ -136,6 +185,10 @@ export class Driver {
         this.ex.transfer(u, cur, 'main', 'trade', tr);
       }
     });
+    for (const [cur, amt] of [['USDT', '100000000'], ['BTC', '1000000']]) {
+      this.ex.deposit(FILLER, cur, amt);
+      this.ex.transfer(FILLER, cur, 'main', 'trade', amt);
+    }
   }
 
   /** Apply one command (time passing: advance the clock, then process expiries). */
@@ -186,7 +239,14 @@ export class Driver {
           return { ok: id };
         }
         case 'time':
+        case 'jump':
           this.clock.t += c.ms;
+          ex.tick();
+          return { ok: null };
+        case 'filler':
+          return { ok: this.filler(c) };
+        case 'edge':
+          if (this.bulks.length > 0) this.clock.t = Math.max(this.clock.t, this.bulks[c.pick % this.bulks.length] + HISTORY_WINDOW_MS + c.d);
           ex.tick();
           return { ok: null };
       }
@@ -194,6 +254,33 @@ export class Driver {
       if (e instanceof ExchangeError) return { err: e.code };
       throw e;
     }
+  }
+
+  /** A bulk load of FILLER (see EngineCmd 'filler'); returns a digest of what happened (seqs, trades, errors). */
+  private filler(c: Extract<EngineCmd, { k: 'filler' }>): string {
+    const ex = this.ex;
+    let sum = 0;
+    let errors = 0;
+    this.bulks.push(this.clock.t);
+    for (let i = 0; i < c.n; i++) {
+      if (i % 50 === 0) this.clock.t += 1;
+      try {
+        if (c.cross) {
+          sum += ex.placeLimitTicks(FILLER, SYM, i % 2 === 0 ? 'buy' : 'sell', 1000, 10 * (1 + (i % 7)));
+        } else {
+          const seq = ex.placeLimitTicks(FILLER, SYM, i % 2 === 0 ? 'buy' : 'sell', i % 2 === 0 ? 900 : 1100, 10 * (2 + (i % 5)));
+          sum += seq;
+          if (c.keep > 0 && i % c.keep === 0) this.resting.push(seq);
+          else ex.cancelSeq(FILLER, seq);
+        }
+      } catch (e) {
+        if (!(e instanceof ExchangeError)) throw e;
+        errors++;
+      }
+    }
+    // now and then the oldest resting ones go
+    while (this.resting.length > 20) ex.cancelSeq(FILLER, this.resting.shift() as number);
+    return `${sum}/${errors}/${ex.trades(SYM).length}`;
   }
 
   /** Everything a client can read: accounts, orders (active, done, each issued id), fills, book, trades, fees. */
@@ -219,7 +306,31 @@ export class Driver {
     }
     // each id as every user reads it (the owner gets the order, the others 400100)
     out.orders = this.ids.map((id) => USERS.map((u) => orderOrCode(ex, u, id)));
+    // the fills of each id and each clientOid as its users read them
+    out.fillsById = this.ids.map((id) => USERS.map((u) => ex.fills(u, { symbol: SYM, orderId: id }).items.map((f) => f.id)));
+    out.byClientOid = ['c1', 'c2', 'c3'].map((c) => USERS.map((u) => coidOrCode(ex, u, c)));
+    // FILLER's fills: all pages, as a digest (thousands of them)
+    let n = 0;
+    let sum = 0;
+    let lastId: number | undefined;
+    for (;;) {
+      const pg = ex.fills(FILLER, { symbol: SYM, lastId, limit: 100 });
+      n += pg.items.length;
+      for (const f of pg.items) sum += f.id + Number(f.size) + f.createdAt;
+      if (pg.items.length < 100) break;
+      lastId = pg.lastId;
+    }
+    out.filler = { accounts: ex.accounts(FILLER), active: ex.activeOrders(FILLER, SYM).length, done: ex.doneOrders(FILLER, SYM, { limit: 100 }).map((o) => o.id), fills: [n, sum] };
     return out;
+  }
+}
+
+function coidOrCode(ex: Exchange, uid: string, clientOid: string): unknown {
+  try {
+    return ex.getOrderByClientOid(uid, SYM, clientOid).id;
+  } catch (e) {
+    if (e instanceof ExchangeError) return e.code;
+    throw e;
   }
 }
 

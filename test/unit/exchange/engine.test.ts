@@ -1,18 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Exchange, ExchangeError } from '../../../src/exchange/core';
 import { fromUnits } from '../../../src/api/decimal';
-import { SYM, fund, place, trade, world } from './helpers';
-
-/** Expect an ExchangeError with this code (and message, when given). */
-function throwsCode(fn: () => unknown, code: string, msg?: string | RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof ExchangeError, String(e));
-    assert.equal(e.code, code);
-    if (typeof msg === 'string') assert.equal(e.msg, msg);
-    else if (msg) assert.match(e.msg, msg);
-    return true;
-  });
-}
+import { SYM, fund, place, throwsCode, trade, world } from './helpers';
 
 function setup(): { ex: Exchange; clock: { t: number } } {
   const w = world();
@@ -454,20 +443,24 @@ describe('exchange core: validation, errors, queries', () => {
     const { ex, clock } = setup();
     const t0 = clock.t;
     const long = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '90', size: '1', clientOid: 'long' });
-    const plain = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '91', size: '0.5' });
-    ex.cancelOrder('buyer', SYM, plain);
+    const old = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '91', size: '0.5' });
+    ex.cancelOrder('buyer', SYM, old);
     clock.t += 30 * 24 * 3600 * 1000 + 0.5; // lastUpdatedAt − createdAt > 2^31 ms, and not an integer
     ex.cancelOrder('buyer', SYM, long);
+    const plain = place(ex, 'buyer', { side: 'buy', type: 'limit', price: '91', size: '0.5' });
+    ex.cancelOrder('buyer', SYM, plain);
     const o = ex.getOrder('buyer', SYM, long);
     assert.deepEqual([o.createdAt, o.lastUpdatedAt, o.price, o.cancelledSize, o.clientOid, o.active], [t0, clock.t, '90', '1', 'long', false]);
     // a price of 2^31 + 1 ticks (the symbol's priceIncrement is 0.1)
     const high = place(ex, 'seller', { side: 'sell', type: 'limit', price: '214748364.9', size: '0.0001' });
     ex.cancelOrder('seller', SYM, high);
     assert.deepEqual([ex.getOrder('seller', SYM, high).price, ex.getOrder('seller', SYM, high).cancelledSize], ['214748364.9', '0.0001']);
-    // the done-order chain of a user spans compact and wide records, newest first
-    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: 0 }).map((d) => d.id), [long]);
+    // the done-order chain of a user spans compact and wide records, newest first (the order done 30 days ago
+    // is out of the 3 × 24 h window; moving the clock back does not bring it back)
+    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: 0 }).map((d) => d.id), [plain, long]);
     clock.t = t0 + 1;
-    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: t0, endAt: t0 + 1 }).map((d) => d.id), [plain]);
+    assert.deepEqual(ex.doneOrders('buyer', SYM, { startAt: t0, endAt: t0 + 1 }).map((d) => d.id), []);
+    throwsCode(() => ex.getOrder('buyer', SYM, old), '400100', 'order not exists');
   });
 
 

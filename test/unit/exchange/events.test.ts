@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import type { BalanceEvent, CoreEventSink, Exchange, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
+import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../../src/exchange/core';
 import { Driver, USERS, engineCmdArb, ratesArb, type EngineCmd } from './commands';
 import { SYM, fund, place, world } from './helpers';
 
@@ -57,6 +57,23 @@ const NEXT: Record<string, string[]> = {
   done: [],
 };
 const stateAfter = (t: string, cur: string): string => (t === 'received' ? 'received' : t === 'open' ? 'open' : t === 'filled' || t === 'canceled' ? 'done' : cur);
+
+/**
+ * The fill of `orderId` for trade `tradeId` on `liquidity`'s side. A query by orderId answers at most 100 fills
+ * (newest first): an order with more (e.g. a taker eating 101 iceberg tranches) is looked up in the user's
+ * fills paged by lastId.
+ */
+function fillOf(ex: Driver['ex'], uid: string, orderId: string, tradeId: number, liquidity: 'taker' | 'maker') {
+  const hit = (f: ReturnType<typeof ex.fills>['items'][number]) => f.orderId === orderId && f.tradeId === tradeId && f.liquidity === liquidity;
+  const direct = ex.fills(uid, { symbol: SYM, orderId }).items.find(hit);
+  if (direct) return direct;
+  for (let lastId: number | undefined; ; ) {
+    const page = ex.fills(uid, { symbol: SYM, ...(lastId !== undefined ? { lastId } : {}) });
+    const f = page.items.find(hit);
+    if (f || page.items.length === 0) return f;
+    lastId = page.lastId;
+  }
+}
 
 /** Coverage of the property runs (printed, so a weak generator is visible). */
 const seen = { commands: 0, level: 0, trade: 0, order: 0, balance: 0, update: 0, hiddenRests: 0, icebergRests: 0, expiries: 0 };
@@ -120,8 +137,8 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
         const t = trades[ti++];
         assert.deepEqual([e.tradeId, String(e.sequence), e.price, e.size, e.side, e.time], [t.tradeId, t.sequence, t.price, t.size, t.side, t.time], `${where}: trade event vs trades()`);
         assert.equal(e.sequence, lastSeq, `${where}: a trade carries the sequence of its fill's visible change`);
-        const tf = allFills(ex, e.takerUid, e.takerOrderId).find((f) => f.tradeId === e.tradeId && f.liquidity === 'taker');
-        const mf = allFills(ex, e.makerUid, e.makerOrderId).find((f) => f.tradeId === e.tradeId && f.liquidity === 'maker');
+        const tf = fillOf(ex, e.takerUid, e.takerOrderId, e.tradeId, 'taker');
+        const mf = fillOf(ex, e.makerUid, e.makerOrderId, e.tradeId, 'maker');
         assert.ok(tf && mf, `${where}: trade ${e.tradeId} has its taker and maker fills`);
         assert.deepEqual([tf.counterOrderId, tf.price, tf.size, tf.side, mf.counterOrderId], [e.makerOrderId, e.price, e.size, e.side, e.takerOrderId], `${where}: trade event vs fills`);
       } else if (x.k === 'order') {
@@ -133,7 +150,7 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
         if (e.type === 'match') {
           const m = e.match as NonNullable<OrderEvent['match']>;
           matched.set(e.orderId, D.add(matched.get(e.orderId) ?? '0', m.size));
-          const f = allFills(ex, e.uid, e.orderId).find((y) => y.tradeId === m.tradeId && y.liquidity === m.liquidity);
+          const f = fillOf(ex, e.uid, e.orderId, Number(m.tradeId), m.liquidity);
           assert.ok(f, `${where}: match event ${m.tradeId} has its fill`);
           assert.deepEqual([m.price, m.size, m.fee, m.feeCurrency], [f.price, f.size, f.fee, f.feeCurrency], `${where}: match event vs fill`);
         } else {
@@ -206,25 +223,6 @@ function run(rates: [string, string][], cmds: EngineCmd[], watched: boolean[], w
     assert.deepEqual(plain.observe(), d.observe(), `${where}: state without a sink`);
   });
   d.ex.checkInvariants();
-}
-
-/** One fill as the core returns it. */
-type CoreFill = ReturnType<Exchange['fills']>['items'][number];
-
-/**
- * Every fill of one order. A query by orderId returns at most one page (100, as on KuCoin, where the
- * other parameters are ignored with it), and an iceberg crossed by one order can trade in more than
- * 100 tranches, so this walks all the user's fills of the symbol by `lastId` and keeps the order's.
- */
-function allFills(ex: Exchange, uid: string, orderId: string): CoreFill[] {
-  const out: CoreFill[] = [];
-  let lastId: number | undefined;
-  for (;;) {
-    const page = ex.fills(uid, { symbol: SYM, limit: 100, ...(lastId !== undefined ? { lastId } : {}) });
-    out.push(...page.items.filter((f) => f.orderId === orderId));
-    if (page.items.length < 100) return out;
-    lastId = page.lastId;
-  }
 }
 
 describe('exchange core: events (level, trade, order, balance)', function () {

@@ -1,5 +1,6 @@
 /** Test helpers for the exchange core: a small world with exact, easy numbers. */
-import { Exchange, type PlaceOrderRequest } from '../../../src/exchange/core';
+import { strict as assert } from 'node:assert';
+import { Exchange, ExchangeError, type PlaceOrderRequest } from '../../../src/exchange/core';
 import { REF_SYMBOL, addRefMarket, fundTrade } from '../../../src/exchange/core/refmarket';
 
 export const SYM = REF_SYMBOL;
@@ -41,4 +42,15 @@ export function place(ex: Exchange, uid: string, req: Omit<PlaceOrderRequest, 's
 export function trade(ex: Exchange, uid: string, currency: string): [string, string, string] {
   const a = ex.accounts(uid, { currency, type: 'trade' })[0];
   return a ? [a.balance, a.available, a.holds] : ['0', '0', '0'];
+}
+
+/** Expect an ExchangeError with this code (and message, when given). */
+export function throwsCode(fn: () => unknown, code: string, msg?: string | RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof ExchangeError, String(e));
+    assert.equal(e.code, code);
+    if (typeof msg === 'string') assert.equal(e.msg, msg);
+    else if (msg) assert.match(e.msg, msg);
+    return true;
+  });
 }

@@ -3,7 +3,12 @@
  * 1. the journal file format in isolation (round trip, torn tail, mid-file corruption, lossless values);
  * 2. the real sandbox as a CHILD process, SIGKILLed in the middle of a load of orders, cancels, transfers
  *    and withdrawals, restarted on the same state dir, and compared with every acknowledged response;
- * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record.
+ *    The same while a SNAPSHOT is being written (issue 18 part 3: a sandbox built with a small rotation
+ *    threshold kills itself in the middle of a snapshot write), then a damaged newest snapshot: the start
+ *    falls back to the previous snapshot and its journals;
+ * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record;
+ * 4. a restart from a snapshot (after SIGKILL, after a clean stop) answers the account ledgers, trade histories and
+ *    candles exactly as before: they live outside the engine, so the snapshot carries them (sections ledger, tape).
  */
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -14,12 +19,27 @@ import * as D from '../../../src/api/decimal';
 import type { KeyVersion } from '../../../src/api/schemas';
 import { signRequest } from '../../../src/api/signing';
 import { mulberry32 } from '../../../src/exchange/server/world';
+import * as esbuild from 'esbuild';
 import { buildCli, sleep } from './helpers';
-import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord } from '../../../src/exchange/server/journal';
+import { Journal, JOURNAL_HEADER, JournalCorruptError, JournalValueError, crc32Hex, encodeRecord, journalHeaderLine, LineReader, MAX_LINE_BYTES, type JournalCommand, type JournalOptions } from '../../../src/exchange/server/journal';
+
+/** Open the journal of `dir`, collecting the commands it streams. */
+function openJ(dir: string, opts: JournalOptions = {}) {
+  const commands: JournalCommand[] = [];
+  const o = Journal.open(dir, { ...opts, onCommand: (c) => void commands.push(c) });
+  return { ...o, commands };
+}
+
+/** The journal of the newest generation in the state dir `dir` (journal-<gen>.log). */
+function newestJournal(dir: string): string {
+  const names = fs.readdirSync(dir).filter((f) => /^journal-\d{8}\.log$/.test(f)).sort();
+  assert.ok(names.length > 0, `no journal in ${dir}`);
+  return path.join(dir, names[names.length - 1]);
+}
 
 /** Commands of the journal in `dir` (opened and closed again). */
 function readAll(dir: string) {
-  const { journal, commands, warnings } = Journal.open(dir);
+  const { journal, commands, warnings } = openJ(dir);
   journal.close();
   return { commands, warnings };
 }
@@ -39,11 +59,91 @@ describe('Journal (file format)', () => {
 
   it('creates the state dir and a journal with only the header, and replays nothing', () => {
     const sub = path.join(dir, 'a', 'b');
-    const { journal, commands, warnings } = Journal.open(sub);
+    const { journal, commands, warnings, header } = openJ(sub, { fileName: 'journal-00000003.log', create: { gen: 3, base: 'snapshot-00000003.snap', start: 42 } });
     journal.close();
     assert.deepEqual(commands, []);
     assert.deepEqual(warnings, []);
-    assert.equal(fs.readFileSync(path.join(sub, 'journal.log'), 'utf8'), JOURNAL_HEADER);
+    assert.deepEqual(header, { version: 2, gen: 3, base: 'snapshot-00000003.snap', start: 42 });
+    assert.equal(fs.readFileSync(path.join(sub, 'journal-00000003.log'), 'utf8'), 'SPOTDESK-JOURNAL 2 {"gen":3,"base":"snapshot-00000003.snap","start":42}\n');
+    assert.deepEqual(openJ(sub, { fileName: 'journal-00000003.log' }).header, header);
+  });
+
+  it('reads a version 1 journal (journal.log of a sandbox before snapshots) as generation 0 on the empty state', () => {
+    const file = path.join(dir, 'journal.log');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(JOURNAL_HEADER), encodeRecord({ op: 'x', t: 1 }), encodeRecord({ op: 'y', t: 2 })]));
+    const a = openJ(dir);
+    a.journal.append({ op: 'z', t: 3 });
+    a.journal.close();
+    assert.deepEqual(a.header, { version: 1, gen: 0, base: null, start: 0 });
+    assert.deepEqual(readAll(dir).commands.map((c) => c.op), ['x', 'y', 'z']);
+  });
+
+  it('streams a journal larger than its read buffer, with records longer than it, counting records and bytes', () => {
+    const a = openJ(dir, { fileName: 'big.log' });
+    const long = 'é'.repeat(3 << 20); // a 6 MiB record: longer than the 4 MiB read chunk
+    for (let i = 0; i < 20_000; i++) a.journal.append({ op: 'small', t: i, args: { n: i, s: 'x'.repeat(i % 300) } });
+    a.journal.append({ op: 'long', t: 20_000, args: { s: long } });
+    a.journal.append({ op: 'after', t: 20_001 });
+    const { records, bytes } = a.journal;
+    a.journal.close();
+    assert.equal(records, 20_002);
+    assert.equal(bytes, fs.statSync(path.join(dir, 'big.log')).size);
+    let n = 0;
+    let last: JournalCommand | undefined;
+    const b = Journal.open(dir, { fileName: 'big.log', onCommand: (c, i) => {
+      assert.equal(i, n++);
+      if (c.op === 'small') assert.equal(c.t, i);
+      last = c;
+      if (c.op === 'long') assert.equal((c.args as { s: string }).s, long);
+    } });
+    b.journal.close();
+    assert.deepEqual([n, b.count, b.journal.records, b.warnings], [20_002, 20_002, 20_002, []]);
+    assert.equal(last?.op, 'after');
+  });
+
+  it('opens a journal of more than 2 GiB (a sparse, zero-filled tail) with bounded memory: the tail is skipped and truncated', function () {
+    this.timeout(60_000);
+    const a = openJ(dir);
+    for (let i = 0; i < 3; i++) a.journal.append({ op: `r${i}`, t: i });
+    a.journal.close();
+    const file = path.join(dir, 'journal.log');
+    const good = fs.statSync(file).size;
+    const huge = Math.floor(2.2 * 2 ** 30);
+    fs.truncateSync(file, huge); // a hole: no disk used, reads back as zeros (no newline in 2.2 GB)
+    // the reader never holds more than MAX_LINE_BYTES of it
+    const fd = fs.openSync(file, 'r');
+    let maxBuffer = 0;
+    let lines = 0;
+    try {
+      const r = new LineReader(fd, 0);
+      while (r.next() !== null) {
+        lines++;
+        maxBuffer = Math.max(maxBuffer, r.bufferBytes);
+      }
+      maxBuffer = Math.max(maxBuffer, r.bufferBytes);
+      assert.deepEqual([lines, r.offset, r.size], [4, good, huge], 'header + 3 records, then an incomplete line');
+    } finally {
+      fs.closeSync(fd);
+    }
+    assert.ok(maxBuffer <= MAX_LINE_BYTES, `read buffer ${maxBuffer} bytes`);
+    const b = openJ(dir);
+    b.journal.close();
+    assert.deepEqual(b.commands.map((c) => c.op), ['r0', 'r1', 'r2']);
+    assert.match(b.warnings[0], new RegExp(`torn or invalid last record #4 at byte ${good} .*truncated ${huge - good} bytes`));
+    assert.equal(fs.statSync(file).size, good);
+  });
+
+  it('skips an overlong run of bytes without a newline in the middle and still finds the valid records after it', () => {
+    const a = openJ(dir);
+    a.journal.append({ op: 'before', t: 1 });
+    a.journal.close();
+    const file = path.join(dir, 'journal.log');
+    fs.appendFileSync(file, Buffer.alloc(MAX_LINE_BYTES + 5, 0x41));
+    fs.appendFileSync(file, Buffer.concat([Buffer.from('\n'), encodeRecord({ op: 'after', t: 2 })]));
+    assert.throws(() => openJ(dir), (e: unknown) => e instanceof JournalCorruptError && /missing length|bad length/.test(e.message));
+    const b = openJ(dir, { truncateCorrupt: true });
+    b.journal.close();
+    assert.deepEqual(b.commands.map((c) => c.op), ['before']);
   });
 
   it('round-trips commands in order, losslessly, across reopen', () => {
@@ -52,21 +152,23 @@ describe('Journal (file format)', () => {
       { op: 'place', t: 1_700_000_000_001, args: { uid: 'u1', req: { symbol: 'BTC-USDT', side: 'buy', price: '0.1', size: '3', remark: 'line\nbreak "quoted" ünïcødé' } } },
       { op: 'clock', t: 1_700_000_000_002 },
     ];
-    const a = Journal.open(dir);
+    const a = openJ(dir);
     for (const c of cmds) a.journal.append(c);
     assert.equal(a.journal.appendedCount, 3);
     a.journal.close();
-    const b = Journal.open(dir);
+    const b = openJ(dir);
     assert.deepEqual(b.commands, cmds);
     assert.deepEqual(b.warnings, []);
     b.journal.append({ op: 'cancel', t: 1_700_000_000_003, args: { id: 'x' } });
     b.journal.close();
-    const c = Journal.open(dir);
+    const c = openJ(dir);
     c.journal.close();
     assert.equal(c.commands.length, 4);
     assert.equal(c.commands[3].op, 'cancel');
-    // one line per record, plus the header
-    assert.equal(fs.readFileSync(path.join(dir, 'journal.log'), 'utf8').split('\n').length, 6);
+    // one line per record, plus the header (a new journal is version 2, generation 0 on the empty state)
+    const text = fs.readFileSync(path.join(dir, 'journal.log'), 'utf8');
+    assert.equal(text.split('\n').length, 6);
+    assert.ok(text.startsWith(journalHeaderLine({ gen: 0, base: null, start: 0 })));
   });
 
   it('record encoding is <len> <crc32> <json>\\n with the IEEE CRC-32', () => {
@@ -83,21 +185,21 @@ describe('Journal (file format)', () => {
     ['only a length', () => Buffer.from('123')],
   ] as const) {
     it(`detects, skips and truncates a torn last record: ${name}`, () => {
-      const a = Journal.open(dir);
+      const a = openJ(dir);
       a.journal.append({ op: 't1', t: 1 });
       a.journal.append({ op: 't2', t: 2, args: { amount: '1.5' } });
       a.journal.close();
       const file = path.join(dir, 'journal.log');
       const goodSize = fs.statSync(file).size;
       fs.appendFileSync(file, tail(encodeRecord({ op: 't3', t: 3, args: { amount: '2.25' } })));
-      const b = Journal.open(dir);
+      const b = openJ(dir);
       assert.deepEqual(b.commands.map((c) => c.op), ['t1', 't2']);
       assert.equal(b.warnings.length, 1);
       assert.match(b.warnings[0], /torn or invalid last record #3 at byte \d+/);
       assert.equal(fs.statSync(file).size, goodSize, 'garbage truncated');
       b.journal.append({ op: 't5', t: 5 });
       b.journal.close();
-      const c = Journal.open(dir);
+      const c = openJ(dir);
       c.journal.close();
       assert.deepEqual(c.commands.map((x) => x.op), ['t1', 't2', 't5']);
       assert.deepEqual(c.warnings, []);
@@ -105,14 +207,14 @@ describe('Journal (file format)', () => {
   }
 
   it('refuses to drop valid records that follow a corrupt one, unless truncateCorrupt', () => {
-    const a = Journal.open(dir);
+    const a = openJ(dir);
     for (let i = 1; i <= 3; i++) a.journal.append({ op: `t${i}`, t: i });
     a.journal.close();
     const file = path.join(dir, 'journal.log');
     const text = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, text.replace('"op":"t2"', '"op":"tX"'));
-    assert.throws(() => Journal.open(dir), (e: unknown) => e instanceof JournalCorruptError && /checksum mismatch/.test(e.message));
-    const b = Journal.open(dir, { truncateCorrupt: true });
+    assert.throws(() => openJ(dir), (e: unknown) => e instanceof JournalCorruptError && /checksum mismatch/.test(e.message));
+    const b = openJ(dir, { truncateCorrupt: true });
     b.journal.close();
     assert.deepEqual(b.commands.map((c) => c.op), ['t1']);
     assert.match(b.warnings[0], /corrupt record #2 .*INCLUDING later valid records/);
@@ -120,12 +222,12 @@ describe('Journal (file format)', () => {
 
   it('rejects a file that is not a journal', () => {
     fs.writeFileSync(path.join(dir, 'journal.log'), '{"some":"json"}\n');
-    assert.throws(() => Journal.open(dir), /not a SpotDesk journal/);
+    assert.throws(() => openJ(dir), /not a SpotDesk journal/);
   });
 
   it('repairs a torn header', () => {
-    fs.writeFileSync(path.join(dir, 'journal.log'), JOURNAL_HEADER.slice(0, 5));
-    const a = Journal.open(dir);
+    fs.writeFileSync(path.join(dir, 'journal.log'), journalHeaderLine({ gen: 0, base: null, start: 0 }).slice(0, 25));
+    const a = openJ(dir);
     a.journal.append({ op: 'x', t: 1 });
     a.journal.close();
     assert.match(a.warnings[0], /torn header/);
@@ -133,7 +235,7 @@ describe('Journal (file format)', () => {
   });
 
   it('rejects values that JSON cannot carry losslessly (floats, unsafe integers, bigint)', () => {
-    const { journal } = Journal.open(dir);
+    const { journal } = openJ(dir);
     try {
       assert.throws(() => journal.append({ op: 'x', t: 1, args: { amount: 0.1 } }), JournalValueError);
       assert.throws(() => journal.append({ op: 'x', t: 1, args: { n: 2 ** 53 } }), /safe integers/);
@@ -146,12 +248,12 @@ describe('Journal (file format)', () => {
   });
 
   it('closes idempotently, refuses appends once closed; fsync mode works', () => {
-    const a = Journal.open(dir, { fsync: true });
+    const a = openJ(dir, { fsync: true });
     a.journal.append({ op: 'x', t: 1 });
     a.journal.close();
     a.journal.close(); // idempotent
     assert.throws(() => a.journal.append({ op: 'y', t: 2 }), /closed/);
-    const b = Journal.open(dir);
+    const b = openJ(dir);
     b.journal.close();
     assert.equal(b.commands.length, 1);
   });
@@ -180,10 +282,11 @@ class SandboxChild {
   baseUrl = '';
   adminToken = '';
   readonly proc: ChildProcess;
-  private readonly exited: Promise<number | null>;
+  readonly exited: Promise<number | null>;
 
-  constructor(cli: string, stateDir: string) {
-    this.proc = spawn(process.execPath, [cli, '--port', '0', '--state-dir', stateDir, '--no-sim', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @param argv the arguments after the script (default: the sandbox CLI's, on `stateDir`, no simulation, seed 7) */
+  constructor(cli: string, stateDir: string, argv?: string[]) {
+    this.proc = spawn(process.execPath, [cli, ...(argv ?? ['--port', '0', '--state-dir', stateDir, '--no-sim', '--seed', '7'])], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
     this.proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
@@ -355,7 +458,8 @@ async function readBack(sb: SandboxChild, user: UserCreds, op: Op, data: unknown
 /**
  * Drive a sequential, seeded load of order placements (resting and IOC), cancels, inner transfers
  * and withdrawals, reading back every acknowledged result and the accounts after it, and SIGKILL the
- * sandbox while mutation number `killAt` is in flight (`killDelayMs` after sending it).
+ * sandbox while mutation number `killAt` is in flight (`killDelayMs` after sending it); with `killAt` < 0 the
+ * sandbox is expected to die by itself (SIGKILL) at some mutation.
  */
 async function loadAndKill(sb: SandboxChild, user: UserCreds, seed: number, killAt: number, killDelayMs: number): Promise<Acked> {
   const rnd = mulberry32(seed);
@@ -388,7 +492,9 @@ async function loadAndKill(sb: SandboxChild, user: UserCreds, seed: number, kill
       acked.count++;
       acked.inflight = undefined;
     } catch (e) {
-      if (!killed || e instanceof assert.AssertionError) throw e;
+      if (e instanceof assert.AssertionError) throw e;
+      // killAt < 0: the sandbox kills itself (while writing a snapshot); the request failing must be its death
+      if (!killed && !(killAt < 0 && (await Promise.race([sb.exited.then(() => sb.proc.signalCode), sleep(10_000)])) === 'SIGKILL')) throw e;
       return acked; // connection died with the process: the in-flight op stays recorded
     }
     if (killed) return acked;
@@ -443,6 +549,35 @@ function assertSameExcept(a: Snapshot, b: Snapshot, except: string[], what: stri
 
 const ZERO: Acc = { balance: '0', available: '0', holds: '0' };
 
+/**
+ * Build a sandbox (startSandbox, like the CLI) that rotates every `argv[1]` journal records and SIGKILLs itself
+ * during the write of its `argv[2]`-th snapshot (after the first chunk of it reached the .tmp file, before the
+ * fsync and rename). Args: stateDir, rotation threshold, snapshot number. A test build, not the CLI: the
+ * product has no such switch.
+ */
+async function buildKillAtSnapshotCli(outDir: string): Promise<string> {
+  const entry = path.join(outDir, 'kill-at-snapshot.ts');
+  const server = path.resolve(__dirname, '../../../src/exchange/server/index.ts').replace(/\\/g, '/');
+  fs.writeFileSync(
+    entry,
+    `import { startSandbox } from ${JSON.stringify(server.replace(/\.ts$/, ''))};
+const [dir, every, killAt] = process.argv.slice(2);
+startSandbox({
+  stateDir: dir, port: 0, sim: false, seed: 7, snapshotEveryRecords: Number(every),
+  onSnapshotWrite: (_bytes, gen) => {
+    if (gen === Number(killAt)) process.kill(process.pid, 'SIGKILL');
+  },
+}).then((sb) => {
+  for (const w of sb.warnings) process.stderr.write('sandbox warning: ' + w + '\\n');
+  process.stdout.write('SpotDesk sandbox listening on ' + sb.baseUrl + '\\n');
+});
+`,
+  );
+  const outfile = path.join(outDir, 'kill-at-snapshot.js');
+  await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile, logLevel: 'warning' });
+  return outfile;
+}
+
 describe('sandbox durability (child process, SIGKILL mid-load)', function () {
   this.timeout(90_000);
   let work: string;
@@ -468,10 +603,19 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
   for (const [seed, killAt, killDelayMs] of [
     [101, 45, 0],
     [202, 70, 1],
+    [404, -1, 0],
   ] as const) {
-    it(`keeps every acknowledged order, fill, transfer and withdrawal (seed ${seed}, killed during mutation #${killAt})`, async () => {
+    const atSnapshot = killAt < 0;
+    it(`keeps every acknowledged order, fill, transfer and withdrawal (seed ${seed}, killed ${atSnapshot ? 'while writing its 3rd snapshot (one every 30 records)' : `during mutation #${killAt}`})`, async () => {
       const dir = path.join(work, `state-${seed}`);
-      const sb1 = await start(dir);
+      let sb1: SandboxChild;
+      if (atSnapshot) {
+        const c = new SandboxChild(await buildKillAtSnapshotCli(work), dir, [dir, '30', '3']);
+        children.push(c);
+        sb1 = await c.ready();
+      } else {
+        sb1 = await start(dir);
+      }
       const creds1 = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as UserCreds & { baseUrl: string };
       assert.equal(creds1.baseUrl, sb1.baseUrl);
       const created = await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', {
@@ -486,11 +630,18 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
       const acked = await loadAndKill(sb1, user, seed, killAt, killDelayMs);
       assert.equal(sb1.proc.signalCode, 'SIGKILL');
       assert.ok(acked.count >= killAt - 1, `acknowledged mutations: ${acked.count}`);
+      if (atSnapshot) {
+        // killed in the middle of snapshot 3: its .tmp is there, snapshots 1 and 2 and their journals too
+        const files = fs.readdirSync(dir).sort();
+        assert.ok(files.includes('snapshot-00000003.snap.tmp') && !files.includes('snapshot-00000003.snap'), files.join(' '));
+        assert.ok(files.includes('snapshot-00000002.snap') && files.includes('journal-00000002.log'), files.join(' '));
+      }
       assert.ok(acked.transfers.size > 3 && acked.withdrawals.size > 1 && acked.fills.size > 1, 'the load mixed every kind of mutation');
 
       // restart on the same state dir
       const sb2 = await start(dir);
       assert.doesNotMatch(sb2.stderr, /failed on replay|corrupt/i);
+      if (atSnapshot) assert.match(sb2.stderr, /sandbox warning: removed snapshot-00000003\.snap\.tmp: a snapshot whose writing was interrupted/);
       const creds2 = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as UserCreds;
       assert.deepEqual([creds2.uid, creds2.apiKey, creds2.apiSecret], [creds1.uid, creds1.apiKey, creds1.apiSecret], 'default user kept');
       await sb2.invariants();
@@ -614,8 +765,109 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
       const after3 = await sb3.accounts(user);
       assertSameExcept(before3, after3, ['USDT/main'], 'after a clean restart');
       await sb3.invariants();
+      if (!atSnapshot) return;
+
+      // 8. the newest snapshot damaged (the clean stop wrote it): the start falls back to the previous one
+      //    and its journals, and nothing is lost
+      const ws3 = (await sb3.admin<unknown[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data;
+      assert.equal(await sb3.kill('SIGTERM'), 0);
+      const snaps = fs.readdirSync(dir).filter((f) => /^snapshot-\d{8}\.snap$/.test(f)).sort();
+      assert.ok(snaps.length === 2, snaps.join(' '));
+      const newest = path.join(dir, snaps[1]);
+      const bytes = fs.readFileSync(newest);
+      bytes[Math.floor(bytes.length * 0.7)] ^= 0x01;
+      fs.writeFileSync(newest, bytes);
+      const sb4 = await start(dir);
+      assert.match(sb4.stderr, new RegExp(`sandbox warning: snapshot ${snaps[1].replace(/\./g, '\\.')} is unusable \\(.*\\); kept as .*\\.bad, falling back to the previous snapshot and its journals`));
+      assert.deepEqual(await sb4.ok<OrderView>(user, 'GET', `/api/v1/hf/orders/${placed.orderId}?symbol=${SYMBOL}`), order3);
+      assertSameExcept(after3, await sb4.accounts(user), [], 'after the fallback');
+      assert.deepEqual((await sb4.admin<unknown[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data, ws3);
+      for (const [id, seen] of acked.fills) {
+        assert.deepEqual((await sb4.ok<{ items: FillView[] }>(user, 'GET', `/api/v1/hf/fills?symbol=${SYMBOL}&orderId=${id}`)).items, seen, `fills of ${id}`);
+      }
+      await sb4.invariants();
     });
   }
+
+  it('a restart from a snapshot (after SIGKILL, and after a clean stop) answers account ledgers, HF ledgers, trade histories and candles exactly as before', async () => {
+    const dir = path.join(work, 'state-history');
+    // a sandbox rotating every 20 records (it never kills itself: generation 0 is never written as a snapshot)
+    const c = new SandboxChild(await buildKillAtSnapshotCli(work), dir, [dir, '20', '0']);
+    children.push(c);
+    const sb1 = await c.ready();
+    const user = (
+      await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', {
+        balances: [
+          { currency: 'USDT', type: 'main', amount: '100000' },
+          { currency: 'USDT', type: 'trade', amount: '100000' },
+          { currency: 'BTC', type: 'trade', amount: '5' },
+          { currency: 'ETH', type: 'trade', amount: '50' },
+        ],
+      })
+    ).json.data;
+    assert.equal((await sb1.admin('POST', '/sandbox/v1/deposits', { uid: user.uid, currency: 'USDT', chain: 'trx', amount: '25' })).json.code, '200000');
+    const ioc = (sb: SandboxChild, i: number) =>
+      sb.ok(user, 'POST', '/api/v1/hf/orders', { clientOid: `h${i}`, symbol: i % 3 ? SYMBOL : 'ETH-USDT', side: i % 2 ? 'buy' : 'sell', type: 'limit', price: i % 2 ? (i % 3 ? '80000' : '5000') : i % 3 ? '50000' : '1000', size: i % 3 ? '0.0013' : '0.013', timeInForce: 'IOC' });
+    for (let i = 0; i < 40; i++) {
+      await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: `x${i}`, currency: 'USDT', from: i % 2 ? 'trade' : 'main', to: i % 2 ? 'main' : 'trade', amount: `1.${i}` });
+      await ioc(sb1, i);
+    }
+    const { withdrawalId } = await sb1.ok<{ withdrawalId: string }>(user, 'POST', '/api/v1/withdrawals', { currency: 'USDT', address: ADDRESS, amount: '12', chain: 'trx' });
+    // the settlement timer runs on the wall clock (5 s): wait for the state, not for a time
+    for (;;) {
+      const ws = (await sb1.admin<Array<{ withdrawalId: string; status: string }>>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`)).json.data;
+      if (ws.find((w) => w.withdrawalId === withdrawalId)?.status === 'SUCCESS') break;
+      await sleep(100);
+    }
+    // records after the newest snapshot, so the restart reads a snapshot AND replays a journal
+    let i = 40;
+    while (fs.readFileSync(newestJournal(dir), 'utf8').split('\n').length < 4) await ioc(sb1, i++);
+    // the first journal (the deposit, the first transfers and fills) is gone: only the snapshot carries them
+    assert.ok(!fs.existsSync(path.join(dir, 'journal-00000000.log')) && fs.existsSync(path.join(dir, 'snapshot-00000003.snap')), fs.readdirSync(dir).join(' '));
+
+    /** The history answers of the user and the market. */
+    const answers = async (sb: SandboxChild) => {
+      const ledgers = await sb.ok<{ totalNum: number; items: Array<{ id: string; bizType: string }> }>(user, 'GET', '/api/v1/accounts/ledgers?currentPage=1&pageSize=500');
+      const hf: unknown[] = [];
+      for (let lastId = ''; ; ) {
+        const page = await sb.ok<Array<{ id: string }>>(user, 'GET', `/api/v1/hf/accounts/ledgers?limit=50${lastId ? `&lastId=${lastId}` : ''}`);
+        if (page.length === 0) break;
+        hf.push(...page);
+        lastId = page[page.length - 1].id;
+      }
+      const market: Record<string, unknown> = {};
+      for (const sym of [SYMBOL, 'ETH-USDT']) {
+        market[`${sym} histories`] = await (await fetch(`${sb.baseUrl}/api/v1/market/histories?symbol=${sym}`)).text();
+        for (const type of ['1min', '3min', '1hour', '1day', '1week']) market[`${sym} ${type}`] = await (await fetch(`${sb.baseUrl}/api/v1/market/candles?symbol=${sym}&type=${type}`)).text();
+      }
+      return { ledgers, hf, market };
+    };
+    const before = await answers(sb1);
+    assert.deepEqual(new Set(before.ledgers.items.map((e) => e.bizType)), new Set(['DEPOSIT', 'TRANSFER', 'TRADE_EXCHANGE', 'WITHDRAW']));
+    assert.ok(before.ledgers.totalNum > 150 && before.hf.length > 80, `${before.ledgers.totalNum} entries, ${before.hf.length} trade_hf`);
+    const histories = JSON.parse(before.market[`${SYMBOL} histories`] as string) as { data: unknown[] };
+    const candles = JSON.parse(before.market[`${SYMBOL} 1min`] as string) as { data: unknown[] };
+    assert.ok(histories.data.length > 20 && candles.data.length > 0, before.market[`${SYMBOL} 1min`] as string);
+
+    // killed: the restart reads the newest snapshot and replays the journal after it
+    assert.equal(await sb1.kill('SIGKILL'), null);
+    const sb2 = await start(dir);
+    assert.doesNotMatch(sb2.stderr, /failed|corrupt|ignored/i);
+    assert.deepEqual(await answers(sb2), before, 'after SIGKILL and restart');
+    await sb2.invariants();
+    // the ledger and the tape continue where they were (ids count on)
+    await ioc(sb2, 1000 + 1);
+    const mid = await answers(sb2);
+    const newIds = mid.ledgers.items.slice(0, mid.ledgers.totalNum - before.ledgers.totalNum).map((e) => Number(e.id));
+    assert.deepEqual(newIds, [Number(before.ledgers.items[0].id) + 2, Number(before.ledgers.items[0].id) + 1]);
+    assert.notEqual(mid.market[`${SYMBOL} histories`], before.market[`${SYMBOL} histories`]);
+
+    // clean stop (last snapshot) and start: the same answers
+    assert.equal(await sb2.kill('SIGTERM'), 0);
+    const sb3 = await start(dir);
+    assert.doesNotMatch(sb3.stderr, /warning|failed|corrupt/i);
+    assert.deepEqual(await answers(sb3), mid, 'after a clean stop and start');
+  });
 
   it('keeps every acknowledged change when killed with 4 concurrent clients in flight', async () => {
     const dir = path.join(work, 'state-concurrent');
@@ -670,36 +922,42 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
     const sb1 = await start(dir);
     const user = (await sb1.admin<UserCreds>('POST', '/sandbox/v1/users', { balances: [{ currency: 'USDT', type: 'main', amount: '1000' }] })).json.data;
     await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a1', currency: 'USDT', from: 'main', to: 'trade', amount: '100' });
-    const s0 = await sb1.accounts(user);
     await sb1.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a2', currency: 'USDT', from: 'main', to: 'trade', amount: '7.5' });
     const s1 = await sb1.accounts(user);
     assert.equal(s1.get('USDT/trade')!.balance, '107.5');
-    assert.equal(await sb1.kill('SIGTERM'), 0);
-    const file = path.join(dir, 'journal.log');
+    assert.equal(await sb1.kill('SIGKILL'), null); // killed: no last snapshot, the journal holds everything
+    const file0 = newestJournal(dir);
+    assert.equal(path.basename(file0), 'journal-00000000.log');
 
     // (a) garbage after the last whole record: warning, nothing lost, garbage truncated
-    const size = fs.statSync(file).size;
-    fs.appendFileSync(file, Buffer.from('57 0badc0de {"op":"transfer","t":17000'));
+    const size = fs.statSync(file0).size;
+    fs.appendFileSync(file0, Buffer.from('57 0badc0de {"op":"transfer","t":17000'));
     const sb2 = await start(dir);
-    assert.match(sb2.stderr, /sandbox warning: journal .*journal\.log: torn or invalid last record #\d+ at byte \d+ \(truncated record.*\); skipped and truncated 38 bytes/);
+    assert.match(sb2.stderr, /sandbox warning: journal .*journal-00000000\.log: torn or invalid last record #\d+ at byte \d+ \(truncated record.*\); skipped and truncated 38 bytes/);
     assert.deepEqual(await sb2.accounts(user), s1);
-    assert.equal(fs.statSync(file).size, size);
+    assert.equal(fs.statSync(file0).size, size);
     await sb2.invariants();
-    assert.equal(await sb2.kill('SIGTERM'), 0);
+    // the start replayed records, so it wrote a snapshot and began the next journal
+    const file1 = newestJournal(dir);
+    assert.equal(path.basename(file1), 'journal-00000001.log');
+    assert.ok(fs.existsSync(path.join(dir, 'snapshot-00000001.snap')));
+    await sb2.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a3', currency: 'USDT', from: 'main', to: 'trade', amount: '2.5' });
+    assert.equal((await sb2.accounts(user)).get('USDT/trade')!.balance, '110');
+    assert.equal(await sb2.kill('SIGKILL'), null);
 
-    // (b) the last record itself torn (the process died while writing transfer a2): a2 is gone
-    const text = fs.readFileSync(file, 'utf8');
+    // (b) the last record itself torn (the process died while writing transfer a3): a3 is gone
+    const text = fs.readFileSync(file1, 'utf8');
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
-    assert.match(lastLine, /"op":"transfer".*"clientOid":"a2"/);
-    fs.truncateSync(file, size - Math.floor(lastLine.length / 2));
+    assert.match(lastLine, /"op":"transfer".*"clientOid":"a3"/);
+    fs.truncateSync(file1, text.length - Math.floor(lastLine.length / 2));
     const sb3 = await start(dir);
-    assert.match(sb3.stderr, /sandbox warning: journal .*torn or invalid last record/);
-    assert.deepEqual(await sb3.accounts(user), s0);
+    assert.match(sb3.stderr, /sandbox warning: journal .*journal-00000001\.log: torn or invalid last record/);
+    assert.deepEqual(await sb3.accounts(user), s1);
     await sb3.invariants();
-    // appends continue after the truncation point and survive a further restart without warnings
-    await sb3.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a3', currency: 'USDT', from: 'main', to: 'trade', amount: '1' });
+    // appends continue after the truncation point and survive a clean stop + start without warnings
+    await sb3.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a4', currency: 'USDT', from: 'main', to: 'trade', amount: '1' });
     const s3 = await sb3.accounts(user);
-    assert.equal(s3.get('USDT/trade')!.balance, '101');
+    assert.equal(s3.get('USDT/trade')!.balance, '108.5');
     assert.equal(await sb3.kill('SIGTERM'), 0);
     const sb4 = await start(dir);
     assert.doesNotMatch(sb4.stderr, /warning|torn|corrupt|failed/i);

@@ -2,7 +2,8 @@
  * The ledger's parts on their own (src/exchange/server/ledger.ts, eventHub.ts), with events written
  * out as the core emits them (EVENTS.md): the recorder turns one command's events into entries with
  * KuCoin's bizType, fee and context (hold-only changes make none, a failed command none); the book
- * keeps ids in order, drops entries past the retention, round-trips through plain data; the hub
+ * keeps ids in order, drops entries past the retention (3 × 24 h), round-trips through plain data and
+ * its snapshot records; the hub
  * routes each consumer only what it watches and keeps a core watch flag on while anyone watches.
  */
 import { strict as assert } from 'node:assert';
@@ -84,6 +85,41 @@ describe('ledger recorder and book', () => {
     assert.deepEqual(book.entriesOf('a').map((x) => x.id), [4]);
     assert.equal(copy.record({ uid: 'a', currency: 'X', accountType: 'trade', amount: '1', fee: '0', balance: '1', bizType: 'OTHER', direction: 'in', createdAt: T, context: '' }).id, 4);
     assert.throws(() => LedgerBook.import({ version: 2 } as never), /version 2/);
+  });
+
+  it('book: retention is the 3 × 24 h history window; prune drops older entries of every user, a user left with none is forgotten', () => {
+    assert.equal(LEDGER_RETENTION_MS, 3 * 24 * 3600 * 1000);
+    const book = new LedgerBook();
+    const e = (uid: string, t: number) => book.record({ uid, currency: 'USDT', accountType: 'trade', amount: '1', fee: '0', balance: '1', bizType: 'TRANSFER', direction: 'in', createdAt: t, context: '' });
+    e('a', T);
+    e('b', T + 10);
+    e('a', T + 20);
+    e('b', T + 30);
+    assert.equal(book.prune(T + 20), 2);
+    assert.deepEqual([book.entriesOf('a').map((x) => x.id), book.entriesOf('b').map((x) => x.id)], [[3], [4]]);
+    assert.equal(book.prune(T + 25), 1);
+    assert.deepEqual([...book.exportRecords()], [{ k: 'meta', nextId: 5 }, { k: 'entries', uid: 'b', list: [[4, 'USDT', 'trade', '1', '0', '1', 'TRANSFER', 'in', T + 30, '']] }]);
+    assert.equal(book.prune(T + 31), 1);
+    assert.deepEqual(book.export(), { version: 1, nextId: 5, entries: [] });
+  });
+
+  it('book: snapshot records (blocks of 256 entries per user) restore the same book, which continues the ids; bad records are refused', () => {
+    const book = new LedgerBook();
+    for (let i = 0; i < 700; i++) {
+      book.record({ uid: i % 3 === 0 ? 'a' : 'b', currency: 'BTC', accountType: i % 2 ? 'main' : 'trade', amount: `0.${i + 1}`, fee: String(i % 5), balance: String(i), bizType: 'TRADE_EXCHANGE', direction: i % 2 ? 'in' : 'out', createdAt: T + i, context: i % 7 ? '' : `{"orderId":"${i}"}` });
+    }
+    const records = [...book.exportRecords()] as { k: string; list?: unknown[] }[];
+    assert.ok(records.every((r) => r.list === undefined || r.list.length <= 256));
+    assert.equal(records.length, 1 + 1 + 2); // meta, a: 234 entries, b: 466 entries
+    const copy = new LedgerBook();
+    copy.importRecords(JSON.parse(JSON.stringify(records)) as unknown[]);
+    assert.deepEqual(copy.export(), book.export());
+    const next = { uid: 'c', currency: 'X', accountType: 'trade' as const, amount: '1', fee: '0', balance: '1', bizType: 'OTHER' as const, direction: 'in' as const, createdAt: T, context: '' };
+    assert.equal(copy.record(next).id, book.record(next).id);
+    assert.throws(() => new LedgerBook().importRecords([]), /no meta record/);
+    assert.throws(() => new LedgerBook().importRecords([{ k: 'meta', nextId: 3 }, { k: 'entries', uid: 'a', list: [[2, 'X', 'trade', '1', '0', '1', 'OTHER', 'in', T, ''], [2, 'X', 'trade', '1', '0', '1', 'OTHER', 'in', T, '']] }]), /ledger entry 2 of a out of order/);
+    assert.throws(() => new LedgerBook().importRecords([{ k: 'meta', nextId: 3 }, { k: 'entries', uid: 'a', list: [[3, 'X', 'trade', '1', '0', '1', 'OTHER', 'in', T, '']] }]), /out of order/);
+    assert.throws(() => new LedgerBook().importRecords([{ k: 'x' }]), /unknown record x of section ledger/);
   });
 
   it('book: at most MAX_LEDGER_ENTRIES_PER_USER entries per user, the oldest dropped a tenth at a time', () => {

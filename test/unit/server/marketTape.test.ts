@@ -2,7 +2,9 @@
  * MarketTape (src/exchange/server/marketTape.ts): property tests against a brute-force aggregation —
  * candles of every interval equal the trades grouped by interval start (open = first, close = last,
  * high/low, exact volume and turnover), newest first; at most MAX_CANDLE_ROWS rows; the last 100
- * trades; an export/import round trip continues exactly like the original.
+ * trades; an export/import round trip continues exactly like the original; retention (prune and the
+ * `since` arguments) keeps exactly the intervals that end after the cutoff, and a tape restored from its
+ * snapshot records continues exactly like the original.
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
@@ -113,5 +115,62 @@ describe('MarketTape', () => {
       { numRuns: 100 },
     );
     assert.throws(() => MarketTape.import({ version: 2 } as never), /version 2/);
+  });
+
+  it('retention and snapshot records: prune(cutoff) keeps exactly the rows whose interval ends after the cutoff and the trades at or after it; a tape restored from its records continues exactly like the original (property)', () => {
+    fc.assert(
+      fc.property(tradesArb, fc.nat(), fc.integer({ min: -86_400_000, max: 4 * 86_400_000 }), (trades, cut, offset) => {
+        const k = 1 + (cut % trades.length);
+        const first = trades.slice(0, k);
+        // the cutoff is "now − 3 × 24 h": later trades come after it
+        const cutoff = first[k - 1].time - 3 * 86_400_000 + offset;
+        const rest = trades.slice(k).filter((t) => t.time >= cutoff);
+        const all = [...first, ...rest];
+        const kept = (type: keyof typeof CANDLE_SECONDS, list: TapeTrade[]) => bruteForce(list, type).filter((r) => (Number(r[0]) + CANDLE_SECONDS[type]) * 1000 > cutoff);
+        const a = new MarketTape();
+        for (const t of first) a.add(t);
+        // before the prune, `since` already hides what it will drop
+        const before = CANDLE_TYPES.map((type) => a.candles('BTC-USDT', type, 0, 0, cutoff));
+        for (const [i, type] of CANDLE_TYPES.entries()) assert.deepEqual(before[i], kept(type, first), `${type} with since`);
+        const recentBefore = a.recentTrades('BTC-USDT', cutoff);
+        assert.deepEqual(recentBefore, first.slice(-RECENT_TRADES).filter((t) => t.time >= cutoff));
+        a.prune(cutoff);
+        assert.deepEqual(CANDLE_TYPES.map((type) => a.candles('BTC-USDT', type)), before, 'the prune drops only what since hid');
+        assert.deepEqual(a.recentTrades('BTC-USDT'), recentBefore);
+        // the snapshot section's records, through JSON, restore a tape that continues alike
+        const b = new MarketTape();
+        b.importRecords(JSON.parse(JSON.stringify([...a.exportRecords()])) as unknown[]);
+        assert.deepEqual([...b.exportRecords()], [...a.exportRecords()]);
+        for (const t of rest) {
+          a.add(t);
+          b.add(t);
+        }
+        assert.deepEqual(b.export(), a.export());
+        for (const type of CANDLE_TYPES) assert.deepEqual(b.candles('BTC-USDT', type, 0, 0, cutoff), kept(type, all), type);
+        assert.deepEqual(b.recentTrades('BTC-USDT', cutoff), all.slice(-RECENT_TRADES).filter((t) => t.time >= cutoff));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('retention: a symbol with nothing left in the window is forgotten; bad snapshot records are refused', () => {
+    const tape = new MarketTape();
+    const t0 = Date.UTC(2026, 0, 5); // a Monday
+    tape.add({ symbol: 'ETH-USDT', sequence: '1', price: '2000', size: '1', side: 'buy', time: t0 });
+    // 3 days on: the week row (Jan 5 – Jan 12) still overlaps the window, the 1day row of Jan 5 does not
+    tape.prune(t0 + 3 * 86_400_000);
+    assert.deepEqual(tape.candles('ETH-USDT', '1day'), []);
+    assert.deepEqual(tape.candles('ETH-USDT', '1week'), [[String(t0 / 1000), '2000', '2000', '2000', '2000', '1', '2000']]);
+    assert.deepEqual(tape.recentTrades('ETH-USDT'), []);
+    tape.prune(t0 + 7 * 86_400_000);
+    assert.deepEqual([...tape.exportRecords()], []);
+    const fresh = () => new MarketTape();
+    assert.throws(() => fresh().importRecords([{ k: 'rows', symbol: 'X-Y', type: '1min', list: [] }]), /before its tape record/);
+    assert.throws(() => fresh().importRecords([{ k: 'sym', symbol: 'X-Y', folded: -1, recent: [] }, { k: 'rows', symbol: 'X-Y', type: '2min', list: [] }]), /unknown candle interval 2min/);
+    assert.throws(
+      () => fresh().importRecords([{ k: 'sym', symbol: 'X-Y', folded: -1, recent: [] }, { k: 'rows', symbol: 'X-Y', type: '1min', list: [[120, '1', '1', '1', '1', '1', '1'], [60, '1', '1', '1', '1', '1', '1']] }]),
+      /out of order at 60/,
+    );
+    assert.throws(() => fresh().importRecords([{ k: 'what' }]), /unknown record what of section tape/);
   });
 });

@@ -1,0 +1,236 @@
+/**
+ * Restart benchmark (issue 18 part 3): what a sandbox that ran the default market simulation for 1 day and for
+ * 7 days costs at its next start.
+ *
+ * Simulation: one child process (`--simulate=DIR`) runs a sandbox on a fresh state dir (startSandbox, manual
+ * clock, world seed 1, no timers) and drives the default market simulation (sim.ts, seed 1, the default
+ * 12 symbols and 5 levels) the way the issue measured it: one step per simulated second, each step a
+ * `clock.set` of +1 s then `sim.step()` — the same command mix and rate as the real simulation (whose
+ * commands are the same ops on a wall clock), plus the clock commands. Rotation (snapshot + new journal)
+ * happens at the sandbox's default thresholds, between steps, as the queued rotation would. At 1 day the
+ * process goes on until the current journal is nearly full (≤ 1,000 records before the next rotation, a few
+ * simulated minutes), copies the state dir (between two commands: a consistent crash image), goes on to 7
+ * days (again until the journal is nearly full) and exits WITHOUT a clean shutdown (no last snapshot): both
+ * dirs look like a sandbox killed just before a rotation, so the restart replays an almost full journal (the
+ * worst case; a clean stop leaves an empty journal).
+ *
+ * Restart: for each dir, a fresh child process (`--restart=DIR`) times `startSandbox` on it (recover the newest
+ * snapshot + replay its journal, the rotation a replaying start does, the HTTP listener) and prints its RSS
+ * after a full GC. Then a second restart of the same dir after that one's clean stop (one snapshot, empty
+ * journal). The state dir's bytes are counted after the simulation (before any restart). Baseline, measured
+ * first in the same harness: a start on a fresh state dir (what any sandbox costs; the RSS includes tsx, which
+ * the bundled extension does not load).
+ *
+ * Printed per scenario: simulated commands, simulation speed, rotations (count, median and max pause),
+ * state-dir bytes, restart ms, RSS; then the 7-day / 1-day ratios and each target (7 days: restart ≤ 1 s,
+ * state dir ≤ 100 MB, RSS ≤ 300 MB; each ratio ≤ 1.5) as MET / MISSED.
+ *
+ * Run: `npm run bench -- restart`. Env: BENCH_RESTART_DAYS (default "1,7"; the first value is the baseline),
+ * BENCH_RESTART_DIR (default a temp dir, removed at the end unless BENCH_RESTART_KEEP=1).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** One line of JSON a child prints last. */
+function lastJson<T>(stdout: string): T {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as T;
+}
+
+/** Bytes of the files in `dir` (not recursive: a state dir is flat). */
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const f of fs.readdirSync(dir)) {
+    const st = fs.statSync(path.join(dir, f));
+    if (st.isFile()) n += st.size;
+  }
+  return n;
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+interface SimResult {
+  days: number;
+  dir: string;
+  steps: number;
+  commands: number;
+  simSeconds: number;
+  rotations: number;
+  pauseMedianMs: number;
+  pauseMaxMs: number;
+  snapshotBytesLast: number;
+  rssAfterSim: number;
+  liveOrders: number;
+  /** records in the current journal when the dir was copied / left */
+  journalRecords: number;
+}
+
+/** Child: simulate, copying the state dir to `${dir}-${d}d` at each day count of `days` before the last. */
+async function simulate(dir: string, days: number[]): Promise<void> {
+  const { startSandbox } = await import('../src/exchange/server/index');
+  const { startSimulation } = await import('../src/exchange/server/sim');
+  const { DEFAULT_SNAPSHOT_EVERY_BYTES, DEFAULT_SNAPSHOT_EVERY_RECORDS } = await import('../src/exchange/server/stateStore');
+  const rotations: number[] = [];
+  let snapshotBytes = 0;
+  const sb = await startSandbox({
+    stateDir: dir,
+    manualClock: true,
+    sim: false,
+    seed: 1,
+    port: 0,
+    rateLimits: { disabled: true },
+    log: (line) => {
+      const m = /snapshot .* (\d+) bytes, \d+ records, paused ([\d.]+) ms/.exec(line);
+      if (m) {
+        snapshotBytes = Number(m[1]);
+        rotations.push(Number(m[2]));
+      }
+    },
+  });
+  const state = sb.state;
+  const store = sb.store!;
+  let commands = 0;
+  state.onCommand(() => void commands++);
+  const start = state.now();
+  const sim = startSimulation(state, { seed: 1, intervalMs: 0 });
+  const t0 = performance.now();
+  let steps = 0;
+  const results: SimResult[] = [];
+  for (const d of days) {
+    const end = start + d * DAY_MS;
+    for (let now = state.now() + 1000; now <= end; now += 1000) {
+      state.run('clock.set', { now });
+      sim.step();
+      steps++;
+      // the rotation the store queued (setImmediate) would run here, between two steps
+      store.rotateIfDue();
+      if (steps % 86_400 === 0) process.stderr.write(`  simulated ${steps / 86_400} day(s): ${commands} commands, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    }
+    // the worst case for a restart after a kill: the current journal nearly full (a rotation is ≤ 1,000 records away)
+    while (store.journalSize.records < DEFAULT_SNAPSHOT_EVERY_RECORDS - 1000 && store.journalSize.bytes < DEFAULT_SNAPSHOT_EVERY_BYTES - (256 << 10)) {
+      state.run('clock.set', { now: state.now() + 1000 });
+      sim.step();
+      steps++;
+      store.rotateIfDue();
+    }
+    const journalRecords = store.journalSize.records;
+    const out = d === days[days.length - 1] ? dir : `${dir}-${d}d`;
+    if (out !== dir) {
+      fs.mkdirSync(out, { recursive: true });
+      for (const f of fs.readdirSync(dir)) if (f.endsWith('.snap') || f.endsWith('.log')) fs.copyFileSync(path.join(dir, f), path.join(out, f));
+    }
+    let live = 0;
+    for (const s of state.exchange.symbols()) {
+      for (const u of state.users.values()) live += state.exchange.activeOrders(u.uid, s.symbol).length;
+    }
+    results.push({
+      days: d,
+      dir: out,
+      steps,
+      commands,
+      simSeconds: (performance.now() - t0) / 1000,
+      rotations: rotations.length,
+      pauseMedianMs: median(rotations),
+      pauseMaxMs: Math.max(0, ...rotations),
+      snapshotBytesLast: snapshotBytes,
+      rssAfterSim: process.memoryUsage().rss,
+      liveOrders: live,
+      journalRecords,
+    });
+  }
+  sim.stop();
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+  // no clean shutdown: the state dir stays as a killed sandbox leaves it (the lock is released by the OS)
+  process.exit(0);
+}
+
+/** Child: start a sandbox on `dir`, print start ms, replayed commands and RSS after GC; stop cleanly. */
+async function restart(dir: string): Promise<void> {
+  const t0 = performance.now();
+  const { startSandbox } = await import('../src/exchange/server/index');
+  const t1 = performance.now();
+  const sb = await startSandbox({ stateDir: dir, manualClock: true, sim: false, seed: 1, port: 0 });
+  const ms = performance.now() - t1;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const rss = process.memoryUsage().rss;
+  const heap = process.memoryUsage().heapUsed;
+  const warnings = sb.warnings.length;
+  await sb.close();
+  process.stdout.write(`${JSON.stringify({ ms, importMs: t1 - t0, rss, heap, warnings })}\n`);
+}
+
+function child(args: string[]): string {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', __filename, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 << 20,
+  });
+  if (r.status !== 0) throw new Error(`child ${args.join(' ')} failed (${r.status}): ${r.stdout}`);
+  return r.stdout;
+}
+
+const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const arg = process.argv.find((a) => a.startsWith('--simulate='));
+  if (arg) return simulate(arg.slice('--simulate='.length), (process.argv.find((a) => a.startsWith('--days=')) ?? '--days=1,7').slice(7).split(',').map(Number));
+  const rarg = process.argv.find((a) => a.startsWith('--restart='));
+  if (rarg) return restart(rarg.slice('--restart='.length));
+
+  const days = (process.env.BENCH_RESTART_DAYS ?? '1,7').split(',').map(Number);
+  const root = process.env.BENCH_RESTART_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-bench-restart-'));
+  const dir = path.join(root, 'state');
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const d of days) fs.rmSync(`${dir}-${d}d`, { recursive: true, force: true });
+  console.log(`restart bench: default market simulation (12 symbols, 5 levels, seed 1), 1 step = clock.set +1 s + sim.step(); days ${days.join(', ')}; node ${process.version}, ${os.cpus().length} cpus`);
+  // baseline, same harness: a start on a fresh state dir (world seeded, default user created, nothing simulated)
+  const fresh = path.join(root, 'fresh');
+  const base = lastJson<{ ms: number; rss: number; heap: number }>(child([`--restart=${fresh}`]));
+  console.log(`baseline (start on a fresh state dir, same harness): ${base.ms.toFixed(0)} ms, RSS ${mb(base.rss)} (heap ${mb(base.heap)}), state dir ${mb(dirBytes(fresh))} after its clean stop`);
+  const sims = lastJson<SimResult[]>(child([`--simulate=${dir}`, `--days=${days.join(',')}`]));
+  const rows: { days: number; bytes: number; first: { ms: number; rss: number; heap: number; warnings: number }; clean: { ms: number; rss: number } }[] = [];
+  for (const s of sims) {
+    const bytes = dirBytes(s.dir);
+    const files = fs.readdirSync(s.dir).filter((f) => /\.(snap|log)$/.test(f)).sort().map((f) => `${f} ${fs.statSync(path.join(s.dir, f)).size}`);
+    const first = lastJson<{ ms: number; rss: number; heap: number; warnings: number }>(child([`--restart=${s.dir}`]));
+    const clean = lastJson<{ ms: number; rss: number }>(child([`--restart=${s.dir}`]));
+    rows.push({ days: s.days, bytes, first, clean });
+    console.log(`\n${s.days} day(s) simulated: ${s.steps} steps, ${s.commands} commands (${(s.commands / s.steps).toFixed(1)}/step), ${s.simSeconds.toFixed(0)} s of simulation (${(s.commands / s.simSeconds).toFixed(0)} commands/s), RSS while simulating ${mb(s.rssAfterSim)}`);
+    console.log(`  rotations: ${s.rotations} (pause median ${s.pauseMedianMs.toFixed(1)} ms, max ${s.pauseMaxMs.toFixed(1)} ms), last snapshot ${mb(s.snapshotBytesLast)}, live orders ${s.liveOrders}, current journal ${s.journalRecords} records`);
+    console.log(`  state dir: ${bytes} bytes (${mb(bytes)}): ${files.join(', ')}`);
+    console.log(`  restart after a kill (snapshot + journal replay): ${first.ms.toFixed(0)} ms, RSS ${mb(first.rss)} (heap ${mb(first.heap)}), ${first.warnings} warnings`);
+    console.log(`  restart after a clean stop (snapshot, empty journal): ${clean.ms.toFixed(0)} ms, RSS ${mb(clean.rss)}`);
+    console.log(`  vs the fresh-dir baseline: RSS +${mb(first.rss - base.rss)}, restart ${(first.ms / base.ms).toFixed(1)}x`);
+  }
+  if (rows.length >= 2) {
+    const a = rows[0];
+    const b = rows[rows.length - 1];
+    const ratio = (x: number, y: number): number => y / x;
+    const r = { restart: ratio(a.first.ms, b.first.ms), bytes: ratio(a.bytes, b.bytes), rss: ratio(a.first.rss, b.first.rss) };
+    console.log(`\nratios ${b.days} days / ${a.days} day(s): restart ${r.restart.toFixed(2)}, state dir ${r.bytes.toFixed(2)}, RSS ${r.rss.toFixed(2)}`);
+    const check = (what: string, ok: boolean, shown: string): void => console.log(`  ${ok ? 'MET   ' : 'MISSED'} ${what}: ${shown}`);
+    console.log(`targets at ${b.days} days (restart after a kill, the worse of the two):`);
+    check('restart <= 1 s', b.first.ms <= 1000, `${b.first.ms.toFixed(0)} ms`);
+    check('state dir <= 100 MB', b.bytes <= 100e6, mb(b.bytes));
+    check('RSS <= 300 MB', b.first.rss <= 300e6, mb(b.first.rss));
+    check('restart ratio <= 1.5', r.restart <= 1.5, r.restart.toFixed(2));
+    check('state dir ratio <= 1.5', r.bytes <= 1.5, r.bytes.toFixed(2));
+    check('RSS ratio <= 1.5', r.rss <= 1.5, r.rss.toFixed(2));
+  }
+  if (process.env.BENCH_RESTART_KEEP !== '1' && !process.env.BENCH_RESTART_DIR) fs.rmSync(root, { recursive: true, force: true });
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
