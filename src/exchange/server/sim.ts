@@ -31,8 +31,9 @@
  * CPU and journal volume: one step per `intervalMs` (default 1000 ms); in a step each symbol's bots
  * act with probability 40 % (the fair mid moves every step). Measured on the seeded world (12
  * symbols): ≈ 2–3 commands per symbol per second, ≈ 0.1 ms of CPU per command, ≈ 180 bytes of
- * journal per command. The journal has no compaction yet (see journal.ts), so a long-running
- * simulated sandbox replays everything on start; run with `--no-sim` when that matters. The RNG is
+ * journal per command. The state dir rotates to a snapshot and a fresh journal every 30,000 records
+ * (stateStore.ts), so a long-running simulated sandbox starts from its newest snapshot, and the
+ * bots keep no history (docs/sandbox.md "State dir"). The RNG is
  * mulberry32 seeded with `seed`, so a given seed and manual clock yield the same actions.
  */
 import * as D from '../../api/decimal';
