@@ -24,6 +24,8 @@ const SYMBOL = 'BTC-USDT';
 /** Screenshot `page`, or the `clip` rectangle of it, to `file` (PNG); prints its size. */
 async function save(page: Page, file: string, clip?: { x: number; y: number; width: number; height: number }): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  // No notification toast over the view (fill notices arrive while the shots are taken).
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.notifications-toasts').forEach((t) => (t.style.visibility = 'hidden')));
   await painted(page);
   await page.screenshot({ path: file, clip });
   console.log(`  ${path.relative(cs.ROOT, file)} (${(fs.statSync(file).size / 1024).toFixed(0)} KB)`);
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
   const page = wb.page;
   let client: SpotClient | undefined;
   try {
+    await setTheme(wb, 'dark');
     await openSpotDesk(page, 120);
     const accounts = pane(page, 'Accounts');
     await accounts.locator('.monaco-list-row', { hasText: 'Portfolio' }).first().waitFor({ timeout: 90_000 });
@@ -103,18 +106,23 @@ async function main(): Promise<void> {
     await activeWebview(page).locator('canvas, svg').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
     await save(page, path.join(SHOTS, 'deposit.png'));
     await closeEditors(page);
-    const doc = fs.readdirSync(wb.workspace).find((f) => f.endsWith('.spotorder.json'));
-    if (doc) {
-      await page.keyboard.press('Control+P');
-      await atStep(page, {});
-      await page.locator('.quick-input-widget input.input').fill(doc);
-      await page.locator('.quick-input-widget .monaco-list-row.focused').waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
-      await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
-      await page.locator('.codelens-decoration').first().waitFor({ timeout: 60_000 });
-      await save(page, path.join(SHOTS, 'order-document.png'));
-      await closeEditors(page);
-    }
+    // An order document with a price off the tick: the diagnostic and its quick fixes in the hover.
+    const doc = 'grid-bot.spotorder.json';
+    fs.writeFileSync(
+      path.join(wb.workspace, doc),
+      `[\n  {\n    "clientOid": "grid-1",\n    "symbol": "BTC-USDT",\n    "side": "buy",\n    "type": "limit",\n    "price": "60000.05",\n    "size": "0.001"\n  }\n]\n`,
+    );
+    await page.keyboard.press('Control+P');
+    await atStep(page, {});
+    await page.locator('.quick-input-widget input.input').fill(doc);
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: doc }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const squiggle = page.locator('.monaco-editor .squiggly-error').first();
+    await squiggle.waitFor({ timeout: 60_000 });
+    await squiggle.hover({ force: true }); // sticky scroll's overlay sits above the editor's first lines
+    await page.locator('.monaco-hover', { hasText: 'priceIncrement' }).first().waitFor({ timeout: 15_000 });
+    await save(page, path.join(SHOTS, 'order-document.png'));
+    await closeEditors(page);
     await setTheme(wb, 'light');
     await runCommand(page, 'SpotDesk: Open Market');
     await pick(page, {}, SYMBOL, new RegExp(`^${SYMBOL}$`));

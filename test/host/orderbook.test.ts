@@ -134,7 +134,11 @@ describe('Order book panel', function () {
       // The request builder (kept alive while hidden) first, then the book in front of it (a hidden book does not poll).
       await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
       const rb = await api.requestBuilder();
-      await waitFor('the request builder initialised', () => rb.panel()?.session.posted.some((m) => m.type === 'init'));
+      await waitFor('the request builder initialised', () => rb.panel()?.session.posted.some((m) => m.type === 'init')).catch((err: Error) => {
+        const p = rb.panel();
+        const tabs = vscode.window.tabGroups.all.map((g) => g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')).join(' | ');
+        throw new Error(`${err.message}; panel ${p ? `visible=${p.host.panel.visible} active=${p.host.panel.active} posted=${JSON.stringify(p.session.posted.map((m) => m.type))}` : 'none'}; tabs: ${tabs}`);
+      });
       const book = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
       await book.nextSnapshot(30_000);
       await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
