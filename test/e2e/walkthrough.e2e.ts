@@ -19,7 +19,7 @@ import type { Locator, Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { FailureRecord } from './failure';
 import { atStep, pick, runCommand } from './quickInput';
-import { pane, shot, startWorkbench } from './shots';
+import { pane, setTheme, shot, startWorkbench } from './shots';
 import { step } from './steps';
 
 interface WalkthroughStep {
@@ -79,10 +79,11 @@ async function main(): Promise<void> {
   /** Back to the walkthrough (each button opens something in front of it). */
   const reopen = async () => {
     if (await page.locator('.gettingStartedContainer .getting-started-step').first().isVisible()) return;
-    await page.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: /Walkthrough|Welcome/ }).first().click();
     await page.locator('.gettingStartedContainer .getting-started-step').first().waitFor({ timeout: 15_000 });
   };
   try {
+    await setTheme(wb, 'dark');
     await step('"Welcome: Open Walkthrough…" lists "Get started with SpotDesk" with its four steps', async () => {
       await runCommand(page, 'Welcome: Open Walkthrough...');
       await pick(page, { placeholder: /[Ww]alkthrough/ }, w.title);

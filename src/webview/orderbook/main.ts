@@ -265,7 +265,11 @@ export class OrderBookController {
       const snap = this.store?.snapshot;
       this.ticket.setMarket(snap?.bids[0]?.[0] ?? null, snap?.asks[0]?.[0] ?? null, last.price);
     }
-    if (!replace && this.candleChart && this.candles?.rows !== undefined) this.candleChart.addTrades(trades);
+    if (!replace && this.candleChart && this.candles?.rows !== undefined && trades.length) {
+      this.candleChart.addTrades(trades);
+      // The first live trade draws a candle: "No candles yet" no longer holds.
+      if (this.candles.error === null) this.chartNote.hidden = true;
+    }
   }
 
   /** Rebuild the view-model from the current snapshot and render it (incremental DOM update). */
