@@ -44,6 +44,56 @@ describe('Order book panel', function () {
     assert.ok(pkg.activationEvents.includes('onWebviewPanel:spotdesk.orderBook'), 'serializer restore activates the extension');
   });
 
+  // First among the tests that open webviews: in code-server, a webview created while another one is
+  // being torn down can wait forever for its service worker ("Found unexpected service worker
+  // controller … Waiting for controllerchange" in the workbench console) and never load. The panels
+  // below close and reopen freely; the request builder's first load must not race with that.
+  it('switching to an unreachable profile with the book and the request builder open asks for the symbols once, then backs off', async () => {
+    const api = await spotdesk();
+    const seen: string[] = [];
+    const original = api.connection.logRequest;
+    api.connection.logRequest = function (e) {
+      seen.push(`${e.method} ${e.path}${e.error ? ' failed' : ''}`);
+      return original.call(this, e);
+    };
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    try {
+      // The request builder (kept alive while hidden) first, then the book in front of it (a hidden book does not poll).
+      await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
+      const rb = await api.requestBuilder();
+      await waitFor('the request builder initialised', () => rb.panel()?.session.posted.some((m) => m.type === 'init')).catch(async (err: Error) => {
+        const p = rb.panel();
+        const tabs = vscode.window.tabGroups.all.map((g) => g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')).join(' | ');
+        const symbols = await Promise.race([rb.controller.symbols().then((l) => `${l.length} symbols`, (e: Error) => `symbols failed: ${e.message}`), new Promise((r) => setTimeout(() => r('symbols still pending after 5 s'), 5000))]);
+        throw new Error(`${err.message}; panel ${p ? `visible=${p.host.panel.visible} active=${p.host.panel.active} hostReady=${p.host.ready} posted=${JSON.stringify(p.session.posted.map((m) => m.type))}` : 'none'}; ${String(symbols)}; tabs: ${tabs}`);
+      });
+      const book = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+      await book.nextSnapshot(30_000);
+      await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
+      seen.length = 0;
+      await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
+      await waitFor('the book shows the failure', () => book.lastError, 30_000);
+      const init = await waitFor('the request builder says the symbols failed', () =>
+        rb.panel()?.session.posted.find((m) => m.type === 'init' && /Unreachable: connection refused/.test(m.symbolsError ?? '')),
+      );
+      // …and that it now speaks to the other profile: the old result is gone.
+      assert.ok(init.type === 'init' && init.profileChanged === true && init.profile.name === 'Offline');
+      assert.strictEqual(rb.panel()?.session.lastRun, undefined);
+      // (Requests still answered by the sandbox while the switch propagates are not counted.)
+      const symbols = () => seen.filter((r) => r === 'GET /api/v2/symbols failed').length;
+      assert.strictEqual(symbols(), 3, `one shared request (its 3 attempts), not one per view: ${JSON.stringify(seen)}`);
+      // Within the back-off every further caller gets the same failure without a request.
+      await assert.rejects(api.services.symbols(), /ECONNREFUSED/);
+      await assert.rejects(rb.controller.symbols(), /ECONNREFUSED/);
+      assert.strictEqual(symbols(), 3);
+      rb.panel()?.dispose();
+      (book as unknown as { dispose(): void }).dispose();
+    } finally {
+      api.connection.logRequest = original;
+      await useSandboxProfile();
+    }
+  });
+
   it('opens a panel for BTC-USDT and posts level-2 snapshots from the sandbox', async () => {
     handle = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
     assert.ok(handle, 'the command returns the panel handle');
@@ -117,51 +167,6 @@ describe('Order book panel', function () {
       assert.strictEqual(h.lastError, null);
       (h as unknown as { dispose(): void }).dispose();
     } finally {
-      await useSandboxProfile();
-    }
-  });
-
-  it('switching to an unreachable profile with the book and the request builder open asks for the symbols once, then backs off', async () => {
-    const api = await spotdesk();
-    const seen: string[] = [];
-    const original = api.connection.logRequest;
-    api.connection.logRequest = function (e) {
-      seen.push(`${e.method} ${e.path}${e.error ? ' failed' : ''}`);
-      return original.call(this, e);
-    };
-    const cfg = vscode.workspace.getConfiguration('spotdesk');
-    try {
-      // The request builder (kept alive while hidden) first, then the book in front of it (a hidden book does not poll).
-      await vscode.commands.executeCommand('spotdesk.openRequestBuilder');
-      const rb = await api.requestBuilder();
-      await waitFor('the request builder initialised', () => rb.panel()?.session.posted.some((m) => m.type === 'init')).catch((err: Error) => {
-        const p = rb.panel();
-        const tabs = vscode.window.tabGroups.all.map((g) => g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')).join(' | ');
-        throw new Error(`${err.message}; panel ${p ? `visible=${p.host.panel.visible} active=${p.host.panel.active} posted=${JSON.stringify(p.session.posted.map((m) => m.type))}` : 'none'}; tabs: ${tabs}`);
-      });
-      const book = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
-      await book.nextSnapshot(30_000);
-      await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
-      seen.length = 0;
-      await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
-      await waitFor('the book shows the failure', () => book.lastError, 30_000);
-      const init = await waitFor('the request builder says the symbols failed', () =>
-        rb.panel()?.session.posted.find((m) => m.type === 'init' && /Unreachable: connection refused/.test(m.symbolsError ?? '')),
-      );
-      // …and that it now speaks to the other profile: the old result is gone.
-      assert.ok(init.type === 'init' && init.profileChanged === true && init.profile.name === 'Offline');
-      assert.strictEqual(rb.panel()?.session.lastRun, undefined);
-      // (Requests still answered by the sandbox while the switch propagates are not counted.)
-      const symbols = () => seen.filter((r) => r === 'GET /api/v2/symbols failed').length;
-      assert.strictEqual(symbols(), 3, `one shared request (its 3 attempts), not one per view: ${JSON.stringify(seen)}`);
-      // Within the back-off every further caller gets the same failure without a request.
-      await assert.rejects(api.services.symbols(), /ECONNREFUSED/);
-      await assert.rejects(rb.controller.symbols(), /ECONNREFUSED/);
-      assert.strictEqual(symbols(), 3);
-      rb.panel()?.dispose();
-      (book as unknown as { dispose(): void }).dispose();
-    } finally {
-      api.connection.logRequest = original;
       await useSandboxProfile();
     }
   });

@@ -29,23 +29,10 @@
  */
 import * as D from '../../api/decimal';
 import type { CandleType, Candle } from '../../api/schemas';
+import { CANDLE_SECONDS as INTERVAL_SECONDS } from '../../api/candleIntervals';
 
-/** Length in seconds of each candle interval, finest first. */
-export const CANDLE_SECONDS: Readonly<Record<CandleType, number>> = Object.freeze({
-  '1min': 60,
-  '3min': 180,
-  '5min': 300,
-  '15min': 900,
-  '30min': 1800,
-  '1hour': 3600,
-  '2hour': 7200,
-  '4hour': 14_400,
-  '6hour': 21_600,
-  '8hour': 28_800,
-  '12hour': 43_200,
-  '1day': 86_400,
-  '1week': 604_800,
-});
+/** Length in seconds of each candle interval, finest first (src/api/candleIntervals.ts). */
+export const CANDLE_SECONDS: Readonly<Record<CandleType, number>> = INTERVAL_SECONDS;
 
 /** Candle intervals, finest first. */
 export const CANDLE_TYPES = Object.keys(CANDLE_SECONDS) as CandleType[];

@@ -30,27 +30,14 @@ import { failureText } from '../../shared/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../commandIds';
 import type { StreamChannel } from '../live/feed';
+import type { SymbolInfo } from '../../api/schemas';
+import { symbolRules } from '../../api/orderRules';
 
 export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
 export const OPEN_COMMAND = COMMANDS.openMarket;
-
-interface SymbolLike {
-  symbol: string;
-  baseCurrency: string;
-  quoteCurrency: string;
-  priceIncrement: string;
-  baseIncrement: string;
-  quoteIncrement: string;
-  baseMinSize: string;
-  quoteMinSize: string;
-  baseMaxSize: string;
-  quoteMaxSize: string;
-  minFunds: string | null;
-  enableTrading?: boolean;
-}
 
 /** `spotdesk.orderBook.depth` (20 | 100, default 20). */
 function configuredDepth(): BookDepth {
@@ -63,22 +50,9 @@ function configuredInterval(): number {
   return Math.max(MIN_POLL_MS, Number.isFinite(v) ? v : 1000);
 }
 
-/** The symbol's metadata and order rules for the webview. */
-export function toMeta(s: SymbolLike): SymbolMeta {
-  return {
-    symbol: s.symbol,
-    baseCurrency: s.baseCurrency,
-    quoteCurrency: s.quoteCurrency,
-    priceIncrement: s.priceIncrement,
-    baseIncrement: s.baseIncrement,
-    quoteIncrement: s.quoteIncrement,
-    baseMinSize: s.baseMinSize,
-    quoteMinSize: s.quoteMinSize,
-    baseMaxSize: s.baseMaxSize,
-    quoteMaxSize: s.quoteMaxSize,
-    minFunds: s.minFunds,
-    enableTrading: s.enableTrading !== false,
-  };
+/** The symbol's metadata and order rules for the webview: its {@link symbolRules}, trading enabled unless the exchange says no. */
+export function toMeta(s: SymbolInfo): SymbolMeta {
+  return { ...symbolRules(s), baseCurrency: s.baseCurrency, quoteCurrency: s.quoteCurrency, enableTrading: s.enableTrading !== false };
 }
 
 /** Registers the market commands, the panel serializer and the settings listener. */
@@ -87,7 +61,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
   let channel: StreamChannel | undefined;
-  const symbols = (): Promise<readonly SymbolLike[]> => services.symbols();
+  const symbols = (): Promise<readonly SymbolInfo[]> => services.symbols();
   const live = services.live;
 
   const deps: PanelDeps = {
@@ -214,7 +188,7 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   );
 }
 
-async function pickSymbol(symbols: () => Promise<readonly SymbolLike[]>): Promise<string | undefined> {
+async function pickSymbol(symbols: () => Promise<readonly SymbolInfo[]>): Promise<string | undefined> {
   const items = symbols().then((list) =>
     list
       .filter((s) => s.enableTrading !== false)

@@ -14,23 +14,10 @@
  * Pure: no `vscode`, no DOM, no Node API (bundled into the market webviews and unit-tested).
  */
 import * as D from '../../api/decimal';
+import { CANDLE_SECONDS } from '../../api/candleIntervals';
 
-/** Candle intervals, finest first, with their length in seconds. */
-export const CANDLE_INTERVALS = {
-  '1min': 60,
-  '3min': 180,
-  '5min': 300,
-  '15min': 900,
-  '30min': 1800,
-  '1hour': 3600,
-  '2hour': 7200,
-  '4hour': 14_400,
-  '6hour': 21_600,
-  '8hour': 28_800,
-  '12hour': 43_200,
-  '1day': 86_400,
-  '1week': 604_800,
-} as const;
+/** Candle intervals, finest first, with their length in seconds (KuCoin's, src/api/candleIntervals.ts). */
+export const CANDLE_INTERVALS = CANDLE_SECONDS;
 
 /** A candle interval (`type` of GET /api/v1/market/candles). */
 export type CandleInterval = keyof typeof CANDLE_INTERVALS;
