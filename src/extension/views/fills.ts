@@ -13,6 +13,7 @@ import * as dec from '../../api/decimal';
 import type { PairPnl } from '../../shared/pnl';
 import type { Services } from '../services';
 import { describeError, PollingTree } from './pollingTree';
+import { historyItem } from './historyItem';
 import { historySymbols } from './historySymbols';
 import { fillRow, PNL_METHOD, pnlSummary, symbolPnl } from './historyRows';
 
@@ -153,16 +154,6 @@ export class FillsTree extends PollingTree<FillsData, Node> {
       it.iconPath = new vscode.ThemeIcon('info');
       return it;
     }
-    const r = fillRow(node.fill, node.realized);
-    const it = new vscode.TreeItem(r.label, vscode.TreeItemCollapsibleState.None);
-    it.id = `fills:${node.symbol}:${node.fill.id}`;
-    it.description = r.description;
-    it.tooltip = r.tooltip.join('\n');
-    it.iconPath = new vscode.ThemeIcon(
-      node.fill.side === 'buy' ? 'arrow-up' : 'arrow-down',
-      new vscode.ThemeColor(node.fill.side === 'buy' ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
-    );
-    it.contextValue = 'spotdesk.fill';
-    return it;
+    return historyItem(fillRow(node.fill, node.realized), `fills:${node.symbol}:${node.fill.id}`, node.fill.side, 'spotdesk.fill');
   }
 }

@@ -11,6 +11,7 @@ import type { SpotClient } from '../../api/client';
 import type { HfOrder } from '../../api/schemas';
 import type { Services } from '../services';
 import { describeError, PollingTree } from './pollingTree';
+import { historyItem } from './historyItem';
 import { historySymbols } from './historySymbols';
 import { orderRow } from './historyRows';
 
@@ -137,16 +138,6 @@ export class OrderHistoryTree extends PollingTree<OrderHistoryData, Node> {
       it.command = { command: COMMANDS.orderHistoryLoadMore, title: 'Load more', arguments: [node] };
       return it;
     }
-    const r = orderRow(node.order);
-    const it = new vscode.TreeItem(r.label, vscode.TreeItemCollapsibleState.None);
-    it.id = `hist:${node.symbol}:${node.order.id}`;
-    it.description = r.description;
-    it.tooltip = r.tooltip.join('\n');
-    it.iconPath = new vscode.ThemeIcon(
-      node.order.side === 'buy' ? 'arrow-up' : 'arrow-down',
-      new vscode.ThemeColor(node.order.side === 'buy' ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
-    );
-    it.contextValue = 'spotdesk.doneOrder';
-    return it;
+    return historyItem(orderRow(node.order), `hist:${node.symbol}:${node.order.id}`, node.order.side, 'spotdesk.doneOrder');
   }
 }
