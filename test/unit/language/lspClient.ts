@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleNodeEntry } from '../server/helpers';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -31,20 +31,7 @@ let bundle: Promise<string> | undefined;
 
 /** Build dist-equivalent `spotorder-language-server.js` once per test run; returns its path. */
 export function buildServer(): Promise<string> {
-  return (bundle ??= (async () => {
-    const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-lsp-build-')), 'spotorder-language-server.js');
-    await esbuild.build({
-      entryPoints: [path.resolve(__dirname, '../../../src/language/main.ts')],
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['vscode'],
-      outfile,
-      logLevel: 'warning',
-    });
-    return outfile;
-  })());
+  return (bundle ??= bundleNodeEntry('src/language/main.ts', path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-lsp-build-')), 'spotorder-language-server.js')));
 }
 
 /** Options of {@link startLsp}. */

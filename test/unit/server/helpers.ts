@@ -104,11 +104,13 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Build the sandbox CLI bundle (esbuild, same options as esbuild.js's `sandbox` target) into `outDir`; returns its path. */
-export async function buildCli(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'sandbox-cli.js');
+/**
+ * Bundle the TypeScript entry `entry` (relative to the repository root) for Node into `outfile`, with
+ * the options of esbuild.js's Node targets (cjs, node20, `vscode` external). Returns `outfile`.
+ */
+export async function bundleNodeEntry(entry: string, outfile: string): Promise<string> {
   await esbuild.build({
-    entryPoints: [path.resolve(__dirname, '../../../src/exchange/cli.ts')],
+    entryPoints: [path.resolve(__dirname, '../../..', entry)],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -118,4 +120,9 @@ export async function buildCli(outDir: string): Promise<string> {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+/** Build the sandbox CLI bundle (esbuild.js's `sandbox` target) into `outDir`; returns its path. */
+export function buildCli(outDir: string): Promise<string> {
+  return bundleNodeEntry('src/exchange/cli.ts', path.join(outDir, 'sandbox-cli.js'));
 }
