@@ -94,7 +94,18 @@ export default tseslint.config(
   // src/extension: VS Code glue; everything above, but not webview (browser) code.
   {
     files: ['src/extension/**/*.ts'],
-    rules: layer([{ regex: folder('webview'), message: msg('src/extension does not import webview (browser) code') }], { vscode: false }),
+    rules: {
+      ...layer([{ regex: folder('webview'), message: msg('src/extension does not import webview (browser) code') }], { vscode: false }),
+      // A command's result reaches any extension that calls it: register commands through
+      // src/extension/guardedCommand.ts (registerCommand / guardedRegistrar), which hands back plain data only.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='registerCommand'][callee.object.property.name='commands']",
+          message: 'Register commands with registerCommand() or guardedRegistrar() from src/extension/guardedCommand.ts: they return plain data only.',
+        },
+      ],
+    },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

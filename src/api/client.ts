@@ -24,7 +24,7 @@
  *   `onRequest` log hook, or in {@link SpotClient.prepare}'s output.
  */
 import type * as http from 'node:http';
-import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
+import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type MoneyAction, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';
 import { ApiError, TransportError, ValidationError } from './errors';
 import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeaders } from './ratelimit';
 import {
@@ -103,6 +103,13 @@ export interface SpotClientOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Pool quota overrides (default POOL_QUOTAS). */
   quotas?: Partial<Record<Pool, PoolQuota>>;
+  /**
+   * Asked before every request to an endpoint that moves money ({@link EndpointDef.moves}: a
+   * placement, a cancel-all, a withdrawal), in the same call that would send it; throwing refuses
+   * the request and nothing is sent. SpotDesk's extension gives real profiles' clients a guard that
+   * requires the person's confirmation (src/extension/moneyGate.ts). Default: none.
+   */
+  moneyGuard?: MoneyGuard;
   /** Retries of a GET after a transport failure or HTTP 5xx (default 2). */
   maxRetries?: number;
   /** First backoff delay in ms, doubled per retry (default 250). */
@@ -159,6 +166,20 @@ export interface SendResult {
   rateLimit: RateLimitHeaders | undefined;
 }
 
+/** A request about to move money, as a {@link MoneyGuard} sees it (nothing has been sent yet). */
+export interface MoneyRequest {
+  action: MoneyAction;
+  endpoint: EndpointName;
+  method: string;
+  /** Path without query. */
+  path: string;
+  /** The exact body that would be sent ('' for DELETE). */
+  body: string;
+}
+
+/** See {@link SpotClientOptions.moneyGuard}: returns to allow the request, throws to refuse it. */
+export type MoneyGuard = (request: MoneyRequest) => void;
+
 const SECRET_HEADERS = new WeakMap<PreparedRequest, Record<string, string>>();
 
 /** The typed API client (see module docstring). */
@@ -176,6 +197,7 @@ export class SpotClient {
   private readonly maxRetries: number;
   private readonly retryBaseMs: number;
   private readonly maxRateLimitRetries: number;
+  readonly #moneyGuard: MoneyGuard | undefined;
   private offsetMs = 0;
 
   constructor(opts: SpotClientOptions) {
@@ -192,6 +214,7 @@ export class SpotClient {
     this.maxRetries = opts.maxRetries ?? 2;
     this.retryBaseMs = opts.retryBaseMs ?? 250;
     this.maxRateLimitRetries = opts.maxRateLimitRetries ?? 3;
+    this.#moneyGuard = opts.moneyGuard;
   }
 
   /** True when credentials were given (private endpoints can be called). */
@@ -338,6 +361,8 @@ export class SpotClient {
   private async exchange(prepared: PreparedRequest, attempt: number): Promise<RawAnswer> {
     const headers = SECRET_HEADERS.get(prepared);
     if (!headers) throw new Error('this request was not prepared by this client (or is a copy); call prepare() again');
+    const action = (ENDPOINTS[prepared.endpoint] as EndpointDef).moves;
+    if (action && this.#moneyGuard) this.#moneyGuard({ action, endpoint: prepared.endpoint, method: prepared.method, path: prepared.path, body: prepared.body });
     await this.limiter.acquire(prepared.pool, prepared.weight);
     const t0 = this.now();
     let ans: RawAnswer;
@@ -352,6 +377,7 @@ export class SpotClient {
         fetch: this.fetchImpl,
         agent: this.agent,
         now: this.now,
+        signed: prepared.signed,
       });
     } catch (e) {
       this.log(prepared, attempt, undefined, undefined, this.now() - t0, e instanceof TransportError ? e.kind : 'network', e);

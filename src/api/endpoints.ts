@@ -46,7 +46,15 @@ export interface EndpointDef {
   fast?: (payload: unknown) => unknown;
   /** One-line description for UIs (request builder). */
   summary: string;
+  /**
+   * Set on the endpoints that move money or cancel everything: a placement, a cancel-all, a
+   * withdrawal. A client built with a `moneyGuard` asks it before sending any of them.
+   */
+  moves?: MoneyAction;
 }
+
+/** What a money-moving endpoint does ({@link EndpointDef.moves}). */
+export type MoneyAction = 'place' | 'cancelAll' | 'withdraw';
 
 function def<const T extends Record<string, EndpointDef>>(t: T): T {
   return t;
@@ -76,9 +84,9 @@ export const ENDPOINTS = def({
   activeOrders: { method: 'GET', path: '/api/v1/hf/orders/active', permission: 'General', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.HfOrderList, envelope: 'standard', summary: 'Active HF orders of a pair' },
   baseFee: { method: 'GET', path: '/api/v1/base-fee', permission: 'General', pool: 'spot', weight: 3, params: S.BaseFeeQuery, response: S.BaseFee, envelope: 'standard', summary: 'Base fee rates' },
   testOrder: { method: 'POST', path: '/api/v1/hf/orders/test', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: S.PlaceOrderResult, envelope: 'standard', summary: 'Validate an order without placing it' },
-  placeOrder: { method: 'POST', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: S.PlaceOrderResult, envelope: 'standard', summary: 'Place an HF order' },
+  placeOrder: { method: 'POST', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: S.PlaceOrderResult, envelope: 'standard', summary: 'Place an HF order', moves: 'place' },
   cancelOrder: { method: 'DELETE', path: '/api/v1/hf/orders/{orderId}', permission: 'Spot', pool: 'spot', weight: 1, params: S.OrderPathQuery, response: S.CancelResult, envelope: 'standard', summary: 'Cancel an HF order' },
-  cancelAllOrders: { method: 'DELETE', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.CancelAllResult, envelope: 'standard', summary: 'Cancel all HF orders of a pair' },
+  cancelAllOrders: { method: 'DELETE', path: '/api/v1/hf/orders', permission: 'Spot', pool: 'spot', weight: 2, params: S.SymbolQuery, response: S.CancelAllResult, envelope: 'standard', summary: 'Cancel all HF orders of a pair', moves: 'cancelAll' },
 
   accounts: { method: 'GET', path: '/api/v1/accounts', permission: 'General', pool: 'management', weight: 5, params: S.AccountsQuery, response: S.AccountList, envelope: 'maybe-bare', summary: 'Accounts and balances' },
   innerTransfer: { method: 'POST', path: '/api/v2/accounts/inner-transfer', permission: 'General', pool: 'management', weight: 10, params: S.InnerTransferRequest, response: S.OrderIdResult, envelope: 'standard', summary: 'Move funds between main and trade' },
@@ -87,9 +95,9 @@ export const ENDPOINTS = def({
   /** KuCoin "Get Deposit Addresses (V2)": General, management pool, weight 5 (kucoin-universal-sdk `getDepositAddressV2`). */
   depositAddressesV2: { method: 'GET', path: '/api/v2/deposit-addresses', permission: 'General', pool: 'management', weight: 5, params: S.DepositAddressesQuery, response: S.DepositAddressList, envelope: 'standard', summary: 'Existing deposit addresses of a currency (V2)' },
   withdrawalQuotas: { method: 'GET', path: '/api/v1/withdrawals/quotas', permission: 'General', pool: 'management', weight: 20, params: S.WithdrawalQuotasQuery, response: S.WithdrawalQuotas, envelope: 'standard', summary: 'Withdrawal quotas and fees' },
-  withdrawV1: { method: 'POST', path: '/api/v1/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV1Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V1, address)' },
-  withdrawV3: { method: 'POST', path: '/api/v3/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV3Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V3, toAddress + withdrawType)' },
-  withdrawV4: { method: 'POST', path: '/api/v4/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV4Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V4, with recipient identity)' },
+  withdrawV1: { method: 'POST', path: '/api/v1/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV1Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V1, address)', moves: 'withdraw' },
+  withdrawV3: { method: 'POST', path: '/api/v3/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV3Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V3, toAddress + withdrawType)', moves: 'withdraw' },
+  withdrawV4: { method: 'POST', path: '/api/v4/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV4Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V4, with recipient identity)', moves: 'withdraw' },
 
   // --- KuCoin endpoints beyond the spec that real clients call (issue 21). Permission, pool and weight
   // from kucoin-universal-sdk 1.3.0's API tables unless said otherwise ('Transfer' is the spec's name

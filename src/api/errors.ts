@@ -6,7 +6,8 @@
  *   never the query string's secrets — there are none — and never header values).
  * - {@link TransportError}: no usable API answer: `timeout`, `network`, `non-json` (e.g. an HTML
  *   502 page from a proxy) or `ambiguous` (a POST whose response never arrived: it MAY have been
- *   executed; SpotDesk never retries it automatically).
+ *   executed; SpotDesk never retries it automatically) or `redirect` (the server answered a 3xx that
+ *   SpotDesk does not follow: any redirect of a signed request, and a public one to another origin).
  *
  * Neither error ever contains an API secret, passphrase, signature or key.
  */
@@ -77,7 +78,7 @@ export class ApiError extends Error {
 }
 
 /** Kind of a transport failure. */
-export type TransportErrorKind = 'timeout' | 'network' | 'non-json' | 'ambiguous';
+export type TransportErrorKind = 'timeout' | 'network' | 'non-json' | 'ambiguous' | 'redirect';
 
 /** A failure to obtain a usable API answer (no envelope). See the module docstring for the kinds. */
 export class TransportError extends Error {
@@ -91,6 +92,8 @@ export class TransportError extends Error {
   readonly httpStatus?: number;
   /** Start of the body of a non-JSON answer (≤ 200 chars, for diagnostics), else undefined. */
   readonly bodySnippet?: string;
+  /** Where a `redirect` answer pointed (its Location header, resolved against the request URL). */
+  readonly location?: string;
 
   constructor(init: {
     kind: TransportErrorKind;
@@ -99,6 +102,7 @@ export class TransportError extends Error {
     message: string;
     httpStatus?: number;
     bodySnippet?: string;
+    location?: string;
     cause?: unknown;
   }) {
     super(init.message, init.cause !== undefined ? { cause: init.cause } : undefined);
@@ -108,6 +112,7 @@ export class TransportError extends Error {
     this.path = init.path;
     this.httpStatus = init.httpStatus;
     this.bodySnippet = init.bodySnippet;
+    this.location = init.location;
   }
 
   /** Timed out after `timeoutMs` (a GET; a POST timeout is reported as 'ambiguous'). */
@@ -150,6 +155,19 @@ export class TransportError extends Error {
       cause,
       message: `${method} ${path}: ${why}; the request may have been executed by the server. It was NOT retried: check your orders/withdrawals before sending it again`,
     });
+  }
+
+  /**
+   * The server answered a redirect (HTTP `httpStatus`, Location `location`) that was not followed:
+   * a signed request is never re-sent elsewhere (its KC-API-* headers and body could be replayed by
+   * the new host within the timestamp window), and a public one only within its own origin.
+   */
+  static redirect(method: string, path: string, httpStatus: number, location: string, signed: boolean): TransportError {
+    const to = location || '(no Location header)';
+    const message = signed
+      ? `${method} ${path}: the exchange answered a redirect (HTTP ${httpStatus}) to ${to}; SpotDesk does not forward signed requests. Check the profile's base URL`
+      : `${method} ${path}: the exchange answered a redirect (HTTP ${httpStatus}) to ${to}, another origin or a non-GET request; SpotDesk follows public redirects only within the same origin. Check the profile's base URL`;
+    return new TransportError({ kind: 'redirect', method, path, httpStatus, location, message });
   }
 }
 

@@ -5,6 +5,9 @@
  * - {@link httpExchange}: sends exactly the given method/URL/headers/body once; returns status,
  *   headers, text and latency, or throws a {@link TransportError} (`timeout`, `network`, or
  *   `ambiguous` for non-GET requests whose answer never arrived — they may have been executed).
+ *   Redirects are never followed by node-fetch (`redirect: 'manual'`): a signed request that gets a
+ *   3xx throws TransportError `redirect` (its KC-API-* headers and body go nowhere else); a public
+ *   GET follows at most {@link MAX_REDIRECTS} redirects within its own origin.
  * - {@link decodeEnvelope}: turns an answer into the payload: `{code:"200000", data}` → data;
  *   any other code → {@link ApiError} (whatever the HTTP status); a bare payload is accepted for
  *   endpoints whose `envelope` is 'maybe-bare'; non-JSON → TransportError 'non-json'.
@@ -25,7 +28,7 @@ export interface FetchResponseLike {
 /** The subset of fetch the transport uses (node-fetch 2 by default; injectable for tests). */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; agent?: http.Agent },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; agent?: http.Agent; redirect?: 'manual' },
 ) => Promise<FetchResponseLike>;
 
 /** The default fetch: node-fetch 2. */
@@ -63,7 +66,14 @@ export interface ExchangeInput {
   fetch: FetchLike;
   agent?: http.Agent;
   now: () => number;
+  /** True when the request carries KC-API-* signature headers: then no redirect is ever followed. */
+  signed?: boolean;
 }
+
+/** Redirects a public GET follows within its origin before the answer counts as a redirect error. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Errors proving the request never reached the server (safe to report as 'network' even for POST). */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
@@ -88,13 +98,25 @@ export async function httpExchange(inp: ExchangeInput): Promise<RawAnswer> {
   const t0 = inp.now();
   const idempotent = inp.method === 'GET';
   try {
-    const res = await inp.fetch(inp.url, {
-      method: inp.method,
-      headers: inp.headers,
-      body: inp.body === undefined || inp.body === '' ? undefined : inp.body,
-      signal: ctrl.signal,
-      agent: inp.agent,
-    });
+    let url = inp.url;
+    let res: FetchResponseLike;
+    for (let hops = 0; ; hops++) {
+      res = await inp.fetch(url, {
+        method: inp.method,
+        headers: inp.headers,
+        body: inp.body === undefined || inp.body === '' ? undefined : inp.body,
+        signal: ctrl.signal,
+        agent: inp.agent,
+        redirect: 'manual',
+      });
+      if (!REDIRECT_STATUSES.has(res.status)) break;
+      const next = redirectTarget(url, res.headers.get('location'));
+      await res.text().catch(() => ''); // release the keep-alive socket
+      if (inp.signed || !idempotent || next === undefined || new URL(next).origin !== new URL(inp.url).origin || hops >= MAX_REDIRECTS) {
+        throw TransportError.redirect(inp.method, inp.path, res.status, next ?? res.headers.get('location') ?? '', inp.signed === true);
+      }
+      url = next;
+    }
     const text = await res.text();
     return {
       status: res.status,
@@ -104,6 +126,7 @@ export async function httpExchange(inp: ExchangeInput): Promise<RawAnswer> {
       latencyMs: Math.max(0, inp.now() - t0),
     };
   } catch (e) {
+    if (e instanceof TransportError) throw e;
     if (timedOut) {
       if (idempotent) throw TransportError.timeout(inp.method, inp.path, inp.timeoutMs);
       throw TransportError.ambiguous(inp.method, inp.path, `no answer within ${inp.timeoutMs} ms`, e);
@@ -114,6 +137,16 @@ export async function httpExchange(inp: ExchangeInput): Promise<RawAnswer> {
     throw TransportError.ambiguous(inp.method, inp.path, `the connection failed before an answer arrived (${why})`, e);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The absolute URL a Location header points to, resolved against `from`; undefined when absent or invalid. */
+function redirectTarget(from: string, location: string | null): string | undefined {
+  if (!location) return undefined;
+  try {
+    return new URL(location, from).toString();
+  } catch {
+    return undefined;
   }
 }
 

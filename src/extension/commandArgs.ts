@@ -93,6 +93,16 @@ export function symbolArg(raw: unknown): { symbol: string } | undefined {
 }
 
 /**
+ * Argument of `spotdesk.addToWatchlist`: a symbol string or a Markets tree row (`{symbol}`), with
+ * the shape of a trading pair (`BASE-QUOTE`). The command then accepts it only when the exchange
+ * lists it. @returns `{symbol}` (upper case) or undefined for anything else.
+ */
+export function watchlistArg(raw: unknown): { symbol: string } | undefined {
+  const s = typeof raw === 'string' ? raw : record(raw)?.symbol;
+  return typeof s === 'string' && SYMBOL_RE.test(s) ? { symbol: s.toUpperCase() } : undefined;
+}
+
+/**
  * Arguments of the order-document lenses (`spotdesk.orderDocument.testOrder` / `.showSignature` /
  * `.placeOrder`): the document URI (a `*.spotorder.json` file) and the order's index in it. These
  * commands open the request builder on the order as the document holds it (re-read, never taken

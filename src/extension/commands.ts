@@ -15,12 +15,13 @@ import { SANDBOX_PROFILE_NAME } from './connection';
 import type { Prompts } from './prompts';
 import type { AccountsTree } from './views/accounts';
 import type { OrdersTree, OrderNode } from './views/orders';
-import { accountArg, orderArg, symbolArg } from './commandArgs';
+import { accountArg, orderArg, symbolArg, watchlistArg } from './commandArgs';
 import type { MarketsTree } from './views/markets';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
 import { COMMANDS } from './commandIds';
 import { guardedRegistrar } from './guardedCommand';
+import { fundsKind, fundsPhrase } from '../shared/moneyWords';
 import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
 
 /** Everything the commands act on. */
@@ -91,7 +92,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const go = await prompts.confirm(
         `Switch SpotDesk to "${profile.name}" now?`,
-        `SpotDesk then shows this account at ${profile.baseUrl} and places orders there with real funds, always after asking you. "SpotDesk: Select Profile" switches back to "${SANDBOX_PROFILE_NAME}".`,
+        `SpotDesk then shows this account at ${profile.baseUrl} and places orders there (${fundsKind(profile) === 'local' ? 'a local server on this machine: real funds only if it is connected to a real exchange' : 'REAL funds'}), always after asking you. "SpotDesk: Select Profile" switches back to "${SANDBOX_PROFILE_NAME}".`,
         `Switch to "${profile.name}"`,
         'Stay on the current profile',
       );
@@ -121,9 +122,22 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" saved in VS Code's secret storage.`);
     }),
 
+    // A profile name may come from any caller (another extension's executeCommand): the person
+    // always confirms, in a modal that names the profile, before the key leaves secret storage.
     reg(COMMANDS.clearCredentials, async (profileName?: string) => {
       const profile = await pickUserProfile(connection, prompts, profileName, 'Clear API Credentials of which profile?');
       if (!profile) return;
+      if (!(await connection.credentialsPresent(profile))) {
+        void vscode.window.showInformationMessage(`SpotDesk: profile "${profile.name}" has no stored API key.`);
+        return;
+      }
+      const ok = await prompts.confirm(
+        `Remove the API key of profile "${profile.name}"?`,
+        `SpotDesk deletes the key, secret and passphrase of "${profile.name}" (${profile.baseUrl ?? ''}) from VS Code's secret storage. To use the profile again you enter them anew.`,
+        'Remove Key',
+        'Keep Key',
+      );
+      if (!ok) return;
       await connection.clearCredentials(profile);
       services.log.info(`credentials cleared for profile "${profile.name}"`);
       void vscode.window.showInformationMessage(`SpotDesk: credentials for "${profile.name}" removed.`);
@@ -214,14 +228,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         await trees.orders.refresh();
         return false;
       }
-      const ok = await prompts.confirm(
+      const profile = connection.profile();
+      const where = fundsPhrase(profile);
+      const confirmation = await services.gate.confirm(
+        'cancelAll',
         `Cancel all ${n} active order${n === 1 ? '' : 's'} on ${symbol}?`,
-        'Every active HF order of this symbol is cancelled, including orders placed outside SpotDesk.',
+        `Every active HF order of this symbol on ${where} is cancelled, including orders placed outside SpotDesk.`,
         'Cancel All Orders',
-        'Keep Orders',
+        { cancel: 'Keep Orders' },
       );
-      if (!ok) return false;
-      await client.cancelAllOrders(symbol);
+      if (!confirmation) return false;
+      await services.gate.run(confirmation, () => client.cancelAllOrders(symbol));
       services.log.info(`cancelled all orders on ${symbol}`);
       await Promise.all([trees.orders.refresh(), trees.accounts.refresh()]);
       return true;
@@ -264,9 +281,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return text;
     }),
 
-    reg(COMMANDS.addToWatchlist, async (arg?: string | { symbol?: string }) => {
-      const symbol = typeof arg === 'string' ? arg : arg?.symbol;
-      if (!symbol) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');
+    // Only a symbol the active exchange lists is written into the (global) watchlist setting.
+    reg(COMMANDS.addToWatchlist, async (arg?: unknown) => {
+      const raw = watchlistArg(arg)?.symbol;
+      if (!raw) throw new Error('Run "Add to Watchlist" on a symbol of the Markets view.');
+      const symbol = (await services.symbols()).find((s) => s.symbol === raw.toUpperCase())?.symbol;
+      if (!symbol) throw new Error(`"${raw}" is not a symbol listed by the exchange of profile "${connection.profile().name}"; nothing was added to the watchlist.`);
       const cfg = vscode.workspace.getConfiguration('spotdesk');
       const list = cfg.get<string[]>('watchlist') ?? [];
       if (!list.includes(symbol)) await cfg.update('watchlist', [...list, symbol], vscode.ConfigurationTarget.Global);

@@ -16,7 +16,7 @@
  * in extension.js at all: they run from dist/sandbox-cli.js in the child process.
  */
 import * as vscode from 'vscode';
-import type { SpotClient } from '../api/client';
+import type { MoneyGuard, SpotClient } from '../api/client';
 import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
 import { COMMANDS } from './commandIds';
@@ -102,9 +102,14 @@ export class Connection implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private hasCredentials = false;
 
+  /**
+   * @param moneyGuard the guard a real profile's client asks before it moves money (placement,
+   *   cancel-all, withdrawal), given the profile id; the sandbox profile's client has none.
+   */
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    private readonly moneyGuard?: (profileId: string) => MoneyGuard,
   ) {
     this.disposables.push(
       this.changed,
@@ -246,7 +251,7 @@ export class Connection implements vscode.Disposable {
         COMMANDS.setCredentials,
       );
     }
-    return new Client({ baseUrl: profile.baseUrl ?? '', credentials: creds, onRequest });
+    return new Client({ baseUrl: profile.baseUrl ?? '', credentials: creds, onRequest, moneyGuard: this.moneyGuard?.(profile.id) });
   }
 
   /** Log one request: only what the client's hook reports (never headers or KC-API-* values). */

@@ -13,6 +13,7 @@
  * registered; it is how extension-host tests reach services, trees, prompts and the client.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from './guardedCommand';
 import { Connection } from './connection';
 import type { Services } from './services';
 import { StatusBar } from './statusBar';
@@ -40,6 +41,7 @@ import { LiveStatusItem } from './live/statusItem';
 import { HoldingsPnl } from './live/holdings';
 import { pnlText } from '../shared/pnl';
 import { register as registerAlerts, type PriceAlerts } from './alerts/index';
+import { MoneyGate } from './moneyGate';
 
 /**
  * What `activate()` returns (`vscode.extensions.getExtension('spotdesk.spotdesk').exports`, which
@@ -58,10 +60,15 @@ const MAX_NOTED = 50;
 export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('SpotDesk', { log: true });
-  const connection = new Connection(context, log);
   // Test seams exist only outside Production (see ./testHooks.ts).
   const seams = context.extensionMode !== vscode.ExtensionMode.Production ? new TestSeams() : undefined;
   const prompts = seams ? windowPrompts() : Object.freeze(windowPrompts());
+  // eslint-disable-next-line prefer-const -- the gate reads the profile of the connection that uses it
+  let connection: Connection;
+  // Placements, cancel-alls and withdrawals on a real profile need the person's confirmation, checked in its client.
+  const gate = new MoneyGate(prompts, () => connection.profile().id);
+  connection = new Connection(context, log, (profileId) => gate.guardFor(profileId));
+  context.subscriptions.push(connection.onDidChange(() => gate.revokeAll()));
 
   const notedSymbols = (): string[] => {
     const all = context.globalState.get<Record<string, string[]>>(NOTED_KEY) ?? {};
@@ -83,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     context,
     log,
     prompts,
+    gate,
     client: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.client()) : () => connection.client(),
     publicClient: seams ? () => (seams.client ? Promise.resolve(seams.client) : connection.publicClient()) : () => connection.publicClient(),
     symbols: (force) => symbolList.get(force),
@@ -194,7 +202,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   );
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.useSandboxFromBot, async () => {
+    registerCommand(COMMANDS.useSandboxFromBot, async () => {
       try {
         await useSandboxFromBot({ sandbox: () => connection.embeddedSandbox(), prompts, log });
       } catch (err) {
@@ -249,6 +257,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (!w) throw new Error('the funding feature did not register');
         return w;
       },
+      marketPanel: (symbol) => seams.features.marketPanel?.(symbol),
       live,
       liveItem,
       holdings,
@@ -257,6 +266,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         return alerts;
       },
     };
+    // eslint-disable-next-line no-restricted-syntax -- the test door (outside Production only) hands tests live objects on purpose
     context.subscriptions.push(vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks));
   }
 

@@ -3,6 +3,7 @@ import type { SpotClient } from '../api/client';
 import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
 import type { Live } from './live/index';
+import type { MoneyGate } from './moneyGate';
 
 /**
  * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
@@ -18,6 +19,12 @@ export interface Services {
    * this one object: frozen in Production, answerable by tests through `spotdesk.testHooks`.
    */
   readonly prompts: Prompts;
+  /**
+   * The confirmation of placements, cancel-alls and withdrawals: `gate.confirm(...)` shows the
+   * modal, `gate.run(confirmation, send)` sends within it. A real profile's client refuses those
+   * requests without it (./moneyGate.ts).
+   */
+  readonly gate: MoneyGate;
   /**
    * Client for the active profile. For the Sandbox profile it starts the embedded sandbox on
    * first use. @throws Error with a user-facing message when credentials are missing.

@@ -29,6 +29,7 @@ import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
 import type { FundingHistoryTree } from './views/fundingHistory';
 import type { WithdrawalWatcher } from './funding/watcher';
+import type { OrderBookPanelHandle } from './orderbook/panel';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
@@ -41,7 +42,13 @@ export class TestSeams {
   private override: SpotClient | undefined;
   private readonly listeners = new Set<() => void>();
   /** Feature hooks, filled in by the features' `register()`. */
-  readonly features: { requestBuilder?: () => Promise<RequestBuilderTestHooks>; language?: LanguageTestHooks; withdrawals?: WithdrawalWatcher } = {};
+  readonly features: {
+    requestBuilder?: () => Promise<RequestBuilderTestHooks>;
+    language?: LanguageTestHooks;
+    withdrawals?: WithdrawalWatcher;
+    /** The open market panel of a symbol (commands hand back no panel: tests read it here). */
+    marketPanel?: (symbol: string) => OrderBookPanelHandle | undefined;
+  } = {};
 
   /** The client that replaces the active profile's, if a test set one. */
   get client(): SpotClient | undefined {
@@ -81,6 +88,8 @@ export interface SpotDeskTestHooks {
   language(): LanguageTestHooks;
   /** The withdrawal watcher (what it watches, the notifications it showed). */
   withdrawals(): WithdrawalWatcher;
+  /** The open market panel of `symbol` (case-insensitive), undefined when none is open. */
+  marketPanel(symbol: string): OrderBookPanelHandle | undefined;
   /** The live part: the feed (streams and their status), fill notifications shown, account figures. */
   readonly live: Live;
   /** The live status bar item (stream state, portfolio value). */

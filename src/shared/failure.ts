@@ -118,6 +118,8 @@ export function describeFailure(err: unknown): Failure {
         };
       case 'ambiguous':
         return { kind: 'unknown-outcome', text: message };
+      case 'redirect':
+        return { kind: 'http', text: message, hint: "check the profile's base URL: SpotDesk does not follow an exchange's redirects with signed requests.", ...(status !== undefined ? { httpStatus: status } : {}) };
     }
   }
   if (name === 'ApiError' && typeof e.code === 'string') {

@@ -90,7 +90,8 @@ async function main(): Promise<void> {
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const text = (await dialog.innerText()).replace(/\s+/g, ' ');
     for (const expected of [
-      'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)',
+      'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals) — Sandbox · play money',
+      'Profile: the sandbox profile "Sandbox (local)" (play money, not real).',
       'Amount: 20 USDT',
       'Fee: 1 USDT',
       'Recipient receives: 20 USDT',
@@ -111,7 +112,9 @@ async function main(): Promise<void> {
     await atStep(page, confirmStep, 30_000);
     const box = page.locator('.quick-input-widget input.input');
     await box.fill('jggwx8');
-    await atStep(page, { ...confirmStep, message: new RegExp(`Type the last 6 characters of ${ADDRESS} exactly`) }, 10_000);
+    await atStep(page, { ...confirmStep, message: /^Type the last 6 characters of the address exactly/ }, 10_000);
+    const shownText = await page.locator('.quick-input-widget').innerText();
+    assert.ok(!shownText.includes(ADDRESS.slice(-6)), `the re-type step shows the characters to type: ${shownText}`);
     await page.screenshot({ path: path.join(SHOTS, 'funding-confirm-wrong-suffix.png') });
     await box.fill('JggwX8');
     await atStep(page, { ...confirmStep, message: /^To send, re-type the last 6 characters/ }, 10_000);

@@ -94,6 +94,8 @@ async function main(): Promise<void> {
     symbols: () => client.getSymbols(),
     profile: () => ({ name: 'Sandbox (local)', sandbox: true }),
     confirm: async () => false,
+    confirmPlacement: async () => undefined,
+    withConfirmation: (_c, send) => send(),
     afterPlace: () => undefined,
     log: () => undefined,
   });

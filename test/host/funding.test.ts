@@ -320,8 +320,9 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       const totals = asked.map((a) => a.options.totalSteps).filter((t) => t !== undefined);
       assert.ok(totals.every((t) => t === totals[0]), 'a total once shown never changes');
       assert.strictEqual(modals.length, 1);
-      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
-      assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 9), [
+      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals) — Sandbox · play money');
+      assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 10), [
+        'Profile: the sandbox profile "Sandbox (local)" (play money, not real).',
         'Amount: 20 USDT',
         'Fee: 1 USDT',
         'Who pays the fee: I pay it (EXTERNAL: from the main account, on top of the amount)',
@@ -334,7 +335,11 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       ]);
       assert.strictEqual(inputs.length, 1);
       assert.strictEqual(inputs[0].validateInput?.(TRON_SUFFIX), undefined);
-      assert.match(String(inputs[0].validateInput?.(TRON_SUFFIX.toLowerCase())), /Type the last 6 characters of .* exactly \(case-sensitive\)/);
+      assert.strictEqual(String(inputs[0].validateInput?.(TRON_SUFFIX.toLowerCase())), 'Type the last 6 characters of the address exactly (case-sensitive)');
+      // The re-type box shows neither the address nor the characters to type: they cannot be copied from it.
+      for (const shown of [inputs[0].prompt, inputs[0].title, inputs[0].placeHolder, inputs[0].validateInput?.('x')]) {
+        assert.ok(!String(shown).includes(TRON_SUFFIX), `"${String(shown)}" shows the characters to type`);
+      }
       const b = await balances(client, 'USDT');
       assert.deepStrictEqual(b.main, { balance: '100', available: '79', holds: '21' });
       const recs = await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`);
@@ -389,7 +394,7 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.status, 'cancelled', JSON.stringify(out));
       assert.strictEqual(argConfirmCalls, 0, 'the confirmation function in the argument was never called');
       assert.strictEqual(modals.length, 1, 'the modal summary was shown');
-      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
+      assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals) — Sandbox · play money');
       assert.deepStrictEqual(inputs, [], 'dismissed before the typed confirmation');
       // Only the currency came from the argument: every other step was asked.
       assert.deepStrictEqual(asked.map((a) => a.options.title), Array(6).fill('SpotDesk: Withdraw'));

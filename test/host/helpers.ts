@@ -10,6 +10,7 @@ import type { KeyVersion } from '../../src/api/schemas';
 import type { SpotDeskApi } from '../../src/extension/extension';
 import type { PickOptions, Step, StepInput, TextOptions } from '../../src/extension/multiStep';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { OrderBookPanelHandle } from '../../src/extension/orderbook/panel';
 
 /** The extension id (`publisher.name` from package.json). */
 export const EXTENSION_ID = 'spotdesk.spotdesk';
@@ -29,6 +30,20 @@ export async function spotdesk(): Promise<SpotDeskTestHooks> {
   const hooks = await vscode.commands.executeCommand<SpotDeskTestHooks | undefined>(TEST_HOOKS_COMMAND);
   if (!hooks) throw new Error(`${TEST_HOOKS_COMMAND} returned nothing`);
   return hooks;
+}
+
+/**
+ * Run `command` (default `spotdesk.openOrderBook`) with `arg` as a menu or another extension would:
+ * it hands back nothing (no command returns an object), so the panel it opened or revealed is read
+ * through the test door. @throws when the command returned something or no panel of the symbol is open.
+ */
+export async function openMarketPanel(arg: unknown, command = 'spotdesk.openOrderBook'): Promise<OrderBookPanelHandle> {
+  const returned = await vscode.commands.executeCommand<unknown>(command, arg);
+  if (returned !== undefined) throw new Error(`${command} returned ${typeof returned}, not undefined`);
+  const symbol = typeof arg === 'string' ? arg : (arg as { symbol?: unknown } | undefined)?.symbol;
+  const panel = typeof symbol === 'string' ? (await spotdesk()).marketPanel(symbol) : undefined;
+  if (!panel) throw new Error(`${command} opened no market panel for ${JSON.stringify(arg)}`);
+  return panel;
 }
 
 /** Poll `check` every 100 ms until it returns a truthy value or `timeoutMs` passes. */

@@ -1,15 +1,16 @@
 /**
  * Extension-host suite of the order book panel (issue 6): opens the panel against the embedded
  * sandbox, receives level-2 snapshots, checks one panel per symbol, pause-while-hidden and the
- * fresh snapshot on becoming visible again. `spotdesk.openOrderBook` returns the panel's
- * {@link OrderBookPanelHandle}, which records the last snapshot posted to the webview.
+ * fresh snapshot on becoming visible again. `spotdesk.openOrderBook` returns nothing (no command hands
+ * out an object); the panel's {@link OrderBookPanelHandle}, which records the last snapshot posted
+ * to the webview, is read through the test door (`openMarketPanel` in ./helpers.ts).
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { cmp } from '../../src/api/decimal';
 import type { OrderBookPanelHandle } from '../../src/extension/orderbook';
 import { compareSequence } from '../../src/shared/orderbook/viewModel';
-import { spotdesk, useSandboxProfile, waitFor } from './helpers';
+import { openMarketPanel, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 function assertSortedBook(s: { bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }): void {
   assert.ok(s.bids.length > 0 && s.asks.length > 0, 'both sides have levels');
@@ -67,7 +68,7 @@ describe('Order book panel', function () {
         const symbols = await Promise.race([rb.controller.symbols().then((l) => `${l.length} symbols`, (e: Error) => `symbols failed: ${e.message}`), new Promise((r) => setTimeout(() => r('symbols still pending after 5 s'), 5000))]);
         throw new Error(`${err.message}; panel ${p ? `visible=${p.host.panel.visible} active=${p.host.panel.active} hostReady=${p.host.ready} posted=${JSON.stringify(p.session.posted.map((m) => m.type))}` : 'none'}; ${String(symbols)}; tabs: ${tabs}`);
       });
-      const book = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+      const book = await openMarketPanel('BTC-USDT');
       await book.nextSnapshot(30_000);
       await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
       seen.length = 0;
@@ -95,8 +96,8 @@ describe('Order book panel', function () {
   });
 
   it('opens a panel for BTC-USDT and posts level-2 snapshots from the sandbox', async () => {
-    handle = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
-    assert.ok(handle, 'the command returns the panel handle');
+    handle = await openMarketPanel('BTC-USDT');
+    assert.ok(handle, 'the test door has the panel the command opened');
     assert.strictEqual(handle.symbol, 'BTC-USDT');
     const first = await waitFor('first snapshot', () => handle!.lastPosted, 30_000);
     assert.strictEqual(first.symbol, 'BTC-USDT');
@@ -110,9 +111,9 @@ describe('Order book panel', function () {
   });
 
   it('reveals the existing panel instead of opening a second one', async () => {
-    const again = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'btc-usdt');
+    const again = await openMarketPanel('btc-usdt');
     assert.strictEqual(again, handle);
-    const viaNode = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', { symbol: 'BTC-USDT' });
+    const viaNode = await openMarketPanel({ symbol: 'BTC-USDT' });
     assert.strictEqual(viaNode, handle);
   });
 
@@ -138,7 +139,7 @@ describe('Order book panel', function () {
     assert.strictEqual(handle!.polling, false);
     await vscode.workspace.getConfiguration('spotdesk.orderBook').update('depth', 100, vscode.ConfigurationTarget.Global);
     try {
-      handle = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'BTC-USDT');
+      handle = await openMarketPanel('BTC-USDT');
       assert.ok(handle && handle !== undefined);
       assert.strictEqual(handle.settings.depth, 100);
       const s = await handle.nextSnapshot(30_000);
@@ -154,7 +155,7 @@ describe('Order book panel', function () {
     await cfg.update('profiles', [{ name: 'Offline', baseUrl: 'http://127.0.0.1:9' }], vscode.ConfigurationTarget.Global);
     await cfg.update('activeProfile', 'Offline', vscode.ConfigurationTarget.Global);
     try {
-      const h = await vscode.commands.executeCommand<OrderBookPanelHandle>('spotdesk.openOrderBook', 'ETH-USDT');
+      const h = await openMarketPanel('ETH-USDT');
       assert.ok(h);
       const shown = await waitFor('the failure in the panel', () => h.lastError, 30_000);
       assert.match(shown, /^Unreachable: connection refused \(GET \/api\/v1\/market\/orderbook\/level2_20\) — check the profile's base URL/);
@@ -172,7 +173,8 @@ describe('Order book panel', function () {
   });
 
   it('rejects a malformed symbol argument', async () => {
-    const r = await vscode.commands.executeCommand<OrderBookPanelHandle | undefined>('spotdesk.openOrderBook', '<img src=x onerror=alert(1)>');
+    const r = await vscode.commands.executeCommand<unknown>('spotdesk.openOrderBook', '<img src=x onerror=alert(1)>');
     assert.strictEqual(r, undefined);
+    assert.strictEqual((await spotdesk()).marketPanel('<img src=x onerror=alert(1)>'), undefined, 'no panel opened');
   });
 });

@@ -16,6 +16,7 @@
  * `polling`), GET /api/v1/market/allTickers is read every 15 s instead.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../guardedCommand';
 import { randomBytes } from 'crypto';
 import * as D from '../../api/decimal';
 import { checkAlerts, describeAlert, isArmed, parseAlerts, validateAlertPrice, type PriceAlert } from '../../shared/alerts';
@@ -347,9 +348,9 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   context.subscriptions.push(
     alerts,
     alerts.attach(),
-    vscode.commands.registerCommand(COMMANDS.addPriceAlert, (arg?: unknown) => run(() => alerts.add(arg))()),
-    vscode.commands.registerCommand(COMMANDS.editPriceAlert, (row?: unknown) => run(() => alerts.edit(row))()),
-    vscode.commands.registerCommand(COMMANDS.deletePriceAlert, (row?: unknown) => run(() => alerts.delete(row))()),
+    registerCommand(COMMANDS.addPriceAlert, (arg?: unknown) => run(() => alerts.add(arg))()),
+    registerCommand(COMMANDS.editPriceAlert, (row?: unknown) => run(() => alerts.edit(row))()),
+    registerCommand(COMMANDS.deletePriceAlert, (row?: unknown) => run(() => alerts.delete(row))()),
   );
   // Only when there are armed alerts does this load the stream (and, on the sandbox profile, start it).
   if (alerts.list().some(isArmed)) void alerts.watch();

@@ -9,6 +9,7 @@
  * into lazily-initialised modules of the CJS bundle, so activation does not pay for them.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../guardedCommand';
 import type { Services } from '../services';
 import { PanelSet } from '../webviewHost';
 import type { FundingPanel } from './panel';
@@ -41,11 +42,11 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     panels,
     watcher,
     { dispose: () => clearTimeout(resume) },
-    vscode.commands.registerCommand(COMMANDS.createDepositAddress, async (arg?: unknown) => {
+    registerCommand(COMMANDS.createDepositAddress, async (arg?: unknown) => {
       const { runCreateDepositAddress } = await import('./deposit');
       return runCreateDepositAddress(services, arg, panels);
     }),
-    vscode.commands.registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
+    registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');
       const outcome = await runWithdraw(services, arg);
       const currency = outcome.request?.body.currency;

@@ -20,6 +20,8 @@ import * as vscode from 'vscode';
 import * as D from '../../api/decimal';
 import type { Services } from '../services';
 import type { Prompts } from '../prompts';
+import type { Confirmation, MoneyGate } from '../moneyGate';
+import { fundsLabel, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
 import { currencyArg } from '../commandArgs';
 import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../../shared/funding/chains';
 import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../../shared/funding/errors';
@@ -77,21 +79,35 @@ function trackerFor(client: object): RateTracker {
 }
 
 /**
- * The confirmation: a modal with the summary ("Continue…"), then an input box where the person
- * re-types the destination's last 6 characters (validated as they type).
- * @returns what was typed, or undefined when dismissed at either step.
+ * The confirmation, through the money gate: a modal with the profile (what its money is) and the
+ * summary ("Continue…"), then an input box where the person re-types the destination's last 6
+ * characters from where they got it: the box shows neither the destination nor the characters, so
+ * they cannot be copied from it (validated as typed).
+ * @returns the withdrawal's confirmation, or undefined when dismissed at either step.
  */
-export async function confirmWithdrawal(prompts: Prompts, s: WithdrawalSummary): Promise<string | undefined> {
-  const go = await prompts.confirm(s.title, `${summaryText(s)}\n\nNext you will re-type the last ${s.suffix.length} characters of the destination.`, 'Continue…');
-  if (!go) return undefined;
-  const dest = s.lines.find((l) => ['Address', 'KuCoin UID', 'E-mail', 'Phone'].includes(l.label))?.value ?? '';
-  return prompts.input({
-    title: `Confirm: ${s.title}`,
-    prompt: `To send, re-type the last ${s.suffix.length} characters of the destination ${dest}`,
-    placeHolder: `last ${s.suffix.length} characters`,
-    ignoreFocusOut: true,
-    validateInput: (v) => (confirmationMatches(dest, v) ? undefined : `Type the last ${s.suffix.length} characters of ${dest} exactly (case-sensitive)`),
-  });
+export async function confirmWithdrawal(gate: MoneyGate, prompts: Prompts, s: WithdrawalSummary, profile: FundsProfile): Promise<Confirmation | undefined> {
+  const destLine = s.lines.find((l) => ['Address', 'KuCoin UID', 'E-mail', 'Phone'].includes(l.label));
+  const dest = destLine?.value ?? '';
+  const what = destLine?.label === 'Address' ? 'address' : (destLine?.label ?? 'destination');
+  const n = s.suffix.length;
+  return gate.confirm(
+    'withdraw',
+    `${s.title} — ${fundsLabel(profile)}`,
+    `Profile: ${fundsPhrase(profile)}.\n${summaryText(s)}\n\nNext you will re-type the last ${n} characters of the destination.`,
+    'Continue…',
+    {
+      also: async () => {
+        const typed = await prompts.input({
+          title: `Confirm: ${s.title}`,
+          prompt: `To send, re-type the last ${n} characters of the ${what} you are sending to, from where you got it`,
+          placeHolder: `last ${n} characters`,
+          ignoreFocusOut: true,
+          validateInput: (v) => (confirmationMatches(dest, v) ? undefined : `Type the last ${n} characters of the ${what} exactly (case-sensitive)`),
+        });
+        return typed !== undefined && confirmationMatches(dest, typed);
+      },
+    },
+  );
 }
 
 function findChain(c: FundingCurrency, chain: string): FundingChain | undefined {
@@ -196,13 +212,13 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   }
 
   const summary = buildSummary(draft, chain, validation.quote);
-  let typed: string | undefined;
+  let confirmation: Confirmation | undefined;
   try {
-    typed = await confirmWithdrawal(prompts, summary);
+    confirmation = await confirmWithdrawal(services.gate, prompts, summary, services.profile());
   } catch {
-    typed = undefined;
+    confirmation = undefined;
   }
-  if (typed === undefined || !confirmationMatches(draft.destination, typed)) {
+  if (!confirmation) {
     void vscode.window.showInformationMessage('SpotDesk: withdrawal cancelled — nothing was sent.');
     return { status: 'cancelled', summary, request, transferred };
   }
@@ -214,7 +230,7 @@ export async function runWithdraw(services: Services, rawArgs?: unknown): Promis
   }
   try {
     services.log.info(`withdrawal ${draft.apiVersion}: POST ${endpoint} ${draft.amount} ${draft.currency} on ${chain.chainId} (${draft.withdrawType})`);
-    const res = built.version === 'V1' ? await client.withdrawV1(built.body) : await client.withdrawV4(built.body);
+    const res = await services.gate.run(confirmation, () => (built.version === 'V1' ? client.withdrawV1(built.body) : client.withdrawV4(built.body)));
     if (byIdentity) tracker.record(Date.now());
     services.refresh('accounts');
     void vscode.window.showInformationMessage(

@@ -22,6 +22,7 @@
  * the restored tab stays empty.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../guardedCommand';
 import type { Services } from '../services';
 import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
@@ -29,6 +30,7 @@ import { PanelSet, WebviewHost } from '../webviewHost';
 import { failureText } from '../../shared/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../commandIds';
+import type { TestSeams } from '../testHooks';
 import type { StreamChannel } from '../live/feed';
 import type { SymbolInfo } from '../../api/schemas';
 import { symbolRules } from '../../api/orderRules';
@@ -56,8 +58,9 @@ export function toMeta(s: SymbolInfo): SymbolMeta {
 }
 
 /** Registers the market commands, the panel serializer and the settings listener. */
-export function register(context: vscode.ExtensionContext, services: Services): void {
+export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   const panels = new PanelSet<string, OrderBookPanel>();
+  if (seams) seams.features.marketPanel = (symbol) => panels.get(symbol.toUpperCase());
   const env = { extensionUri: context.extensionUri, log: services.log };
   let lastClient: unknown;
   let channel: StreamChannel | undefined;
@@ -88,8 +91,8 @@ export function register(context: vscode.ExtensionContext, services: Services): 
         const avail = (c: string) => accounts.find((a) => a.currency === c && a.type === 'trade')?.available ?? '0';
         return { base: avail(base), quote: avail(quote) };
       },
-      confirm: (message, detail, action) => services.prompts.confirm(message, detail, action),
-      place: async (order) => (await (await services.client()).placeOrder(order as never)).orderId,
+      confirm: (message, detail, action) => services.gate.confirm('place', message, detail, action),
+      place: (order, confirmation) => services.gate.run(confirmation, async () => (await (await services.client()).placeOrder(order as never)).orderId),
       afterPlace: (symbol) => {
         services.noteSymbol(symbol);
         if (!live.privateLive) services.refresh('orders');
@@ -152,11 +155,11 @@ export function register(context: vscode.ExtensionContext, services: Services): 
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(OPEN_COMMAND, open),
-    vscode.commands.registerCommand(COMMANDS.openOrderBook, open),
-    vscode.commands.registerCommand(COMMANDS.marketFocusTicket, withPanel(null)),
-    vscode.commands.registerCommand(COMMANDS.marketBuy, withPanel('buy')),
-    vscode.commands.registerCommand(COMMANDS.marketSell, withPanel('sell')),
+    registerCommand(OPEN_COMMAND, open),
+    registerCommand(COMMANDS.openOrderBook, open),
+    registerCommand(COMMANDS.marketFocusTicket, withPanel(null)),
+    registerCommand(COMMANDS.marketBuy, withPanel('buy')),
+    registerCommand(COMMANDS.marketSell, withPanel('sell')),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
         if (!isPanelState(state)) {

@@ -24,6 +24,8 @@ import { failureText } from '../../shared/failure';
 import type { StreamChannel } from '../live/feed';
 import { errText, MarketFeed, type BookSource } from './marketFeed';
 import { INTERNAL_COMMANDS } from '../commandIds';
+import type { Confirmation } from '../moneyGate';
+import { fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
 
 export type { BookSource } from './marketFeed';
 export { STATUS_EVERY_MS } from './marketFeed';
@@ -57,16 +59,22 @@ export interface CandleSource {
 
 /** What placing from the ticket needs (injected: host tests answer the confirmation through `prompts`). */
 export interface TradeDeps {
-  /** The active profile (its name is in the confirmation). */
-  profile(): { name: string; sandbox: boolean };
+  /** The active profile (its name and what its money is are in the confirmation). */
+  profile(): FundsProfile;
   /** Ticket figures of the account (balances, fee rates, resting orders). */
   accountInfo(symbol: string, base: string, quote: string): Promise<AccountInfo>;
   /** Fresh available balances of the trade account for the confirmation (GET /api/v1/accounts). */
   freshAvailable(base: string, quote: string): Promise<{ base: string; quote: string }>;
-  /** Modal confirmation (services.prompts.confirm). */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
-  /** POST /api/v1/hf/orders; resolves with the order id. */
-  place(order: Record<string, string>): Promise<string>;
+  /**
+   * Modal confirmation of a placement (services.gate.confirm): the confirmation the person gave,
+   * or undefined when they declined.
+   */
+  confirm(message: string, detail: string, action: string): Promise<Confirmation | undefined>;
+  /**
+   * POST /api/v1/hf/orders within `confirmation` (a real profile's client refuses it without one);
+   * resolves with the order id.
+   */
+  place(order: Record<string, string>, confirmation: Confirmation): Promise<string>;
   /** After a placement: remember the symbol (Active Orders watches it). */
   afterPlace(symbol: string): void;
   /** Fires when balances or the user's orders change. */
@@ -353,7 +361,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         return;
       }
       const profile = this.deps.trade.profile();
-      const where = profile.sandbox ? `the sandbox profile "${profile.name}" (not real money)` : `the profile "${profile.name}" — REAL funds`;
+      const where = fundsPhrase(profile);
       const head = `${msg.side === 'buy' ? 'Buy' : 'Sell'} ${q.order.size} ${m.baseCurrency} ${msg.orderType === 'limit' ? `at ${q.order.price}` : 'at market'} on ${this.symbol}?`;
       const detail = [
         `Profile: ${where}.`,
@@ -364,13 +372,13 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         '',
         'This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
       ].join('\n');
-      const ok = await this.deps.trade.confirm(head, detail, msg.side === 'buy' ? 'Place Buy Order' : 'Place Sell Order');
-      this.lastPlacement = { quote: q, confirmed: ok };
-      if (!ok) {
+      const confirmation = await this.deps.trade.confirm(head, detail, msg.side === 'buy' ? 'Place Buy Order' : 'Place Sell Order');
+      this.lastPlacement = { quote: q, confirmed: confirmation !== undefined };
+      if (!confirmation) {
         reply(false, 'Placement cancelled: nothing was sent.');
         return;
       }
-      const id = await this.deps.trade.place({ ...q.order, clientOid: randomBytes(12).toString('hex') });
+      const id = await this.deps.trade.place({ ...q.order, clientOid: randomBytes(12).toString('hex') }, confirmation);
       this.lastPlacement = { quote: q, confirmed: true, orderId: id };
       this.deps.trade.afterPlace(this.symbol);
       this.deps.log.info(`market ${this.symbol}: placed ${msg.side} ${msg.orderType} ${q.order.size} ${q.order.price ?? ''} → order ${id}`);

@@ -16,6 +16,8 @@ import { fractionDigits } from '../../api/decimal';
 import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
+import type { Confirmation } from '../moneyGate';
+import { fundsKind, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
 
 /** What the controller needs from the extension (see module docs). */
 export interface ControllerDeps {
@@ -34,8 +36,15 @@ export interface ControllerDeps {
    * that declines). Injected so tests can answer.
    */
   confirm(message: string, detail: string, action: string, cancel?: string): Promise<boolean>;
-  /** The active profile the panel speaks to: its name, and whether it is the offline sandbox. */
-  profile(): { name: string; sandbox: boolean };
+  /**
+   * Modal confirmation of a placement (`services.gate.confirm('place', …)`): the person's
+   * confirmation, or undefined when they declined.
+   */
+  confirmPlacement(message: string, detail: string, action: string, cancel?: string): Promise<Confirmation | undefined>;
+  /** Run `send` within `confirmation` (`services.gate.run`): a real profile's client refuses a placement outside it. */
+  withConfirmation<T>(confirmation: Confirmation | undefined, send: () => Promise<T>): Promise<T>;
+  /** The active profile the panel speaks to: its name, whether it is the offline sandbox, its base URL. */
+  profile(): FundsProfile;
   /** After a successful placement: remember the symbol and refresh Active Orders. */
   afterPlace(symbol: string): void;
   /** Log line (never contains secrets). */
@@ -192,16 +201,17 @@ export class RequestBuilderController {
     const order = draftToOrder(draft);
     const map = await this.symbolMap();
     const rules = map?.get(String(order.symbol ?? ''));
+    let confirmation: Confirmation | undefined;
     if (kind === 'place') {
       const errors = validateOrder(order, map ? { symbols: map } : {}).filter((i) => i.severity === 'error');
       if (errors.length) throw new Error(`The order is not valid: ${errors[0].message}`);
       const estimate = await this.estimate(order, rules);
       const c = placementConfirmation(order, this.deps.profile(), estimate, rules?.quoteCurrency ?? '');
-      const ok = await this.deps.confirm(c.message, c.detail, PLACE_ACTION, "Don't Place");
-      if (!ok) return undefined;
+      confirmation = await this.deps.confirmPlacement(c.message, c.detail, PLACE_ACTION, "Don't Place");
+      if (!confirmation) return undefined;
     }
     const { client, prepared } = await this.prepare(draft, kind === 'test' ? 'testOrder' : 'placeOrder');
-    const send = await client.send(prepared);
+    const send = await this.deps.withConfirmation(confirmation, () => client.send(prepared));
     let measuredSkewMs: number | undefined;
     if (send.code === '400002') {
       measuredSkewMs = await this.measureSkew(client, prepared.clockOffsetMs);
@@ -307,15 +317,15 @@ export const PLACE_ACTION = 'Place Order';
  */
 export function placementConfirmation(
   order: Record<string, unknown>,
-  profile: { name: string; sandbox: boolean },
+  profile: FundsProfile,
   estimate: OrderEstimate,
   quote: string,
 ): { message: string; detail: string } {
   const what = `${String(order.side)} ${String(order.type)} order on ${String(order.symbol)}`;
-  const message = profile.sandbox ? `Place a ${what} on the sandbox profile "${profile.name}"?` : `Place a REAL ${what} with profile "${profile.name}"?`;
-  const where = profile.sandbox
-    ? `"${profile.name}" is the offline sandbox: no real funds are used.`
-    : `"${profile.name}" is a real exchange: this trades real funds.`;
+  const kind = fundsKind(profile);
+  const message =
+    kind === 'sandbox' ? `Place a ${what} on the sandbox profile "${profile.name}"?` : kind === 'local' ? `Place a ${what} on the local server of profile "${profile.name}"?` : `Place a REAL ${what} with profile "${profile.name}"?`;
+  const where = `Profile: ${fundsPhrase(profile)}.`;
   return {
     message,
     detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote).join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,

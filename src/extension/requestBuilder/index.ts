@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
+import { registerCommand } from '../guardedCommand';
 import type { Services } from '../services';
 import { orderDocumentArgs, prefillArgs } from '../commandArgs';
 import type { TestSeams } from '../testHooks';
@@ -55,6 +56,8 @@ export function register(context: vscode.ExtensionContext, services: Services, s
           symbols: (force) => services.symbols(force),
           profile: () => services.profile(),
           confirm: (message, detail, action, cancel) => services.prompts.confirm(message, detail, action, cancel),
+          confirmPlacement: (message, detail, action, cancel) => services.gate.confirm('place', message, detail, action, { cancel }),
+          withConfirmation: (confirmation, send) => services.gate.run(confirmation, send),
           afterPlace: (symbol) => {
             services.noteSymbol(symbol);
             services.refresh('orders');
@@ -86,17 +89,17 @@ export function register(context: vscode.ExtensionContext, services: Services, s
 
   context.subscriptions.push(
     // Keyboard shortcuts of the panel (when it is the active webview): the webview clicks the button.
-    vscode.commands.registerCommand(COMMANDS.requestBuilderRunTest, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'runTest' })),
-    vscode.commands.registerCommand(COMMANDS.requestBuilderPlace, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'place' })),
-    vscode.commands.registerCommand(OPEN_COMMAND, async () => {
+    registerCommand(COMMANDS.requestBuilderRunTest, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'runTest' })),
+    registerCommand(COMMANDS.requestBuilderPlace, () => panelModule?.RequestBuilderPanel.instance?.host.post({ type: 'trigger', action: 'place' })),
+    registerCommand(OPEN_COMMAND, async () => {
       const [{ RequestBuilderPanel: Panel }, c] = await Promise.all([panels(), controller()]);
       Panel.show(context.extensionUri, services, c);
     }),
-    vscode.commands.registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
-    vscode.commands.registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
-    vscode.commands.registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
+    registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
+    registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
+    registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
     // A market panel's price level (issue 22): a limit draft with that symbol, side and price. Nothing is sent.
-    vscode.commands.registerCommand(INTERNAL_COMMANDS.requestBuilderPrefill, async (symbol: unknown, side: unknown, price: unknown) => {
+    registerCommand(INTERNAL_COMMANDS.requestBuilderPrefill, async (symbol: unknown, side: unknown, price: unknown) => {
       const args = prefillArgs(symbol, side, price);
       if (!args) return;
       const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([import('../../shared/requestBuilder/protocol'), panels(), controller()]);

@@ -107,7 +107,9 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     );
     const modal = fake.messages.find((m) => m.modal);
     assert.ok(modal, 'a modal was shown');
-    assert.equal(modal.message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals)');
+    // The profile and what its money is are named: a loopback base URL is a local server.
+    assert.equal(modal.message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals) — Local server');
+    assert.ok(modal.detail?.startsWith(`Profile: the profile "Exchange" on a local server (${sb.baseUrl})`), modal.detail);
     assert.ok(modal.detail?.includes(`Address: ${TRON}`), modal.detail);
     for (const u of [victim, other]) {
       assert.deepEqual((await admin(sb, 'GET', `/sandbox/v1/withdrawals?uid=${u.uid}`)).json.data, [], 'no withdrawal');

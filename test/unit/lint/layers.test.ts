@@ -60,4 +60,12 @@ describe('lint: the layer table of CONTRIBUTING.md is enforced', function () {
     const hits = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(ROOT, r.filePath)}:${m.line} ${m.message}`));
     assert.deepEqual(hits, []);
   });
+
+  it("src/extension: a command registered with vscode.commands.registerCommand is reported (its result would reach any caller); registerCommand() of guardedCommand.ts is not", async () => {
+    const lint = async (code: string) => (await eslint.lintText(code, { filePath: path.join(ROOT, 'src/extension/x.ts') }))[0].messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+    const bad = await lint("import * as vscode from 'vscode';\nexport const d = vscode.commands.registerCommand('spotdesk.x', () => ({}));\n");
+    assert.equal(bad.length, 1, JSON.stringify(bad));
+    assert.match(bad[0], /guardedCommand\.ts/);
+    assert.deepEqual(await lint("import { registerCommand } from './guardedCommand';\nexport const d = registerCommand('spotdesk.x', () => ({}));\n"), []);
+  });
 });

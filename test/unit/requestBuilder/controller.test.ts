@@ -35,12 +35,17 @@ describe('requestBuilder/controller helpers (vscode-free)', () => {
         'Estimated fee: 0.067001 USDT (taker rate 0.1 %)',
         '⚠ This limit buy at 67001 USDT crosses the spread (best ask 67000 USDT): it executes at once, as a taker.',
         '',
-        '"Sandbox (local)" is the offline sandbox: no real funds are used. This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
+        'Profile: the sandbox profile "Sandbox (local)" (play money, not real). This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
       ].join('\n'),
     );
     const real = placementConfirmation(order, { name: 'KuCoin', sandbox: false }, estimate, 'USDT');
     assert.equal(real.message, 'Place a REAL buy limit order on BTC-USDT with profile "KuCoin"?');
-    assert.match(real.detail, /"KuCoin" is a real exchange: this trades real funds\./);
+    assert.match(real.detail, /Profile: REAL funds on the profile "KuCoin"\./);
+    // A loopback base URL is a local server: SpotDesk says what it knows, not "real funds".
+    const local = placementConfirmation(order, { name: 'Dev', sandbox: false, baseUrl: 'http://127.0.0.1:8100' }, estimate, 'USDT');
+    assert.equal(local.message, 'Place a buy limit order on BTC-USDT on the local server of profile "Dev"?');
+    assert.match(local.detail, /Profile: the profile "Dev" on a local server \(http:\/\/127\.0\.0\.1:8100\): real funds only if that server is connected to a real exchange\./);
+    assert.doesNotMatch(local.detail, /REAL/);
   });
 
   it('toView keeps only display fields, timestamp as a string', () => {
