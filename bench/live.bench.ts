@@ -26,7 +26,7 @@
  * webview's script time per book update within today's rendering budget (bench/orderbook.bench.ts:
  * p50 ≤ 1 ms, p99 ≤ 4 ms). The page's clock and this process's clock are both the wall clock.
  * Env: LIVE_BENCH_N (stream samples, default 300), LIVE_BENCH_POLL_N (polling samples, default 60).
- * Run under the shared lock: `flock /tmp/spotdesk-heavy.lock npm run bench -- live`.
+ * Run it alone: on a shared machine under the lock file its heavy jobs share (`flock <lock file> npm run bench -- live`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Page } from 'playwright-core';

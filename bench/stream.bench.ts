@@ -24,7 +24,7 @@
  * 3. **Keeper apply cost** per increment (decoded `trade.l2update`, 1–3 changes) next to a bare
  *    `Map.set` of the same rows.
  *
- * Run under the shared lock: `flock /tmp/spotdesk-heavy.lock npm run bench -- stream`.
+ * Run it alone: on a shared machine under the lock file its heavy jobs share (`flock <lock file> npm run bench -- stream`).
  * Env: BENCH_SECONDS (fan-out window, default 5), BENCH_LATENCY_N (default 2000), BENCH_POLL_SECONDS
  * (default 12), BENCH_CONNECTIONS (default 100).
  */

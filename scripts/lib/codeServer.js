@@ -3,7 +3,7 @@
 // install code-server 4.100.3 (a real VS Code 1.100.3 workbench + extension host served over
 // HTTP, installable from the npm registry alone) into .vscode-test/, start it, and build the
 // workbench URL that loads SpotDesk in extension-development mode.
-// Recipe and the reason for each workaround: ../shared/notes/real-vscode-offline.md.
+// Recipe and the reason for each workaround: docs/real-vscode-offline.md.
 const { spawn, spawnSync, execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');

@@ -828,7 +828,7 @@ export const NoParams = z.object({});
 
 // ---------------------------------------------------------------------------------------------
 // KuCoin spot endpoints beyond the spec that real clients call (issue 21). Shapes follow the
-// published payloads in /work/shared/fixtures/kucoin/beyond-spec/ and kucoin-universal-sdk 1.3.0.
+// published payloads in test/fixtures/kucoin/beyond-spec/ and kucoin-universal-sdk 1.3.0.
 // ---------------------------------------------------------------------------------------------
 
 /** A digit string (sequence numbers, candle times in seconds). */

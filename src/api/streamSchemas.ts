@@ -1,6 +1,6 @@
 /**
  * Zod schemas of every message of KuCoin's spot WebSocket feed (classic, non-UTA), as the sandbox
- * sends them and as KuCoin publishes them (fixtures /work/shared/fixtures/kucoin/WS_*.json; docs:
+ * sends them and as KuCoin publishes them (fixtures test/fixtures/kucoin/WS_*.json; docs:
  * https://www.kucoin.com/docs-new/websocket-api/base-info/introduction and the topic pages linked
  * from each schema). They are the single source of truth for the stream client (src/api/stream.ts)
  * and the sandbox's feed (src/exchange/server/feed), whose tests parse what it sends with them.

@@ -2,9 +2,10 @@
 -- package), where vim.lsp.start (0.8+) does not exist yet: start_client + buf_attach_client is what
 -- vim.lsp.start does underneath. Prints the diagnostics, a hover, the quick fixes and a completion.
 --
---   node dist/sandbox-cli.js --port 8765 --no-sim --state-dir /tmp/sb &     # public symbol rules
---   SPOTDESK=$PWD DOC=/tmp/x/order.spotorder.json OUT=/tmp/x/result.txt \
---     nvim --headless -u NONE -c 'luafile test/neovim/check.lua'; cat /tmp/x/result.txt
+--   T=$(mktemp -d); cp test/neovim/order.spotorder.json "$T/"
+--   node dist/sandbox-cli.js --port 8765 --no-sim --state-dir "$T/sb" &     # public symbol rules
+--   SPOTDESK=$PWD DOC=$T/order.spotorder.json OUT=$T/result.txt \
+--     nvim --headless -u NONE -c 'luafile test/neovim/check.lua'; cat "$T/result.txt"
 --
 -- DOC must hold the order of test/neovim/order.spotorder.json (its positions are used below).
 vim.filetype.add({ pattern = { ['.*%.spotorder%.json'] = 'spotorder' } })

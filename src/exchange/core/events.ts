@@ -1,5 +1,5 @@
 /**
- * Core events (the contract with the sandbox's WebSocket feed: /work/wt/EVENTS.md, issue 19): every visible
+ * Core events (the contract with the sandbox's WebSocket feed: docs/events.md, issue 19): every visible
  * level change and every trade of a watched symbol, every order change and ledger change of a watched user,
  * delivered synchronously to one {@link CoreEventSink} inside the command that causes them, in the order the
  * changes happen. {@link Emitting} (the layer over Parsing) builds them.

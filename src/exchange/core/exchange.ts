@@ -80,7 +80,7 @@
  * its fill's visible change (the current one when the maker is hidden). So a level-2 snapshot with sequence S
  * plus the level changes numbered after S rebuilds the visible book exactly (KuCoin's sync algorithm).
  *
- * Events (events.ts; the contract with the sandbox's WebSocket feed is EVENTS.md): with a sink set
+ * Events (events.ts; the contract with the sandbox's WebSocket feed is docs/events.md): with a sink set
  * (setEventSink) every visible level change and trade of a watched symbol (watchSymbol) and every order and
  * ledger change of a watched user (watchUser) is delivered synchronously, in order, inside the command that
  * causes it. Nobody listening costs one flag test per change; behaviour never depends on the sink.
@@ -637,7 +637,7 @@ export class Exchange extends Snapshots {
   // ───────────────────────────── events ─────────────────────────────
 
   /**
-   * Set (or with null remove) the receiver of the core's events (events.ts, contract in EVENTS.md): level and
+   * Set (or with null remove) the receiver of the core's events (events.ts, contract in docs/events.md): level and
    * trade events of watched symbols, order and balance events of watched users, emitted synchronously inside
    * the command that causes them, in the order the changes happen. Balance changes are counted from the
    * moment the sink is set (or the user watched).

@@ -1,5 +1,5 @@
 /**
- * One receiver of the exchange core's events (EVENTS.md: `setEventSink`, `watchSymbol`,
+ * One receiver of the exchange core's events (docs/events.md: `setEventSink`, `watchSymbol`,
  * `watchUser`) shared by several consumers of the sandbox: the account ledgers (ledger.ts) and the
  * WebSocket feed. The core has ONE sink and ONE watch flag per symbol and per user; the hub is that
  * sink and hands each consumer a {@link EventSource} of its own — the same three methods — with its
@@ -12,7 +12,7 @@
  */
 import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../core';
 
-/** What the core offers (and what each consumer gets from the hub): one sink, watch flags (EVENTS.md). */
+/** What the core offers (and what each consumer gets from the hub): one sink, watch flags (docs/events.md). */
 export interface EventSource {
   setEventSink(sink: CoreEventSink | null): void;
   watchSymbol(symbol: string, on: boolean): void;

@@ -1,6 +1,6 @@
 /**
  * The SpotDesk sandbox exchange server: `startSandbox(opts)` starts an in-process HTTP server that
- * speaks the spot API (spec /work/shared/spec/spot-exchange-api.md, KuCoin-compatible), backed by
+ * speaks the spot API (spec docs/spec/spot-exchange-api.md, KuCoin-compatible), backed by
  * the deterministic engine (src/exchange/core) and a durable command journal (journal.ts).
  *
  * Start-up: recover the state of `stateDir` — the newest usable snapshot, then the journals after it

@@ -3,7 +3,7 @@
  * {@link LedgerBook} keeps, per watched user, one entry per change of an account's BALANCE (holds
  * alone are not ledger entries, as on KuCoin), in execution order, each with KuCoin's `bizType`:
  * DEPOSIT, WITHDRAW, TRANSFER, TRADE_EXCHANGE (fee of the fill in `fee`), OTHER. Entries come from
- * the exchange core's balance events (EVENTS.md `BalanceEvent`, `relationEvent`), recorded inside the
+ * the exchange core's balance events (docs/events.md `BalanceEvent`, `relationEvent`), recorded inside the
  * command that causes them; ids count up from 1 in that order, so a replay of the journal rebuilds
  * the same ledger with the same ids. The book is plain data (`export`/`import`) and streams as
  * snapshot records (`exportRecords`/`importRecords`, the snapshot section `ledger`). Only users with an
@@ -186,10 +186,10 @@ function entryOf(uid: string, r: LedgerEntryRow): LedgerRecord {
   return { id, uid, currency, accountType, amount, fee, balance, bizType, direction, createdAt, context };
 }
 
-/** What the recorder reads of the core's order events (EVENTS.md `OrderEvent`). */
+/** What the recorder reads of the core's order events (docs/events.md `OrderEvent`). */
 export type LedgerOrderEvent = Pick<OrderEvent, 'uid' | 'orderId'> & { match?: Pick<NonNullable<OrderEvent['match']>, 'tradeId' | 'fee' | 'feeCurrency'> };
 
-/** What the recorder reads of the core's balance events (EVENTS.md `BalanceEvent`). */
+/** What the recorder reads of the core's balance events (docs/events.md `BalanceEvent`). */
 export type LedgerBalanceEvent = Pick<
   BalanceEvent,
   'uid' | 'currency' | 'accountType' | 'total' | 'availableChange' | 'holdChange' | 'relationEvent' | 'relationEventId' | 'relationContext' | 'time'

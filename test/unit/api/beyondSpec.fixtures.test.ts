@@ -1,5 +1,5 @@
 /**
- * Every published payload of /work/shared/fixtures/kucoin/beyond-spec/ (the KuCoin endpoints beyond
+ * Every published payload of test/fixtures/kucoin/beyond-spec/ (the KuCoin endpoints beyond
  * the spec that real clients call, issue 21) decoded through the real client pipeline — the typed
  * `SpotClient` method → URL → lossless JSON → envelope → zod — with the request URL and the field
  * values checked. POST fixtures also parse their published request with the request schema where
@@ -12,8 +12,9 @@ import { SpotClient } from '../../../src/api/client';
 import { parseJson } from '../../../src/api/json';
 import * as S from '../../../src/api/schemas';
 import type { FetchLike } from '../../../src/api/transport';
+import { BEYOND_SPEC_DIR } from '../../fixtures';
 
-const DIR = '/work/shared/fixtures/kucoin/beyond-spec';
+const DIR = BEYOND_SPEC_DIR;
 const covered = new Set<string>();
 
 /** A client whose fetch answers with the fixture's envelope (a POST fixture's `response`), recording URL, method and body. */

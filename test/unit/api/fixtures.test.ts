@@ -1,5 +1,5 @@
 /**
- * Every JSON file of /work/shared/fixtures/kucoin/ decoded by the schema of its endpoint, through
+ * Every JSON file of test/fixtures/kucoin/ decoded by the schema of its endpoint, through
  * the real client pipeline (lossless JSON → envelope → zod), with field values checked.
  * ERROR_* go through the envelope decoder and must give an ApiError with the right code/helpers.
  * POST_* request parts and *.ccxt-requests.json bodies are parsed by the request schemas.
@@ -15,8 +15,9 @@ import { ENDPOINTS, type EndpointName } from '../../../src/api/endpoints';
 import { parseJson } from '../../../src/api/json';
 import * as S from '../../../src/api/schemas';
 import { decodeEnvelope, type FetchLike } from '../../../src/api/transport';
+import { FIXTURES_DIR } from '../../fixtures';
 
-const DIR = '/work/shared/fixtures/kucoin';
+const DIR = FIXTURES_DIR;
 const read = (f: string) => fs.readFileSync(path.join(DIR, f), 'utf8');
 const covered = new Set<string>();
 const use = (f: string) => {

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { SpotClient } from '../../../src/api/client';
 import type { FetchLike } from '../../../src/api/transport';
 import { buildQuery, computeSign, maskKey, prehashOf, signPartner, signPassphrase, signRequest, type Credentials } from '../../../src/api/signing';
+import { readFixture } from '../../fixtures';
 
 interface Vector {
   source: string;
@@ -20,7 +20,7 @@ interface Vector {
   expectedSignedPassphrase?: string | null;
 }
 
-const vectors = JSON.parse(fs.readFileSync('/work/shared/fixtures/kucoin/SIGNING_test_vectors.json', 'utf8')) as Vector[];
+const vectors = JSON.parse(readFixture('SIGNING_test_vectors.json')) as Vector[];
 
 describe('signing: SIGNING_test_vectors.json', () => {
   it('has the 4 published vectors', () => assert.equal(vectors.length, 4));

@@ -1,6 +1,6 @@
 /**
  * The WebSocket schemas (src/api/streamSchemas.ts) on every published message of
- * /work/shared/fixtures/kucoin/WS_*.json (the last test fails if a WS_ fixture is left unclaimed),
+ * test/fixtures/kucoin/WS_*.json (the last test fails if a WS_ fixture is left unclaimed),
  * with values checked exactly: decimals as strings, sequences as bigint, ns times as digit strings.
  */
 import { strict as assert } from 'node:assert';
@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeStreamMessage, numberToDecimal, StreamDecodeError, WsPing, WsSubscribe, type StreamData } from '../../../src/api/streamSchemas';
 import { parseJson } from '../../../src/api/json';
+import { FIXTURES_DIR } from '../../fixtures';
 
-const DIR = '/work/shared/fixtures/kucoin';
+const DIR = FIXTURES_DIR;
 const covered = new Set<string>();
 const read = (f: string): string => {
   covered.add(f);

@@ -1,5 +1,5 @@
 /**
- * Core events (src/exchange/core/events.ts, contract /work/wt/EVENTS.md): property tests over random command
+ * Core events (src/exchange/core/events.ts, contract docs/events.md): property tests over random command
  * streams (commands.ts) into an engine with an event sink, checked after every command against what the
  * engine's queries say, plus a few exact examples.
  */

@@ -130,11 +130,11 @@ describe('command argument normalisers (issue 18)', () => {
 
   describe('orderDocumentArgs (order-document lenses)', () => {
     it('accepts (uri of a *.spotorder.json, non-negative integer index) only', () => {
-      assert.deepEqual(orderDocumentArgs('file:///tmp/a/test.spotorder.json', 0), { uri: 'file:///tmp/a/test.spotorder.json', index: 0 });
+      assert.deepEqual(orderDocumentArgs('file:///x/a/test.spotorder.json', 0), { uri: 'file:///x/a/test.spotorder.json', index: 0 });
       assert.equal(orderDocumentArgs('file:///etc/passwd', 0), undefined);
-      assert.equal(orderDocumentArgs('file:///tmp/a.spotorder.json', -1), undefined);
-      assert.equal(orderDocumentArgs('file:///tmp/a.spotorder.json', 1.5), undefined);
-      assert.equal(orderDocumentArgs({ uri: 'file:///tmp/a.spotorder.json' }, 0), undefined);
+      assert.equal(orderDocumentArgs('file:///x/a.spotorder.json', -1), undefined);
+      assert.equal(orderDocumentArgs('file:///x/a.spotorder.json', 1.5), undefined);
+      assert.equal(orderDocumentArgs({ uri: 'file:///x/a.spotorder.json' }, 0), undefined);
     });
   });
 

@@ -4,15 +4,14 @@
  * src/extension/views/historyRows.ts on the published KuCoin payloads (beyond-spec fixtures).
  */
 import { strict as assert } from 'assert';
-import * as fs from 'fs';
 import fc from 'fast-check';
 import * as S from '../../../src/api/schemas';
 import { parseJson } from '../../../src/api/json';
 import { csvField, isoTime, toCsv } from '../../../src/shared/csv';
 import { depositRow, doneOrderOutcome, fillRow, fillsCsv, orderRow, ordersCsv, pnlSummary, symbolPnl, withdrawalRow } from '../../../src/extension/views/historyRows';
+import { readFixture } from '../../fixtures';
 
-const FIX = '/work/shared/fixtures/kucoin';
-const data = (file: string) => (parseJson(fs.readFileSync(`${FIX}/${file}`, 'utf8')) as { data: unknown }).data;
+const data = (file: string) => (parseJson(readFixture(file)) as { data: unknown }).data;
 
 /** RFC 4180 reader (the reference the writer must round-trip through). */
 function readCsv(text: string): string[][] {

@@ -2,7 +2,7 @@
  * The withdrawal-destination rule shared by SpotDesk and the sandbox (src/api/withdrawalAddress.ts),
  * checked directly and through the extension's validation (src/shared/funding/validate.ts): valid and
  * invalid addresses for every chain the sandbox world seeds, the real KuCoin deposit addresses of
- * ../shared/fixtures/kucoin, the UID/MAIL/PHONE formats, and properties (the sandbox's own deposit
+ * test/fixtures/kucoin (all of it, beyond-spec/ included), the UID/MAIL/PHONE formats, and properties (the sandbox's own deposit
  * addresses pass; a one-character typo in a checksummed address is caught).
  */
 import { strict as assert } from 'assert';
@@ -15,10 +15,11 @@ import { buildWorld } from '../../../src/exchange/server/world';
 import { checkDestination } from '../../../src/shared/funding/validate';
 import { ADDRESSES } from './addresses';
 import { LN_INVOICE } from './fixtures';
+import { FIXTURES_DIR } from '../../fixtures';
 
 /** Every {address, chainId} of the recorded KuCoin responses (masked addresses left out). */
 function fixtureDepositAddresses(): Array<{ address: string; chainId: string; file: string }> {
-  const root = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'kucoin');
+  const root = FIXTURES_DIR;
   const out: Array<{ address: string; chainId: string; file: string }> = [];
   const walk = (v: unknown, file: string): void => {
     if (Array.isArray(v)) v.forEach((x) => walk(x, file));

@@ -14,7 +14,7 @@ import { startLsp, textOf, type LspSession } from './lspClient';
 import { credsOf, signed, startTestSandbox } from '../server/helpers';
 
 let docN = 0;
-const newUri = () => `file:///work/rules-${++docN}.spotorder.json`;
+const newUri = () => `file:///x/rules-${++docN}.spotorder.json`;
 
 /** [code, text at the range, line] of each diagnostic. */
 function shown(text: string, diags: Diagnostic[]): [string, string, number][] {

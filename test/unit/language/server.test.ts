@@ -16,7 +16,7 @@ import { startTestSandbox } from '../server/helpers';
 
 const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-lsp-'));
 let docN = 0;
-const newUri = () => `file:///work/orders-${++docN}.spotorder.json`;
+const newUri = () => `file:///x/orders-${++docN}.spotorder.json`;
 
 /** [code, text at the range, line] of each diagnostic. */
 function shown(text: string, diags: Diagnostic[]): [string, string, number][] {

@@ -2,7 +2,7 @@ import { strict as assert } from 'assert';
 import { symbolRules, validateOrder, type SymbolRules } from '../../../src/api/orderRules';
 import { SymbolList } from '../../../src/api/schemas';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
-import symbolsFixture from '../../../../shared/fixtures/kucoin/GET_api_v2_symbols.json';
+import { symbolsV2Fixture as symbolsFixture } from '../../fixtures';
 
 /** BTC-USDT rules exactly as published (GET /api/v2/symbols fixture). */
 export const BTC: SymbolRules = symbolsFixture.data[0];

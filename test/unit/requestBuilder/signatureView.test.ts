@@ -1,7 +1,7 @@
 import { strict as assert } from 'assert';
 import { prehashOf, signRequest, buildQuery, computeSign } from '../../../src/api/signing';
 import { renderCurl, renderHeaders, renderPrehash, showWhitespace, utf8Length, type PreparedView } from '../../../src/shared/requestBuilder/signatureView';
-import vectors from '../../../../shared/fixtures/kucoin/SIGNING_test_vectors.json';
+import { signingVectorsFixture as vectors } from '../../fixtures';
 
 const V = vectors[0] as { apiKey: string; secret: string; timestamp: string; method: string; endpoint: string; body: string; stringToSign: string; expectedSign: string };
 const creds = { apiKey: V.apiKey, apiSecret: V.secret, apiPassphrase: 'pass phrase', keyVersion: '2' as const };

@@ -1,6 +1,6 @@
 /**
  * The ledger's parts on their own (src/exchange/server/ledger.ts, eventHub.ts), with events written
- * out as the core emits them (EVENTS.md): the recorder turns one command's events into entries with
+ * out as the core emits them (docs/events.md): the recorder turns one command's events into entries with
  * KuCoin's bizType, fee and context (hold-only changes make none, a failed command none); the book
  * keeps ids in order, drops entries past the retention (3 × 24 h), round-trips through plain data and
  * its snapshot records; the hub

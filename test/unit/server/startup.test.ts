@@ -21,11 +21,12 @@ describe('sandbox start-up', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('parseArgs: defaults, every option, errors', () => {
+    const stateDir = path.join(os.tmpdir(), 'x');
     assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
-    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', '/tmp/x', '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100']), {
+    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', stateDir, '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100']), {
       host: '0.0.0.0',
       port: 8100,
-      stateDir: '/tmp/x',
+      stateDir,
       sim: false,
       manualClock: true,
       seed: 7,

@@ -1,6 +1,6 @@
 /**
  * Helpers of the feed tests: a raw `ws` probe that records every frame and waits for states (never
- * fixed sleeps), a fake core event source that follows EVENTS.md (events only for watched symbols
+ * fixed sleeps), a fake core event source that follows docs/events.md (events only for watched symbols
  * and users, flags recorded), and token helpers.
  */
 import WebSocket from 'ws';
@@ -139,7 +139,7 @@ export async function subscribe(p: WsProbe, topic: string, id = `s${Math.random(
 }
 
 /**
- * A fake core event source following EVENTS.md: it emits an event only when the symbol (level,
+ * A fake core event source following docs/events.md: it emits an event only when the symbol (level,
  * trade) or user (order, balance) is watched, like the core, and records the watch flags.
  */
 export class FakeEvents implements FeedEventSource {

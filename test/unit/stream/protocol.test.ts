@@ -1,6 +1,6 @@
 /**
  * The sandbox's WebSocket feed, protocol layer (src/exchange/server/feed), driven by raw `ws`
- * clients and a fake core event source that follows EVENTS.md: tokens and their expiry, welcome,
+ * clients and a fake core event source that follows docs/events.md: tokens and their expiry, welcome,
  * ping/pong, subscribe/ack, every error with KuCoin's code and text, the limits, the idle close, the
  * bounded send buffer, zero cost for topics nobody watches, and the payloads (decoded with the
  * client's schemas, src/api/streamSchemas.ts, values compared exactly).

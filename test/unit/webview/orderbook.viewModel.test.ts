@@ -1,6 +1,4 @@
 import { strict as assert } from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import type { BookSnapshot } from '../../../src/shared/orderbook/protocol';
 import {
   BookStore,
@@ -12,11 +10,10 @@ import {
   isStale,
   spreadOf,
 } from '../../../src/shared/orderbook/viewModel';
-
-const FIXTURES = '/work/shared/fixtures/kucoin';
+import { readFixture } from '../../fixtures';
 
 function fixtureSnapshot(file: string): BookSnapshot {
-  const env = JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as { data: { sequence: string; time: number; bids: [string, string][]; asks: [string, string][] } };
+  const env = JSON.parse(readFixture(file)) as { data: { sequence: string; time: number; bids: [string, string][]; asks: [string, string][] } };
   return { symbol: 'BTC-USDT', receivedAt: 0, ...env.data };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The core's events as the feed consumes them. The event types and the sink are the core's own
- * (src/exchange/core/events.ts, the contract of EVENTS.md); the feed depends only on
+ * (src/exchange/core/events.ts, the contract of docs/events.md); the feed depends only on
  * {@link FeedEventSource}, the three methods of `Exchange` it calls, so its protocol layer can be
  * tested with a fake source.
  */

@@ -66,7 +66,7 @@ export interface FeedOptions {
   fastIntervalMs?: number;
   /** Period of snapshot pushes (at most, only on change), ms. Default 2,000. */
   snapshotIntervalMs?: number;
-  /** The core's events; default a source of the sandbox's event hub (EVENTS.md, eventHub.ts). `null` = none (tests of the protocol alone). */
+  /** The core's events; default a source of the sandbox's event hub (docs/events.md, eventHub.ts). `null` = none (tests of the protocol alone). */
   events?: FeedEventSource | null;
   /** Log sink (never receives tokens). */
   log?: (line: string) => void;

@@ -1,6 +1,6 @@
 /**
  * The feed's messages as raw JSON text, written field by field in KuCoin's shapes (fixtures
- * /work/shared/fixtures/kucoin/WS_*.json; schemas src/api/streamSchemas.ts). Building the text by
+ * test/fixtures/kucoin/WS_*.json; schemas src/api/streamSchemas.ts). Building the text by
  * hand keeps every number exact: decimal strings are copied as they are, nanosecond times are digit
  * strings built from the millisecond clock (see {@link NanoClock}), and no value that may exceed
  * 2^53 ever passes through a JS number. Free-form strings (clientOid) go through JSON.stringify;

@@ -9,7 +9,7 @@
  * - **After the journal.** Core events arrive synchronously inside a command (`SandboxState.exec`,
  *   which journals synchronously before returning) or inside a read that expires GTT orders. They are
  *   only buffered there; the buffer is flushed in a microtask, i.e. after the command returned and was
- *   journaled (or right after the read). A command that fails emits nothing (EVENTS.md guarantee 4).
+ *   journaled (or right after the read). A command that fails emits nothing (docs/events.md, guarantee 4).
  *   REST, the market simulation and admin actions all change state through `exec`, so they all publish
  *   through this one path.
  * - **Serialize once per topic.** Each message is built once as text and framed once as a WebSocket
