@@ -209,9 +209,21 @@ describe('SpotDesk profiles and credentials', function () {
     }
   });
 
-  it('Clear API Credentials removes them from SecretStorage', async () => {
+  it('Clear API Credentials asks first, naming the profile; declined, the key stays; confirmed, it leaves SecretStorage', async () => {
     await waitFor('the profile change', () => api.services.profile().baseUrl === baseUrl);
-    await vscode.commands.executeCommand('spotdesk.clearCredentials');
+    const asked: string[] = [];
+    try {
+      // As another extension could: the profile's name in the argument. The person declines.
+      api.prompts.confirm = async (message) => (asked.push(message), false);
+      await vscode.commands.executeCommand('spotdesk.clearCredentials', PROFILE);
+      assert.deepStrictEqual(asked, [`Remove the API key of profile "${PROFILE}"?`]);
+      assert.ok(await api.connection.readCredentials(api.services.profile()), 'the key is still stored');
+      api.prompts.confirm = async (message) => (asked.push(message), true);
+      await vscode.commands.executeCommand('spotdesk.clearCredentials');
+      assert.strictEqual(asked.length, 2);
+    } finally {
+      api.resetPrompts();
+    }
     assert.strictEqual(await api.connection.readCredentials(api.services.profile()), undefined);
     assert.strictEqual(await api.services.credentialsPresent(), false);
     await api.trees.accounts.refresh();

@@ -477,6 +477,12 @@ describe('SpotDesk tree views on the sandbox', function () {
     const r = await vscode.commands.executeCommand('spotdesk.addToWatchlist', { kind: 'marketSymbol', symbol: 'ETH-USDT' });
     assert.strictEqual(r, 'ETH-USDT');
     assert.deepStrictEqual(cfg().get('watchlist'), ['BTC-USDT', 'ETH-USDT']);
+    // Only a symbol the exchange lists: anything else any caller passes is refused and writes nothing.
+    for (const arg of ['NOPE-USDT', { symbol: 'x'.repeat(5000) }, '<img src=x>', { kind: 'marketSymbol', symbol: 'ZZZ-ZZZ' }]) {
+      assert.strictEqual(await vscode.commands.executeCommand('spotdesk.addToWatchlist', arg), undefined);
+    }
+    assert.strictEqual(await vscode.commands.executeCommand('spotdesk.addToWatchlist', 'eth-btc'), 'ETH-BTC', 'a listed symbol in any case, stored as listed');
+    assert.deepStrictEqual(cfg().get('watchlist'), ['BTC-USDT', 'ETH-USDT', 'ETH-BTC']);
     await cfg().update('watchlist', undefined, vscode.ConfigurationTarget.Global);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
-import { accountArg, alertArg, alertSymbolArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, withdrawalArg } from '../../../src/extension/commandArgs';
+import { accountArg, alertArg, alertSymbolArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, watchlistArg, withdrawalArg } from '../../../src/extension/commandArgs';
 
 /** An argument as another extension could build it: a full draft plus test/automation hooks. */
 const HOSTILE = {
@@ -83,6 +83,16 @@ describe('command argument normalisers (issue 18)', () => {
           assert.deepEqual(out, { currency: 'BTC', type });
         }),
       );
+    });
+  });
+
+  describe('watchlistArg (spotdesk.addToWatchlist)', () => {
+    it('takes a pair-shaped symbol from a string or a row, upper case; nothing else', () => {
+      assert.deepEqual(watchlistArg('eth-usdt'), { symbol: 'ETH-USDT' });
+      assert.deepEqual(watchlistArg({ kind: 'marketSymbol', symbol: 'BTC-USDT', confirm: () => true }), { symbol: 'BTC-USDT' });
+      for (const bad of [undefined, '', 'BTCUSDT', 'BTC/USDT', '<img src=x>', 'x'.repeat(30) + '-USDT', { symbol: 42 }, ['BTC-USDT'], { symbol: 'A-B\n' }]) {
+        assert.equal(watchlistArg(bad), undefined, JSON.stringify(bad));
+      }
     });
   });
 

@@ -7,6 +7,7 @@
  * `install()` makes `require('vscode')` resolve to the fake (Module._resolveFilename hook).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -320,6 +321,7 @@ export function fakeVscode(): FakeVscode {
         inspect: () => undefined,
       }),
       onDidChangeConfiguration: event(),
+      openTextDocument: async (u: Uri) => ({ uri: u, getText: () => fs.readFileSync(u.fsPath, 'utf8') }),
       onDidOpenTextDocument: event(),
       onDidChangeTextDocument: event(),
       onDidCloseTextDocument: event(),

@@ -53,4 +53,35 @@ describe('guardedRegistrar (stand-in vscode)', () => {
     assert.match(fake.messages[0].message, /^SpotDesk: .*boom/);
     assert.match(fake.messages[1].message, /^SpotDesk: .*later/);
   });
+
+  it('plainResult: plain data comes back as a deep copy; functions, class instances and getters at any depth give undefined', () => {
+    const data = { a: [1, 'x', true, null, { b: 2n }], c: { d: [] as unknown[] } };
+    const copy = mod.plainResult(data) as typeof data;
+    assert.deepEqual(copy, data);
+    assert.notEqual(copy, data);
+    assert.notEqual(copy.a, data.a, 'a copy: the caller cannot change SpotDesk\'s own objects');
+    assert.equal(mod.plainResult('s'), 's');
+    assert.equal(mod.plainResult(undefined), undefined);
+    class Panel {
+      deps = { place: () => 'order' };
+    }
+    for (const bad of [() => 1, new Panel(), { nested: [{ p: new Panel() }] }, new Map(), new Date(0), { f() {} }, Object.defineProperty({}, 'g', { get: () => 1, enumerable: true }), NaN, Promise.resolve(1)]) {
+      assert.equal(mod.plainResult(bad), undefined, String(bad));
+    }
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i++) deep = [deep];
+    assert.equal(mod.plainResult(deep), undefined, 'deeper than 32 levels');
+  });
+
+  it('a command that returns a live object resolves to undefined; one that returns data resolves to a copy of it', async () => {
+    const panel = new (class Panel {
+      place = () => 'order';
+    })();
+    const d1 = mod.registerCommand('spotdesk.test.panel', () => panel);
+    const d2 = mod.guardedRegistrar(log)('spotdesk.test.data', async () => ({ symbol: 'BTC-USDT' }));
+    assert.equal(await fake.commands.get('spotdesk.test.panel')!(), undefined);
+    assert.deepEqual(await fake.commands.get('spotdesk.test.data')!(), { symbol: 'BTC-USDT' });
+    d1.dispose();
+    d2.dispose();
+  });
 });

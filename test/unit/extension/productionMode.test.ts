@@ -148,4 +148,88 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     assert.equal(sb.state.withdrawals.get(w.withdrawalId)?.status, 'FAILURE');
     assert.deepEqual(balanceOf(sb, victim.uid, 'USDT', 'main'), { balance: '100', available: '100', holds: '0' });
   });
+
+  it('no command hands back an object: every contributed and internal command, called with typical arguments, resolves to plain data only', async function () {
+    this.timeout(120_000);
+    const user = await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '1000' }, { currency: 'USDT', type: 'main', amount: '100' }] });
+    fake.config.set('spotdesk.activeProfile', 'Exchange');
+    fake.config.set('spotdesk.profiles', [{ name: 'Exchange', baseUrl: sb.baseUrl }]);
+    const secrets = new Map([['spotdesk.credentials/user:Exchange', JSON.stringify({ apiKey: user.apiKey, apiSecret: user.apiSecret, apiPassphrase: user.apiPassphrase, keyVersion: String(user.keyVersion) })]]);
+    activate(PRODUCTION, secrets);
+    fake.ui = { pick: () => undefined, input: () => undefined, message: () => undefined }; // the person dismisses everything
+    const direct = new SpotClient({ baseUrl: sb.baseUrl, credentials: user });
+    const placed = await direct.placeOrder({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '1000', size: '0.001', clientOid: `every-${Date.now()}` });
+    const active = await direct.getOrder('BTC-USDT', placed.orderId);
+    direct.close();
+    const docDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-doc-'));
+    const doc = path.join(docDir, 'a.spotorder.json');
+    fs.writeFileSync(doc, JSON.stringify({ orders: [{ symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '1000', size: '0.001' }] }));
+    const docUri = `file://${doc}`;
+    // Arguments carry a function and a class instance: none of it may come back.
+    const bait = { f: () => 1, m: new Map([[1, 2]]) };
+    const orderRow = { kind: 'order', symbol: 'BTC-USDT', order: active, bait };
+    const typical: Record<string, unknown[]> = {
+      'spotdesk.openMarket': ['BTC-USDT'],
+      'spotdesk.openOrderBook': [{ symbol: 'ETH-USDT', bait }],
+      'spotdesk.addToWatchlist': [{ kind: 'marketSymbol', symbol: 'BTC-USDT', bait }],
+      'spotdesk.addPriceAlert': ['BTC-USDT'],
+      'spotdesk.editPriceAlert': [{ alert: { id: 'a1' }, bait }],
+      'spotdesk.deletePriceAlert': [{ alert: { id: 'a1' }, bait }],
+      'spotdesk.transfer': [{ kind: 'currency', currency: 'USDT', bait }],
+      'spotdesk.createDepositAddress': [{ kind: 'currency', currency: 'USDT', bait }],
+      'spotdesk.withdraw': [{ kind: 'currency', currency: 'USDT', bait }],
+      'spotdesk.cancelOrder': [orderRow],
+      'spotdesk.cancelAllForSymbol': [{ kind: 'symbol', symbol: 'BTC-USDT', bait }],
+      'spotdesk.showFills': [orderRow],
+      'spotdesk.copyOrderId': [orderRow],
+      'spotdesk.copyOrderJson': [orderRow],
+      'spotdesk.retry': ['spotdesk.accounts'],
+      'spotdesk.setCredentials': ['Exchange'],
+      'spotdesk.clearCredentials': ['Exchange'],
+      'spotdesk.cancelWithdrawal': [{ kind: 'withdrawal', withdrawal: { id: '0123456789abcdef01234567' }, bait }],
+      'spotdesk.requestBuilder.prefill': ['BTC-USDT', 'buy', '1000'],
+      'spotdesk.orderDocument.testOrder': [docUri, 0],
+      'spotdesk.orderDocument.showSignature': [docUri, 0],
+      'spotdesk.orderDocument.placeOrder': [docUri, 0],
+    };
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const contributed = pkg.contributes.commands.map((c) => c.command);
+    const registered = [...fake.commands.keys()].filter((c) => c.startsWith('spotdesk.'));
+    for (const c of contributed) assert.ok(registered.includes(c), `${c} is registered`);
+    // The embedded sandbox would start a child process here: the bot setup command is called last, without it.
+    const ids = [...registered.filter((c) => c !== 'spotdesk.useSandboxFromBot'), 'spotdesk.useSandboxFromBot'];
+    /** A path to a function or a non-plain object inside `v`, or undefined when `v` is plain data. */
+    const impure = (v: unknown, at: string, depth = 0): string | undefined => {
+      if (typeof v === 'function') return `${at}: function`;
+      if (v === null || typeof v !== 'object') return undefined;
+      if (depth > 40) return `${at}: too deep`;
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null && proto !== Array.prototype) return `${at}: instance of ${(v as object).constructor?.name ?? '?'}`;
+      for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+        if (!('value' in d)) return `${at}.${k}: getter`;
+        const bad = impure(d.value, `${at}.${k}`, depth + 1);
+        if (bad) return bad;
+      }
+      return undefined;
+    };
+    const results: string[] = [];
+    const kinds = new Set<string>();
+    for (const id of ids) {
+      if (id === 'spotdesk.useSandboxFromBot') fake.commands.delete(id); // not started in a unit test (see above)
+      const fn = fake.commands.get(id);
+      if (!fn) continue;
+      const out = await Promise.race([Promise.resolve(fn(...(typical[id] ?? []))), new Promise((r) => setTimeout(() => r('<still running after 10 s>'), 10_000))]);
+      const bad = impure(out, id);
+      if (bad) results.push(bad);
+      kinds.add(out === undefined ? 'undefined' : Array.isArray(out) ? 'array' : typeof out);
+    }
+    assert.deepEqual(results, [], 'commands that handed back an object');
+    // The check saw real data, not only undefined: a string (copyOrderId / copyOrderJson) and an array (showFills).
+    assert.ok(kinds.has('string') && kinds.has('array'), [...kinds].join(','));
+    assert.equal(ids.length >= contributed.length + 4, true, `${ids.length} commands called`);
+    // The order was not cancelled: every modal was dismissed.
+    const still = new SpotClient({ baseUrl: sb.baseUrl, credentials: user });
+    assert.equal((await still.getOrder('BTC-USDT', placed.orderId)).active, true);
+    still.close();
+  });
 });
