@@ -42,6 +42,7 @@ export const COMMANDS = {
   deletePriceAlert: 'spotdesk.deletePriceAlert',
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
+  simulateDeposit: 'spotdesk.simulateDeposit',
   orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
   fillsRefresh: 'spotdesk.fills.refresh',
   fundingHistoryRefresh: 'spotdesk.fundingHistory.refresh',

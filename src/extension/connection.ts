@@ -210,11 +210,11 @@ export class Connection implements vscode.Disposable {
     return this.signing.last ?? this.public.last;
   }
 
-  /** The embedded sandbox's address and admin token, starting it if the sandbox profile is active. */
-  async sandbox(): Promise<{ baseUrl: string; adminToken: string } | undefined> {
+  /** The embedded sandbox's address, admin token and default user's uid, starting it if the sandbox profile is active. */
+  async sandbox(): Promise<{ baseUrl: string; adminToken: string; uid: string } | undefined> {
     if (!this.profile().sandbox) return undefined;
     const s = await this.startSandbox();
-    return { baseUrl: s.baseUrl, adminToken: s.adminToken };
+    return { baseUrl: s.baseUrl, adminToken: s.adminToken, uid: s.credentials.uid };
   }
 
   /**

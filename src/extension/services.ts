@@ -48,8 +48,11 @@ export interface Services {
   profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean };
   /** Re-poll tree views after an action (e.g. a withdrawal changed holds). */
   refresh(what?: 'accounts' | 'orders' | 'markets' | 'all'): void;
-  /** The embedded sandbox's base URL and admin token while the Sandbox profile is active (tests use it). */
-  sandbox(): Promise<{ baseUrl: string; adminToken: string } | undefined>;
+  /**
+   * The embedded sandbox's base URL, admin token and default user's uid while the Sandbox profile
+   * is active (Simulate a Deposit…, tests). Holds the admin token: never log or display it.
+   */
+  sandbox(): Promise<{ baseUrl: string; adminToken: string; uid: string } | undefined>;
   /** Remember a symbol traded from SpotDesk so that Active Orders polls it. */
   noteSymbol(symbol: string): void;
   /**

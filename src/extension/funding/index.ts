@@ -46,6 +46,10 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       const { runCreateDepositAddress } = await import('./deposit');
       return runCreateDepositAddress(services, arg, panels);
     }),
+    registerCommand(COMMANDS.simulateDeposit, async (arg?: unknown) => {
+      const { runSimulateDeposit } = await import('./simulateDeposit');
+      return runSimulateDeposit(services, arg);
+    }),
     registerCommand(COMMANDS.withdraw, async (arg?: unknown) => {
       const { runWithdraw } = await import('./withdraw');
       const outcome = await runWithdraw(services, arg);

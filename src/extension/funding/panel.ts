@@ -11,6 +11,7 @@ import { FUNDING_PAGE } from '../../shared/funding/html';
 import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
 import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../webviewHost';
+import { COMMANDS } from '../commandIds';
 
 /** The funding webview: not kept alive while hidden (it is re-created and re-sent its view). */
 export const FUNDING_KIND: WebviewKind<typeof FUNDING_PROTOCOL> = {
@@ -38,6 +39,11 @@ export class FundingPanel implements vscode.Disposable {
         if (this.view) this.host.post({ type: 'deposit', view: this.view });
       }),
       host.onMessage(async (m) => {
+        if (m.type === 'simulateDeposit') {
+          // The panel's own view names the currency and chain, never the message.
+          if (this.view?.simulated) await vscode.commands.executeCommand(COMMANDS.simulateDeposit, { currency: this.view.currency, chain: this.view.chainId ?? this.view.chain });
+          return;
+        }
         if (m.type !== 'copy' || !this.view) return;
         const text = m.field === 'address' ? this.view.address : this.view.memo;
         if (!text) return;

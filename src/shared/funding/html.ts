@@ -28,10 +28,12 @@ h1 { font-size: 1.25em; font-weight: 600; margin: 0 0 12px; }
 .value-text { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, inherit); color: var(--vscode-foreground); word-break: break-all; }
 .value-text.copyable { user-select: all; }
 .value-none { color: var(--vscode-descriptionForeground); font-style: italic; }
-button.copy { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; border-radius: 2px; cursor: pointer; white-space: nowrap; }
-button.copy:hover { background: var(--vscode-button-hoverBackground); }
-button.copy:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+button.copy, button.simulate { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; border-radius: 2px; cursor: pointer; white-space: nowrap; }
+button.copy:hover, button.simulate:hover { background: var(--vscode-button-hoverBackground); }
+button.copy:focus-visible, button.simulate:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 .warning { border-left: 4px solid var(--vscode-editorWarning-foreground); background: var(--vscode-inputValidation-warningBackground); color: var(--vscode-foreground); padding: 8px 12px; margin: 8px 0; }
+.sandbox-banner { font-weight: 600; }
+.actions { margin: 16px 0 8px; }
 .hint { color: var(--vscode-descriptionForeground); }
 .qr-codes { display: flex; flex-wrap: wrap; gap: 24px; margin: 16px 0 8px; }
 .qr-figure { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 6px; }

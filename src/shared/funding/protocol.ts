@@ -22,6 +22,7 @@ const DepositAddressViewSchema: v.Schema<DepositAddressView> = v.object({
   memoWarning: v.optional(text()),
   existing: v.optional(v.boolean()),
   note: v.optional(text()),
+  simulated: v.optional(v.boolean()),
 });
 
 /** The funding webview's protocol. */
@@ -37,6 +38,8 @@ export const FUNDING_PROTOCOL = defineProtocol({
     ready: v.object({}),
     /** Copy the shown address or memo (the extension reads it from its own view, not from the message). */
     copy: v.object({ field }),
+    /** Run "SpotDesk: Simulate a Deposit…" for the shown address's currency and chain (sandbox only). */
+    simulateDeposit: v.object({}),
   },
 });
 

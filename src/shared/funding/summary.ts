@@ -189,6 +189,12 @@ export interface DepositAddressView {
   existing?: boolean;
   /** One line shown above the address when `existing`: says it is the existing address. */
   note?: string;
+  /**
+   * True on the sandbox profile: the address exists only in the simulated exchange, on no
+   * blockchain. The panel says so, draws no QR code (a wallet must not scan it) and offers
+   * "Simulate a Deposit…" instead.
+   */
+  simulated?: boolean;
 }
 
 /**

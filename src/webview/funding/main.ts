@@ -50,6 +50,11 @@ function renderDeposit(v: DepositAddressView): void {
   const w = depositWording(v);
   root.replaceChildren();
   root.append(el('h1', undefined, w.title));
+  if (w.banner) {
+    const b = el('div', 'warning sandbox-banner', w.banner);
+    b.setAttribute('role', 'alert');
+    root.append(b);
+  }
   if (v.existing && v.note) {
     const n = el('p', 'existing', v.note);
     n.setAttribute('role', 'status');
@@ -66,10 +71,20 @@ function renderDeposit(v: DepositAddressView): void {
   if (v.memo) grid.append(row('Memo', v.memo, 'memo'));
   grid.append(row('Network', w.network), row('Minimum deposit', w.minimum), row('Confirmations', w.confirmations));
   root.append(grid);
-  const codes = el('div', 'qr-codes');
-  codes.append(qrFigure(v.address, 'Address'));
-  if (v.memo) codes.append(qrFigure(v.memo, 'Memo'));
-  root.append(codes);
+  if (v.simulated) {
+    // No QR code: a wallet must not be able to scan a sandbox address.
+    const actions = el('div', 'actions');
+    const sim = el('button', 'simulate', 'Simulate a Deposit…');
+    sim.type = 'button';
+    sim.addEventListener('click', () => vscode.post({ type: 'simulateDeposit' }));
+    actions.append(sim);
+    root.append(actions);
+  } else {
+    const codes = el('div', 'qr-codes');
+    codes.append(qrFigure(v.address, 'Address'));
+    if (v.memo) codes.append(qrFigure(v.memo, 'Memo'));
+    root.append(codes);
+  }
   root.append(el('p', 'hint', w.hint));
 }
 onHostMessage(FUNDING_PROTOCOL, (m) => {

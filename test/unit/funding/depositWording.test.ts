@@ -26,4 +26,13 @@ describe('deposit wording (src/shared/funding/depositWording.ts)', () => {
     });
     assert.equal(depositWording({ ...xrp, confirms: null }).confirmations, 'not published');
   });
+
+  it('a sandbox address says it is on no blockchain and points to Simulate a Deposit…, never "Send only"', () => {
+    const w = depositWording({ ...usdt, simulated: true });
+    assert.equal(w.title, 'Deposit USDT on TRC20 (sandbox)');
+    assert.equal(w.banner, 'Sandbox address: not on any blockchain. Do not send real funds.');
+    assert.match(w.hint, /Simulate a Deposit…/);
+    assert.doesNotMatch(w.hint, /Send only/);
+    assert.equal(depositWording(usdt).banner, undefined, 'a real address has no sandbox banner');
+  });
 });
