@@ -11,7 +11,7 @@
  *     400002 HTTP 400), permission → 400007 (HTTP 403);
  *  5. rate limit of the row's pool with the row's weight: public per IP, spot/management per user →
  *     HTTP 429, 429000;
- *  6. JSON parse + validation with the row's `params` schema → HTTP 400, 400100 naming the field
+ *  6. JSON parse (nesting ≤ 64 levels, checked first) + validation with the row's `params` schema → HTTP 400, 400100 naming the field
  *     (hot rows first try a fast validator of fastparams.ts that accepts a subset of the schema with
  *     the same output; anything it is unsure of goes through the zod schema, the validator of record);
  *  7. handler (routes.ts) → `{code: "200000", data}`; business errors (ExchangeError, SandboxError
@@ -26,6 +26,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { isSafeNumber, parse as losslessParse, isLosslessNumber } from 'lossless-json';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../api/json';
 import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type EndpointName, type ParsedParamsOf, type Pool, type PoolQuota } from '../../api/endpoints';
 import { describeZodError } from '../../api/schemas';
 import { ExchangeError } from '../core';
@@ -127,12 +128,15 @@ function checkNums(x: unknown, path: string): void {
 }
 
 /**
- * Parse a JSON request body: must be a JSON object; numbers that JSON.parse would round are
- * rejected (send decimals as strings).
- * @throws SandboxError 400100 (HTTP 400) for an empty body, malformed JSON, a non-object, or a lossy number.
+ * Parse a JSON request body: must be a JSON object, nested at most MAX_JSON_DEPTH (64) levels (checked
+ * by a linear scan before any parsing: the lossless check recurses); numbers that JSON.parse would
+ * round are rejected (send decimals as strings).
+ * @throws SandboxError 400100 (HTTP 400) for an empty body, nesting deeper than 64 levels, malformed
+ *   JSON, a non-object, or a lossy number.
  */
 export function parseBody(text: string): unknown {
   if (text.trim() === '') throw new SandboxError('400100', 'request body: must be a JSON object, got an empty body', 400);
+  if (jsonDepthExceeds(text)) throw new SandboxError('400100', `request body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`, 400);
   let v: unknown;
   try {
     v = JSON.parse(text);

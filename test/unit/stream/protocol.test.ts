@@ -113,6 +113,15 @@ describe('stream/feed protocol', () => {
     assert.equal((await p.reply('ok')).json.type, 'pong');
   });
 
+  it('a message nested deeper than 64 levels (5,000 arrays around a long number) gets 400 naming the depth, checked before parsing (it blew the lossless parser stack); the connection stays usable', async () => {
+    const p = track(await connectPublic(sb));
+    p.send(`{"id":"deep","type":"ping","x":${'['.repeat(5000)}12345678901234567890${']'.repeat(5000)}}`);
+    const deep = await p.waitFor((f) => f.json.type === 'error', 'the error of the deep message');
+    assert.deepEqual(deep.json, { type: 'error', code: 400, data: 'malformed JSON: nested deeper than 64 levels' });
+    p.send({ id: 'after', type: 'ping' });
+    assert.equal((await p.reply('after')).json.type, 'pong');
+  });
+
   it('rate limit: the 101st client message within 10 s gets 509 and is not processed', async () => {
     const p = track(await connectPublic(sb));
     for (let i = 1; i <= 100; i++) p.send({ id: `p${i}`, type: 'ping' });

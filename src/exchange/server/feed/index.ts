@@ -12,7 +12,7 @@
  *   `{"id": connectId, "type": "error", "code": 401, "data": "token is expired"}` and close code 4001.
  * - **Messages** from the client: `ping` → `pong` (same id); `subscribe` / `unsubscribe` with
  *   `{id, topic, privateChannel, response}` → `ack` when `response` is true, or an error:
- *   400 invalid (malformed JSON, bad fields, bad topic syntax, unsupported type), 401 (private topic
+ *   400 invalid (malformed JSON or nested deeper than 64 levels, bad fields, bad topic syntax, unsupported type), 401 (private topic
  *   on a public token), 404 (unknown topic or symbol), 509 (more than 100 symbols in one request,
  *   more than 100 topics on the connection, more than 100 client messages in 10 s).
  * - **Idle close**: a connection that sends no ping for `pingInterval + pingTimeout` ms (wall clock)
@@ -29,7 +29,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { parseJson } from '../../../api/json';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, parseJson } from '../../../api/json';
 import { WsSubscribe, numberToDecimal } from '../../../api/streamSchemas';
 import { describeZodError, type BulletToken } from '../../../api/schemas';
 import type { SandboxState } from '../state';
@@ -289,6 +289,10 @@ export class Feed {
       return;
     }
     const text = data.toString('utf8');
+    if (jsonDepthExceeds(text)) {
+      c.send(errorMessage(undefined, 400, `malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`));
+      return;
+    }
     let raw: unknown;
     try {
       raw = parseJson(text);
