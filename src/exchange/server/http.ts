@@ -5,8 +5,10 @@
  *     `/sandbox/v1/*` goes to the admin API (admin.ts);
  *  2. POST needs `Content-Type: application/json` → else HTTP 415, 415000 (the bullet endpoints take
  *     no body: theirs is ignored);
- *  3. body read with a 1 MB cap (Content-Length checked first; a streamed body is cut off at the cap
- *     without buffering the rest) → HTTP 413, 400100;
+ *  3. body read with a 1 MB cap (Content-Length checked first; nothing beyond the cap is buffered)
+ *     → HTTP 413, 400100, answered once the rest of the body was read and dropped (up to 8 MiB in all
+ *     or 2 s: DISCARD_BODY_BYTES / DISCARD_BODY_MS) so that a client writing the whole body first
+ *     still reads the answer; the connection is then closed;
  *  4. private endpoints: signature auth (auth.ts) → 400001/400002/400003/400004/400005 (HTTP 401,
  *     400002 HTTP 400), permission → 400007 (HTTP 403);
  *  5. rate limit of the row's pool with the row's weight: public per IP, spot/management per user →
@@ -41,6 +43,9 @@ import { handleAdmin, AdminContext } from './admin';
 /** Maximum accepted request body, bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The `msg` of the 413 answer (REST and admin API). */
+const TOO_LARGE_MSG = `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`;
+
 /** Options of {@link createRequestHandler}. */
 export interface PipelineOptions {
   state: SandboxState;
@@ -61,34 +66,78 @@ export interface PipelineOptions {
 class BodyTooLarge extends Error {}
 
 /**
+ * An oversized body is read and discarded up to this many bytes in all (its first bytes included)
+ * before the 413 answer: a client that writes the whole body before reading (node:http's
+ * `req.end(body)`) would otherwise lose the answer to EPIPE / ECONNRESET when the server closes a
+ * socket that still holds unread request bytes. A body declared larger is answered at once.
+ */
+export const DISCARD_BODY_BYTES = 8 * 1024 * 1024;
+
+/** … and for at most this long (ms, wall clock), so a slow sender cannot hold the answer back. */
+export const DISCARD_BODY_MS = 2000;
+
+/**
+ * Read and drop the rest of `req`'s body until it ends, `DISCARD_BODY_BYTES` were received in all
+ * (`received` counts those already read), `DISCARD_BODY_MS` passed, or the request fails or closes;
+ * then call `then` (once).
+ */
+function discardRest(req: IncomingMessage, received: number, then: () => void): void {
+  let n = received;
+  let over = false;
+  const finish = (): void => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', finish);
+    req.off('error', finish);
+    req.off('close', finish);
+    then();
+  };
+  const onData = (c: Buffer): void => {
+    n += c.length;
+    if (n > DISCARD_BODY_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DISCARD_BODY_MS);
+  req.on('data', onData);
+  req.on('end', finish);
+  req.on('error', finish);
+  req.on('close', finish);
+  req.resume();
+}
+
+/**
  * Read a request body (UTF-8) with a byte cap, callback style (no promise per request): calls
  * `done(null, text)` on 'end', or `done(BodyTooLarge)` when Content-Length or the bytes received
- * exceed `limit` (a streamed body is cut off there, the rest is not buffered), or `done(err)` on a
+ * exceed `limit` (nothing beyond the cap is buffered; the rest of the body is read and dropped first,
+ * see {@link DISCARD_BODY_BYTES}, so the client gets to read the 413 answer), or `done(err)` on a
  * stream error. `done` is called at most once.
  */
 function readBody(req: IncomingMessage, limit: number, done: (err: Error | null, body: string) => void): void {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
-    done(new BodyTooLarge(), '');
+    if (Number(declared) > DISCARD_BODY_BYTES) done(new BodyTooLarge(), '');
+    else discardRest(req, 0, () => done(new BodyTooLarge(), ''));
     return;
   }
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
   let size = 0;
   let finished = false;
-  req.on('data', (c: Buffer) => {
-    if (finished) return;
+  const onData = (c: Buffer): void => {
     size += c.length;
     if (size > limit) {
       finished = true;
       first = undefined;
       chunks = undefined;
-      done(new BodyTooLarge(), '');
+      req.off('data', onData);
+      discardRest(req, size, () => done(new BodyTooLarge(), ''));
       return;
     }
     if (first === undefined) first = c;
     else (chunks ??= [first]).push(c);
-  });
+  };
+  req.on('data', onData);
   req.on('end', () => {
     if (finished) return;
     finished = true;
@@ -257,7 +306,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
     }
     readBody(req, MAX_BODY_BYTES, (err, body) => {
       try {
-        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes`, 413, true);
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', TOO_LARGE_MSG, 413, true);
         else if (err) throw err;
         else run(body);
       } catch (e) {
@@ -367,7 +416,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
     }
     readBody(req, MAX_BODY_BYTES, (err, body) => {
       try {
-        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`, 413, true);
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', TOO_LARGE_MSG, 413, true);
         else if (err) throw err;
         else afterBody(req, res, method, pathname, rawQuery, match, body);
       } catch (e) {

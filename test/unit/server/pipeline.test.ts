@@ -2,11 +2,13 @@
  * Request-pipeline details of src/exchange/server/http.ts that its fast paths must keep: the
  * lossless-number check of parseBody (skipped only when the body holds no number), the literal
  * route cache (trailing slash, wrong method), and the order-test answers on and off the fast
- * validator; bounded bodies (issue 29 part 3): nesting depth.
+ * validator; bounded bodies (issue 29 parts 3-4): nesting depth, and a body over the cap answered
+ * with the 413 envelope even to a client that writes it all at once.
  */
 import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
-import { parseBody } from '../../../src/exchange/server/http';
+import { MAX_BODY_BYTES, parseBody } from '../../../src/exchange/server/http';
 import { MAX_JSON_DEPTH } from '../../../src/api/json';
 import { SandboxError } from '../../../src/exchange/server/state';
 import { credsOf, rawRequest, signed, startTestSandbox } from './helpers';
@@ -131,5 +133,43 @@ describe('sandbox pipeline: bounded bodies over HTTP (REST and admin)', function
     assert.deepEqual(adm.json, { code: '400100', msg: 'request body: JSON nested deeper than 64 levels' });
     assert.equal(sb.state.users.size, 2, 'no user created (the default user and the seeded liquidity)');
     assert.deepEqual(logs.filter((l) => /internal error/.test(l)), []);
+  });
+
+  /**
+   * POST `bytes` bytes with node:http's own client in one `req.end(body)`, from a child process (in the
+   * test's own process the client's writes interleave with the server's reads and the loss does not show):
+   * the answer, or the client's socket error code.
+   */
+  function postAllAtOnce(path: string, headers: Record<string, string>, bytes: number): Promise<{ status?: number; text?: string; error?: string }> {
+    const client = `
+      const http = require('node:http');
+      const [url, path, headers, size] = process.argv.slice(1);
+      const u = new URL(url);
+      const req = http.request({ host: u.hostname, port: u.port, method: 'POST', path, headers: { 'Content-Type': 'application/json', ...JSON.parse(headers) } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => console.log(JSON.stringify({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') })));
+        res.on('error', (e) => console.log(JSON.stringify({ error: e.code ?? e.message })));
+      });
+      req.on('error', (e) => console.log(JSON.stringify({ error: e.code ?? e.message })));
+      req.end(Buffer.alloc(Number(size), 0x20));
+    `;
+    return new Promise((resolve, reject) => {
+      execFile(process.execPath, ['-e', client, sb.baseUrl, path, JSON.stringify(headers), String(bytes)], { timeout: 20_000 }, (err, stdout) => {
+        if (err) reject(err);
+        else resolve(JSON.parse(stdout) as { status?: number; text?: string; error?: string });
+      });
+    });
+  }
+
+  it("a 2 MB (and a 6 MB) body written at once by node:http's own client gets the 413 envelope (REST and admin), not EPIPE/ECONNRESET", async () => {
+    const want = { status: 413, text: JSON.stringify({ code: '400100', msg: `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)` }) };
+    for (let round = 0; round < 3; round++) {
+      for (const bytes of [2 * 1024 * 1024, 6 * 1024 * 1024]) assert.deepEqual(await postAllAtOnce('/api/v1/hf/orders', {}, bytes), want, `REST, ${bytes} bytes, round ${round}`);
+      for (const bytes of [2 * 1024 * 1024, 6 * 1024 * 1024]) {
+        assert.deepEqual(await postAllAtOnce('/sandbox/v1/users', { Authorization: `Bearer ${sb.adminToken}` }, bytes), want, `admin, ${bytes} bytes, round ${round}`);
+      }
+    }
+    assert.equal((await rawRequest(sb.baseUrl, 'GET', '/api/v1/status')).json.code, '200000');
   });
 });
