@@ -49,7 +49,7 @@ interface Kept {
   doneOrders: string[];
   fills: string[];
   ledger: number[];
-  tape: number[];
+  tape: string[];
   candles: Record<string, number[]>;
 }
 
@@ -62,7 +62,7 @@ function observe(state: SandboxState, uid: string): Kept {
     doneOrders: state.exchange.doneOrders(uid, SYM, { limit: 100 }).map((o) => o.clientOid ?? '').sort(),
     fills: [...new Set(state.exchange.fills(uid, { symbol: SYM, limit: 100 }).items.map((f) => f.orderId))].sort(),
     ledger: state.ledger.entriesOf(uid).map((e) => e.id).sort((a, b) => a - b),
-    tape: state.tape.recentTrades(SYM).map((t) => t.sequence).sort((a, b) => a - b),
+    tape: state.tape.recentTrades(SYM).map((t) => t.sequence).sort(),
     candles,
   };
 }
@@ -140,7 +140,7 @@ function run(events: Event[], end: number, snapAt: number, kill: boolean): Recor
     // every ledger entry and tape trade ever made (a command's own prune drops only older ones, so
     // looking after each command sees them all)
     const ledgerMade = new Map<number, number>();
-    const tapeMade = new Map<number, number>();
+    const tapeMade = new Map<string, number>();
     const look = (): void => {
       for (const e of st.ledger.entriesOf(u.uid)) ledgerMade.set(e.id, e.createdAt);
       for (const tr of st.tape.recentTrades(SYM)) tapeMade.set(tr.sequence, tr.time);
@@ -167,7 +167,7 @@ function run(events: Event[], end: number, snapAt: number, kill: boolean): Recor
       doneOrders: newer(made.done).sort(),
       fills: newer(made.fills).sort(),
       ledger: newer(ledgerMade).sort((x, y) => x - y),
-      tape: newer(tapeMade).sort((x, y) => x - y),
+      tape: newer(tapeMade).sort(),
       candles,
     };
     assert.equal(tapeMade.size, made.fills.size, 'one tape trade per IOC order');
