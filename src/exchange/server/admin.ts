@@ -15,6 +15,7 @@
  * | GET /sandbox/v1/withdrawals?uid= | | WithdrawalRecord[] |
  * | POST /sandbox/v1/withdrawals/{withdrawalId}/fail | {reason?} | WithdrawalRecord (hold released) |
  * | GET /sandbox/v1/invariants | | {ok: true} or HTTP 500 {code: "500001", msg: first violation} |
+ * | GET /sandbox/v1/identity?nonce= (no Authorization) | | {sandbox: "spotdesk", pid, proof} (see {@link identityAnswer}) |
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import { AccountType, DecimalString as Decimal, describeZodError, KeyPermission,
 import { ExchangeError } from '../core';
 import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord } from './state';
 import { parseBody } from './http';
+import { identityProof } from './stateLock';
 
 /** Context of an admin request. */
 export interface AdminContext {
@@ -66,6 +68,21 @@ export function userCredentials(u: UserRecord): { uid: string; apiKey: string; a
   return { uid: u.uid, apiKey: u.apiKey, apiSecret: u.apiSecret, apiPassphrase: u.apiPassphrase, keyVersion: u.keyVersion };
 }
 
+/** `GET /sandbox/v1/identity` nonces: 32 to 128 hex digits. */
+const NONCE = /^[0-9a-f]{32,128}$/;
+
+/**
+ * `GET /sandbox/v1/identity?nonce=N` (loopback only, no Authorization): `{sandbox: "spotdesk", pid,
+ * proof: identityProof(adminToken, N)}` — how a sandbox refused a state dir checks that the URL the
+ * lock holder gave is the sandbox of that state dir (stateLock.ts `confirmHolderUrl`) without sending
+ * the admin token anywhere. HTTP 400 400100 for a nonce that is not 32–128 lowercase hex digits.
+ */
+function identityAnswer(adminToken: string, rawQuery: string): { status: number; body: unknown } {
+  const nonce = new URLSearchParams(rawQuery).get('nonce') ?? '';
+  if (!NONCE.test(nonce)) return { status: 400, body: { code: '400100', msg: 'nonce: must be 32 to 128 lowercase hex digits' } };
+  return ok({ sandbox: 'spotdesk', pid: process.pid, proof: identityProof(adminToken, nonce) });
+}
+
 function ok(data: unknown): { status: number; body: unknown } {
   return { status: 200, body: { code: '200000', data } };
 }
@@ -82,6 +99,7 @@ function parse<T extends z.ZodType>(schema: T, body: string): z.output<T> {
  */
 export function handleAdmin(ctx: AdminContext, req: IncomingMessage, method: string, pathname: string, rawQuery: string, body: string): { status: number; body: unknown } {
   if (!isLoopback(req.socket.remoteAddress)) return { status: 403, body: { code: '403000', msg: 'the sandbox admin API is loopback only' } };
+  if (method === 'GET' && pathname.replace(/\/+$/, '') === '/sandbox/v1/identity') return identityAnswer(ctx.adminToken, rawQuery);
   const auth = String(req.headers.authorization ?? '');
   const m = /^Bearer (.+)$/.exec(auth);
   if (!m || !safeEqual(m[1], ctx.adminToken)) return { status: 401, body: { code: '400003', msg: 'admin API: missing or wrong Authorization: Bearer <admin-token>' } };

@@ -5,13 +5,15 @@
  *     `/sandbox/v1/*` goes to the admin API (admin.ts);
  *  2. POST needs `Content-Type: application/json` → else HTTP 415, 415000 (the bullet endpoints take
  *     no body: theirs is ignored);
- *  3. body read with a 1 MB cap (Content-Length checked first; a streamed body is cut off at the cap
- *     without buffering the rest) → HTTP 413, 400100;
+ *  3. body read with a 1 MB cap (Content-Length checked first; nothing beyond the cap is buffered)
+ *     → HTTP 413, 400100, answered once the rest of the body was read and dropped (up to 8 MiB in all
+ *     or 2 s: DISCARD_BODY_BYTES / DISCARD_BODY_MS) so that a client writing the whole body first
+ *     still reads the answer; the connection is then closed;
  *  4. private endpoints: signature auth (auth.ts) → 400001/400002/400003/400004/400005 (HTTP 401,
  *     400002 HTTP 400), permission → 400007 (HTTP 403);
  *  5. rate limit of the row's pool with the row's weight: public per IP, spot/management per user →
  *     HTTP 429, 429000;
- *  6. JSON parse + validation with the row's `params` schema → HTTP 400, 400100 naming the field
+ *  6. JSON parse (nesting ≤ 64 levels, checked first) + validation with the row's `params` schema → HTTP 400, 400100 naming the field
  *     (hot rows first try a fast validator of fastparams.ts that accepts a subset of the schema with
  *     the same output; anything it is unsure of goes through the zod schema, the validator of record);
  *  7. handler (routes.ts) → `{code: "200000", data}`; business errors (ExchangeError, SandboxError
@@ -26,6 +28,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { isSafeNumber, parse as losslessParse, isLosslessNumber } from 'lossless-json';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../api/json';
 import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type EndpointName, type ParsedParamsOf, type Pool, type PoolQuota } from '../../api/endpoints';
 import { describeZodError } from '../../api/schemas';
 import { ExchangeError } from '../core';
@@ -39,6 +42,9 @@ import { handleAdmin, AdminContext } from './admin';
 
 /** Maximum accepted request body, bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The `msg` of the 413 answer (REST and admin API). */
+const TOO_LARGE_MSG = `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`;
 
 /** Options of {@link createRequestHandler}. */
 export interface PipelineOptions {
@@ -60,34 +66,78 @@ export interface PipelineOptions {
 class BodyTooLarge extends Error {}
 
 /**
+ * An oversized body is read and discarded up to this many bytes in all (its first bytes included)
+ * before the 413 answer: a client that writes the whole body before reading (node:http's
+ * `req.end(body)`) would otherwise lose the answer to EPIPE / ECONNRESET when the server closes a
+ * socket that still holds unread request bytes. A body declared larger is answered at once.
+ */
+export const DISCARD_BODY_BYTES = 8 * 1024 * 1024;
+
+/** … and for at most this long (ms, wall clock), so a slow sender cannot hold the answer back. */
+export const DISCARD_BODY_MS = 2000;
+
+/**
+ * Read and drop the rest of `req`'s body until it ends, `DISCARD_BODY_BYTES` were received in all
+ * (`received` counts those already read), `DISCARD_BODY_MS` passed, or the request fails or closes;
+ * then call `then` (once).
+ */
+function discardRest(req: IncomingMessage, received: number, then: () => void): void {
+  let n = received;
+  let over = false;
+  const finish = (): void => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', finish);
+    req.off('error', finish);
+    req.off('close', finish);
+    then();
+  };
+  const onData = (c: Buffer): void => {
+    n += c.length;
+    if (n > DISCARD_BODY_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DISCARD_BODY_MS);
+  req.on('data', onData);
+  req.on('end', finish);
+  req.on('error', finish);
+  req.on('close', finish);
+  req.resume();
+}
+
+/**
  * Read a request body (UTF-8) with a byte cap, callback style (no promise per request): calls
  * `done(null, text)` on 'end', or `done(BodyTooLarge)` when Content-Length or the bytes received
- * exceed `limit` (a streamed body is cut off there, the rest is not buffered), or `done(err)` on a
+ * exceed `limit` (nothing beyond the cap is buffered; the rest of the body is read and dropped first,
+ * see {@link DISCARD_BODY_BYTES}, so the client gets to read the 413 answer), or `done(err)` on a
  * stream error. `done` is called at most once.
  */
 function readBody(req: IncomingMessage, limit: number, done: (err: Error | null, body: string) => void): void {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
-    done(new BodyTooLarge(), '');
+    if (Number(declared) > DISCARD_BODY_BYTES) done(new BodyTooLarge(), '');
+    else discardRest(req, 0, () => done(new BodyTooLarge(), ''));
     return;
   }
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
   let size = 0;
   let finished = false;
-  req.on('data', (c: Buffer) => {
-    if (finished) return;
+  const onData = (c: Buffer): void => {
     size += c.length;
     if (size > limit) {
       finished = true;
       first = undefined;
       chunks = undefined;
-      done(new BodyTooLarge(), '');
+      req.off('data', onData);
+      discardRest(req, size, () => done(new BodyTooLarge(), ''));
       return;
     }
     if (first === undefined) first = c;
     else (chunks ??= [first]).push(c);
-  });
+  };
+  req.on('data', onData);
   req.on('end', () => {
     if (finished) return;
     finished = true;
@@ -127,12 +177,15 @@ function checkNums(x: unknown, path: string): void {
 }
 
 /**
- * Parse a JSON request body: must be a JSON object; numbers that JSON.parse would round are
- * rejected (send decimals as strings).
- * @throws SandboxError 400100 (HTTP 400) for an empty body, malformed JSON, a non-object, or a lossy number.
+ * Parse a JSON request body: must be a JSON object, nested at most MAX_JSON_DEPTH (64) levels (checked
+ * by a linear scan before any parsing: the lossless check recurses); numbers that JSON.parse would
+ * round are rejected (send decimals as strings).
+ * @throws SandboxError 400100 (HTTP 400) for an empty body, nesting deeper than 64 levels, malformed
+ *   JSON, a non-object, or a lossy number.
  */
 export function parseBody(text: string): unknown {
   if (text.trim() === '') throw new SandboxError('400100', 'request body: must be a JSON object, got an empty body', 400);
+  if (jsonDepthExceeds(text)) throw new SandboxError('400100', `request body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`, 400);
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -253,7 +306,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
     }
     readBody(req, MAX_BODY_BYTES, (err, body) => {
       try {
-        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes`, 413, true);
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', TOO_LARGE_MSG, 413, true);
         else if (err) throw err;
         else run(body);
       } catch (e) {
@@ -363,7 +416,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
     }
     readBody(req, MAX_BODY_BYTES, (err, body) => {
       try {
-        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', `request body exceeds ${MAX_BODY_BYTES} bytes (1 MB)`, 413, true);
+        if (err instanceof BodyTooLarge) sendPublicError(req, res, '400100', TOO_LARGE_MSG, 413, true);
         else if (err) throw err;
         else afterBody(req, res, method, pathname, rawQuery, match, body);
       } catch (e) {

@@ -621,8 +621,11 @@ export class SandboxState {
   pruneHistory(t: number): number {
     const cutoff = t - HISTORY_WINDOW_MS;
     let n = this.ledger.prune(cutoff) + this.tape.prune(cutoff);
-    while (n < this.deposits.length && this.deposits[n].createdAt < cutoff) n++;
-    if (n > 0) this.deposits.splice(0, n);
+    // deposits are in creation order: the old ones are a prefix
+    let old = 0;
+    while (old < this.deposits.length && this.deposits[old].createdAt < cutoff) old++;
+    if (old > 0) this.deposits.splice(0, old);
+    n += old;
     for (const [id, w] of this.withdrawals) {
       if (w.status !== 'PROCESSING' && w.updatedAt < cutoff) {
         this.withdrawals.delete(id);

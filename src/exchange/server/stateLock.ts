@@ -15,9 +15,18 @@
  * OS, connects to the holder, and reads one JSON line describing it (pid, start time, base URL), so
  * the refusal names the holder and says what to do ({@link StateDirInUseError}). The listening socket
  * is unref'd and never keeps the process alive.
+ *
+ * The holder's line is a claim, not a fact: an abstract socket has no file permissions, so ANY local
+ * process (of any user) can bind the name first and say what it likes (issue 29, part 4). Its base URL
+ * is shown only once confirmed ({@link confirmHolderUrl}): a loopback `http://` URL (127.0.0.0/8, ::1,
+ * localhost) whose `GET /sandbox/v1/identity?nonce=…` answers, within a second, the holder's pid and
+ * HMAC-SHA256(admin token of THIS state dir, nonce) — a proof only the sandbox that owns the state
+ * dir's `admin-token` (mode 0600) can give, and which never sends the token anywhere. Otherwise the
+ * refusal names only the claimed pid and the state dir.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,21 +42,105 @@ export interface LockHolder {
 
 /** Thrown by {@link acquireStateDirLock} when another live process holds the state dir. */
 export class StateDirInUseError extends Error {
+  /**
+   * @param holder what the holder said about itself (undefined when it did not answer in time); its
+   *   `baseUrl` is '' unless `confirmed`
+   * @param confirmed true when the holder proved to be the SpotDesk sandbox of `stateDir` at
+   *   `holder.baseUrl` ({@link confirmHolderUrl}); otherwise only its claimed pid is named
+   */
   constructor(
     readonly stateDir: string,
-    /** the holder's description, undefined when it did not answer in time */
     readonly holder: LockHolder | undefined,
+    readonly confirmed = false,
   ) {
-    const who = holder
-      ? `the SpotDesk sandbox of process ${holder.pid} (started ${new Date(holder.startedAt).toISOString()}${holder.baseUrl ? `, serving ${holder.baseUrl}` : ''})`
-      : 'another process (it did not say which)';
+    const creds = path.join(stateDir, 'credentials.json');
     super(
-      `state dir ${stateDir} is in use by ${who}. ` +
-        `Use that sandbox${holder?.baseUrl ? ` at ${holder.baseUrl}` : ''} (its key is in ${path.join(stateDir, 'credentials.json')}), ` +
-        `stop it${holder ? ` (kill ${holder.pid})` : ''}, or start this one with another --state-dir.`,
+      holder && confirmed
+        ? `state dir ${stateDir} is in use by the SpotDesk sandbox of process ${holder.pid} (started ${new Date(holder.startedAt).toISOString()}, serving ${holder.baseUrl}). ` +
+            `Use that sandbox at ${holder.baseUrl} (its key is in ${creds}), stop it (kill ${holder.pid}), or start this one with another --state-dir.`
+        : holder
+          ? `state dir ${stateDir} is in use by another process (it says it is process ${holder.pid}, but it did not prove to be the SpotDesk sandbox of this state dir, ` +
+              `so no address it gave is shown). Stop that process, or start this one with another --state-dir.`
+          : `state dir ${stateDir} is in use by another process (it did not say which). Stop it, or start this one with another --state-dir.`,
     );
     this.name = 'StateDirInUseError';
   }
+}
+
+/** The proof a sandbox gives of owning its state dir's admin token: hex HMAC-SHA256(adminToken, context + nonce). */
+export function identityProof(adminToken: string, nonce: string): string {
+  return createHmac('sha256', adminToken).update(`spotdesk-sandbox-identity\n${nonce}`).digest('hex');
+}
+
+/** True for loopback host names of a URL: 127.0.0.0/8 (dotted quad), ::1, localhost. */
+function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && m.slice(1).every((x) => Number(x) <= 255);
+}
+
+/** GET `url` (a JSON body of at most 4 KB) within `timeoutMs`; undefined on any failure. */
+function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v: unknown): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(v);
+    };
+    const req = http.get(url, { agent: false, headers: { Accept: 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+        if (text.length > 4096) finish(undefined);
+      });
+      res.on('end', () => {
+        try {
+          finish(res.statusCode === 200 ? JSON.parse(text) : undefined);
+        } catch {
+          finish(undefined);
+        }
+      });
+      res.on('error', () => finish(undefined));
+    });
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    req.on('error', () => finish(undefined));
+  });
+}
+
+/**
+ * Check a lock holder's claimed base URL (see the module doc): accepted only when it is an `http:` URL
+ * of a loopback host with no credentials, and its `GET /sandbox/v1/identity?nonce=N` answers within
+ * `timeoutMs` `{data: {sandbox: "spotdesk", pid: holder.pid, proof: identityProof(admin token, N)}}`,
+ * the admin token being read from `STATE_DIR/admin-token`.
+ * @returns the URL's origin (e.g. `http://127.0.0.1:8100`) when confirmed, else undefined (never throws).
+ */
+export async function confirmHolderUrl(stateDir: string, holder: LockHolder, timeoutMs = 1000): Promise<string | undefined> {
+  let u: URL;
+  try {
+    u = new URL(holder.baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' || u.username !== '' || u.password !== '' || !isLoopbackHost(u.hostname)) return undefined;
+  let adminToken: string;
+  try {
+    adminToken = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (adminToken === '') return undefined;
+  const nonce = randomBytes(16).toString('hex');
+  const ans = (await getJson(`${u.origin}/sandbox/v1/identity?nonce=${nonce}`, timeoutMs)) as { data?: { sandbox?: unknown; pid?: unknown; proof?: unknown } } | undefined;
+  const d = ans?.data;
+  if (!d || d.sandbox !== 'spotdesk' || d.pid !== holder.pid || typeof d.proof !== 'string') return undefined;
+  const want = Buffer.from(identityProof(adminToken, nonce), 'utf8');
+  const got = Buffer.from(d.proof, 'utf8');
+  return got.length === want.length && timingSafeEqual(got, want) ? u.origin : undefined;
 }
 
 /** A held state-dir lock. */
@@ -117,8 +210,12 @@ export function askHolder(address: string, timeoutMs = 2000): Promise<LockHolder
       const nl = text.indexOf('\n');
       if (nl < 0) return;
       try {
-        const v = JSON.parse(text.slice(0, nl)) as LockHolder;
-        finish(Number.isSafeInteger(v.pid) ? v : undefined);
+        const v = JSON.parse(text.slice(0, nl)) as Partial<LockHolder> | null;
+        // a claim from whoever holds the name: only well-formed fields are kept
+        const ok = v !== null && typeof v === 'object' && Number.isSafeInteger(v.pid) && (v.pid as number) > 0;
+        const started = typeof v?.startedAt === 'number' && Number.isFinite(new Date(v.startedAt).getTime()) ? v.startedAt : 0;
+        const baseUrl = typeof v?.baseUrl === 'string' && v.baseUrl.length <= 300 ? v.baseUrl : '';
+        finish(ok ? { pid: v.pid as number, startedAt: started, baseUrl } : undefined);
       } catch {
         finish(undefined);
       }
@@ -130,7 +227,8 @@ export function askHolder(address: string, timeoutMs = 2000): Promise<LockHolder
 
 /**
  * Take the exclusive lock of `stateDir` (see the module doc).
- * @throws StateDirInUseError when another live process (or this one) holds it
+ * @throws StateDirInUseError when another live process (or this one) holds it; the holder's base URL
+ *   is kept only when {@link confirmHolderUrl} confirms it
  * @throws Error on an unexpected OS error
  */
 export async function acquireStateDirLock(stateDir: string): Promise<StateDirLock> {
@@ -163,6 +261,8 @@ export async function acquireStateDirLock(stateDir: string): Promise<StateDirLoc
       if (isSocketFile(address)) fs.rmSync(address, { force: true });
       continue;
     }
-    throw new StateDirInUseError(stateDir, holder === 'refused' ? undefined : holder);
+    if (holder === 'refused' || holder === undefined) throw new StateDirInUseError(stateDir, undefined);
+    const url = holder.baseUrl ? await confirmHolderUrl(stateDir, holder) : undefined;
+    throw new StateDirInUseError(stateDir, { ...holder, baseUrl: url ?? '' }, url !== undefined);
   }
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { ENDPOINTS, KUCOIN_RESERVED_SEGMENTS, fillPath, matchEndpoint, pathExists, POOL_QUOTAS } from '../../../src/api/endpoints';
-import { needsLossless, parseJson } from '../../../src/api/json';
+import { jsonDepthExceeds, needsLossless, parseJson } from '../../../src/api/json';
 import * as S from '../../../src/api/schemas';
 
 /** The "field: why" description of a failed parse. */
@@ -132,6 +132,16 @@ describe('json: lossless decode', () => {
   it('invalid JSON throws SyntaxError on both paths', () => {
     assert.throws(() => parseJson('<html>'), SyntaxError);
     assert.throws(() => parseJson('{"a":11029373945659392,'), SyntaxError);
+  });
+  it('depth: more than 64 levels on the lossless path is a SyntaxError naming the depth (the recursive parser blew its stack); the scan skips strings and escapes', () => {
+    assert.throws(() => parseJson(`${'['.repeat(5000)}11029373945659392${']'.repeat(5000)}`), { name: 'SyntaxError', message: 'JSON nested deeper than 64 levels' });
+    assert.deepEqual(parseJson(`${'['.repeat(64)}11029373945659392${']'.repeat(64)}`), JSON.parse(`${'['.repeat(64)}"11029373945659392"${']'.repeat(64)}`));
+    assert.equal(jsonDepthExceeds('['.repeat(65)), true);
+    assert.equal(jsonDepthExceeds('['.repeat(64)), false);
+    assert.equal(jsonDepthExceeds(`"${'['.repeat(100)}"`), false);
+    assert.equal(jsonDepthExceeds(`["\\\\"${'['.repeat(64)}`), true, 'an escaped backslash ends before the quote: the string is closed');
+    assert.equal(jsonDepthExceeds(`["\\\\"${'['.repeat(63)}`), false);
+    assert.equal(jsonDepthExceeds(`["\\"${'['.repeat(100)}`), false, 'an escaped quote does not close the string');
   });
 });
 

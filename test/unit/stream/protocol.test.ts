@@ -11,8 +11,8 @@ import * as Decimal from '../../../src/api/decimal';
 import { decodeStreamMessage, type StreamData } from '../../../src/api/streamSchemas';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { TOKEN_TTL_MS } from '../../../src/exchange/server/feed';
-import { admin, rawRequest, startTestSandbox } from '../server/helpers';
-import { FakeEvents, connectPublic, open, privateToken, publicToken, subscribe, until, type WsProbe } from './helpers';
+import { admin, createUser, rawRequest, startTestSandbox } from '../server/helpers';
+import { FakeEvents, connectPublic, open, privateToken, publicToken, subscribe, until, type Frame, type WsProbe } from './helpers';
 
 function decoded(text: string): StreamData {
   const m = decodeStreamMessage(text);
@@ -111,6 +111,15 @@ describe('stream/feed protocol', () => {
     assert.match(String(noTopic.json.data), /topic/);
     p.send({ id: 'ok', type: 'ping' });
     assert.equal((await p.reply('ok')).json.type, 'pong');
+  });
+
+  it('a message nested deeper than 64 levels (5,000 arrays around a long number) gets 400 naming the depth, checked before parsing (it blew the lossless parser stack); the connection stays usable', async () => {
+    const p = track(await connectPublic(sb));
+    p.send(`{"id":"deep","type":"ping","x":${'['.repeat(5000)}12345678901234567890${']'.repeat(5000)}}`);
+    const deep = await p.waitFor((f) => f.json.type === 'error', 'the error of the deep message');
+    assert.deepEqual(deep.json, { type: 'error', code: 400, data: 'malformed JSON: nested deeper than 64 levels' });
+    p.send({ id: 'after', type: 'ping' });
+    assert.equal((await p.reply('after')).json.type, 'pong');
   });
 
   it('rate limit: the 101st client message within 10 s gets 509 and is not processed', async () => {
@@ -345,6 +354,77 @@ describe('stream/feed limits and bounds', () => {
       assert.equal((await q.closed).code, 1009);
       p.close();
     } finally {
+      await sb.close();
+    }
+  });
+
+  /** Open `n` connections (connectIds `${tag}0…`) and wait for each one's first frame: welcome, or the error it is refused with. */
+  async function openMany(endpoint: string, token: string | (() => Promise<string>), n: number, tag: string): Promise<{ probes: WsProbe[]; first: Frame[] }> {
+    const probes: WsProbe[] = [];
+    for (let i = 0; i < n; i++) probes.push(open(endpoint, typeof token === 'string' ? token : await token(), `${tag}${i}`));
+    const first = await Promise.all(probes.map((p) => p.waitFor((f) => f.json.type === 'welcome' || f.json.type === 'error', 'welcome or error')));
+    return { probes, first };
+  }
+  const welcomed = (fs: Frame[]): number => fs.filter((f) => f.json.type === 'welcome').length;
+
+  it('fair share: a flood on one public token stops at the per-token cap, many public tokens at the loopback address cap (509, close 1013); private streams of the flooded sandbox still connect, capped per user', async () => {
+    const sb = await startTestSandbox({ feed: { maxConnections: 12, maxConnectionsPerToken: 3, maxPublicConnectionsPerIp: 6, maxConnectionsPerUser: 2, events: null } });
+    const all: WsProbe[] = [];
+    try {
+      const t = await publicToken(sb);
+      // one token, 20 connections: before the caps the first 12 took every connection and the rest got HTTP 503
+      const flood = await openMany(t.endpoint, t.token, 20, 'f');
+      all.push(...flood.probes);
+      assert.equal(welcomed(flood.first), 3);
+      const refused = flood.first.findIndex((f) => f.json.type === 'error');
+      assert.deepEqual(flood.first[refused].json, { id: `f${refused}`, type: 'error', code: 509, data: 'exceed max connection count limitation of 3 per token' });
+      assert.equal((await flood.probes[refused].closed).code, 1013);
+      // fresh public tokens from the same (loopback) address: 6 public connections in all
+      const more = await openMany(t.endpoint, async () => (await publicToken(sb)).token, 10, 'm');
+      all.push(...more.probes);
+      assert.equal(welcomed(more.first), 3);
+      assert.deepEqual(more.first.find((f) => f.json.type === 'error')?.json.data, 'exceed max connection count limitation of 6 public connections per IP address');
+      // the default user's private stream (the extension's) and another user's still connect; each user up to 2
+      const mine = await privateToken(sb);
+      const own = await openMany(mine.endpoint, async () => (await privateToken(sb)).token, 3, 'own');
+      all.push(...own.probes);
+      assert.equal(welcomed(own.first), 2);
+      assert.deepEqual(own.first[2].json, { id: 'own2', type: 'error', code: 509, data: 'exceed max connection count limitation of 2 per user' });
+      const other = await createUser(sb);
+      const theirs = await openMany(mine.endpoint, async () => (await privateToken(sb, other)).token, 1, 'other');
+      all.push(...theirs.probes);
+      assert.equal(welcomed(theirs.first), 1);
+      await subscribe(theirs.probes[0], '/spotMarket/tradeOrdersV2');
+      assert.equal(sb.feed.stats.connections, 3 + 3 + 2 + 1);
+      assert.equal(sb.feed.stats.refusedConnections, 17 + 7 + 1);
+      // a closed connection frees its slot
+      flood.probes[0].close();
+      await until(() => sb.feed.stats.connections === 8, 'the closed connection forgotten');
+      const again = await openMany(t.endpoint, t.token, 1, 'again');
+      all.push(...again.probes);
+      assert.equal(welcomed(again.first), 1);
+    } finally {
+      for (const p of all) p.close();
+      await sb.close();
+    }
+  });
+
+  it('fair share defaults: one public token opens at most 100 connections (it took 498 and locked everyone out); the private stream still connects', async function () {
+    this.timeout(30_000);
+    const sb = await startTestSandbox({ feed: { events: null } });
+    const all: WsProbe[] = [];
+    try {
+      const t = await publicToken(sb);
+      const flood = await openMany(t.endpoint, t.token, 120, 'f');
+      all.push(...flood.probes);
+      assert.equal(welcomed(flood.first), 100);
+      const priv = await privateToken(sb);
+      const own = await openMany(priv.endpoint, priv.token, 1, 'own');
+      all.push(...own.probes);
+      assert.equal(welcomed(own.first), 1);
+      await subscribe(own.probes[0], '/account/balance');
+    } finally {
+      for (const p of all) p.close();
       await sb.close();
     }
   });

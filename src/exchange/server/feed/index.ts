@@ -12,7 +12,7 @@
  *   `{"id": connectId, "type": "error", "code": 401, "data": "token is expired"}` and close code 4001.
  * - **Messages** from the client: `ping` → `pong` (same id); `subscribe` / `unsubscribe` with
  *   `{id, topic, privateChannel, response}` → `ack` when `response` is true, or an error:
- *   400 invalid (malformed JSON, bad fields, bad topic syntax, unsupported type), 401 (private topic
+ *   400 invalid (malformed JSON or nested deeper than 64 levels, bad fields, bad topic syntax, unsupported type), 401 (private topic
  *   on a public token), 404 (unknown topic or symbol), 509 (more than 100 symbols in one request,
  *   more than 100 topics on the connection, more than 100 client messages in 10 s).
  * - **Idle close**: a connection that sends no ping for `pingInterval + pingTimeout` ms (wall clock)
@@ -21,6 +21,17 @@
  *   most `maxPayloadBytes` (larger: close 1009, by `ws`); at most `sendBufferLimitBytes` unsent bytes
  *   per connection (more: the connection is dropped, see ./publisher.ts). So the feed's memory is
  *   bounded by maxConnections × (sendBufferLimitBytes + one flush) whatever the clients do.
+ * - **Fair share** (issue 29 part 4; KuCoin: "Number of connections per user ID: ≤ 800"), so that one
+ *   client cannot take every connection and lock the others out: at most `maxConnectionsPerUser`
+ *   private connections per user, `maxConnectionsPerToken` per token, and `maxPublicConnectionsPerIp`
+ *   public connections per client address, where every loopback address (127.0.0.0/8, ::1) counts as
+ *   ONE address. Private connections do not count against the address: the sandbox usually listens on
+ *   127.0.0.1, where every client — the extension, bots, tests — shares that one address, and a user's
+ *   private stream must survive a local public flood; so the per-address cap (300) stays below the
+ *   global one (500) and leaves 200 connections that only private tokens, capped per user, can take. A
+ *   connection over one of these caps is answered, after the upgrade, with
+ *   `{"id": connectId, "type": "error", "code": 509, "data": "exceed max connection count limitation of N per …"}`
+ *   and closed with code 1013 (try again later).
  * - The sandbox never crashes on a WebSocket message: every handler catches and answers 400/500.
  *
  * Publishing (the core's events, after the journal, serialized once per topic) is ./publisher.ts.
@@ -29,7 +40,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { parseJson } from '../../../api/json';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, parseJson } from '../../../api/json';
 import { WsSubscribe, numberToDecimal } from '../../../api/streamSchemas';
 import { describeZodError, type BulletToken } from '../../../api/schemas';
 import type { SandboxState } from '../state';
@@ -52,8 +63,18 @@ export interface FeedOptions {
   pingTimeoutMs?: number;
   /** Unsent bytes allowed per connection before it is dropped. Default 2 MiB. */
   sendBufferLimitBytes?: number;
-  /** Open connections allowed. Default 500. */
+  /** Open connections allowed in all (more: HTTP 503 at the upgrade). Default 500. */
   maxConnections?: number;
+  /** Open private connections allowed per user (KuCoin documents ≤ 800 per UID; the sandbox has 500 in all). Default 100. */
+  maxConnectionsPerUser?: number;
+  /** Open connections allowed per token (public or private). Default 100. */
+  maxConnectionsPerToken?: number;
+  /**
+   * Open PUBLIC connections allowed per client address, every loopback address counting as one
+   * (private connections are capped per user instead). Default 300, below `maxConnections` so that
+   * private streams keep room when every client is local.
+   */
+  maxPublicConnectionsPerIp?: number;
   /** Topics (symbol × channel, or a private topic) per connection. Default 100. */
   maxTopicsPerConnection?: number;
   /** Client messages allowed per window. Default 100 (KuCoin: 100 per 10 s). */
@@ -81,11 +102,28 @@ export interface FeedStats extends PublisherStats {
   idleCloses: number;
   /** Client messages refused by the rate limit. */
   rateLimited: number;
+  /** Connections refused by a per-user, per-token or per-address cap (509). */
+  refusedConnections: number;
 }
 
 const CLOSE_TOKEN = 4001;
 const CLOSE_IDLE = 4002;
 const CLOSE_SHUTDOWN = 1001;
+/** "Try Again Later" (RFC 6455 registry): a connection over a fair-share cap. */
+const CLOSE_OVER_CAP = 1013;
+
+/** The key of a client address for the per-address cap: every loopback address is one. */
+function addressKey(addr: string | undefined): string {
+  const a = (addr ?? '').replace(/^::ffff:/i, '');
+  return a.startsWith('127.') || a === '::1' ? 'loopback' : a;
+}
+
+/** Add `d` to the count of `key` (a count that reaches 0 is removed, so the map holds open connections only). */
+function bump(counts: Map<string, number>, key: string, d: number): void {
+  const n = (counts.get(key) ?? 0) + d;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
 
 /** One client connection. */
 class Connection implements Subscriber {
@@ -101,6 +139,10 @@ class Connection implements Subscriber {
     readonly socket: Duplex,
     /** The user of a private token, undefined for a public one. */
     readonly uid: string | undefined,
+    /** The token it connected with (per-token cap). */
+    readonly token: string,
+    /** Its client address key (per-address cap of public connections), see addressKey. */
+    readonly address: string,
     /** Called when a control message left more than the bound unsent (a client that does not read). */
     private readonly overBound: () => boolean,
   ) {
@@ -144,6 +186,13 @@ export class Feed {
   private readonly pingInterval: number;
   private readonly pingTimeout: number;
   private readonly maxConnections: number;
+  private readonly maxPerUser: number;
+  private readonly maxPerToken: number;
+  private readonly maxPublicPerIp: number;
+  /** Open connections per user (private), per token, and public ones per address key. */
+  private readonly perUser = new Map<string, number>();
+  private readonly perToken = new Map<string, number>();
+  private readonly publicPerIp = new Map<string, number>();
   private readonly sendBufferLimit: number;
   private readonly maxTopics: number;
   private readonly msgLimit: number;
@@ -154,7 +203,7 @@ export class Feed {
   private readonly conns = new Set<Connection>();
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly log: (line: string) => void;
-  private readonly counters = { rejectedTokens: 0, idleCloses: 0, rateLimited: 0 };
+  private readonly counters = { rejectedTokens: 0, idleCloses: 0, rateLimited: 0, refusedConnections: 0 };
   private closed = false;
 
   constructor(
@@ -165,6 +214,9 @@ export class Feed {
     this.pingInterval = opts.pingIntervalMs ?? 18_000;
     this.pingTimeout = opts.pingTimeoutMs ?? 10_000;
     this.maxConnections = opts.maxConnections ?? 500;
+    this.maxPerUser = opts.maxConnectionsPerUser ?? 100;
+    this.maxPerToken = opts.maxConnectionsPerToken ?? 100;
+    this.maxPublicPerIp = opts.maxPublicConnectionsPerIp ?? 300;
     this.sendBufferLimit = opts.sendBufferLimitBytes ?? 2 * 1024 * 1024;
     this.maxTopics = opts.maxTopicsPerConnection ?? 100;
     this.msgLimit = opts.clientMessageLimit ?? 100;
@@ -223,7 +275,8 @@ export class Feed {
         return;
       }
       const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, socket, params.get('token') ?? '', params.get('connectId') ?? ''));
+      const address = addressKey(req.socket.remoteAddress);
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, socket, params.get('token') ?? '', params.get('connectId') ?? '', address));
     } catch (e) {
       this.log(`feed: upgrade failed: ${(e as Error).message}`);
       socket.destroy();
@@ -242,12 +295,15 @@ export class Feed {
       c.socket.destroy();
     }
     this.conns.clear();
+    this.perUser.clear();
+    this.perToken.clear();
+    this.publicPerIp.clear();
     this.wss.close();
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private onConnection(ws: WebSocket, socket: Duplex, token: string, connectId: string): void {
+  private onConnection(ws: WebSocket, socket: Duplex, token: string, connectId: string, address: string): void {
     const id = connectId.slice(0, 128);
     const claims = this.tokens.verify(token, this.state.now());
     if (!claims || (claims.kind === 'private' && !this.state.users.has(claims.uid))) {
@@ -256,12 +312,21 @@ export class Feed {
       ws.close(CLOSE_TOKEN, 'token is expired');
       return;
     }
-    const c: Connection = new Connection(ws, socket, claims.kind === 'private' ? claims.uid : undefined, () => {
+    const uid = claims.kind === 'private' ? claims.uid : undefined;
+    const over = this.overCap(uid, token, address);
+    if (over !== undefined) {
+      this.counters.refusedConnections++;
+      ws.send(errorMessage(id, 509, over));
+      ws.close(CLOSE_OVER_CAP, 'connection limit');
+      return;
+    }
+    const c: Connection = new Connection(ws, socket, uid, token, address, () => {
       if (socket.writableLength <= this.sendBufferLimit) return false;
       this.drop(c, 'send buffer over the bound (control messages)');
       return true;
     });
     this.conns.add(c);
+    this.count(c, 1);
     ws.on('message', (data: Buffer) => {
       try {
         this.onClientMessage(c, data);
@@ -289,6 +354,10 @@ export class Feed {
       return;
     }
     const text = data.toString('utf8');
+    if (jsonDepthExceeds(text)) {
+      c.send(errorMessage(undefined, 400, `malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`));
+      return;
+    }
     let raw: unknown;
     try {
       raw = parseJson(text);
@@ -367,10 +436,31 @@ export class Feed {
     c.socket.destroy();
   }
 
+  /**
+   * The 509 text when one more connection of `uid` (private; undefined: public) with `token` from
+   * `address` would pass a fair-share cap (module docstring), else undefined. Texts in KuCoin's style
+   * ("exceed max … limitation of N per …"; KuCoin publishes no text for its per-UID limit).
+   */
+  private overCap(uid: string | undefined, token: string, address: string): string | undefined {
+    if (uid !== undefined && (this.perUser.get(uid) ?? 0) >= this.maxPerUser) return `exceed max connection count limitation of ${this.maxPerUser} per user`;
+    if ((this.perToken.get(token) ?? 0) >= this.maxPerToken) return `exceed max connection count limitation of ${this.maxPerToken} per token`;
+    if (uid === undefined && (this.publicPerIp.get(address) ?? 0) >= this.maxPublicPerIp) {
+      return `exceed max connection count limitation of ${this.maxPublicPerIp} public connections per IP address`;
+    }
+    return undefined;
+  }
+
+  /** Count `c` in (d = 1) or out (d = -1) of the per-user, per-token and per-address tallies. */
+  private count(c: Connection, d: 1 | -1): void {
+    if (c.uid !== undefined) bump(this.perUser, c.uid, d);
+    else bump(this.publicPerIp, c.address, d);
+    bump(this.perToken, c.token, d);
+  }
+
   private forget(c: Connection): void {
     if (c.dead && !this.conns.has(c)) return;
     c.dead = true;
-    this.conns.delete(c);
+    if (this.conns.delete(c)) this.count(c, -1);
     for (const k of c.subs.values()) this.publisher.remove(c, k);
     c.subs.clear();
   }
