@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       await accounts.locator('.monaco-list-row', { hasText: 'trade' }).first().waitFor({ timeout: 10_000 });
       const text = await accounts.locator('.monaco-list-rows').innerText();
       assert.match(text, /BTC/);
-      assert.match(text, /Portfolio\s*≈ [\d,]+\.\d\d USD/);
+      assert.match(text, /Portfolio\s*≈ [\d,]+\.\d\d USD · Sandbox · play money/);
       assert.match(text, /[\d,.]+ avail · ≈ [\d,]+\.\d\d USD/);
       const desc = await accounts.locator('.pane-header').innerText();
       assert.match(desc, /updated \d\d:\d\d:\d\d/);

@@ -65,7 +65,7 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.deepStrictEqual(currencies.slice(0, priced.length), priced, 'priced currencies first');
     assert.strictEqual(portfolio.total, priced.reduce((sum, c) => dec.add(sum, c.fiatValue!), '0'));
     const pi = await item(api.trees.accounts, portfolio);
-    assert.strictEqual(pi.description, `≈ ${formatFiat(portfolio.total, 'en')} USD`);
+    assert.strictEqual(pi.description, `≈ ${formatFiat(portfolio.total, 'en')} USD · Sandbox · play money`, 'the sandbox portfolio says it is play money');
 
     const usdt = currencies.find((r) => r.currency === 'USDT')!;
     const rows = (await children(api.trees.accounts, usdt)) as AccountNode[];

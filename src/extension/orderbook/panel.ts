@@ -25,7 +25,7 @@ import type { StreamChannel } from '../live/feed';
 import { errText, MarketFeed, type BookSource } from './marketFeed';
 import { INTERNAL_COMMANDS } from '../commandIds';
 import type { Confirmation } from '../moneyGate';
-import { fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
+import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
 
 export type { BookSource } from './marketFeed';
 export { STATUS_EVERY_MS } from './marketFeed';
@@ -250,7 +250,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   private postInit(): void {
     const p = this.deps.trade.profile();
-    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox } });
+    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox, funds: fundsKind(p), fundsLabel: fundsLabel(p) } });
   }
 
   /** The webview (re)loaded: send it the panel's state. */

@@ -21,6 +21,7 @@ import { PollingTree } from './pollingTree';
 import type { WsBalance } from '../../api/streamSchemas';
 import { applyBalance } from '../live/accountUpdates';
 import { fiatValue } from './format';
+import { fundsKind, fundsLabel, fundsPhrase } from '../../shared/moneyWords';
 
 /** Data of one Accounts load. */
 export interface AccountsData {
@@ -195,11 +196,14 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     if (node.kind === 'portfolio') {
       const it = new vscode.TreeItem('Portfolio', vscode.TreeItemCollapsibleState.None);
       it.id = 'acc:portfolio';
-      it.description = `≈ ${formatFiat(node.total, loc)} ${node.fiat}`;
+      // What the money is, where the profile is not a real exchange ("Sandbox · play money", "Local server").
+      const funds = fundsKind(this.services.profile()) === 'real' ? '' : ` · ${fundsLabel(this.services.profile())}`;
+      it.description = `≈ ${formatFiat(node.total, loc)} ${node.fiat}${funds}`;
       it.iconPath = new vscode.ThemeIcon('pie-chart');
       it.contextValue = 'spotdesk.portfolio';
       it.tooltip = new vscode.MarkdownString(
         `**Portfolio** ≈ ${formatFiat(node.total, loc)} ${node.fiat}: the balances of every priced currency at GET /api/v1/prices.` +
+          (funds ? `\n\nProfile: ${fundsPhrase(this.services.profile())}.` : '') +
           (node.unpriced.length ? `\n\nNot counted (no ${node.fiat} price): ${node.unpriced.join(', ')}.` : ''),
       );
       return it;

@@ -275,6 +275,7 @@ export class OrderBookView {
   private readonly statTexts: Record<'change' | 'high' | 'low' | 'vol', Text>;
   private readonly changeCell: HTMLElement;
   private readonly feedBadge: HTMLElement;
+  private readonly fundsBadge: HTMLElement;
   private readonly feedText: Text;
   private readonly layoutEl: HTMLElement;
   private readonly sections = new Map<SectionName, HTMLElement>();
@@ -311,6 +312,9 @@ export class OrderBookView {
     const [low] = stat('Low', 'low');
     const [vol] = stat('Vol', 'vol');
     this.statTexts = { change, high, low, vol };
+    // What the profile's money is ("Sandbox · play money", "Local server", "REAL funds"): always in sight.
+    this.fundsBadge = el('span', 'mk-funds', titleBox);
+    this.fundsBadge.hidden = true;
     this.feedBadge = el('span', 'mk-feed', titleBox);
     this.feedBadge.setAttribute('role', 'status');
     this.feedText = document.createTextNode('connecting…');
@@ -542,6 +546,14 @@ export class OrderBookView {
   /** Whether a section is collapsed. */
   isCollapsed(name: SectionName): boolean {
     return this.layout.collapsed.has(name);
+  }
+
+  /** The header's funds badge: `kind` colours it, `label` is its text (hidden when undefined). */
+  setFunds(kind: 'sandbox' | 'local' | 'real' | undefined, label: string | undefined, profileName: string): void {
+    this.fundsBadge.hidden = !kind || !label;
+    this.fundsBadge.textContent = label ?? '';
+    this.fundsBadge.dataset.kind = kind ?? '';
+    this.fundsBadge.title = kind === 'real' ? `Profile "${profileName}": orders placed here trade real funds` : kind === 'local' ? `Profile "${profileName}": a server on this machine` : `Profile "${profileName}": SpotDesk's sandbox exchange, play money`;
   }
 
   /** The header's last price; `direction` colours it (up: buy colour, down: sell colour). */
