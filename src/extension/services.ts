@@ -2,7 +2,8 @@ import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
-import type { Live } from './live/index';
+import type { LiveFeed } from './live/feed';
+import type { AccountInfo } from '../shared/orderbook/protocol';
 import type { MoneyGate } from './moneyGate';
 
 /**
@@ -63,8 +64,20 @@ export interface Services {
   /** Fires when the active profile or its credentials change. */
   readonly onDidChangeProfile: vscode.Event<void>;
   /**
-   * The live part (issue 22): the profile's WebSocket feed (public and private channels, loaded on
-   * first need), the live account figures and fill notifications (./live/index.ts).
+   * The live part: the profile's WebSocket feed (public and private channels, loaded on first
+   * need) and the live account figures (implemented by ./live/index.ts).
    */
-  readonly live: Live;
+  readonly live: LiveServices;
+}
+
+/** What the features use of the live part (./live/index.ts `Live` implements it). */
+export interface LiveServices {
+  /** The active profile's stream feed (loads the stream client on first use). */
+  feed(): Promise<LiveFeed>;
+  /** Whether the private stream is connected and synced (views need no polling). */
+  readonly privateLive: boolean;
+  /** The order ticket's figures of the account on `symbol`: balances, fee rates, resting orders. */
+  accountInfo(symbol: string, base: string, quote: string): Promise<AccountInfo>;
+  /** Fires when balances or the user's orders change. */
+  readonly onDidChangeAccount: vscode.Event<void>;
 }

@@ -12,9 +12,11 @@
 import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { Connection } from './connection';
-import type { LanguageTestHooks } from './language/index';
+import type { OrderLanguageClient } from './language/client';
+import type { SymbolsStatus } from '../language/protocol';
+import type { RequestBuilderController } from './requestBuilder/controller';
+import type { RequestBuilderPanel } from './requestBuilder/panel';
 import type { Prompts } from './prompts';
-import type { RequestBuilderTestHooks } from './requestBuilder/index';
 import type { Services } from './services';
 import type { StatusBar } from './statusBar';
 import type { AccountsTree } from './views/accounts';
@@ -33,6 +35,23 @@ import type { OrderBookPanelHandle } from './orderbook/panel';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;
+
+/** The order-document language client's part of the test door (`(await spotdesk.testHooks).language()`). */
+export interface LanguageTestHooks {
+  /** Whether the client (and so the server process) has been started. */
+  started(): boolean;
+  /** Start it if needed and wait until the server is running. */
+  client(): Promise<OrderLanguageClient>;
+  /** The server's symbol-metadata state (spotdesk/status). */
+  status(): Promise<SymbolsStatus>;
+}
+
+/** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
+export interface RequestBuilderTestHooks {
+  controller: RequestBuilderController;
+  /** The open panel, if any. */
+  panel(): RequestBuilderPanel | undefined;
+}
 
 /**
  * Test-only state the features consult. Created by activate() only outside Production; features

@@ -23,7 +23,7 @@ import { safeEqual } from '../../api/signing';
 import { AccountType, DecimalString as Decimal, describeZodError, KeyPermission, KeyVersion, ServiceStatusValue } from '../../api/schemas';
 import { ExchangeError } from '../core';
 import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord } from './state';
-import { parseBody } from './http';
+import { parseBody } from './body';
 import { identityProof } from './stateLock';
 
 /** Context of an admin request. */

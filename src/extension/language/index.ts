@@ -17,21 +17,11 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SymbolsStatus } from '../../language/protocol';
 import { isOrderDocument } from '../requestBuilder/ids';
 import type { Services } from '../services';
 import type { TestSeams } from '../testHooks';
+export type { LanguageTestHooks } from '../testHooks';
 import type { OrderLanguageClient } from './client';
-
-/** The order-document language client's part of the test door (`(await spotdesk.testHooks).language()`). */
-export interface LanguageTestHooks {
-  /** Whether the client (and so the server process) has been started. */
-  started(): boolean;
-  /** Start it if needed and wait until the server is running. */
-  client(): Promise<OrderLanguageClient>;
-  /** The server's symbol-metadata state (spotdesk/status). */
-  status(): Promise<SymbolsStatus>;
-}
 
 /**
  * Start the order-document language client when the first order document is open (see module

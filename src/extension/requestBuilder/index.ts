@@ -25,21 +25,15 @@ import * as vscode from 'vscode';
 import { registerCommand } from '../guardedCommand';
 import type { Services } from '../services';
 import { orderDocumentArgs, prefillArgs } from '../commandArgs';
-import type { TestSeams } from '../testHooks';
+import type { RequestBuilderTestHooks, TestSeams } from '../testHooks';
+export type { RequestBuilderTestHooks } from '../testHooks';
 import type { AfterLoad, RequestBuilderController } from './controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
-import type { RequestBuilderPanel } from './panel';
 import { COMMANDS, INTERNAL_COMMANDS } from '../commandIds';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 
-/** The request builder's part of the test door (`(await spotdesk.testHooks).requestBuilder()`). */
-export interface RequestBuilderTestHooks {
-  controller: RequestBuilderController;
-  /** The open panel, if any. */
-  panel(): RequestBuilderPanel | undefined;
-}
 
 /**
  * Registers the request builder's commands (implementation loads on first use). `seams` exists only
