@@ -145,6 +145,8 @@ async function main(): Promise<void> {
       await f.waitForSelector('.row.bid:not([hidden]) .price', { timeout: 30_000 });
       await f.waitForFunction(() => document.querySelector('.mk-feed')?.getAttribute('data-state') === 'live', undefined, { timeout: 30_000 });
       assert.equal(await text(f, '.mk-feed'), 'Stream · live');
+      // Play money looks like play money: the header names it on the sandbox profile.
+      assert.equal(await text(f, '.mk-funds'), 'Sandbox · play money');
       assert.ok((await sequence(f)) > 0n);
       assert.match(await text(f, '.ob-footer'), /Feed stream \(live\)/);
       const tick = dec.fractionDigits(info.priceIncrement);
