@@ -250,7 +250,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   private postInit(): void {
     const p = this.deps.trade.profile();
-    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox, funds: fundsKind(p), fundsLabel: fundsLabel(p) } });
+    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox, funds: fundsKind(p), fundsLabel: fundsLabel(p), fundsTitle: `Profile: ${fundsPhrase(p)}` } });
   }
 
   /** The webview (re)loaded: send it the panel's state. */

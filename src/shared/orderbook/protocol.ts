@@ -263,7 +263,7 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
      * Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms),
      * and the profile the panel speaks to (optional: absent from older hosts).
      */
-    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, profile: v.optional(v.object({ name: text(100), sandbox: v.boolean(), funds: v.optional(v.oneOf(['sandbox', 'local', 'real'] as const)), fundsLabel: v.optional(text(60)) })) }),
+    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, profile: v.optional(v.object({ name: text(100), sandbox: v.boolean(), funds: v.optional(text(10)), fundsLabel: v.optional(text(60)), fundsTitle: v.optional(text(300)) })) }),
     /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
     snapshot: v.object({ snapshot: Snapshot }),
     /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */

@@ -160,7 +160,7 @@ export class OrderBookController {
         this.settings = { interval: this.settings.interval ?? DEFAULT_INTERVAL, ...msg.settings };
         this.store ??= new BookStore(msg.symbol);
         this.view.setSymbol(msg.symbol);
-        this.view.setFunds(msg.profile?.funds, msg.profile?.fundsLabel, msg.profile?.name ?? '');
+        this.view.setFunds(msg.profile?.funds, msg.profile?.fundsLabel, msg.profile?.fundsTitle);
         this.view.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
         this.tape.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
         this.chart?.setUnit(msg.meta?.baseCurrency ?? '');

@@ -314,7 +314,6 @@ export class OrderBookView {
     this.statTexts = { change, high, low, vol };
     // What the profile's money is ("Sandbox · play money", "Local server", "REAL funds"): always in sight.
     this.fundsBadge = el('span', 'mk-funds', titleBox);
-    this.fundsBadge.hidden = true;
     this.feedBadge = el('span', 'mk-feed', titleBox);
     this.feedBadge.setAttribute('role', 'status');
     this.feedText = document.createTextNode('connecting…');
@@ -548,12 +547,12 @@ export class OrderBookView {
     return this.layout.collapsed.has(name);
   }
 
-  /** The header's funds badge: `kind` colours it, `label` is its text (hidden when undefined). */
-  setFunds(kind: 'sandbox' | 'local' | 'real' | undefined, label: string | undefined, profileName: string): void {
-    this.fundsBadge.hidden = !kind || !label;
-    this.fundsBadge.textContent = label ?? '';
-    this.fundsBadge.dataset.kind = kind ?? '';
-    this.fundsBadge.title = kind === 'real' ? `Profile "${profileName}": orders placed here trade real funds` : kind === 'local' ? `Profile "${profileName}": a server on this machine` : `Profile "${profileName}": SpotDesk's sandbox exchange, play money`;
+  /** The header's funds badge: `kind` colours it, `label` is its text, `title` its tooltip (not shown while empty: CSS). */
+  setFunds(kind = '', label = '', title = ''): void {
+    const b = this.fundsBadge;
+    b.textContent = label;
+    b.dataset.kind = kind;
+    b.title = title;
   }
 
   /** The header's last price; `direction` colours it (up: buy colour, down: sell colour). */
