@@ -182,22 +182,6 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       return { out, chainPicks };
     }
 
-    it('on the sandbox the address is marked simulated (the panel: a banner, no QR code); Simulate a Deposit… credits the chain the person chose and it shows in the deposit history', async () => {
-      const { out } = await create('USDT', 'trx');
-      assert.strictEqual(out.view?.simulated, true, 'a sandbox address is on no blockchain');
-      const client = await hooks.services.client();
-      const before = (await client.getDeposits({ currency: 'USDT' })).items.length;
-      const asked: string[] = [];
-      hooks.prompts.input = async (o) => (asked.push(o.prompt ?? ''), '25');
-      const r = await vscode.commands.executeCommand<{ status: string; depositId?: string; chainId?: string; amount?: string }>('spotdesk.simulateDeposit', { currency: 'USDT', chain: 'trx' });
-      hooks.resetPrompts();
-      assert.deepStrictEqual([r.status, r.chainId, r.amount], ['credited', 'trx', '25'], JSON.stringify(r));
-      assert.deepStrictEqual(asked, ['Amount of USDT to credit on TRC20 (play money, main account)'], 'the amount is always typed by the person');
-      const deposits = (await client.getDeposits({ currency: 'USDT' })).items;
-      assert.strictEqual(deposits.length, before + 1);
-      assert.ok(deposits.some((d) => d.amount === '25' && d.chain === 'trx'), JSON.stringify(deposits.slice(0, 3)));
-    });
-
     it('USDT on ERC20 and on TRC20 (multi-chain: the chain is picked, its id sent, min deposit and confirmations shown)', async () => {
       const cur = (await (await hooks.services.client()).getCurrencies()).find((c) => c.currency === 'USDT')!;
       for (const [name, id] of [['ERC20', 'eth'], ['TRC20', 'trx']]) {
@@ -276,6 +260,7 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
         memoWarning: xrpFirst.memoWarning,
         existing: true,
         note: 'This is your existing XRP deposit address on XRP: the exchange keeps one address per currency and chain, so no new one was created.',
+        simulated: true,
       });
       assert.ok(xrpFirst.memo.length > 0);
     });
@@ -312,6 +297,22 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.ok(asked.includes('TRC20') && asked.includes('ERC20'), `the chain was asked: ${asked.join(', ')}`);
       assert.strictEqual(foreignCalls, 0, 'the client in the argument was never called');
       assert.strictEqual(shown, 0, 'the show hook in the argument was never called');
+    });
+
+    it('on the sandbox the address is marked simulated (the panel: a banner, no QR code); Simulate a Deposit… credits the chain the person chose and it shows in the deposit history', async () => {
+      const { out } = await create('USDT', 'trx');
+      assert.strictEqual(out.view?.simulated, true, 'a sandbox address is on no blockchain');
+      const client = await hooks.services.client();
+      const before = (await client.getDeposits({ currency: 'USDT' })).items.length;
+      const asked: string[] = [];
+      hooks.prompts.input = async (o) => (asked.push(o.prompt ?? ''), '25');
+      const r = await vscode.commands.executeCommand<{ status: string; depositId?: string; chainId?: string; amount?: string }>('spotdesk.simulateDeposit', { currency: 'USDT', chain: 'trx' });
+      hooks.resetPrompts();
+      assert.deepStrictEqual([r.status, r.chainId, r.amount], ['credited', 'trx', '25'], JSON.stringify(r));
+      assert.deepStrictEqual(asked, ['Amount of USDT to credit on TRC20 (play money, main account)'], 'the amount is always typed by the person');
+      const deposits = (await client.getDeposits({ currency: 'USDT' })).items;
+      assert.strictEqual(deposits.length, before + 1);
+      assert.ok(deposits.some((d) => d.amount === '25' && d.chain === 'trx'), JSON.stringify(deposits.slice(0, 3)));
     });
   });
 

@@ -364,7 +364,9 @@ describe('SpotDesk live (issue 22)', function () {
       const sub = s.hooks.live.onDidChangeStatus(() => shown.push({ text: item.text, tooltip: tooltip() }));
       try {
         await proc!.stop();
-        const polling = await waitFor('polling', () => shown.findIndex((x) => /^\$\(warning\) polling/.test(x.text)) + 1, 30_000);
+        // The two streams fall back independently (the market stream may poll first): wait for the account stream's polling.
+        const accountPolling = /Account stream \(orders, balances\): down, \*\*polling\*\*/;
+        const polling = await waitFor('the account stream polling', () => shown.findIndex((x) => /^\$\(warning\) polling/.test(x.text) && accountPolling.test(x.tooltip)) + 1, 30_000);
         const reconnecting = shown.slice(0, polling - 1).find((x) => /reconnecting/.test(x.text));
         assert.ok(reconnecting, `reconnecting first: ${JSON.stringify(shown.map((x) => x.text))}`);
         assert.match(reconnecting.tooltip, /Account stream \(orders, balances\): \*\*reconnecting\*\* — the connection closed/);

@@ -176,7 +176,7 @@ describe('Request builder (issue 8)', function () {
     const notional = D.mul(price, '0.001');
     assert.ok(lines.includes(`Notional: ${D.normalize(notional)} USDT`), asked.detail);
     assert.ok(lines.includes(`Estimated fee: ${D.normalize(D.mulUp(notional, fees.makerFeeRate, 6))} USDT (maker rate ${D.normalize(D.mul(fees.makerFeeRate, '100'))} %)`), asked.detail);
-    assert.ok(asked.detail.endsWith('"Sandbox (local)" is the offline sandbox: no real funds are used. This sends POST /api/v1/hf/orders: the order goes to the matching engine.'));
+    assert.ok(asked.detail.endsWith('Profile: the sandbox profile "Sandbox (local)" (play money, not real). This sends POST /api/v1/hf/orders: the order goes to the matching engine.'), asked.detail);
     const client = await (await spotdesk()).services.client();
     const active = await client.getActiveOrders('BTC-USDT');
     assert.ok(!active.some((o) => o.clientOid === d.clientOid));
