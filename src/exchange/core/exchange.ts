@@ -77,7 +77,7 @@ export class Exchange {
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
    * @param opts.bigIntOnly testing aid: compute every amount on the BigInt path (results are identical).
    * @param opts.fastPaths testing aid: false runs the canonical code instead of the written-out fast paths
-   *   of fastpaths.ts (results are identical).
+   *   (Matcher.restPlain, OrderBook.cancelResting; results are identical).
    * @param opts.release testing aid: false never releases history nobody can read (results are identical).
    */
   constructor(opts: CoreOptions) {

@@ -24,7 +24,7 @@ export class Ledger {
   }
 
   /** ceil(rate × funds) at the quote precision, 0 for rate ≤ 0 (ledger units, BigInt path). */
-  ceilFee(s: Sym, rate: Rate, funds: bigint): bigint {
+  private ceilFee(s: Sym, rate: Rate, funds: bigint): bigint {
     if (rate.big <= 0n) return ZERO;
     return ((rate.big * funds + s.feeQ - 1n) / s.feeQ) * s.feeGrid;
   }
@@ -152,7 +152,7 @@ export class Ledger {
     acc.addHoldsBig(-consumed);
   }
 
-  /** Hold of a market order (see module doc) + balance check. @throws ExchangeError 200004. */
+  /** Hold of a market order (module doc; docs/engine.md, "Fee rule") + balance check. @throws ExchangeError 200004. */
   marketHold(p: Parsed): void {
     const s = p.sym;
     const opp = p.side === BUY ? s.asks : s.bids;
@@ -279,7 +279,7 @@ export class Ledger {
   }
 
   /** Move a symbol's pending Number fees into `fees` (exact). */
-  flushFeesOf(s: Sym): void {
+  private flushFeesOf(s: Sym): void {
     if (s.feeN === 0) return;
     this.addFeesBig(s.rules.quoteCurrency, BigInt(s.feeN) * s.qFactor);
     s.feeN = 0;

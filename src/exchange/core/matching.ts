@@ -162,7 +162,7 @@ export class Matcher {
 
   /** Create the order, take its hold, match, then rest / cancel the remainder. Returns the order's seq.
    * Canonical version of {@link submit}. */
-  submitCanonical(p: Parsed): number {
+  private submitCanonical(p: Parsed): number {
     const now = this.st.tNow;
     const u = p.user;
     const s = p.sym;
@@ -220,7 +220,7 @@ export class Matcher {
   }
 
   /** Would a post-only order cross any ordinary (not hidden, not iceberg) resting order? */
-  postOnlyBlocked(o: number): boolean {
+  private postOnlyBlocked(o: number): boolean {
     const fl = this.rows.flags(o);
     const isBuy = (fl & F_SELL) === 0;
     const ticks = this.rows.priceTicks(o);
@@ -236,8 +236,8 @@ export class Matcher {
     return false;
   }
 
-  /** FOK: can the whole size be filled now (see module doc for STP)? */
-  fokFillable(o: number): boolean {
+  /** FOK: can the whole size be filled now (docs/engine.md, "Documented readings", for STP)? */
+  private fokFillable(o: number): boolean {
     const fl = this.rows.flags(o);
     const isBuy = (fl & F_SELL) === 0;
     const stp = (fl >> F_STP_SHIFT) & 7;
@@ -263,7 +263,7 @@ export class Matcher {
 
   /** Match the incoming order against the opposite side. Returns false when its remainder must be
    * cancelled whatever its time in force (FOK not fillable, post-only blocked, STP CN/CB). */
-  match(o: number): boolean {
+  private match(o: number): boolean {
     const fo = this.rows.flags(o);
     const own = this.rows.usIdx(o);
     const s = this.st.usList[own].sym;
@@ -341,7 +341,7 @@ export class Matcher {
    * collected fees are added as Numbers (each accumulator flushes into its BigInt part before it could
    * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
    */
-  fill(o: number, m: number, lv: Level, qty: number): void {
+  private fill(o: number, m: number, lv: Level, qty: number): void {
     const now = this.st.tNow;
     const fo = this.rows.flags(o);
     const fm = this.rows.flags(m);

@@ -65,7 +65,7 @@ export class OrderBook {
   }
 
   /** Take order `o` out of its owner's active-order list. */
-  dropActive(us: UserSym, o: number): void {
+  private dropActive(us: UserSym, o: number): void {
     const li = this.rows.li;
     const ap = li[o * LI_STRIDE + LI_APREV];
     const an = li[o * LI_STRIDE + LI_ANEXT];
@@ -236,7 +236,7 @@ export class OrderBook {
    * Canonical version; {@link cancelResting} writes the common case (a plain resting order with a Number-path
    * hold) out in one body.
    */
-  cancelCanonical(o: number, lv?: Level): void {
+  private cancelCanonical(o: number, lv?: Level): void {
     if ((this.rows.flags(o) & F_IN_BOOK) !== 0) this.unlink(o, lv ?? (this.st.levelOf(o) as Level), false);
     this.finish(o, true);
   }

@@ -211,7 +211,7 @@ export class OrderParser {
   }
 
   /** Ticks of a limit price string (exact BigInt path). @throws ExchangeError 400100 not a positive multiple of priceIncrement, or above 2^53−1 ticks. */
-  ticksOf(sym: Sym, price: string): number {
+  private ticksOf(sym: Sym, price: string): number {
     let pu: bigint;
     try {
       pu = toUnits(price, sym.ps, 'exact');
@@ -226,7 +226,7 @@ export class OrderParser {
   }
 
   /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
-  checkLimitAndHold(p: Parsed): void {
+  private checkLimitAndHold(p: Parsed): void {
     const s = p.sym;
     if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
     if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
