@@ -125,7 +125,11 @@ export class EventPublisher {
   /** receiver of the core's events, null: none */
   sink: CoreEventSink | null = null;
 
-  constructor(private readonly st: CoreState) {}
+  private declare readonly st: CoreState;
+
+  constructor(st: CoreState) {
+    this.st = st;
+  }
 
   /** A visible change of level `lv` of `s`: its new visible size and the sequence it consumed. */
   emitLevel(s: Sym, lv: Level): void {

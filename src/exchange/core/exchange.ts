@@ -63,15 +63,15 @@ export type { LimitTicksOptions } from './parser';
  * either succeeds completely or throws {@link ExchangeError} having changed nothing.
  */
 export class Exchange {
-  private readonly st: CoreState;
-  private readonly rows: OrderRows;
-  private readonly ledger: Ledger;
-  private readonly parser: OrderParser;
-  private readonly events: EventPublisher;
-  private readonly book: OrderBook;
-  private readonly matcher: Matcher;
-  private readonly invariants: Invariants;
-  private readonly snapshots: SnapshotCodec;
+  private declare readonly st: CoreState;
+  private declare readonly rows: OrderRows;
+  private declare readonly ledger: Ledger;
+  private declare readonly parser: OrderParser;
+  private declare readonly events: EventPublisher;
+  private declare readonly book: OrderBook;
+  private declare readonly matcher: Matcher;
+  private declare readonly invariants: Invariants;
+  private declare readonly snapshots: SnapshotCodec;
 
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).

@@ -33,12 +33,14 @@ import type { CoreState } from './state';
 
 /** The invariant check. */
 export class Invariants {
-  private readonly rows: OrderRows;
+  private declare readonly rows: OrderRows;
 
-  constructor(
-    private readonly st: CoreState,
-    private readonly ledger: Ledger,
-  ) {
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+
+  constructor(st: CoreState, ledger: Ledger) {
+    this.st = st;
+    this.ledger = ledger;
     this.rows = st.rows;
   }
 

@@ -14,11 +14,14 @@ import type { CoreState } from './state';
 
 /** Fee and hold arithmetic, order holds on both paths, Number accumulators of fills and fees. */
 export class Ledger {
-  private readonly rows: OrderRows;
+  private declare readonly rows: OrderRows;
   /** Disable the Number fast path (CoreState.bigOnly, copied: read on every amount) */
-  private readonly bigOnly: boolean;
+  private declare readonly bigOnly: boolean;
 
-  constructor(private readonly st: CoreState) {
+  private declare readonly st: CoreState;
+
+  constructor(st: CoreState) {
+    this.st = st;
     this.rows = st.rows;
     this.bigOnly = st.bigOnly;
   }

@@ -57,16 +57,20 @@ import { tradeView } from './views';
 export class Matcher {
   /** listeners of every trade (Exchange.onTrade) */
   readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
-  private readonly rows: OrderRows;
+  private declare readonly rows: OrderRows;
   /** CoreState.fastPaths, copied */
-  private readonly fastPaths: boolean;
+  private declare readonly fastPaths: boolean;
 
-  constructor(
-    private readonly st: CoreState,
-    private readonly ledger: Ledger,
-    private readonly events: EventPublisher,
-    private readonly book: OrderBook,
-  ) {
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+  private declare readonly events: EventPublisher;
+  private declare readonly book: OrderBook;
+
+  constructor(st: CoreState, ledger: Ledger, events: EventPublisher, book: OrderBook) {
+    this.st = st;
+    this.ledger = ledger;
+    this.events = events;
+    this.book = book;
     this.rows = st.rows;
     this.fastPaths = st.fastPaths;
   }

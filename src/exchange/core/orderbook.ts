@@ -41,15 +41,18 @@ import type { CoreState } from './state';
 
 /** Book queues, active lists, rest / cancel / finish, GTT expiry. */
 export class OrderBook {
-  private readonly rows: OrderRows;
+  private declare readonly rows: OrderRows;
   /** CoreState.fastPaths, copied */
-  private readonly fastPaths: boolean;
+  private declare readonly fastPaths: boolean;
 
-  constructor(
-    private readonly st: CoreState,
-    private readonly ledger: Ledger,
-    private readonly events: EventPublisher,
-  ) {
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+  private declare readonly events: EventPublisher;
+
+  constructor(st: CoreState, ledger: Ledger, events: EventPublisher) {
+    this.st = st;
+    this.ledger = ledger;
+    this.events = events;
     this.rows = st.rows;
     this.fastPaths = st.fastPaths;
   }
@@ -217,7 +220,12 @@ export class OrderBook {
     }
     ((fl & F_SELL) === 0 ? (us.qAcc as Acc) : (us.bAcc as Acc)).addHoldsN(-h);
     lf[k + LF_HOLDN] = -1;
-    this.dropActive(us, o);
+    // dropActive(), written out: in this body it is not inlined (the inlining budget)
+    const ap = li[j + LI_APREV];
+    const an = li[j + LI_ANEXT];
+    if (ap !== -1) li[ap * LI_STRIDE + LI_ANEXT] = an;
+    else us.head = an;
+    if (an !== -1) li[an * LI_STRIDE + LI_APREV] = ap;
     const done = (remain > 0 ? fl | F_CANCEL_EXIST : fl) & ~(F_ACTIVE | F_IN_BOOK);
     li[j + LI_FLAGS] = done;
     lf[k + LF_SHOWN] = 0;

@@ -51,10 +51,13 @@ export class OrderParser {
     level: undefined,
   };
 
-  constructor(
-    private readonly st: CoreState,
-    private readonly ledger: Ledger,
-  ) {}
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+
+  constructor(st: CoreState, ledger: Ledger) {
+    this.st = st;
+    this.ledger = ledger;
+}
 
   /**
    * Parse and check a string-API order request (symbol, side, type, price/size/funds, timeInForce,

@@ -143,14 +143,18 @@ function fail(msg: string): never {
 
 /** The engine to records and back. */
 export class SnapshotCodec {
-  private readonly rows: OrderRows;
+  private declare readonly rows: OrderRows;
 
-  constructor(
-    private readonly st: CoreState,
-    private readonly ledger: Ledger,
-    private readonly book: OrderBook,
-    private readonly invariants: Invariants,
-  ) {
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+  private declare readonly book: OrderBook;
+  private declare readonly invariants: Invariants;
+
+  constructor(st: CoreState, ledger: Ledger, book: OrderBook, invariants: Invariants) {
+    this.st = st;
+    this.ledger = ledger;
+    this.book = book;
+    this.invariants = invariants;
     this.rows = st.rows;
   }
 
