@@ -4,7 +4,7 @@
  * orders nobody can read any more are released; the few entries they still need move to side maps.
  */
 import { CHUNK_BITS, CHUNK_MASK, ZERO, i32, prefaulted, type SideN } from './base';
-import type { UserSym } from './ledger';
+import type { UserSym } from './accounts';
 import {
   F_ARCHIVED,
   F_CANCEL_EXIST,

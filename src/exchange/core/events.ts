@@ -1,8 +1,8 @@
 /**
- * Core events (the contract with the sandbox's WebSocket feed: docs/events.md, issue 19): every visible
- * level change and every trade of a watched symbol, every order change and ledger change of a watched user,
+ * Core events (the contract with the sandbox's WebSocket feed: docs/events.md): every visible level
+ * change and every trade of a watched symbol, every order change and ledger change of a watched user,
  * delivered synchronously to one {@link CoreEventSink} inside the command that causes them, in the order the
- * changes happen. {@link Emitting} (the layer over Parsing) builds them.
+ * changes happen. {@link EventPublisher} builds them and holds the sink.
  *
  * Zero cost when nobody listens: the hot paths test one flag of the symbol (`Sym.watched`) or of the user
  * (`User.watched`) per change; strings are built only for watched events. A command that throws emits nothing
@@ -11,8 +11,8 @@
 import { fromUnits } from '../../api/decimal';
 import { BUY, LEDGER_SCALE, orderIdString } from './base';
 import type { Level, Sym } from './book';
-import type { Acc, User, UserSym } from './ledger';
-import { Parsing } from './parsing';
+import type { Acc, User, UserSym } from './accounts';
+import type { CoreState } from './state';
 import { orderView } from './views';
 
 /** Receiver of the core's events. Set with `exchange.setEventSink(sink | null)`. Its methods must not throw
@@ -120,17 +120,26 @@ export interface BalanceEvent {
 
 const dec = (v: bigint): string => fromUnits(v, LEDGER_SCALE);
 
-/** Event construction (callers test the symbol's / user's `watched` flag first). */
-export abstract class Emitting extends Parsing {
+/** Event construction and the sink (callers test the symbol's / user's `watched` flag first). */
+export class EventPublisher {
+  /** receiver of the core's events, null: none */
+  sink: CoreEventSink | null = null;
+
+  private declare readonly st: CoreState;
+
+  constructor(st: CoreState) {
+    this.st = st;
+  }
+
   /** A visible change of level `lv` of `s`: its new visible size and the sequence it consumed. */
-  protected emitLevel(s: Sym, lv: Level): void {
+  emitLevel(s: Sym, lv: Level): void {
     const sink = this.sink;
     if (sink === null) return;
-    sink.level({ symbol: s.rules.symbol, side: lv.side === BUY ? 'buy' : 'sell', price: s.priceStr(lv.ticks), size: s.sizeStr(lv.size), sequence: s.sequence, time: this.tNow });
+    sink.level({ symbol: s.rules.symbol, side: lv.side === BUY ? 'buy' : 'sell', price: s.priceStr(lv.ticks), size: s.sizeStr(lv.size), sequence: s.sequence, time: this.st.tNow });
   }
 
   /** A trade of `s` between taker seq `oSeq` (of `ou`, on side takerSell) and maker seq `mSeq` (of `mu`). */
-  protected emitTrade(s: Sym, tradeId: number, ticks: number, lots: number, takerSell: boolean, oSeq: number, mSeq: number, ou: User, mu: User): void {
+  emitTrade(s: Sym, tradeId: number, ticks: number, lots: number, takerSell: boolean, oSeq: number, mSeq: number, ou: User, mu: User): void {
     const sink = this.sink;
     if (sink === null) return;
     sink.trade({
@@ -144,7 +153,7 @@ export abstract class Emitting extends Parsing {
       makerOrderId: orderIdString(mSeq),
       takerUid: ou.uid,
       makerUid: mu.uid,
-      time: this.tNow,
+      time: this.st.tNow,
     });
   }
 
@@ -152,10 +161,10 @@ export abstract class Emitting extends Parsing {
    * An order event of order `seq` (live or done) of `us`, built from its HF order view now. `oldRemain`: the
    * remaining lots before an 'update'; `match`: the fill of a 'match' (lots, ticks, tradeId, fee in ledger units).
    */
-  protected emitOrder(seq: number, us: UserSym, type: OrderEventType, oldRemain = -1, match?: { ticks: number; lots: number; tradeId: number; maker: boolean; fee: bigint }): void {
+  emitOrder(seq: number, us: UserSym, type: OrderEventType, oldRemain = -1, match?: { ticks: number; lots: number; tradeId: number; maker: boolean; fee: bigint }): void {
     const sink = this.sink;
     if (sink === null) return;
-    const v = orderView(this.stateOf(seq));
+    const v = orderView(this.st.stateOf(seq));
     const s = us.sym;
     const e: OrderEvent = {
       uid: us.user.uid,
@@ -173,7 +182,7 @@ export abstract class Emitting extends Parsing {
       canceledSize: v.cancelledSize,
       remainFunds: v.remainFunds,
       orderTime: v.createdAt,
-      time: this.tNow,
+      time: this.st.tNow,
     };
     if (oldRemain >= 0) e.oldSize = s.sizeStr(oldRemain);
     if (match !== undefined) {
@@ -193,7 +202,7 @@ export abstract class Emitting extends Parsing {
    * A balance event of account `acc` of `u` when its balance or holds changed since its previous event
    * (nothing otherwise). The changes are against that previous event (Acc.evTotal / evHold).
    */
-  protected emitBalance(acc: Acc, u: User, relationEvent: string, relationEventId: string, ctx?: BalanceEvent['relationContext']): void {
+  emitBalance(acc: Acc, u: User, relationEvent: string, relationEventId: string, ctx?: BalanceEvent['relationContext']): void {
     const sink = this.sink;
     if (sink === null) return;
     const total = acc.balance;
@@ -211,7 +220,7 @@ export abstract class Emitting extends Parsing {
       holdChange: dec(hold - acc.evHold),
       relationEvent,
       relationEventId,
-      time: this.tNow,
+      time: this.st.tNow,
     };
     if (ctx !== undefined) e.relationContext = ctx;
     acc.evTotal = total;
@@ -220,7 +229,7 @@ export abstract class Emitting extends Parsing {
   }
 
   /** The balance events of a fill (`trade.setted`) for the trade accounts of a watched user `us` on its symbol. */
-  protected emitSettled(us: UserSym, orderSeq: number, tradeId: number): void {
+  emitSettled(us: UserSym, orderSeq: number, tradeId: number): void {
     const orderId = orderIdString(orderSeq);
     const ctx = { symbol: us.sym.rules.symbol, orderId, tradeId: String(tradeId) };
     if (us.qAcc !== null) this.emitBalance(us.qAcc, us.user, 'trade.setted', orderId, ctx);
@@ -228,7 +237,7 @@ export abstract class Emitting extends Parsing {
   }
 
   /** The `trade.hold` balance event of the account order `seq` of `us` (side sell: base, else quote) holds in. */
-  protected emitHold(us: UserSym, seq: number, sell: boolean): void {
+  emitHold(us: UserSym, seq: number, sell: boolean): void {
     const acc = sell ? us.bAcc : us.qAcc;
     if (acc === null) return;
     const orderId = orderIdString(seq);
@@ -236,7 +245,7 @@ export abstract class Emitting extends Parsing {
   }
 
   /** Take the current balances of a user's accounts as the base of its next balance events. */
-  protected baseBalances(u: User): void {
+  baseBalances(u: User): void {
     for (const w of u.wallets.values()) {
       for (const a of [w.main, w.trade]) {
         a.evTotal = a.balance;

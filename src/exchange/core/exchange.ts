@@ -1,125 +1,25 @@
 /**
- * Sandbox exchange core: a deterministic price-time-priority matching engine with an exact ledger
- * (spec "General rules" 3–5, "States and transitions"; issue 3).
+ * Sandbox exchange core: a deterministic price-time-priority matching engine with an exact ledger (spec
+ * "General rules" 3–5, "States and transitions"). {@link Exchange} is its public API, a facade over parts it
+ * owns, each in its own module with a narrow interface (docs/engine.md, "Parts"):
+ * - CoreState (state.ts): reference data, users, counters, live-order rows (OrderRows), archive, fill store,
+ *   GTT heap, and the lookups every part uses;
+ * - Ledger (ledger.ts): fees, holds and the Number-path accumulators;
+ * - OrderParser (parser.ts): requests and rule checks → a Parsed order with its hold;
+ * - EventPublisher (events.ts): level, trade, order and balance events to the sink;
+ * - OrderBook (orderbook.ts): price-level queues, rest, cancel, finish, GTT expiry;
+ * - Matcher (matching.ts): submit, match, fill;
+ * - Invariants (invariants.ts) and SnapshotCodec (snapshot.ts).
+ * A placement: Exchange.placeOrder → OrderParser.parseOrder → Matcher.submit → match / fill → OrderBook.rest
+ * or finish.
  *
- * The rules in their most readable form: the naive reference model, test/unit/exchange/model.ts (decimal
- * strings, a flat array of orders, linear scans), which the model-based tests hold this engine to.
- *
- * Modules (one folder; esbuild bundles them into one scope, so the split costs nothing at run time):
- * - records: base.ts (constants, order ids, fast decimals, fee rates), ledger.ts (Acc, Wallet, User,
- *   UserSym), book.ts (Level, LevelIndex, BookSide, Sym), rows.ts (the live-order row layout, OrderExt and
- *   the row accessors), archive.ts (done orders), fillstore.ts (fills), gtt.ts (GTT expiries), views.ts
- *   (wire objects);
- * - layers of one class, each adding behaviour to the one below: state.ts CoreState (state and lookups) →
- *   holds.ts Holds (fees, holds, Number accumulators) → parsing.ts Parsing (requests and rule checks) →
- *   events.ts Emitting (core events: level, trade, order, balance) → resting.ts Resting (book queues, rest,
- *   cancel, finish, GTT expiry) → matching.ts Matching (submit, match, fill) → fastpaths.ts FastPaths (the
- *   written-out common cases, each mirroring a canonical method) → invariants.ts Invariants
- *   (checkInvariants) → snapshot.ts Snapshots (exportSnapshot / loadSnapshot) → this file's Exchange (the public
- *   API).
- *
- * Determinism: no I/O, no randomness, time only from the injected clock. The same commands at the same
- * clock values produce the same order ids, fills, sequences and balances (the sandbox journals commands
- * and replays them on restart). Queries never change observable state except GTT expiry, which stamps
- * the expiry time (not the query time) so it is independent of when it is processed.
- *
- * Numbers (no binary floating point in money paths):
- * - prices are integer ticks (price / priceIncrement) and sizes integer lots (size / baseIncrement),
- *   JS numbers bounded by Number.MAX_SAFE_INTEGER: an order whose ticks or lots exceed 2^53−1 is rejected
- *   (400100), and an order that could push a level's aggregated lots past 2^53−1 is rejected too;
- * - money (balances, holds, funds, fees, collected fees) is BigInt in "ledger units" of 10^-18 of the
- *   currency (LEDGER_SCALE). A symbol needs fraction digits(priceIncrement)+digits(baseIncrement) ≤ 18,
- *   so price × size is exact in ledger units; currencies need precision ≤ 18.
- * - fee rates are BigInt at 10^-12 (RATE_SCALE).
- * - Number fast path: per-order and per-fill amounts (price × size, fees) are computed in doubles, in
- *   units of 10^-qs of the quote (qs = max(digits(priceIncrement)+digits(baseIncrement), quote precision)),
- *   only when every operand and result is an integer below 2^53 (checked on every call); otherwise, or
- *   with `bigIntOnly`, the same value is computed with BigInt. Both give identical results (tested).
- *   Resting-order holds likewise live in a per-account Number accumulator in units of 10^-K of the
- *   currency (K fixed by the first symbol using the currency), flushed into the BigInt part before it
- *   could leave ±(2^53−1); availability is checked against a Number lower bound of the free balance
- *   and, when that is inconclusive, exactly in BigInt. Fast-path fills add to Number accumulators the
- *   same way: account balances (10^-K units), an order's dealFunds and fee and a symbol's collected fees
- *   (qs units); each flushes into its BigInt part before an addition could leave ±(2^53−1), so every
- *   Number sum is exact (a double sum of safe integers is exact whenever its true value is safe).
- * - String API: price/size strings of ≤ 15 digits with no more fraction digits than the increment are
- *   parsed to ticks/lots in doubles (exact); anything else goes through src/api/decimal (BigInt), which
- *   also produces the errors.
- *
- * Memory layout: live orders are rows of typed arrays indexed by a pool slot, not objects (LF_* doubles
- * for the fields that may exceed 2^31, LI_* int32 for links, flags, owner and fee-rate ids; price-level
- * queues and a user's active list are linked by slot; rarely used fields and BigInt parts in an OrderExt
- * only for the orders that need one; freed slots reused last-freed first). Every order has a 32-byte int32
- * record by seq (the Archive): its pool slot while it is live, its final state once done (wider values in a
- * side map); done records also chain each user's done orders per symbol. Fill records and the public trade
- * tape are typed arrays too (FillStore, Sym.tape ring); wire objects are built only when queried. So the
- * garbage collector has no per-order object to trace or move, however deep the book. Large typed arrays
- * are written once per 4 KiB page when allocated (prefaulted), so page faults do not land on the order path. The trade accounts of a
- * user's orders on a symbol are cached on the user's per-symbol record (no Map lookup per fill).
- * Price levels are found through a LevelIndex per book side (a direct array over a 2^16-tick window
- * centred on the side's first price, a Map outside it) instead of a Map lookup per order. The internal
- * steps of a command (submit, match, fill, rest, finish, cancelResting) read the command's time from a
- * field (`tNow`) rather than a parameter, so no boxed double is passed between them.
- *
- * History and memory (issue 18): fills and done orders are readable for 3 × 24 h (HISTORY_WINDOW_MS; the window
- * ends at the latest clock value seen and never moves back), and not at all for a user whose history is
- * disabled (disableHistory: the sandbox's bots). What nobody can read any more is released in passes every
- * 4,096 orders / 10 min of clock (CoreState.releaseHistory): archive chunks once the entries they still need are
- * few (those move to side maps), fill-store chunks older than the window, GTT entries of done orders. Memory
- * thus follows the live state and the readable history, not the age of the engine; a query never depends on
- * when a pass ran (tests compare with `release: false`). This needs a clock that does not go backwards (the
- * sandbox's never does): a done-order chain is walked in done-time order and ends at a released record.
- *
- * Snapshots (snapshot.ts): exportSnapshot() streams the whole engine as small records and
- * Exchange.importSnapshot() rebuilds an engine that behaves exactly like the exported one.
- *
- * Book sequence (per symbol, `sequence()` and the level-2 snapshot's `sequence`): the last number consumed by
- * a visible change of a price level, i.e. of its aggregated visible size. Every such change consumes exactly
- * one (an order resting, leaving or decreasing, a fill of a visible maker, an iceberg refill); a hidden order
- * never consumes one, nor does removing an order that shows nothing any more. A trade carries the sequence of
- * its fill's visible change (the current one when the maker is hidden). So a level-2 snapshot with sequence S
- * plus the level changes numbered after S rebuilds the visible book exactly (KuCoin's sync algorithm).
- *
- * Events (events.ts; the contract with the sandbox's WebSocket feed is docs/events.md): with a sink set
- * (setEventSink) every visible level change and trade of a watched symbol (watchSymbol) and every order and
- * ledger change of a watched user (watchUser) is delivered synchronously, in order, inside the command that
- * causes it. Nobody listening costs one flag test per change; behaviour never depends on the sink.
- *
- * Other readings (documented choices):
- * - STP is the INCOMING order's `stp` (KuCoin): CN cancels the incoming order's remainder, CO cancels the
- *   resting own order and goes on, CB cancels both, DC decreases both by the smaller remaining size (the
- *   order reaching 0 is cancelled); DC is rejected for market orders by funds (400100).
- * - FOK: all-or-nothing checked before any fill; an own resting order met first under stp CN/CB/DC makes
- *   the FOK fail (no fill), under CO it is skipped in the check.
- * - post-only: cancelled (no fill at all) if ANY crossing resting order is ordinary (not hidden/iceberg).
- * - postOnly/hidden/iceberg/timeInForce GTT are for limit orders; postOnly with IOC/FOK is rejected.
- * - A limit order's `funds` is price × size, cancelledFunds = price × cancelledSize and remainFunds =
- *   funds − dealFunds − cancelledFunds (as in the KuCoin order fixture); market orders show price "0",
- *   size "0" for funds orders, funds "0" for size orders.
- * - clientOid must be unique among the user's ACTIVE orders (400100 "clientOid already exists").
- *
- * Fee rule (documented reading of rule 5): fees are always in the quote currency, fee = rate × funds of
- * the fill, truncated toward zero at the quote currency's precision (so rebates of a negative maker rate
- * are truncated toward zero too). Holds: a buy limit order holds price × remainSize + ceil(takerRate ×
- * price × remainSize) at the quote precision; since Σ trunc(fee_i) ≤ ceil(Σ fee), a hold recomputed after
- * every fill always covers the fills it pays for, and the difference (price improvement and the surplus
- * taker fee of maker fills) is released at once. A sell holds remainSize of base.
- * Market buy by funds holds funds + ceil(takerRate × funds). Market buy by size holds the cost of walking
- * the opposite book for `size` (own orders skipped when stp is set) + ceil(takerRate × cost); market sell
- * by funds holds the lots needed to raise `funds` by the same walk. If available does not cover that
- * hold → 200004. Market holds are transient: whatever is left is released when the order completes.
- *
- * Fee roles: the incoming order is the taker (liquidity 'taker') and pays the taker rate, except a
- * post-only order that fills against hidden/iceberg orders, which pays the maker rate. A resting order
- * pays the maker rate (liquidity 'maker') unless it is hidden or iceberg: then it pays the taker rate and
- * its fill has forceTaker true (liquidity stays 'maker'). Rates are snapshotted per order at placement.
- *
- * Market buy by funds stop rule: at each price the order buys floor(remainFunds / (price × baseIncrement))
- * lots; when that is 0 (the remaining funds cannot buy one baseIncrement at the next price) the order
- * stops and the remaining funds are cancelled ("cancelledFunds"). Market sell by funds is symmetric.
+ * The rules in their most readable form: the naive reference model, test/unit/exchange/model.ts. Numbers,
+ * memory layout, history, snapshots, book sequence, events and the documented readings of the spec (STP, FOK,
+ * post-only, fees, holds, market orders by funds): docs/engine.md. Determinism: no I/O, no randomness, time
+ * only from the injected clock.
  */
 import { fromUnits, toUnits } from '../../api/decimal';
-import { E_BALANCE, E_DISABLED, E_SYMBOL, ExchangeError } from './errors';
+import { E_BALANCE, ExchangeError } from './errors';
 import type { Account, AccountType, FillsQuery, HfFill, HfOrder, Level2, PlaceOrderRequest, PlaceOrderResult, PublicTrade, SymbolRules } from './types';
 import {
   BUY,
@@ -127,9 +27,6 @@ import {
   MAX_LOTS,
   RATE_SCALE,
   SELL,
-  TIF_GTC,
-  TIF_IOC,
-  TIF_FOK,
   ZERO,
   orderIdString,
   perr,
@@ -137,10 +34,15 @@ import {
 } from './base';
 import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } from './book';
 import { FS_MARKET, FS_SIDE } from './fillstore';
-import { Snapshots, type SnapshotRecord } from './snapshot';
-import { LF_SEQ, LF_STRIDE, type OrderState } from './rows';
-import type { CoreEventSink } from './events';
-import type { CoreOptions } from './state';
+import { EventPublisher, type CoreEventSink } from './events';
+import { Invariants } from './invariants';
+import { Ledger } from './ledger';
+import { Matcher } from './matching';
+import { OrderBook } from './orderbook';
+import { OrderParser, type LimitTicksOptions } from './parser';
+import { LF_SEQ, LF_STRIDE, type OrderRows, type OrderState } from './rows';
+import { SnapshotCodec, type SnapshotRecord } from './snapshot';
+import { CoreState, type CoreOptions } from './state';
 import { fillView, orderView, tradeView } from './views';
 
 export { HISTORY_WINDOW_MS, LEDGER_SCALE, ORDER_ID_PREFIX, RATE_SCALE } from './base';
@@ -153,28 +55,42 @@ export interface BestBidAsk {
   bestAskSize: string | null;
 }
 
-/** Options of the numeric entry point {@link Exchange.placeLimitTicks}. */
-export interface LimitTicksOptions {
-  tif?: 'GTC' | 'IOC' | 'FOK';
-  postOnly?: boolean;
-  clientOid?: string;
-}
+export type { LimitTicksOptions } from './parser';
 
 /**
  * The sandbox exchange: currencies, symbols, users' fee rates, ledger (main/trade accounts, withdrawal
  * holds, collected fees) and one order book per symbol. All methods are synchronous; every mutating method
  * either succeeds completely or throws {@link ExchangeError} having changed nothing.
  */
-export class Exchange extends Snapshots {
+export class Exchange {
+  private declare readonly st: CoreState;
+  private declare readonly rows: OrderRows;
+  private declare readonly ledger: Ledger;
+  private declare readonly parser: OrderParser;
+  private declare readonly events: EventPublisher;
+  private declare readonly book: OrderBook;
+  private declare readonly matcher: Matcher;
+  private declare readonly invariants: Invariants;
+  private declare readonly snapshots: SnapshotCodec;
+
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
    * @param opts.bigIntOnly testing aid: compute every amount on the BigInt path (results are identical).
    * @param opts.fastPaths testing aid: false runs the canonical code instead of the written-out fast paths
-   *   of fastpaths.ts (results are identical).
+   *   (Matcher.restPlain, OrderBook.cancelResting; results are identical).
    * @param opts.release testing aid: false never releases history nobody can read (results are identical).
    */
   constructor(opts: CoreOptions) {
-    super(opts);
+    const st = new CoreState(opts);
+    this.st = st;
+    this.rows = st.rows;
+    this.ledger = new Ledger(st);
+    this.parser = new OrderParser(st, this.ledger);
+    this.events = new EventPublisher(st);
+    this.book = new OrderBook(st, this.ledger, this.events);
+    this.matcher = new Matcher(st, this.ledger, this.events, this.book);
+    this.invariants = new Invariants(st, this.ledger);
+    this.snapshots = new SnapshotCodec(st, this.ledger, this.book, this.invariants);
   }
 
   /**
@@ -187,7 +103,7 @@ export class Exchange extends Snapshots {
    */
   static importSnapshot(opts: CoreOptions, records: Iterable<SnapshotRecord>): Exchange {
     const ex = new Exchange(opts);
-    ex.loadSnapshot(records);
+    ex.snapshots.importRecords(records);
     return ex;
   }
 
@@ -199,12 +115,12 @@ export class Exchange extends Snapshots {
     if (!Number.isInteger(c.precision) || c.precision < 0 || c.precision > LEDGER_SCALE) {
       throw perr(`precision of ${c.currency} must be an integer in 0..${LEDGER_SCALE}`);
     }
-    this.currencies.set(c.currency, c.precision);
+    this.st.currencies.set(c.currency, c.precision);
   }
 
   /** Currency codes registered with {@link addCurrency}, with precision. */
   currencyList(): { currency: string; precision: number }[] {
-    return [...this.currencies].map(([currency, precision]) => ({ currency, precision }));
+    return [...this.st.currencies].map(([currency, precision]) => ({ currency, precision }));
   }
 
   /**
@@ -213,23 +129,23 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 400100 on unknown currencies or unusable increments.
    */
   addSymbol(rules: SymbolRules): void {
-    const existing = this.syms.get(rules.symbol);
+    const existing = this.st.syms.get(rules.symbol);
     if (existing) {
       existing.enableTrading = rules.enableTrading;
       return;
     }
-    if (this.symList.length >= MAX_SYMBOLS) throw perr(`at most ${MAX_SYMBOLS} symbols`);
-    const qp = this.currencies.get(rules.quoteCurrency);
-    if (qp === undefined || !this.currencies.has(rules.baseCurrency)) {
+    if (this.st.symList.length >= MAX_SYMBOLS) throw perr(`at most ${MAX_SYMBOLS} symbols`);
+    const qp = this.st.currencies.get(rules.quoteCurrency);
+    if (qp === undefined || !this.st.currencies.has(rules.baseCurrency)) {
       throw perr(`currencies of ${rules.symbol} must be added first`);
     }
-    const sym = new Sym({ ...rules, feeCurrency: rules.feeCurrency ?? rules.quoteCurrency }, qp, this.symList.length);
+    const sym = new Sym({ ...rules, feeCurrency: rules.feeCurrency ?? rules.quoteCurrency }, qp, this.st.symList.length);
     // fast scale of a currency: fixed by the first symbol using it; later symbols needing finer units
     // simply keep their holds on the BigInt path
-    const kq = this.fastScale.get(rules.quoteCurrency) ?? Math.max(qp, sym.qs);
-    this.fastScale.set(rules.quoteCurrency, kq);
-    const kb = this.fastScale.get(rules.baseCurrency) ?? Math.max(this.currencies.get(rules.baseCurrency) as number, sym.bs);
-    this.fastScale.set(rules.baseCurrency, kb);
+    const kq = this.st.fastScale.get(rules.quoteCurrency) ?? Math.max(qp, sym.qs);
+    this.st.fastScale.set(rules.quoteCurrency, kq);
+    const kb = this.st.fastScale.get(rules.baseCurrency) ?? Math.max(this.st.currencies.get(rules.baseCurrency) as number, sym.bs);
+    this.st.fastScale.set(rules.baseCurrency, kb);
     sym.quoteK = kq;
     sym.baseK = kb;
     sym.quoteMulK = kq >= sym.qs ? 10 ** (kq - sym.qs) : 0;
@@ -237,23 +153,23 @@ export class Exchange extends Snapshots {
     const bm = kb >= sym.bs ? sym.baseInc * pow10(kb - sym.bs) : 0n;
     sym.baseMulK = bm <= BigInt(MAX_LOTS) ? Number(bm) : 0;
     if (sym.quoteMulK > MAX_LOTS) sym.quoteMulK = 0;
-    this.symList.push(sym);
-    this.syms.set(rules.symbol, sym);
+    this.st.symList.push(sym);
+    this.st.syms.set(rules.symbol, sym);
   }
 
   /** Set whether a symbol accepts new orders (cancellation always works). @throws 900001 unknown symbol. */
   setTradingEnabled(symbol: string, enabled: boolean): void {
-    this.sym(symbol).enableTrading = enabled;
+    this.st.sym(symbol).enableTrading = enabled;
   }
 
   /** All symbols' rules (copies), in registration order. */
   symbols(): SymbolRules[] {
-    return [...this.syms.values()].map((s) => ({ ...s.rules, enableTrading: s.enableTrading }));
+    return [...this.st.syms.values()].map((s) => ({ ...s.rules, enableTrading: s.enableTrading }));
   }
 
   /** True when the symbol is registered. */
   hasSymbol(symbol: string): boolean {
-    return this.syms.has(symbol);
+    return this.st.syms.has(symbol);
   }
 
   /**
@@ -272,14 +188,14 @@ export class Exchange extends Snapshots {
     }
     const lim = pow10(RATE_SCALE - 1);
     if (t < 0n || t > lim || m < -lim || m > t) throw perr('fee rates must satisfy 0 <= taker <= 0.1 and -0.1 <= maker <= taker');
-    const u = this.user(uid);
-    u.taker = this.rates.intern(takerFeeRate);
-    u.maker = this.rates.intern(makerFeeRate);
+    const u = this.st.user(uid);
+    u.taker = this.st.rates.intern(takerFeeRate);
+    u.maker = this.st.rates.intern(makerFeeRate);
   }
 
   /** A user's current fee rates as decimal strings (spec "Base fee rates"). */
   feeRates(uid: string): { takerFeeRate: string; makerFeeRate: string } {
-    const u = this.users[uid];
+    const u = this.st.users[uid];
     return u ? { takerFeeRate: u.taker.str, makerFeeRate: u.maker.str } : { takerFeeRate: '0.001', makerFeeRate: '0.001' };
   }
 
@@ -292,7 +208,7 @@ export class Exchange extends Snapshots {
    * query shows never depends on when history was released.
    */
   disableHistory(uid: string): void {
-    this.user(uid).keepHistory = false;
+    this.st.user(uid).keepHistory = false;
   }
 
   // ───────────────────────────── orders ─────────────────────────────
@@ -304,10 +220,10 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 900001 unknown symbol, 400600 trading disabled, 400100 rule violation, 200004 balance.
    */
   validateOrder(uid: string, req: PlaceOrderRequest): PlaceOrderResult {
-    const now = this.now();
-    this.expire(now);
-    this.parseOrder(uid, req, false);
-    return { orderId: orderIdString(this.orderSeq + 1), clientOid: req.clientOid ?? '' };
+    const now = this.st.now();
+    this.book.expire(now);
+    this.parser.parseOrder(uid, req, false);
+    return { orderId: orderIdString(this.st.orderSeq + 1), clientOid: req.clientOid ?? '' };
   }
 
   /**
@@ -317,11 +233,11 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError as {@link validateOrder}; nothing changes on error.
    */
   placeOrder(uid: string, req: PlaceOrderRequest): PlaceOrderResult {
-    const now = this.now();
-    this.expire(now);
-    const p = this.parseOrder(uid, req, true);
-    this.tNow = now;
-    const seq = this.submit(p);
+    const now = this.st.now();
+    this.book.expire(now);
+    const p = this.parser.parseOrder(uid, req, true);
+    this.st.tNow = now;
+    const seq = this.matcher.submit(p);
     return { orderId: orderIdString(seq), clientOid: p.clientOid };
   }
 
@@ -332,34 +248,11 @@ export class Exchange extends Snapshots {
    * {@link orderIdOf}(seq)). @throws ExchangeError as placeOrder.
    */
   placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
-    const now = this.now();
-    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
-    let sym = this.lastSymbolSym;
-    if (symbol !== this.lastSymbolName || sym === null) {
-      sym = this.syms.get(symbol) ?? null;
-      if (sym === null) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
-      this.lastSymbolName = symbol;
-      this.lastSymbolSym = sym;
-    }
-    if (!sym.enableTrading) throw new ExchangeError(E_DISABLED, 'trading is disabled on this symbol');
-    const user = this.user(uid);
-    if (!Number.isSafeInteger(ticks) || ticks <= 0) throw perr('price must be positive');
-    if (!Number.isSafeInteger(lots) || lots <= 0) throw perr('size must be positive');
-    const tifName = opts?.tif ?? 'GTC';
-    // one scratch request object, reused (submit copies every field into the order's row)
-    const p = this.scratch;
-    p.user = user;
-    p.sym = sym;
-    p.side = side === 'buy' ? BUY : SELL;
-    p.ticks = ticks;
-    p.lots = lots;
-    p.tif = tifName === 'GTC' ? TIF_GTC : tifName === 'IOC' ? TIF_IOC : TIF_FOK;
-    p.postOnly = opts?.postOnly ?? false;
-    p.clientOid = opts?.clientOid ?? '';
-    p.hold = ZERO;
-    this.checkLimitAndHold(p);
-    this.tNow = now;
-    return this.submit(p);
+    const now = this.st.now();
+    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
+    const p = this.parser.limitTicks(uid, symbol, side, ticks, lots, opts);
+    this.st.tNow = now;
+    return this.matcher.submit(p);
   }
 
   /** Order id string of an order sequence number (see {@link placeLimitTicks}). */
@@ -375,56 +268,56 @@ export class Exchange extends Snapshots {
    *   active" when the order is done and still readable.
    */
   cancelOrder(uid: string, symbol: string, orderId: string): { orderId: string } {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    const seq = this.st.findSeq(uid, symbol, orderId, this.st.winStart(now));
     if (seq < 0) throw perr('order not exists');
-    const o = this.liveOf(seq);
+    const o = this.st.liveOf(seq);
     if (o < 0) throw perr('order is not active');
-    this.tNow = now;
-    this.cancelResting(o);
+    this.st.tNow = now;
+    this.book.cancelResting(o);
     return { orderId };
   }
 
   /** Cancel an active order by sequence number (benchmark entry point; same path as cancelOrder).
    * Returns false (and changes nothing) when it is not an active order of `uid`. */
   cancelSeq(uid: string, seq: number): boolean {
-    const now = this.now();
-    if (this.gtt.length > 0 || now >= this.relAt || this.orderSeq >= this.relSeq) this.expire(now);
-    const o = this.liveOf(seq);
-    if (o < 0 || this.usOf(o).user.uid !== uid) return false;
-    this.tNow = now;
-    this.cancelResting(o);
+    const now = this.st.now();
+    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
+    const o = this.st.liveOf(seq);
+    if (o < 0 || this.st.usOf(o).user.uid !== uid) return false;
+    this.st.tNow = now;
+    this.book.cancelResting(o);
     return true;
   }
 
   /** Cancel an active order by clientOid (DELETE /api/v1/hf/orders/client-order/{clientOid}).
    * @returns {clientOid}. @throws ExchangeError 400100 "order not exists" when no active order has it. */
   cancelOrderByClientOid(uid: string, symbol: string, clientOid: string): { clientOid: string } {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
-    const o = this.liveOf(seq);
-    if (o < 0 || this.usOf(o).sym.rules.symbol !== symbol) throw perr('order not exists');
-    this.tNow = now;
-    this.cancelResting(o);
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    const seq = this.st.users[uid]?.byClientOid.get(clientOid) ?? -1;
+    const o = this.st.liveOf(seq);
+    if (o < 0 || this.st.usOf(o).sym.rules.symbol !== symbol) throw perr('order not exists');
+    this.st.tNow = now;
+    this.book.cancelResting(o);
     return { clientOid };
   }
 
   /** Cancel all active orders of a user on a symbol (DELETE /api/v1/hf/orders?symbol=).
    * @returns the cancelled order ids, oldest first. @throws ExchangeError 900001 unknown symbol. */
   cancelAll(uid: string, symbol: string): string[] {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    const u = this.users[uid];
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    const u = this.st.users[uid];
     if (!u) return [];
-    const list = this.activeSlots(u.us(this.sym(symbol)));
-    const ids = list.map((o) => this.orderIdOf(this.lf[o * LF_STRIDE + LF_SEQ]));
-    this.tNow = now;
-    for (const o of list) this.cancelResting(o);
+    const list = this.st.activeSlots(u.us(this.st.sym(symbol)));
+    const ids = list.map((o) => this.orderIdOf(this.rows.lf[o * LF_STRIDE + LF_SEQ]));
+    this.st.tNow = now;
+    for (const o of list) this.book.cancelResting(o);
     return ids;
   }
 
@@ -435,33 +328,33 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, other user/symbol, expired).
    */
   getOrder(uid: string, symbol: string, orderId: string): HfOrder {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    const seq = this.findSeq(uid, symbol, orderId, this.winStart(now));
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    const seq = this.st.findSeq(uid, symbol, orderId, this.st.winStart(now));
     if (seq < 0) throw perr('order not exists');
-    return orderView(this.stateOf(seq));
+    return orderView(this.st.stateOf(seq));
   }
 
   /** Like {@link getOrder} but by clientOid (most recent order of that clientOid). */
   getOrderByClientOid(uid: string, symbol: string, clientOid: string): HfOrder {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    const seq = this.users[uid]?.byClientOid.get(clientOid) ?? -1;
-    if (!this.owns(uid, symbol, seq, this.winStart(now))) throw perr('order not exists');
-    return orderView(this.stateOf(seq));
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    const seq = this.st.users[uid]?.byClientOid.get(clientOid) ?? -1;
+    if (!this.st.owns(uid, symbol, seq, this.st.winStart(now))) throw perr('order not exists');
+    return orderView(this.st.stateOf(seq));
   }
 
   /** Active orders of a user on a symbol, sorted by lastUpdatedAt descending (ties: newest first)
    * (GET /api/v1/hf/orders/active). @throws ExchangeError 900001 unknown symbol. */
   activeOrders(uid: string, symbol: string): HfOrder[] {
-    this.expire(this.now());
-    this.sym(symbol);
-    const u = this.users[uid];
+    this.book.expire(this.st.now());
+    this.st.sym(symbol);
+    const u = this.st.users[uid];
     if (!u) return [];
-    return this.activeSlots(u.us(this.sym(symbol)))
-      .map((o) => this.liveState(o))
+    return this.st.activeSlots(u.us(this.st.sym(symbol)))
+      .map((o) => this.st.liveState(o))
       .sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq)
       .map((o) => orderView(o));
   }
@@ -481,29 +374,29 @@ export class Exchange extends Snapshots {
     symbol: string,
     q: { startAt?: number; endAt?: number; limit?: number; side?: 'buy' | 'sell'; type?: 'limit' | 'market'; lastId?: number } = {},
   ): HfOrder[] {
-    const now = this.now();
-    this.expire(now);
-    this.sym(symbol);
-    if (q.lastId !== undefined && (!this.owns(uid, symbol, q.lastId, this.winStart(now)) || this.liveOf(q.lastId) >= 0)) {
+    const now = this.st.now();
+    this.book.expire(now);
+    this.st.sym(symbol);
+    if (q.lastId !== undefined && (!this.st.owns(uid, symbol, q.lastId, this.st.winStart(now)) || this.st.liveOf(q.lastId) >= 0)) {
       throw perr(`lastId: ${q.lastId} is not a done order of this user and symbol within the 3 × 24 h window`);
     }
-    const u = this.users[uid];
+    const u = this.st.users[uid];
     if (!u) return [];
     if (!u.keepHistory) return [];
-    const us = u.us(this.sym(symbol));
-    const start = Math.max(q.startAt ?? 0, this.winStart(now));
+    const us = u.us(this.st.sym(symbol));
+    const start = Math.max(q.startAt ?? 0, this.st.winStart(now));
     const end = q.endAt ?? now;
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     // the page starts after (afterT, afterSeq) in the answer's order
-    const afterT = q.lastId !== undefined ? this.archive.lastUpdatedAt(q.lastId) : Infinity;
+    const afterT = q.lastId !== undefined ? this.st.archive.lastUpdatedAt(q.lastId) : Infinity;
     const afterSeq = q.lastId ?? Infinity;
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
     const out: OrderState[] = [];
     // the chain is in done-time order: it ends where it reaches a forgotten (older) order
-    for (let seq = this.archive.lastDone(us.idx); this.archive.hasDone(seq); seq = this.archive.prevDone(seq)) {
-      const t = this.archive.lastUpdatedAt(seq);
+    for (let seq = this.st.archive.lastDone(us.idx); this.st.archive.hasDone(seq); seq = this.st.archive.prevDone(seq)) {
+      const t = this.st.archive.lastUpdatedAt(seq);
       if (t < start || t > end || t > afterT || (t === afterT && seq >= afterSeq)) continue;
-      const o = this.stateOf(seq);
+      const o = this.st.stateOf(seq);
       if ((side >= 0 && o.side !== side) || (q.type !== undefined && o.market !== (q.type === 'market'))) continue;
       out.push(o);
     }
@@ -521,14 +414,14 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 900001 unknown symbol.
    */
   fills(uid: string, q: FillsQuery): { items: HfFill[]; lastId: number } {
-    const now = this.now();
-    this.expire(now);
-    const sym = this.sym(q.symbol);
-    const u = this.users[uid];
+    const now = this.st.now();
+    this.book.expire(now);
+    const sym = this.st.sym(q.symbol);
+    const u = this.st.users[uid];
     if (!u || !u.keepHistory) return { items: [], lastId: 0 };
     const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
     const out: HfFill[] = [];
-    const winStart = this.winStart(now);
+    const winStart = this.st.winStart(now);
     let start = q.startAt ?? winStart;
     let end = q.endAt ?? now;
     if (start < winStart) {
@@ -537,11 +430,11 @@ export class Exchange extends Snapshots {
     }
     let oseq = -1;
     if (q.orderId !== undefined) {
-      oseq = this.findSeq(uid, q.symbol, q.orderId, winStart);
+      oseq = this.st.findSeq(uid, q.symbol, q.orderId, winStart);
       if (oseq < 0) return { items: [], lastId: 0 };
     }
     const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
-    const fs = this.fillStore;
+    const fs = this.st.fillStore;
     for (let ref = u.lastFill; fs.has(ref) && out.length < limit; ref = fs.prev(ref)) {
       if (fs.symIdx(ref) !== sym.idx) continue;
       if (oseq >= 0) {
@@ -554,7 +447,7 @@ export class Exchange extends Snapshots {
         const at = fs.createdAt(ref);
         if (at < start || at > end) continue;
       }
-      out.push(fillView(this.fillStore, this.symList, this.rates, ref));
+      out.push(fillView(this.st.fillStore, this.st.symList, this.st.rates, ref));
     }
     return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
   }
@@ -568,9 +461,9 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 900001 unknown symbol.
    */
   level2(symbol: string, depth: number): Level2 {
-    const now = this.now();
-    this.expire(now);
-    const s = this.sym(symbol);
+    const now = this.st.now();
+    this.book.expire(now);
+    const s = this.st.sym(symbol);
     const side = (b: BookSide): [string, string][] => {
       const out: [string, string][] = [];
       for (let i = b.count - 1; i >= 0 && out.length < depth; i--) {
@@ -584,13 +477,13 @@ export class Exchange extends Snapshots {
 
   /** Current book sequence of a symbol: the last one consumed by a visible level change (starts at 1). @throws 900001. */
   sequence(symbol: string): number {
-    return this.sym(symbol).sequence;
+    return this.st.sym(symbol).sequence;
   }
 
   /** Best visible bid and ask with their aggregated sizes. @throws ExchangeError 900001 unknown symbol. */
   bestBidAsk(symbol: string): BestBidAsk {
-    this.expire(this.now());
-    const s = this.sym(symbol);
+    this.book.expire(this.st.now());
+    const s = this.st.sym(symbol);
     const best = (b: BookSide): Level | undefined => {
       for (let i = b.count - 1; i >= 0; i--) {
         const lv = b.at(i) as Level;
@@ -615,8 +508,8 @@ export class Exchange extends Snapshots {
    * @throws ExchangeError 900001 unknown symbol.
    */
   trades(symbol: string, sinceMs = 0): PublicTrade[] {
-    const s = this.sym(symbol);
-    const since = Math.max(sinceMs, this.winStart(this.now()));
+    const s = this.st.sym(symbol);
+    const since = Math.max(sinceMs, this.st.winStart(this.st.now()));
     const out: PublicTrade[] = [];
     for (let i = Math.max(0, s.tapeCount - TAPE_MAX); i < s.tapeCount; i++) {
       const slot = i % TAPE_MAX;
@@ -627,10 +520,10 @@ export class Exchange extends Snapshots {
 
   /** Register a listener called synchronously after every trade (taker side). Returns an unsubscribe function. */
   onTrade(listener: (t: PublicTrade) => void): () => void {
-    this.tradeListeners.push(listener);
+    this.matcher.tradeListeners.push(listener);
     return () => {
-      const i = this.tradeListeners.indexOf(listener);
-      if (i >= 0) this.tradeListeners.splice(i, 1);
+      const i = this.matcher.tradeListeners.indexOf(listener);
+      if (i >= 0) this.matcher.tradeListeners.splice(i, 1);
     };
   }
 
@@ -643,22 +536,22 @@ export class Exchange extends Snapshots {
    * moment the sink is set (or the user watched).
    */
   setEventSink(sink: CoreEventSink | null): void {
-    this.sink = sink;
-    if (sink !== null) for (const u of this.userList) if (u.watched) this.baseBalances(u);
+    this.events.sink = sink;
+    if (sink !== null) for (const u of this.st.userList) if (u.watched) this.events.baseBalances(u);
   }
 
   /** Turn level and trade events of a symbol on or off. @throws ExchangeError 900001 unknown symbol. */
   watchSymbol(symbol: string, on: boolean): void {
-    this.sym(symbol).watched = on;
+    this.st.sym(symbol).watched = on;
   }
 
   /** Turn order and balance events of a user on or off (a user not known yet is watched once created). */
   watchUser(uid: string, on: boolean): void {
-    if (on) this.watchedUids.add(uid);
-    else this.watchedUids.delete(uid);
-    const u = this.users[uid];
+    if (on) this.st.watchedUids.add(uid);
+    else this.st.watchedUids.delete(uid);
+    const u = this.st.users[uid];
     if (u === undefined) return;
-    if (on && !u.watched) this.baseBalances(u);
+    if (on && !u.watched) this.events.baseBalances(u);
     u.watched = on;
   }
 
@@ -669,8 +562,8 @@ export class Exchange extends Snapshots {
    * a currency was touched (deposit, transfer, fill). Decimal strings.
    */
   accounts(uid: string, f: { currency?: string; type?: AccountType } = {}): Account[] {
-    this.expire(this.now());
-    const u = this.users[uid];
+    this.book.expire(this.st.now());
+    const u = this.st.users[uid];
     if (!u) return [];
     const out: Account[] = [];
     for (const [cur, w] of u.wallets) {
@@ -693,56 +586,56 @@ export class Exchange extends Snapshots {
   /** Credit a deposit to the user's `main` account. `amount` > 0 with at most the currency's precision.
    * @throws ExchangeError 400100 unknown currency or bad amount. */
   deposit(uid: string, currency: string, amount: string): void {
-    const now = this.now();
-    this.expire(now);
-    const v = this.amount(currency, amount);
-    const u = this.user(uid);
-    const a = this.wallet(u, currency).main;
+    const now = this.st.now();
+    this.book.expire(now);
+    const v = this.st.amount(currency, amount);
+    const u = this.st.user(uid);
+    const a = this.st.wallet(u, currency).main;
     a.addBalance(v);
-    this.deposited.set(currency, (this.deposited.get(currency) ?? ZERO) + v);
+    this.st.deposited.set(currency, (this.st.deposited.get(currency) ?? ZERO) + v);
     if (u.watched) {
-      this.tNow = now;
-      this.emitBalance(a, u, 'main.deposit', '');
+      this.st.tNow = now;
+      this.events.emitBalance(a, u, 'main.deposit', '');
     }
   }
 
   /** Move `amount` between a user's main and trade accounts (no fee).
    * @throws ExchangeError 400100 bad currency/amount/types, 200004 when `from` available is insufficient. */
   transfer(uid: string, currency: string, from: AccountType, to: AccountType, amount: string): void {
-    const now = this.now();
-    this.expire(now);
-    const v = this.amount(currency, amount);
+    const now = this.st.now();
+    this.book.expire(now);
+    const v = this.st.amount(currency, amount);
     if ((from !== 'main' && from !== 'trade') || (to !== 'main' && to !== 'trade') || from === to) {
       throw perr('from and to must be main and trade (different)');
     }
-    const u = this.user(uid);
-    const w = this.wallet(u, currency);
+    const u = this.st.user(uid);
+    const w = this.st.wallet(u, currency);
     const src = w[from];
     if (src.balance - src.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
     src.addBalance(-v);
     w[to].addBalance(v);
     if (u.watched) {
-      this.tNow = now;
-      this.emitBalance(src, u, `${from}.transfer`, '');
-      this.emitBalance(w[to], u, `${to}.transfer`, '');
+      this.st.tNow = now;
+      this.events.emitBalance(src, u, `${from}.transfer`, '');
+      this.events.emitBalance(w[to], u, `${to}.transfer`, '');
     }
   }
 
   /** Hold `amount` (total leaving, fee included) of the user's `main` account for a withdrawal.
    * @returns a hold id. @throws ExchangeError 400100 bad amount, 200004 insufficient available. */
   holdWithdrawal(uid: string, currency: string, amount: string): string {
-    const now = this.now();
-    this.expire(now);
-    const v = this.amount(currency, amount);
-    const u = this.user(uid);
-    const a = this.wallet(u, currency).main;
+    const now = this.st.now();
+    this.book.expire(now);
+    const v = this.st.amount(currency, amount);
+    const u = this.st.user(uid);
+    const a = this.st.wallet(u, currency).main;
     if (a.balance - a.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
     a.addHoldsBig(v);
-    const id = `wh${++this.holdSeq}`;
-    this.wholds.set(id, { acc: a, user: u, amount: v, cur: currency });
+    const id = `wh${++this.st.holdSeq}`;
+    this.st.wholds.set(id, { acc: a, user: u, amount: v, cur: currency });
     if (u.watched) {
-      this.tNow = now;
-      this.emitBalance(a, u, 'main.withdraw_hold', id);
+      this.st.tNow = now;
+      this.events.emitBalance(a, u, 'main.withdraw_hold', id);
     }
     return id;
   }
@@ -750,7 +643,7 @@ export class Exchange extends Snapshots {
   /** Complete a held withdrawal: the held amount leaves the balance; `fee` (0 ≤ fee ≤ amount) goes to the
    * collected fees, the rest counts as withdrawn. @throws ExchangeError 400100 unknown hold or bad fee. */
   settleWithdrawal(holdId: string, fee: string): void {
-    const h = this.wholds.get(holdId);
+    const h = this.st.wholds.get(holdId);
     if (!h) throw perr('withdrawal hold not exists');
     let f: bigint;
     try {
@@ -759,45 +652,63 @@ export class Exchange extends Snapshots {
       throw perr('fee must be a decimal');
     }
     if (f < 0n || f > h.amount) throw perr('fee must be between 0 and the held amount');
-    this.wholds.delete(holdId);
+    this.st.wholds.delete(holdId);
     h.acc.addHoldsBig(-h.amount);
     h.acc.addBalance(-h.amount);
-    this.fees.set(h.cur, (this.fees.get(h.cur) ?? ZERO) + f);
-    this.withdrawn.set(h.cur, (this.withdrawn.get(h.cur) ?? ZERO) + h.amount - f);
+    this.st.fees.set(h.cur, (this.st.fees.get(h.cur) ?? ZERO) + f);
+    this.st.withdrawn.set(h.cur, (this.st.withdrawn.get(h.cur) ?? ZERO) + h.amount - f);
     if (h.user.watched) {
-      this.tNow = this.now();
-      this.emitBalance(h.acc, h.user, 'main.withdraw_done', holdId);
+      this.st.tNow = this.st.now();
+      this.events.emitBalance(h.acc, h.user, 'main.withdraw_done', holdId);
     }
   }
 
   /** Cancel a held withdrawal: the hold is released. @throws ExchangeError 400100 unknown hold. */
   releaseWithdrawal(holdId: string): void {
-    const h = this.wholds.get(holdId);
+    const h = this.st.wholds.get(holdId);
     if (!h) throw perr('withdrawal hold not exists');
-    this.wholds.delete(holdId);
+    this.st.wholds.delete(holdId);
     h.acc.addHoldsBig(-h.amount);
     if (h.user.watched) {
-      this.tNow = this.now();
-      this.emitBalance(h.acc, h.user, 'main.other', holdId);
+      this.st.tNow = this.st.now();
+      this.events.emitBalance(h.acc, h.user, 'main.other', holdId);
     }
   }
 
   /** Fees collected per currency (decimal strings), including withdrawal fees, net of maker rebates. */
   collectedFees(): Record<string, string> {
-    this.flushFees();
+    this.ledger.flushFees();
     const out: Record<string, string> = {};
-    for (const [c, v] of this.fees) out[c] = fromUnits(v, LEDGER_SCALE);
+    for (const [c, v] of this.st.fees) out[c] = fromUnits(v, LEDGER_SCALE);
     return out;
+  }
+
+  /**
+   * Check every ledger and book invariant; throws an Error describing the first violation (Invariants.check:
+   * per currency Σ balances + collected fees = deposits − withdrawals, holds = what open orders and pending
+   * withdrawals reserve, books not crossed, level sizes, order amounts). `opts.done: false` skips the
+   * per-order checks of done orders. O(everything).
+   */
+  checkInvariants(opts: { done?: boolean } = {}): void {
+    this.invariants.check(opts);
+  }
+
+  /**
+   * The whole engine as records (snapshot.ts), produced lazily: consume them before the next command (typed
+   * arrays are shared with the engine). A release pass at the clock's time runs first.
+   */
+  exportSnapshot(): Generator<SnapshotRecord> {
+    return this.snapshots.exportRecords();
   }
 
   /** Process GTT expiries due at the current clock time (each expired order is stamped with its expiry time). */
   tick(): void {
-    this.expire(this.now());
+    this.book.expire(this.st.now());
   }
 
   /** Process GTT expiries due at `now` (ms). */
   advanceTo(now: number): void {
-    this.expire(now);
+    this.book.expire(now);
   }
 
 }

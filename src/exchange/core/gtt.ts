@@ -1,6 +1,6 @@
 /**
  * GTT expiries of the exchange core: a binary min-heap of (expireAt ms, order seq). Entries of orders that
- * were done before they expired stay in the heap and are skipped when popped (see Resting.expire).
+ * were done before they expired stay in the heap and are skipped when popped (see OrderBook.expire).
  */
 
 /** One pending expiry: the order `seq` expires at `expireAt` (ms). */

@@ -1,7 +1,8 @@
 /**
  * Sandbox exchange core: deterministic matching engine + ledger (no I/O, injected clock). `Exchange` is its
- * API (exchange.ts, whose module doc states the rules; the naive model test/unit/exchange/model.ts is their
- * readable statement); the other modules of this folder are its layers and records.
+ * API (exchange.ts), a facade over the parts it owns; the other modules of this folder are those parts and
+ * their records. The rules: docs/engine.md (the naive model test/unit/exchange/model.ts is their readable
+ * statement).
  */
 export * from './errors';
 export * from './types';

@@ -1,41 +1,180 @@
 /**
- * Matching of the exchange core ({@link Matching}, the layer over Resting): an order is created with its
- * hold, matched in price-time priority against the opposite side (FOK check, post-only check, STP), each
- * fill settled (balances, fees, holds, fill record, trade tape), and its remainder rested or cancelled.
- * The readable statement of these rules is the naive model, test/unit/exchange/model.ts.
+ * The matching engine of the exchange core ({@link Matcher}): an order is created with its hold, matched in
+ * price-time priority against the opposite side (FOK check, post-only check, STP), each fill settled
+ * (balances, fees, holds, fill record, trade tape), and its remainder rested (OrderBook) or cancelled.
+ * The readable statement of these rules is the naive model, test/unit/exchange/model.ts. Fast path:
+ * {@link Matcher.submit} rests a plain limit order that cannot cross in one body ({@link Matcher.restPlain}),
+ * next to its canonical version {@link Matcher.submitCanonical} (docs/engine.md, "Fast paths").
  */
 import { BUY, STP_CB, STP_CN, STP_CO, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, ZERO } from './base';
 import { TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import { FS_FORCE, FS_MAKER, FS_MARKET } from './fillstore';
-import { Resting } from './resting';
+import type { Acc } from './accounts';
+import type { EventPublisher } from './events';
+import type { Ledger } from './ledger';
+import type { OrderBook } from './orderbook';
 import {
   F_ACTIVE,
   F_CANCEL_EXIST,
   F_EXT,
   F_HIDDEN,
   F_ICEBERG,
+  F_IN_BOOK,
   F_MARKET,
   F_POST,
   F_SELL,
   F_STP_SHIFT,
   F_TIF_SHIFT,
+  LF_CANC,
+  LF_CREATED,
+  LF_DEAL,
+  LF_DEALN,
+  LF_FEEN,
+  LF_HOLDN,
+  LF_LOTS,
+  LF_REMAIN,
+  LF_SEQ,
+  LF_SHOWN,
+  LF_STRIDE,
+  LF_TICKS,
+  LF_UPDATED,
+  LI_FLAGS,
+  LI_MAKER,
+  LI_NEXT,
+  LI_PREV,
+  LI_STRIDE,
+  LI_TAKER,
+  LI_US,
   OrderExt,
+  type OrderRows,
   type Parsed,
 } from './rows';
+import type { CoreState } from './state';
+import type { PublicTrade } from './types';
 import { tradeView } from './views';
 
 /** submit → match → fill; the FOK and post-only checks. */
-export abstract class Matching extends Resting {
-  /** Create the order, take its hold, match, then rest / cancel the remainder. Returns the order's seq. */
-  protected submit(p: Parsed): number {
-    const now = this.tNow;
+export class Matcher {
+  /** listeners of every trade (Exchange.onTrade) */
+  readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
+  private declare readonly rows: OrderRows;
+  /** CoreState.fastPaths, copied */
+  private declare readonly fastPaths: boolean;
+
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+  private declare readonly events: EventPublisher;
+  private declare readonly book: OrderBook;
+
+  constructor(st: CoreState, ledger: Ledger, events: EventPublisher, book: OrderBook) {
+    this.st = st;
+    this.ledger = ledger;
+    this.events = events;
+    this.book = book;
+    this.rows = st.rows;
+    this.fastPaths = st.fastPaths;
+  }
+
+  /**
+   * Create the order, take its hold, match, then rest / cancel the remainder. Returns the order's seq.
+   * FAST PATH: a plain GTC limit order (no OrderExt fields, not post-only / hidden / iceberg, hold on the
+   * Number path) that cannot cross the opposite best level rests at once ({@link restPlain}); anything else
+   * goes to {@link submitCanonical}.
+   */
+  submit(p: Parsed): number {
+    if (
+      this.fastPaths &&
+      p.holdN >= 0 &&
+      p.acc !== null &&
+      !p.market &&
+      p.tif === TIF_GTC &&
+      !p.postOnly &&
+      !p.hidden &&
+      !p.iceberg &&
+      p.clientOid === '' &&
+      p.remark === '' &&
+      p.tags === ''
+    ) {
+      const s = p.sym;
+      const ob = p.side === BUY ? s.asks.best() : s.bids.best();
+      if (ob === undefined || (p.side === BUY ? ob.ticks > p.ticks : ob.ticks < p.ticks)) return this.restPlain(p);
+    }
+    return this.submitCanonical(p);
+  }
+
+  /** The body of the plain-order case of {@link submit}. Returns the order's seq. */
+  private restPlain(p: Parsed): number {
+    const now = this.st.tNow;
     const u = p.user;
     const s = p.sym;
-    const seq = ++this.orderSeq;
-    const o = this.allocSlot();
-    this.archive.add(seq, o);
+    const side = p.side;
+    const lots = p.lots;
+    const n = p.holdN;
+    const acc = p.acc as Acc;
+    const known = p.level;
+    p.acc = null;
+    p.level = undefined;
+    const us = u.us(s);
+    if (side === BUY) us.qAcc = acc;
+    else us.bAcc = acc;
+    const seq = ++this.st.orderSeq;
+    const o = this.rows.allocSlot();
+    this.st.archive.add(seq, o);
+    // submitCanonical's row (OrderRows.writeRow) and OrderBook.rest's shown lots and F_IN_BOOK, written out
+    const lf = this.rows.lf;
+    const li = this.rows.li;
+    const k = o * LF_STRIDE;
+    const j = o * LI_STRIDE;
+    lf[k + LF_TICKS] = p.ticks;
+    lf[k + LF_LOTS] = lots;
+    lf[k + LF_REMAIN] = lots;
+    lf[k + LF_SHOWN] = lots;
+    lf[k + LF_DEAL] = 0;
+    lf[k + LF_CANC] = 0;
+    lf[k + LF_HOLDN] = n;
+    lf[k + LF_DEALN] = 0;
+    lf[k + LF_FEEN] = 0;
+    lf[k + LF_CREATED] = now;
+    lf[k + LF_UPDATED] = now;
+    lf[k + LF_SEQ] = seq;
+    li[j + LI_FLAGS] = side | (p.stp << F_STP_SHIFT) | F_ACTIVE | F_IN_BOOK;
+    li[j + LI_US] = us.idx;
+    li[j + LI_TAKER] = u.taker.id;
+    li[j + LI_MAKER] = u.maker.id;
+    acc.addHoldsN(n);
+    if (u.watched) {
+      this.events.emitOrder(seq, us, 'received');
+      this.events.emitHold(us, seq, side !== BUY);
+    }
+    // OrderBook.link(), written out: called from here it is not inlined. A level still in the book is never
+    // empty (empty levels are removed at once); the order is neither hidden nor an iceberg, so its whole size
+    // is shown: a visible change.
+    const lv = known !== undefined && known.head !== -1 ? known : (side === BUY ? s.bids : s.asks).getOrCreate(p.ticks);
+    const tail = lv.tail;
+    li[j + LI_NEXT] = -1;
+    li[j + LI_PREV] = tail;
+    if (tail !== -1) li[tail * LI_STRIDE + LI_NEXT] = o;
+    else lv.head = o;
+    lv.tail = o;
+    lv.size += lots;
+    s.sequence++;
+    if (s.watched) this.events.emitLevel(s, lv);
+    this.book.pushActive(us, o);
+    if (u.watched) this.events.emitOrder(seq, us, 'open');
+    return seq;
+  }
+
+  /** Create the order, take its hold, match, then rest / cancel the remainder. Returns the order's seq.
+   * Canonical version of {@link submit}. */
+  private submitCanonical(p: Parsed): number {
+    const now = this.st.tNow;
+    const u = p.user;
+    const s = p.sym;
+    const seq = ++this.st.orderSeq;
+    const o = this.rows.allocSlot();
+    this.st.archive.add(seq, o);
     const r = s.rules;
-    const acc = p.acc ?? this.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
+    const acc = p.acc ?? this.st.wallet(u, p.side === BUY ? r.quoteCurrency : r.baseCurrency).trade;
     const level = p.level;
     p.acc = null;
     p.level = undefined;
@@ -52,23 +191,23 @@ export abstract class Matching extends Resting {
       (p.iceberg ? F_ICEBERG : 0) |
       (p.stp << F_STP_SHIFT) |
       F_ACTIVE;
-    this.writeRow(o, seq, p.ticks, p.lots, 0, p.holdN >= 0 ? p.holdN : -1, now, fl, us.idx, u.taker.id, u.maker.id);
+    this.rows.writeRow(o, seq, p.ticks, p.lots, 0, p.holdN >= 0 ? p.holdN : -1, now, fl, us.idx, u.taker.id, u.maker.id);
     const plain = p.lots > 0 && p.cancelAfter === 0 && p.visible === 0 && p.clientOid === '' && p.remark === '' && p.tags === '';
     // lx[o] is null here (freed slots are cleared)
     if (!plain) {
-      this.lx[o] = new OrderExt(p);
-      this.setFlags(o, fl | F_EXT);
+      this.rows.lx[o] = new OrderExt(p);
+      this.rows.setFlags(o, fl | F_EXT);
     }
     if (p.clientOid !== '') u.byClientOid.set(p.clientOid, seq);
     if (p.holdN >= 0) {
       acc.addHoldsN(p.holdN);
     } else {
-      if (p.hold !== ZERO) this.ext(o).hold = p.hold;
+      if (p.hold !== ZERO) this.rows.ext(o).hold = p.hold;
       acc.addHoldsBig(p.hold);
     }
     if (u.watched) {
-      this.emitOrder(seq, us, 'received');
-      this.emitHold(us, seq, p.side !== BUY);
+      this.events.emitOrder(seq, us, 'received');
+      this.events.emitHold(us, seq, p.side !== BUY);
     }
     // a limit order that cannot cross the opposite best level does not match (its remainder rests, except a
     // FOK, which is then not fillable); the best level may be hidden-only: it still crosses
@@ -76,50 +215,50 @@ export abstract class Matching extends Resting {
     const mayRest =
       p.market || (ob !== undefined && (p.side === BUY ? ob.ticks <= p.ticks : ob.ticks >= p.ticks)) ? this.match(o) : p.tif !== TIF_FOK;
     const tif = (fl >> F_TIF_SHIFT) & 3;
-    if (mayRest && this.remainLots(o) > 0 && !p.market && (tif === TIF_GTC || tif === TIF_GTT)) {
-      this.rest(o, level);
+    if (mayRest && this.rows.remainLots(o) > 0 && !p.market && (tif === TIF_GTC || tif === TIF_GTT)) {
+      this.book.rest(o, level);
     } else {
-      this.finish(o, true);
+      this.book.finish(o, true);
     }
     return seq;
   }
 
   /** Would a post-only order cross any ordinary (not hidden, not iceberg) resting order? */
-  protected postOnlyBlocked(o: number): boolean {
-    const fl = this.flags(o);
+  private postOnlyBlocked(o: number): boolean {
+    const fl = this.rows.flags(o);
     const isBuy = (fl & F_SELL) === 0;
-    const ticks = this.priceTicks(o);
-    const s = this.usOf(o).sym;
+    const ticks = this.rows.priceTicks(o);
+    const s = this.st.usOf(o).sym;
     const opp = isBuy ? s.asks : s.bids;
     for (let i = opp.count - 1; i >= 0; i--) {
       const lv = opp.at(i) as Level;
       if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
-      for (let m = lv.head; m !== -1; m = this.nextInLevel(m)) {
-        if ((this.flags(m) & (F_HIDDEN | F_ICEBERG)) === 0) return true;
+      for (let m = lv.head; m !== -1; m = this.rows.nextInLevel(m)) {
+        if ((this.rows.flags(m) & (F_HIDDEN | F_ICEBERG)) === 0) return true;
       }
     }
     return false;
   }
 
-  /** FOK: can the whole size be filled now (see module doc for STP)? */
-  protected fokFillable(o: number): boolean {
-    const fl = this.flags(o);
+  /** FOK: can the whole size be filled now (docs/engine.md, "Documented readings", for STP)? */
+  private fokFillable(o: number): boolean {
+    const fl = this.rows.flags(o);
     const isBuy = (fl & F_SELL) === 0;
     const stp = (fl >> F_STP_SHIFT) & 7;
-    const own = this.usIdx(o);
-    const ticks = this.priceTicks(o);
-    const opp = isBuy ? this.usList[own].sym.asks : this.usList[own].sym.bids;
-    let need = this.remainLots(o);
+    const own = this.rows.usIdx(o);
+    const ticks = this.rows.priceTicks(o);
+    const opp = isBuy ? this.st.usList[own].sym.asks : this.st.usList[own].sym.bids;
+    let need = this.rows.remainLots(o);
     for (let i = opp.count - 1; i >= 0; i--) {
       const lv = opp.at(i) as Level;
       if (isBuy ? lv.ticks > ticks : lv.ticks < ticks) return false;
-      for (let m = lv.head; m !== -1; m = this.nextInLevel(m)) {
+      for (let m = lv.head; m !== -1; m = this.rows.nextInLevel(m)) {
         // same UserSym ⇔ same user (the maker is on the same symbol)
-        if (stp !== STP_NONE && this.usIdx(m) === own) {
+        if (stp !== STP_NONE && this.rows.usIdx(m) === own) {
           if (stp === STP_CO) continue;
           return false;
         }
-        need -= this.remainLots(m);
+        need -= this.rows.remainLots(m);
         if (need <= 0) return true;
       }
     }
@@ -128,15 +267,15 @@ export abstract class Matching extends Resting {
 
   /** Match the incoming order against the opposite side. Returns false when its remainder must be
    * cancelled whatever its time in force (FOK not fillable, post-only blocked, STP CN/CB). */
-  protected match(o: number): boolean {
-    const fo = this.flags(o);
-    const own = this.usIdx(o);
-    const s = this.usList[own].sym;
+  private match(o: number): boolean {
+    const fo = this.rows.flags(o);
+    const own = this.rows.usIdx(o);
+    const s = this.st.usList[own].sym;
     const isBuy = (fo & F_SELL) === 0;
     const market = (fo & F_MARKET) !== 0;
-    const byFunds = this.sizeLots(o) < 0;
+    const byFunds = this.rows.sizeLots(o) < 0;
     const stp = (fo >> F_STP_SHIFT) & 7;
-    const ticks = this.priceTicks(o);
+    const ticks = this.rows.priceTicks(o);
     const opp = isBuy ? s.asks : s.bids;
     if (!market) {
       if (((fo >> F_TIF_SHIFT) & 3) === TIF_FOK && !this.fokFillable(o)) return false;
@@ -149,38 +288,38 @@ export abstract class Matching extends Resting {
       const perLot = byFunds ? BigInt(lv.ticks) * s.unitFunds : ZERO;
       while (lv.head !== -1) {
         const m = lv.head;
-        if (stp !== STP_NONE && this.usIdx(m) === own) {
+        if (stp !== STP_NONE && this.rows.usIdx(m) === own) {
           if (stp === STP_CN) {
             return false; // taker remainder cancelled by caller
           } else if (stp === STP_CO) {
-            this.cancelResting(m, lv);
+            this.book.cancelResting(m, lv);
             continue;
           } else if (stp === STP_CB) {
-            this.cancelResting(m, lv);
+            this.book.cancelResting(m, lv);
             return false;
           } else {
             // DC: decrease both by the smaller remaining size; the one reaching 0 is cancelled
-            const remain = this.remainLots(o);
-            const d = Math.min(remain, this.remainLots(m));
-            this.setRemainLots(o, remain - d);
-            this.addCancelledLots(o, d);
-            this.setFlags(o, this.flags(o) | F_CANCEL_EXIST);
-            if (!market) this.reholdLimit(o);
-            const us = this.usList[own];
+            const remain = this.rows.remainLots(o);
+            const d = Math.min(remain, this.rows.remainLots(m));
+            this.rows.setRemainLots(o, remain - d);
+            this.rows.addCancelledLots(o, d);
+            this.rows.setFlags(o, this.rows.flags(o) | F_CANCEL_EXIST);
+            if (!market) this.ledger.reholdLimit(o);
+            const us = this.st.usList[own];
             if (us.user.watched) {
-              const seq = this.seqAt(o);
-              this.emitOrder(seq, us, 'update', remain);
-              this.emitHold(us, seq, !isBuy);
+              const seq = this.rows.seqAt(o);
+              this.events.emitOrder(seq, us, 'update', remain);
+              this.events.emitHold(us, seq, !isBuy);
             }
-            this.reduceResting(m, lv, d);
-            if (this.remainLots(o) === 0) return true;
+            this.book.reduceResting(m, lv, d);
+            if (this.rows.remainLots(o) === 0) return true;
             continue;
           }
         }
-        const shown = this.shownLots(m);
+        const shown = this.rows.shownLots(m);
         let qty: number;
         if (byFunds) {
-          const x = this.lx[o] as OrderExt;
+          const x = this.rows.lx[o] as OrderExt;
           const can = x.remainFunds / perLot;
           if (can === ZERO) return true;
           qty = can < BigInt(shown) ? Number(can) : shown;
@@ -190,11 +329,11 @@ export abstract class Matching extends Resting {
             if (qty === 0) return true;
           }
         } else {
-          const remain = this.remainLots(o);
+          const remain = this.rows.remainLots(o);
           qty = remain < shown ? remain : shown;
         }
         this.fill(o, m, lv, qty);
-        if (byFunds ? (this.lx[o] as OrderExt).remainFunds === ZERO : this.remainLots(o) === 0) return true;
+        if (byFunds ? (this.rows.lx[o] as OrderExt).remainFunds === ZERO : this.rows.remainLots(o) === 0) return true;
       }
       // level emptied by fills/cancels (removed in unlink)
     }
@@ -206,31 +345,31 @@ export abstract class Matching extends Resting {
    * collected fees are added as Numbers (each accumulator flushes into its BigInt part before it could
    * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
    */
-  protected fill(o: number, m: number, lv: Level, qty: number): void {
-    const now = this.tNow;
-    const fo = this.flags(o);
-    const fm = this.flags(m);
-    const ous = this.usOf(o);
-    const mus = this.usOf(m);
+  private fill(o: number, m: number, lv: Level, qty: number): void {
+    const now = this.st.tNow;
+    const fo = this.rows.flags(o);
+    const fm = this.rows.flags(m);
+    const ous = this.st.usOf(o);
+    const mus = this.st.usOf(m);
     const s = ous.sym;
     const ticks = lv.ticks;
     // fee roles: a post-only taker pays the maker rate, a hidden / iceberg maker the taker rate
     const mForce = (fm & (F_HIDDEN | F_ICEBERG)) !== 0;
-    const rates = this.rates.objs;
-    const oRate = rates[(fo & F_POST) !== 0 ? this.makerRateId(o) : this.takerRateId(o)];
-    const mRate = rates[mForce ? this.takerRateId(m) : this.makerRateId(m)];
+    const rates = this.st.rates.objs;
+    const oRate = rates[(fo & F_POST) !== 0 ? this.rows.makerRateId(o) : this.rows.takerRateId(o)];
+    const mRate = rates[mForce ? this.rows.takerRateId(m) : this.rows.makerRateId(m)];
     const isBuy = (fo & F_SELL) === 0;
     const bus = isBuy ? ous : mus;
     const sus = isBuy ? mus : ous;
-    const bq = bus.qAcc ?? this.tradeAccOf(bus, true);
-    const bb = bus.bAcc ?? this.tradeAccOf(bus, false);
-    const sq = sus.qAcc ?? this.tradeAccOf(sus, true);
-    const sb = sus.bAcc ?? this.tradeAccOf(sus, false);
+    const bq = bus.qAcc ?? this.st.tradeAccOf(bus, true);
+    const bb = bus.bAcc ?? this.st.tradeAccOf(bus, false);
+    const sq = sus.qAcc ?? this.st.tradeAccOf(sus, true);
+    const sb = sus.bAcc ?? this.st.tradeAccOf(sus, false);
     const oMarket = (fo & F_MARKET) !== 0;
-    const oFunds = this.sizeLots(o) < 0;
-    const fq = this.costQ(s, ticks, qty);
-    const ofq = fq >= 0 ? this.feeQ(s, oRate, fq, false) : -1;
-    const mfq = fq >= 0 ? this.feeQ(s, mRate, fq, false) : -1;
+    const oFunds = this.rows.sizeLots(o) < 0;
+    const fq = this.ledger.costQ(s, ticks, qty);
+    const ofq = fq >= 0 ? this.ledger.feeQ(s, oRate, fq, false) : -1;
+    const mfq = fq >= 0 ? this.ledger.feeQ(s, mRate, fq, false) : -1;
     // fill-record values: qs units (fast path) or NaN with the BigInt values in the store's map
     let fundsRec = NaN;
     let oFeeRec = NaN;
@@ -243,15 +382,15 @@ export abstract class Matching extends Resting {
       fundsRec = fq;
       oFeeRec = ofq;
       mFeeRec = mfq;
-      this.addDealN(o, s, fq, ofq);
-      this.addDealN(m, s, fq, mfq);
+      this.ledger.addDealN(o, s, fq, ofq);
+      this.ledger.addDealN(m, s, fq, mfq);
       const bFee = isBuy ? ofq : mfq;
       const sFee = isBuy ? mfq : ofq;
-      this.addQuoteN(bq, s, -fq, -bFee);
-      this.addQuoteN(sq, s, fq, -sFee);
-      this.addBaseN(bb, s, qty);
-      this.addBaseN(sb, s, -qty);
-      this.addFeesN(s, bFee, sFee);
+      this.ledger.addQuoteN(bq, s, -fq, -bFee);
+      this.ledger.addQuoteN(sq, s, fq, -sFee);
+      this.ledger.addBaseN(bb, s, qty);
+      this.ledger.addBaseN(sb, s, -qty);
+      this.ledger.addFeesN(s, bFee, sFee);
       if (oFunds || oMarket) {
         // funds orders and market holds work in BigInt (only the incoming order can be a market order)
         funds = BigInt(fq) * s.qFactor;
@@ -260,13 +399,13 @@ export abstract class Matching extends Resting {
       }
     } else {
       funds = BigInt(ticks) * BigInt(qty) * s.unitFunds;
-      oFee = this.truncFee(s, oRate, funds);
-      mFee = this.truncFee(s, mRate, funds);
+      oFee = this.ledger.truncFee(s, oRate, funds);
+      mFee = this.ledger.truncFee(s, mRate, funds);
       const bFee = isBuy ? oFee : mFee;
       const sFee = isBuy ? mFee : oFee;
       const baseAmt = BigInt(qty) * s.lotUnits;
-      const ox = this.ext(o);
-      const mx = this.ext(m);
+      const ox = this.rows.ext(o);
+      const mx = this.rows.ext(m);
       ox.dealB += funds;
       mx.dealB += funds;
       ox.feeB += oFee;
@@ -275,45 +414,45 @@ export abstract class Matching extends Resting {
       bb.addBalance(baseAmt);
       sb.addBalance(-baseAmt);
       sq.addBalance(funds - sFee);
-      this.addFeesBig(s.rules.quoteCurrency, bFee + sFee);
+      this.ledger.addFeesBig(s.rules.quoteCurrency, bFee + sFee);
     }
     // order state: the taker's remaining lots (a funds order: its remaining funds) and the maker's remaining
     // and shown lots go down; the level's visible size with a visible maker's
     if (oFunds) {
-      this.addDealtLots(o, qty, now);
-      (this.lx[o] as OrderExt).remainFunds -= funds;
+      this.rows.addDealtLots(o, qty, now);
+      (this.rows.lx[o] as OrderExt).remainFunds -= funds;
     } else {
-      this.addFilledLots(o, qty, now);
+      this.rows.addFilledLots(o, qty, now);
     }
-    this.addFilledLots(m, qty, now);
-    this.setShownLots(m, this.shownLots(m) - qty);
+    this.rows.addFilledLots(m, qty, now);
+    this.rows.setShownLots(m, this.rows.shownLots(m) - qty);
     if ((fm & F_HIDDEN) === 0) {
       lv.size -= qty;
       s.sequence++;
-      if (s.watched) this.emitLevel(s, lv);
+      if (s.watched) this.events.emitLevel(s, lv);
     }
     // holds (the maker is a resting limit order; a limit order with nothing left is done: its hold is
     // released whole, no recomputation)
     if (oMarket) {
-      this.consumeHold(o, isBuy ? bq : sb, isBuy ? funds + oFee : BigInt(qty) * s.lotUnits);
-    } else if (this.remainLots(o) === 0) {
-      this.releaseHold(o);
+      this.ledger.consumeHold(o, isBuy ? bq : sb, isBuy ? funds + oFee : BigInt(qty) * s.lotUnits);
+    } else if (this.rows.remainLots(o) === 0) {
+      this.ledger.releaseHold(o);
     } else {
-      this.reholdLimit(o);
+      this.ledger.reholdLimit(o);
     }
-    const mRemain = this.remainLots(m);
-    if (mRemain === 0) this.releaseHold(m);
-    else this.reholdLimit(m);
+    const mRemain = this.rows.remainLots(m);
+    if (mRemain === 0) this.ledger.releaseHold(m);
+    else this.ledger.reholdLimit(m);
     // records: the trade is the (fillSeq / 2)-th, its fills 2k+1 (taker) and 2k+2 (maker); it is recorded only
     // when a side's owner keeps history, and each such user's fills are chained newest first (taker's fill,
     // then maker's: a self-trade lists both)
     const tradeId = ++s.tradeSeq;
-    const k = this.fillSeq / 2;
-    this.fillSeq += 2;
+    const k = this.st.fillSeq / 2;
+    this.st.fillSeq += 2;
     const ou = ous.user;
     const mu = mus.user;
     if (ou.keepHistory || mu.keepHistory) {
-      const fs = this.fillStore;
+      const fs = this.st.fillStore;
       const pos = fs.count;
       let oPrev = 0;
       let mPrev = 0;
@@ -329,8 +468,8 @@ export abstract class Matching extends Resting {
         k,
         s.idx,
         tradeId,
-        this.seqAt(o),
-        this.seqAt(m),
+        this.rows.seqAt(o),
+        this.rows.seqAt(m),
         (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
         (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
         ticks,
@@ -361,26 +500,26 @@ export abstract class Matching extends Resting {
       const pt = tradeView(s, slot);
       for (const l of this.tradeListeners.slice()) l(pt);
     }
-    const oSeq = this.seqAt(o);
-    const mSeq = this.seqAt(m);
-    if (s.watched) this.emitTrade(s, tradeId, ticks, qty, (fo & F_SELL) !== 0, oSeq, mSeq, ou, mu);
+    const oSeq = this.rows.seqAt(o);
+    const mSeq = this.rows.seqAt(m);
+    if (s.watched) this.events.emitTrade(s, tradeId, ticks, qty, (fo & F_SELL) !== 0, oSeq, mSeq, ou, mu);
     if (ou.watched || mu.watched) {
       const oFeeBig = fast ? BigInt(ofq) * s.qFactor : oFee;
       const mFeeBig = fast ? BigInt(mfq) * s.qFactor : mFee;
-      if (ou.watched) this.emitOrder(oSeq, ous, 'match', -1, { ticks, lots: qty, tradeId, maker: false, fee: oFeeBig });
-      if (mu.watched) this.emitOrder(mSeq, mus, 'match', -1, { ticks, lots: qty, tradeId, maker: true, fee: mFeeBig });
-      if (ou.watched) this.emitSettled(ous, oSeq, tradeId);
-      if (mu.watched) this.emitSettled(mus, mSeq, tradeId);
+      if (ou.watched) this.events.emitOrder(oSeq, ous, 'match', -1, { ticks, lots: qty, tradeId, maker: false, fee: oFeeBig });
+      if (mu.watched) this.events.emitOrder(mSeq, mus, 'match', -1, { ticks, lots: qty, tradeId, maker: true, fee: mFeeBig });
+      if (ou.watched) this.events.emitSettled(ous, oSeq, tradeId);
+      if (mu.watched) this.events.emitSettled(mus, mSeq, tradeId);
     }
     // maker bookkeeping
     if (mRemain === 0) {
-      this.unlink(m, lv, false);
-      this.finish(m, false);
-    } else if (this.shownLots(m) === 0) {
+      this.book.unlink(m, lv, false);
+      this.book.finish(m, false);
+    } else if (this.rows.shownLots(m) === 0) {
       // iceberg refill: new tranche to the back of the level's queue
-      this.unlink(m, lv, true);
-      this.setShownLots(m, Math.min((this.lx[m] as OrderExt).visible, mRemain));
-      this.link(m, lv);
+      this.book.unlink(m, lv, true);
+      this.rows.setShownLots(m, Math.min((this.rows.lx[m] as OrderExt).visible, mRemain));
+      this.book.link(m, lv);
     }
   }
 }

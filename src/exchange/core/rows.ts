@@ -1,7 +1,7 @@
 /**
  * Live orders of the exchange core as rows of typed arrays (the layout), their flags, the OrderExt of the
  * orders that need rarely used fields, and {@link OrderRows}: the columns, the slot pool and small named
- * accessors, so that the matching code reads `this.remainLots(o)` instead of `lf[o * LF_STRIDE + 2]`
+ * accessors, so that the matching code reads `rows.remainLots(o)` instead of `lf[o * LF_STRIDE + 2]`
  * (V8 inlines them: the engine benchmark measures no difference).
  *
  * Live orders (active, or being matched) are rows of two typed arrays indexed by a pool slot, not
@@ -15,7 +15,7 @@
  */
 import { ZERO, prefaulted, type SideN } from './base';
 import type { Level, Sym } from './book';
-import type { Acc, User } from './ledger';
+import type { Acc, User } from './accounts';
 
 export const LF_STRIDE = 12;
 /** limit price, ticks (0 for market orders) */
@@ -167,20 +167,20 @@ export class OrderExt {
  * The live-order columns, their slot pool and named accessors of a row's fields (`o` is always a slot).
  * Hot code reads through the accessors; loops that walk many rows (invariants) may index the columns.
  */
-export abstract class OrderRows {
+export class OrderRows {
   /** live-order columns (see LF_* / LI_*), grown by doubling; read them again after allocSlot() */
-  protected lf = new Float64Array(LF_STRIDE * 1024);
-  protected li = new Int32Array(LI_STRIDE * 1024);
+  lf = new Float64Array(LF_STRIDE * 1024);
+  li = new Int32Array(LI_STRIDE * 1024);
   /** OrderExt of each slot (null: plain order) */
-  protected readonly lx: (OrderExt | null)[] = [];
+  readonly lx: (OrderExt | null)[] = [];
   /** slots ever allocated, and the capacity of the columns */
-  protected liveSlots = 0;
-  protected liveCap = 1024;
+  liveSlots = 0;
+  liveCap = 1024;
   /** free slots, reused last-freed first */
-  protected readonly freeSlots: number[] = [];
+  readonly freeSlots: number[] = [];
 
   /** A free live-order slot (the last freed one first); grows the columns when none is free. */
-  protected allocSlot(): number {
+  allocSlot(): number {
     const free = this.freeSlots.pop();
     if (free !== undefined) return free;
     const slot = this.liveSlots++;
@@ -200,13 +200,13 @@ export abstract class OrderRows {
   }
 
   /** Return a done order's slot to the pool (its OrderExt, if any, is dropped). */
-  protected freeSlot(o: number, x: OrderExt | null): void {
+  freeSlot(o: number, x: OrderExt | null): void {
     if (x !== null) this.lx[o] = null;
     this.freeSlots.push(o);
   }
 
   /** The OrderExt of a live order (created on first use). */
-  protected ext(o: number): OrderExt {
+  ext(o: number): OrderExt {
     let x = this.lx[o];
     if (x === null) {
       x = new OrderExt(null);
@@ -217,58 +217,58 @@ export abstract class OrderRows {
   }
 
   /** The OrderExt of a live order when it has one (F_EXT in `fl`, its flags), else null. */
-  protected extIf(o: number, fl: number): OrderExt | null {
+  extIf(o: number, fl: number): OrderExt | null {
     return (fl & F_EXT) !== 0 ? this.lx[o] : null;
   }
 
   // ── Float64 fields ──
   /** limit price, ticks (0 for market orders) */
-  protected priceTicks(o: number): number {
+  priceTicks(o: number): number {
     return this.lf[o * LF_STRIDE + LF_TICKS];
   }
   /** size, lots (-1 for market orders by funds) */
-  protected sizeLots(o: number): number {
+  sizeLots(o: number): number {
     return this.lf[o * LF_STRIDE + LF_LOTS];
   }
   /** remaining lots (0 for funds orders) */
-  protected remainLots(o: number): number {
+  remainLots(o: number): number {
     return this.lf[o * LF_STRIDE + LF_REMAIN];
   }
-  protected setRemainLots(o: number, v: number): void {
+  setRemainLots(o: number, v: number): void {
     this.lf[o * LF_STRIDE + LF_REMAIN] = v;
   }
   /** lots matchable now / displayed (≤ remaining; the tranche of an iceberg) */
-  protected shownLots(o: number): number {
+  shownLots(o: number): number {
     return this.lf[o * LF_STRIDE + LF_SHOWN];
   }
-  protected setShownLots(o: number, v: number): void {
+  setShownLots(o: number, v: number): void {
     this.lf[o * LF_STRIDE + LF_SHOWN] = v;
   }
   /** Add `v` lots to the cancelled lots. */
-  protected addCancelledLots(o: number, v: number): void {
+  addCancelledLots(o: number, v: number): void {
     this.lf[o * LF_STRIDE + LF_CANC] += v;
   }
   /** the order's hold on the Number path (hold account's 10^-K units), -1 when on the BigInt path (OrderExt.hold) */
-  protected holdN(o: number): number {
+  holdN(o: number): number {
     return this.lf[o * LF_STRIDE + LF_HOLDN];
   }
-  protected setHoldN(o: number, v: number): void {
+  setHoldN(o: number, v: number): void {
     this.lf[o * LF_STRIDE + LF_HOLDN] = v;
   }
   /** createdAt, ms */
-  protected createdAt(o: number): number {
+  createdAt(o: number): number {
     return this.lf[o * LF_STRIDE + LF_CREATED];
   }
   /** Set lastUpdatedAt (ms). */
-  protected touch(o: number, now: number): void {
+  touch(o: number, now: number): void {
     this.lf[o * LF_STRIDE + LF_UPDATED] = now;
   }
   /** the order's sequence number */
-  protected seqAt(o: number): number {
+  seqAt(o: number): number {
     return this.lf[o * LF_STRIDE + LF_SEQ];
   }
   /** A fill of `qty` lots: dealt lots up, remaining lots down (not for funds orders: see fill), lastUpdatedAt. */
-  protected addFilledLots(o: number, qty: number, now: number): void {
+  addFilledLots(o: number, qty: number, now: number): void {
     const k = o * LF_STRIDE;
     const lf = this.lf;
     lf[k + LF_DEAL] += qty;
@@ -276,7 +276,7 @@ export abstract class OrderRows {
     lf[k + LF_UPDATED] = now;
   }
   /** A fill of `qty` lots of a funds order (its remaining funds go down in OrderExt): dealt lots, lastUpdatedAt. */
-  protected addDealtLots(o: number, qty: number, now: number): void {
+  addDealtLots(o: number, qty: number, now: number): void {
     const k = o * LF_STRIDE;
     this.lf[k + LF_DEAL] += qty;
     this.lf[k + LF_UPDATED] = now;
@@ -284,30 +284,30 @@ export abstract class OrderRows {
 
   // ── Int32 fields ──
   /** packed F_* flags */
-  protected flags(o: number): number {
+  flags(o: number): number {
     return this.li[o * LI_STRIDE + LI_FLAGS];
   }
-  protected setFlags(o: number, fl: number): void {
+  setFlags(o: number, fl: number): void {
     this.li[o * LI_STRIDE + LI_FLAGS] = fl;
   }
   /** index of the owner's UserSym */
-  protected usIdx(o: number): number {
+  usIdx(o: number): number {
     return this.li[o * LI_STRIDE + LI_US];
   }
   /** Rate.id of the taker rate snapshotted at placement */
-  protected takerRateId(o: number): number {
+  takerRateId(o: number): number {
     return this.li[o * LI_STRIDE + LI_TAKER];
   }
   /** Rate.id of the maker rate snapshotted at placement */
-  protected makerRateId(o: number): number {
+  makerRateId(o: number): number {
     return this.li[o * LI_STRIDE + LI_MAKER];
   }
   /** next (newer) order in the level's queue, -1 at the tail */
-  protected nextInLevel(o: number): number {
+  nextInLevel(o: number): number {
     return this.li[o * LI_STRIDE + LI_NEXT];
   }
   /** next (older) order in the owner's active list, -1 at the end */
-  protected nextActive(o: number): number {
+  nextActive(o: number): number {
     return this.li[o * LI_STRIDE + LI_ANEXT];
   }
 
@@ -315,7 +315,7 @@ export abstract class OrderRows {
    * Write a new order's row: every field (the queue and active-list links unlinked). `holdN` -1: the hold is
    * on the BigInt path; `shown` 0 until the order rests.
    */
-  protected writeRow(o: number, seq: number, ticks: number, lots: number, shown: number, holdN: number, now: number, fl: number, usIdx: number, taker: number, maker: number): void {
+  writeRow(o: number, seq: number, ticks: number, lots: number, shown: number, holdN: number, now: number, fl: number, usIdx: number, taker: number, maker: number): void {
     const lf = this.lf;
     const li = this.li;
     const k = o * LF_STRIDE;

@@ -1,33 +1,27 @@
 /**
- * Snapshots of the exchange core ({@link Snapshots}, the layer over Invariants): the whole engine as a stream
- * of small records ({@link Snapshots.exportSnapshot}) and an engine rebuilt from them
- * ({@link Snapshots.loadSnapshot}, behind Exchange.importSnapshot). Pure: no I/O, no clock read beyond the
- * injected clock. The sandbox streams the records to disk (src/exchange/server/snapshot.ts encodes them) and
- * reads them back one at a time, so a snapshot is never held whole in memory.
+ * The snapshot codec of the exchange core ({@link SnapshotCodec}): the whole engine as a stream of small
+ * records ({@link SnapshotCodec.exportRecords}) and an engine rebuilt from them
+ * ({@link SnapshotCodec.importRecords}, behind Exchange.importSnapshot). Pure: no I/O, no clock read beyond
+ * the injected clock. The sandbox streams the records to disk (src/exchange/server/snapshot.ts encodes them)
+ * and reads them back one at a time, so a snapshot is never held whole in memory.
  *
- * What is captured is everything observable later, bit for bit: counters (order, fill, account and hold
- * sequences; per symbol the book sequence, trade counter and public tape within the window), the fee-rate
- * table (ids included), reference data with the derived Number-path factors, users in creation order with
- * their wallets (raw BigInt and Number parts of balances and holds), clientOid index and fill chain, every
- * user-and-symbol record in order (archive records refer to them by index), live orders (every field, their
- * OrderExt, the queue order of each price level), withdrawal holds, collected fees, and the history still
- * kept: archive chunks as they are (live orders' slots zeroed: slots are rebuilt), their side maps and the
- * fill store's chunks. A release pass runs first, so nothing older than the 3 × 24 h window goes out.
- * Not captured: pool slots, level indexes, the GTT heap (rebuilt from the live GTT orders: its pop order is
- * fixed by (expireAt, seq)), event sink and watch flags, trade listeners (the caller registers them again).
+ * Everything observable later is captured, bit for bit (docs/engine.md, "Snapshots", lists it); not captured:
+ * pool slots, level indexes, the GTT heap (rebuilt from the live GTT orders: its pop order is fixed by
+ * (expireAt, seq)), event sink and watch flags, trade listeners (the caller registers them again).
  *
  * Records are plain objects of strings, numbers (non-finite ones included: the encoder must carry them),
  * BigInts as decimal strings, and typed arrays (Float64Array / Int32Array blocks of up to 4,096 records:
  * 128–416 KiB) that the encoder writes as bytes. Order: core, sym…, users…, us…, live…, book…, wholds,
- * archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…, end.
- */
+ * archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…, end. */
 import { LEDGER_SCALE, RateTable, TIF_GTT, pow10 } from './base';
 import { Sym, TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import type { ArchiveData, ArchivedExt, ChunkData, KeptRecord, WideRecord } from './archive';
 import { Archive } from './archive';
 import { FillStore, type FillStoreData } from './fillstore';
-import { Invariants } from './invariants';
-import { Acc, User, UserSym, Wallet } from './ledger';
+import type { Invariants } from './invariants';
+import type { Ledger } from './ledger';
+import type { OrderBook } from './orderbook';
+import { Acc, User, UserSym, Wallet } from './accounts';
 import {
   F_EXT,
   F_HIDDEN,
@@ -55,7 +49,9 @@ import {
   LI_TAKER,
   LI_US,
   OrderExt,
+  type OrderRows,
 } from './rows';
+import type { CoreState } from './state';
 import type { SymbolRules } from './types';
 
 /** Version of the record format ({@link SnapshotRecord}). */
@@ -145,36 +141,51 @@ function fail(msg: string): never {
   throw new Error(`snapshot: ${msg}`);
 }
 
-/** exportSnapshot / loadSnapshot. */
-export abstract class Snapshots extends Invariants {
+/** The engine to records and back. */
+export class SnapshotCodec {
+  private declare readonly rows: OrderRows;
+
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+  private declare readonly book: OrderBook;
+  private declare readonly invariants: Invariants;
+
+  constructor(st: CoreState, ledger: Ledger, book: OrderBook, invariants: Invariants) {
+    this.st = st;
+    this.ledger = ledger;
+    this.book = book;
+    this.invariants = invariants;
+    this.rows = st.rows;
+  }
+
   /**
    * The whole engine as records (see the module doc), produced lazily: consume them before the next command
    * (typed arrays are shared with the engine). A release pass at the clock's time runs first.
    */
-  *exportSnapshot(): Generator<SnapshotRecord> {
-    this.releaseHistory(this.now());
-    this.flushFees();
+  *exportRecords(): Generator<SnapshotRecord> {
+    this.st.releaseHistory(this.st.now());
+    this.ledger.flushFees();
     const dec = (m: Map<string, bigint>): [string, string][] => [...m].map(([k, v]) => [k, v.toString()]);
     yield {
       t: 'core',
       v: SNAPSHOT_VERSION,
-      hw: this.hw,
-      orderSeq: this.orderSeq,
-      fillSeq: this.fillSeq,
-      accountSeq: this.accountSeq,
-      holdSeq: this.holdSeq,
-      relAt: this.relAt,
-      relSeq: this.relSeq,
-      gttRebuildAt: this.gttRebuildAt,
-      rates: this.rates.list(),
-      currencies: [...this.currencies],
-      fastScale: [...this.fastScale],
-      fees: dec(this.fees),
-      deposited: dec(this.deposited),
-      withdrawn: dec(this.withdrawn),
+      hw: this.st.hw,
+      orderSeq: this.st.orderSeq,
+      fillSeq: this.st.fillSeq,
+      accountSeq: this.st.accountSeq,
+      holdSeq: this.st.holdSeq,
+      relAt: this.st.relAt,
+      relSeq: this.st.relSeq,
+      gttRebuildAt: this.st.gttRebuildAt,
+      rates: this.st.rates.list(),
+      currencies: [...this.st.currencies],
+      fastScale: [...this.st.fastScale],
+      fees: dec(this.st.fees),
+      deposited: dec(this.st.deposited),
+      withdrawn: dec(this.st.withdrawn),
     };
-    const win = this.winStart(this.now());
-    for (const s of this.symList) {
+    const win = this.st.winStart(this.st.now());
+    for (const s of this.st.symList) {
       let from = s.tapeCount;
       const t = s.tape;
       if (t !== null) {
@@ -204,53 +215,53 @@ export abstract class Snapshots extends Invariants {
       };
     }
     const acc = (a: Acc): AccRec => [a.id, a.balanceB.toString(), a.balanceN, a.holdsB.toString(), a.holdsN, a.K];
-    yield* blocks(this.userList, (part) => ({
+    yield* blocks(this.st.userList, (part) => ({
       t: 'users',
       list: part.map((u): UserRec => [u.uid, u.taker.id, u.maker.id, u.keepHistory ? 1 : 0, u.lastFill, [...u.wallets].map(([c, w]) => [c, acc(w.main), acc(w.trade)]), [...u.byClientOid]]),
     }));
     const flat: number[] = [];
-    for (const us of this.usList) flat.push(us.user.idx, us.sym.idx, (us.qAcc !== null ? 1 : 0) | (us.bAcc !== null ? 2 : 0));
+    for (const us of this.st.usList) flat.push(us.user.idx, us.sym.idx, (us.qAcc !== null ? 1 : 0) | (us.bAcc !== null ? 2 : 0));
     for (let i = 0; i < flat.length; i += 3 * BLOCK) yield { t: 'us', list: flat.slice(i, i + 3 * BLOCK) };
     // live orders, by seq
     const slots: number[] = [];
-    for (let slot = 0; slot < this.liveSlots; slot++) if (this.liveOf(this.lf[slot * LF_STRIDE + LF_SEQ]) === slot) slots.push(slot);
-    slots.sort((a, b) => this.lf[a * LF_STRIDE + LF_SEQ] - this.lf[b * LF_STRIDE + LF_SEQ]);
+    for (let slot = 0; slot < this.rows.liveSlots; slot++) if (this.st.liveOf(this.rows.lf[slot * LF_STRIDE + LF_SEQ]) === slot) slots.push(slot);
+    slots.sort((a, b) => this.rows.lf[a * LF_STRIDE + LF_SEQ] - this.rows.lf[b * LF_STRIDE + LF_SEQ]);
     yield* blocks(slots, (part) => ({ t: 'live', list: part.map((o) => this.liveRec(o)) }));
-    for (const s of this.symList) {
+    for (const s of this.st.symList) {
       for (const b of [s.bids, s.asks]) {
         if (b.count === 0) continue;
         const levels: [number, number[]][] = [];
         for (let i = 0; i < b.count; i++) {
           const lv = b.at(i) as Level;
           const q: number[] = [];
-          for (let o = lv.head; o !== -1; o = this.nextInLevel(o)) q.push(this.seqAt(o));
+          for (let o = lv.head; o !== -1; o = this.rows.nextInLevel(o)) q.push(this.rows.seqAt(o));
           levels.push([lv.ticks, q]);
         }
         yield { t: 'book', s: s.idx, side: b.side, levels };
       }
     }
-    yield { t: 'wholds', list: [...this.wholds].map(([id, h]) => [id, h.user.idx, h.cur, h.amount.toString()]) };
-    const a: ArchiveData = this.archive.exportData();
-    yield { t: 'archive', count: a.count, sealedUpTo: a.sealedUpTo, retained: a.retained, lastDone: a.lastDone.subarray(0, this.usList.length), keptDue: a.keptDue, outside: a.outside };
+    yield { t: 'wholds', list: [...this.st.wholds].map(([id, h]) => [id, h.user.idx, h.cur, h.amount.toString()]) };
+    const a: ArchiveData = this.st.archive.exportData();
+    yield { t: 'archive', count: a.count, sealedUpTo: a.sealedUpTo, retained: a.retained, lastDone: a.lastDone.subarray(0, this.st.usList.length), keptDue: a.keptDue, outside: a.outside };
     for (const ch of a.chunks) yield { t: 'achunk', ...ch };
     yield* blocks(a.big, (part) => ({ t: 'abig', list: part.map(([k, v]) => [k, v.map(String)]) }));
     yield* blocks(a.ext, (part) => ({ t: 'aext', list: part.map(([k, v]) => [k, { ...v }]) }));
     yield* blocks(a.wide, (part) => ({ t: 'awide', list: part.map(([k, v]) => [k, { ...v }]) }));
     yield* blocks(a.kept, (part) => ({ t: 'akept', list: part.map(([k, v]) => [k, { ...v }]) }));
-    const f: FillStoreData = this.fillStore.exportData();
+    const f: FillStoreData = this.st.fillStore.exportData();
     yield { t: 'fills', firstChunk: f.firstChunk, count: f.count };
     for (const ch of f.chunks) yield { t: 'fchunk', f: ch.f, i: ch.i, maxT: ch.maxT };
     yield* blocks(f.big, (part) => ({ t: 'fbig', list: part.map(([k, v]) => [k, [String(v[0]), String(v[1]), String(v[2])]]) }));
-    yield { t: 'end', live: slots.length, users: this.userList.length, syms: this.symList.length, us: this.usList.length };
+    yield { t: 'end', live: slots.length, users: this.st.userList.length, syms: this.st.symList.length, us: this.st.usList.length };
   }
 
   /** The record of the live order in `slot`. */
   private liveRec(o: number): LiveRec {
-    const lf = this.lf;
-    const li = this.li;
+    const lf = this.rows.lf;
+    const li = this.rows.li;
     const k = o * LF_STRIDE;
     const j = o * LI_STRIDE;
-    const x = this.lx[o];
+    const x = this.rows.lx[o];
     const ext: ExtRec | 0 =
       x === null
         ? 0
@@ -281,7 +292,7 @@ export abstract class Snapshots extends Invariants {
    * live state and the ledger (checkInvariants without the per-order checks of done orders).
    * @throws Error ("snapshot: …") on a record out of place, a value that does not fit, or a failed invariant.
    */
-  protected loadSnapshot(records: Iterable<SnapshotRecord>): void {
+  importRecords(records: Iterable<SnapshotRecord>): void {
     const ORDER = ['core', 'sym', 'users', 'us', 'live', 'book', 'wholds', 'archive', 'achunk', 'abig', 'aext', 'awide', 'akept', 'fills', 'fchunk', 'fbig', 'end'];
     const ONCE = new Set(['core', 'wholds', 'archive', 'fills', 'end']);
     let at = -1;
@@ -290,15 +301,15 @@ export abstract class Snapshots extends Invariants {
     let arch: ArchiveData | null = null;
     let fills: FillStoreData | null = null;
     let ended = false;
-    const userAt = (i: number): User => this.userList[i] ?? fail(`no user ${i}`);
+    const userAt = (i: number): User => this.st.userList[i] ?? fail(`no user ${i}`);
     const finishArchive = (): void => {
       if (arch === null) fail('archive missing');
-      this.archive = Archive.importData(arch);
+      this.st.archive = Archive.importData(arch);
       for (const seq of arch.outside) if (!slotOf.has(seq)) fail(`order ${seq} kept aside as live is not live`);
       for (const [seq, slot] of slotOf) {
-        if (this.archive.hasDone(seq)) fail(`live order ${seq} is done in the archive`);
-        this.archive.setSlot(seq, slot);
-        if (this.archive.slotOf(seq) !== slot) fail(`live order ${seq} has no archive record`);
+        if (this.st.archive.hasDone(seq)) fail(`live order ${seq} is done in the archive`);
+        this.st.archive.setSlot(seq, slot);
+        if (this.st.archive.slotOf(seq) !== slot) fail(`live order ${seq} has no archive record`);
       }
       arch = null;
     };
@@ -311,24 +322,24 @@ export abstract class Snapshots extends Invariants {
       switch (r.t) {
         case 'core': {
           if (r.v !== SNAPSHOT_VERSION) fail(`format version ${r.v} is not supported (this engine reads ${SNAPSHOT_VERSION})`);
-          this.hw = r.hw;
-          this.orderSeq = r.orderSeq;
-          this.fillSeq = r.fillSeq;
-          this.accountSeq = r.accountSeq;
-          this.holdSeq = r.holdSeq;
-          this.relAt = r.relAt;
-          this.relSeq = r.relSeq;
-          this.gttRebuildAt = r.gttRebuildAt;
-          this.rates = RateTable.from(r.rates);
-          for (const [c, p] of r.currencies) this.currencies.set(c, p);
-          for (const [c, kk] of r.fastScale) this.fastScale.set(c, kk);
-          for (const [c, v] of r.fees) this.fees.set(c, big(v));
-          for (const [c, v] of r.deposited) this.deposited.set(c, big(v));
-          for (const [c, v] of r.withdrawn) this.withdrawn.set(c, big(v));
+          this.st.hw = r.hw;
+          this.st.orderSeq = r.orderSeq;
+          this.st.fillSeq = r.fillSeq;
+          this.st.accountSeq = r.accountSeq;
+          this.st.holdSeq = r.holdSeq;
+          this.st.relAt = r.relAt;
+          this.st.relSeq = r.relSeq;
+          this.st.gttRebuildAt = r.gttRebuildAt;
+          this.st.rates = RateTable.from(r.rates);
+          for (const [c, p] of r.currencies) this.st.currencies.set(c, p);
+          for (const [c, kk] of r.fastScale) this.st.fastScale.set(c, kk);
+          for (const [c, v] of r.fees) this.st.fees.set(c, big(v));
+          for (const [c, v] of r.deposited) this.st.deposited.set(c, big(v));
+          for (const [c, v] of r.withdrawn) this.st.withdrawn.set(c, big(v));
           break;
         }
         case 'sym': {
-          const s = new Sym(r.rules, r.qp, this.symList.length);
+          const s = new Sym(r.rules, r.qp, this.st.symList.length);
           s.enableTrading = r.enableTrading;
           s.sequence = r.sequence;
           s.tradeSeq = r.tradeSeq;
@@ -346,32 +357,32 @@ export abstract class Snapshots extends Invariants {
             for (let i = r.tapeFrom; i < r.tapeCount; i++) tape.set(r.tape.subarray((i - r.tapeFrom) * TAPE_STRIDE, (i - r.tapeFrom + 1) * TAPE_STRIDE), (i % TAPE_MAX) * TAPE_STRIDE);
             s.tape = tape;
           }
-          if (this.syms.has(r.rules.symbol)) fail(`symbol ${r.rules.symbol} twice`);
-          this.syms.set(r.rules.symbol, s);
-          this.symList.push(s);
+          if (this.st.syms.has(r.rules.symbol)) fail(`symbol ${r.rules.symbol} twice`);
+          this.st.syms.set(r.rules.symbol, s);
+          this.st.symList.push(s);
           break;
         }
         case 'users':
           for (const [uid, taker, maker, keep, lastFill, wallets, coids] of r.list) {
-            if (this.users[uid] !== undefined) fail(`user ${uid} twice`);
-            const u = new User(uid, this.userList.length, this.usList);
-            u.taker = this.rates.objs[taker] ?? fail(`rate id ${taker}`);
-            u.maker = this.rates.objs[maker] ?? fail(`rate id ${maker}`);
+            if (this.st.users[uid] !== undefined) fail(`user ${uid} twice`);
+            const u = new User(uid, this.st.userList.length, this.st.usList);
+            u.taker = this.st.rates.objs[taker] ?? fail(`rate id ${taker}`);
+            u.maker = this.st.rates.objs[maker] ?? fail(`rate id ${maker}`);
             u.keepHistory = keep === 1;
             u.lastFill = lastFill;
             for (const [cur, m, t] of wallets) u.wallets.set(cur, new Wallet(this.accFrom(m, cur, 'main'), this.accFrom(t, cur, 'trade')));
             for (const [c, seq] of coids) u.byClientOid.set(c, seq);
-            this.userList.push(u);
-            this.users[uid] = u;
+            this.st.userList.push(u);
+            this.st.users[uid] = u;
           }
           break;
         case 'us':
           for (let i = 0; i < r.list.length; i += 3) {
             const u = userAt(r.list[i]);
-            const s = this.symList[r.list[i + 1]] ?? fail(`no symbol ${r.list[i + 1]}`);
+            const s = this.st.symList[r.list[i + 1]] ?? fail(`no symbol ${r.list[i + 1]}`);
             if (u.perSym.has(s)) fail(`user ${u.uid} on ${s.rules.symbol} twice`);
-            const us = new UserSym(u, s, this.usList.length);
-            this.usList.push(us);
+            const us = new UserSym(u, s, this.st.usList.length);
+            this.st.usList.push(us);
             u.perSym.set(s, us);
             const bits = r.list[i + 2];
             if ((bits & 1) !== 0) us.qAcc = (u.wallets.get(s.rules.quoteCurrency) ?? fail(`${u.uid} has no ${s.rules.quoteCurrency}`)).trade;
@@ -382,23 +393,23 @@ export abstract class Snapshots extends Invariants {
           for (const rec of r.list) this.loadLive(rec, slotOf);
           break;
         case 'book': {
-          const s = this.symList[r.s] ?? fail(`no symbol ${r.s}`);
+          const s = this.st.symList[r.s] ?? fail(`no symbol ${r.s}`);
           const side = r.side === 0 ? s.bids : r.side === 1 ? s.asks : fail(`bad side ${r.side}`);
           for (const [ticks, q] of r.levels) {
             if (q.length === 0 || side.map.get(ticks) !== undefined) fail(`level ${ticks} of ${s.rules.symbol} empty or twice`);
             const lv = side.getOrCreate(ticks);
             for (const seq of q) {
               const o = slotOf.get(seq) ?? fail(`queued order ${seq} is not live`);
-              const fl = this.flags(o);
-              if (queued.has(seq) || (fl & F_IN_BOOK) === 0 || (fl & F_SELL) !== r.side || this.priceTicks(o) !== ticks || this.usOf(o).sym !== s) fail(`order ${seq} does not belong in level ${ticks}`);
+              const fl = this.rows.flags(o);
+              if (queued.has(seq) || (fl & F_IN_BOOK) === 0 || (fl & F_SELL) !== r.side || this.rows.priceTicks(o) !== ticks || this.st.usOf(o).sym !== s) fail(`order ${seq} does not belong in level ${ticks}`);
               queued.add(seq);
               const j = o * LI_STRIDE;
-              this.li[j + LI_PREV] = lv.tail;
-              this.li[j + LI_NEXT] = -1;
-              if (lv.tail !== -1) this.li[lv.tail * LI_STRIDE + LI_NEXT] = o;
+              this.rows.li[j + LI_PREV] = lv.tail;
+              this.rows.li[j + LI_NEXT] = -1;
+              if (lv.tail !== -1) this.rows.li[lv.tail * LI_STRIDE + LI_NEXT] = o;
               else lv.head = o;
               lv.tail = o;
-              if ((fl & F_HIDDEN) === 0) lv.size += this.shownLots(o);
+              if ((fl & F_HIDDEN) === 0) lv.size += this.rows.shownLots(o);
             }
           }
           break;
@@ -407,7 +418,7 @@ export abstract class Snapshots extends Invariants {
           for (const [id, ui, cur, amount] of r.list) {
             const u = userAt(ui);
             const w = u.wallets.get(cur) ?? fail(`withdrawal hold ${id} of a currency the user has no wallet of`);
-            this.wholds.set(id, { acc: w.main, user: u, amount: big(amount), cur });
+            this.st.wholds.set(id, { acc: w.main, user: u, amount: big(amount), cur });
           }
           break;
         case 'archive':
@@ -441,16 +452,16 @@ export abstract class Snapshots extends Invariants {
           break;
         case 'end':
           if (fills === null) fail('fill store missing');
-          this.fillStore = FillStore.importData(fills);
-          if (r.live !== slotOf.size || r.users !== this.userList.length || r.syms !== this.symList.length || r.us !== this.usList.length) fail('counts at the end do not match the records');
+          this.st.fillStore = FillStore.importData(fills);
+          if (r.live !== slotOf.size || r.users !== this.st.userList.length || r.syms !== this.st.symList.length || r.us !== this.st.usList.length) fail('counts at the end do not match the records');
           ended = true;
           break;
       }
     }
     if (!ended) fail('the end record is missing (torn snapshot)');
-    for (const [seq, o] of slotOf) if ((this.flags(o) & F_IN_BOOK) !== 0 && !queued.has(seq)) fail(`order ${seq} rests in no level`);
+    for (const [seq, o] of slotOf) if ((this.rows.flags(o) & F_IN_BOOK) !== 0 && !queued.has(seq)) fail(`order ${seq} rests in no level`);
     try {
-      this.checkInvariants({ done: false });
+      this.invariants.check({ done: false });
     } catch (e) {
       fail((e as Error).message);
     }
@@ -473,13 +484,13 @@ export abstract class Snapshots extends Invariants {
   /** A live order from its record: a row in a fresh slot, its OrderExt, the owner's active list, its GTT entry. */
   private loadLive(r: LiveRec, slotOf: Map<number, number>): void {
     const [seq, usIdx, flags, ticks, lots, remain, shown, deal, canc, holdN, dealN, feeN, created, updated, taker, maker, ext] = r;
-    const us = this.usList[usIdx] ?? fail(`order ${seq} of no user-and-symbol record`);
-    if (slotOf.has(seq) || !(seq >= 1 && seq <= this.orderSeq)) fail(`live order ${seq} twice or out of range`);
-    if (this.rates.objs[taker] === undefined || this.rates.objs[maker] === undefined) fail(`order ${seq}: unknown rate id`);
+    const us = this.st.usList[usIdx] ?? fail(`order ${seq} of no user-and-symbol record`);
+    if (slotOf.has(seq) || !(seq >= 1 && seq <= this.st.orderSeq)) fail(`live order ${seq} twice or out of range`);
+    if (this.st.rates.objs[taker] === undefined || this.st.rates.objs[maker] === undefined) fail(`order ${seq}: unknown rate id`);
     if (((flags & F_EXT) !== 0) !== (ext !== 0)) fail(`order ${seq}: F_EXT out of step with its fields`);
-    const o = this.allocSlot();
-    this.writeRow(o, seq, ticks, lots, shown, holdN, created, flags, usIdx, taker, maker);
-    const lf = this.lf;
+    const o = this.rows.allocSlot();
+    this.rows.writeRow(o, seq, ticks, lots, shown, holdN, created, flags, usIdx, taker, maker);
+    const lf = this.rows.lf;
     const k = o * LF_STRIDE;
     lf[k + LF_REMAIN] = remain;
     lf[k + LF_DEAL] = deal;
@@ -501,11 +512,11 @@ export abstract class Snapshots extends Invariants {
       x.hold = big(ext[9]);
       x.dealB = big(ext[10]);
       x.feeB = big(ext[11]);
-      this.lx[o] = x;
-      if ((flags & F_IN_BOOK) !== 0 && ((flags >> F_TIF_SHIFT) & 3) === TIF_GTT) this.gtt.push({ expireAt: x.expireAt, seq });
+      this.rows.lx[o] = x;
+      if ((flags & F_IN_BOOK) !== 0 && ((flags >> F_TIF_SHIFT) & 3) === TIF_GTT) this.st.gtt.push({ expireAt: x.expireAt, seq });
     }
     // active lists hold resting orders newest first: records come oldest first
-    if ((flags & F_IN_BOOK) !== 0) this.pushActive(us, o);
+    if ((flags & F_IN_BOOK) !== 0) this.book.pushActive(us, o);
     slotOf.set(seq, o);
   }
 }

@@ -1,21 +1,17 @@
 /**
- * The state of the exchange core ({@link CoreState}): reference data, users and ledger totals, the live-order
- * rows (inherited from OrderRows), the archive, the fill store and the GTT heap, plus the lookups every layer
- * above uses. The layers add behaviour, each in its own module:
- * CoreState → Holds (holds.ts) → Parsing (parsing.ts) → Emitting (events.ts) → Resting (resting.ts) →
- * Matching (matching.ts) → FastPaths (fastpaths.ts) → Invariants (invariants.ts) → Exchange (exchange.ts,
- * the public API).
+ * The shared state of the exchange core ({@link CoreState}): reference data, users and ledger totals, the
+ * live-order rows (an {@link OrderRows}), the archive, the fill store and the GTT heap, the command's time,
+ * plus the lookups every part uses. Data and lookups only: the behaviour lives in the parts that Exchange
+ * owns (docs/engine.md, "Parts"), each of which is handed this object.
  */
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
-import type { PublicTrade } from './types';
-import { ACCOUNT_ID_PREFIX, BUY, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, STP_NONE, TIF_GTC, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
-import type { CoreEventSink } from './events';
 import { FillStore } from './fillstore';
 import { GttHeap } from './gtt';
-import { Acc, User, Wallet, type UserSym, type WHold } from './ledger';
+import { Acc, User, Wallet, type UserSym, type WHold } from './accounts';
 import {
   F_ACTIVE,
   F_CANCEL_EXIST,
@@ -40,7 +36,6 @@ import {
   LF_UPDATED,
   OrderRows,
   type OrderState,
-  type Parsed,
 } from './rows';
 
 /** Options of the core's constructor (see Exchange). */
@@ -49,8 +44,8 @@ export interface CoreOptions {
   now: () => number;
   /** testing aid: compute every amount on the BigInt path (results are identical) */
   bigIntOnly?: boolean;
-  /** testing aid: false runs the canonical code instead of the written-out fast paths (fastpaths.ts;
-   * results are identical) */
+  /** testing aid: false runs the canonical code instead of the written-out fast paths (the plain rest of
+   * matching.ts, the plain cancel of resting.ts; results are identical) */
   fastPaths?: boolean;
   /** testing aid: false never releases history nobody can read (results are identical; memory grows) */
   release?: boolean;
@@ -59,89 +54,61 @@ export interface CoreOptions {
 /** Clock time (ms) between two release passes at most (one also runs every CHUNK orders). */
 export const RELEASE_EVERY_MS = 10 * 60 * 1000;
 
-/** The exchange core's state and lookups (see the module doc for the layers built on it). */
-export abstract class CoreState extends OrderRows {
-  protected readonly now: () => number;
-  protected readonly currencies = new Map<string, number>();
-  protected readonly syms = new Map<string, Sym>();
+/** The exchange core's state and lookups, shared by its parts. */
+export class CoreState {
+  /** the live orders' rows and slot pool */
+  readonly rows = new OrderRows();
+  readonly now: () => number;
+  readonly currencies = new Map<string, number>();
+  readonly syms = new Map<string, Sym>();
   /** uid → user: a prototype-less dictionary object rather than a Map (V8 looks string keys up in it faster,
    * ~14 ns per order on stream B); iterate `userList` (creation order) */
-  protected readonly users: Record<string, User | undefined> = Object.create(null) as Record<string, User | undefined>;
-  protected readonly userList: User[] = [];
+  readonly users: Record<string, User | undefined> = Object.create(null) as Record<string, User | undefined>;
+  readonly userList: User[] = [];
   /** currency → fast scale K of Number holds (see Acc) */
-  protected readonly fastScale = new Map<string, number>();
-  protected readonly symList: Sym[] = [];
+  readonly fastScale = new Map<string, number>();
+  readonly symList: Sym[] = [];
   /** done orders + seq → live slot */
-  protected archive = new Archive();
+  archive = new Archive();
   /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
-  protected readonly usList: UserSym[] = [];
-  protected orderSeq = 0;
+  readonly usList: UserSym[] = [];
+  orderSeq = 0;
   /** the latest clock value seen by a history query or a release pass (see winStart) */
-  protected hw = -Infinity;
-  protected fillSeq = 0;
+  hw = -Infinity;
+  fillSeq = 0;
   /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
    * instead of a parameter: a double argument would be boxed (a heap number per call) */
-  protected tNow = 0;
+  tNow = 0;
   /** every fill record, by fill id */
-  protected fillStore = new FillStore();
-  protected accountSeq = 0;
-  protected holdSeq = 0;
+  fillStore = new FillStore();
+  accountSeq = 0;
+  holdSeq = 0;
   /** the fee rates this exchange has used (live rows and fill records keep their ids) */
-  protected rates = new RateTable();
-  protected readonly fees = new Map<string, bigint>();
-  protected readonly deposited = new Map<string, bigint>();
-  protected readonly withdrawn = new Map<string, bigint>();
-  protected readonly wholds = new Map<string, WHold>();
+  rates = new RateTable();
+  readonly fees = new Map<string, bigint>();
+  readonly deposited = new Map<string, bigint>();
+  readonly withdrawn = new Map<string, bigint>();
+  readonly wholds = new Map<string, WHold>();
   /** GTT expiries by (expireAt, seq) */
-  protected readonly gtt = new GttHeap();
+  readonly gtt = new GttHeap();
   /** the GTT heap is rebuilt from the live orders' entries when it grows beyond this */
-  protected gttRebuildAt = 1024;
+  gttRebuildAt = 1024;
   /** the next release pass (releaseHistory) runs at this clock time, or once orderSeq reaches relSeq */
-  protected relAt = -Infinity;
-  protected relSeq = 0;
-  protected readonly tradeListeners: ((t: PublicTrade) => void)[] = [];
-  /** receiver of the core's events (events.ts), null: none */
-  protected sink: CoreEventSink | null = null;
+  relAt = -Infinity;
+  relSeq = 0;
   /** uids whose order and balance events are on (User.watched; kept for users not created yet) */
-  protected readonly watchedUids = new Set<string>();
-  /** one-entry symbol cache of placeLimitTicks (symbols are never removed) */
-  protected lastSymbolName = '';
-  protected lastSymbolSym: Sym | null = null;
-  /** scratch request of placeLimitTicks (fields not set there keep these plain-limit defaults) */
-  protected readonly scratch: Parsed = {
-    user: new User('', -1, []),
-    sym: null as unknown as Sym,
-    side: BUY,
-    market: false,
-    ticks: 0,
-    lots: 0,
-    funds: -1n,
-    tif: TIF_GTC,
-    cancelAfter: 0,
-    postOnly: false,
-    hidden: false,
-    iceberg: false,
-    visible: 0,
-    stp: STP_NONE,
-    clientOid: '',
-    remark: '',
-    tags: '',
-    hold: ZERO,
-    holdN: -1,
-    acc: null,
-    level: undefined,
-  };
+  readonly watchedUids = new Set<string>();
 
   /** Disable the Number fast path (tests run the model on both paths). */
-  protected readonly bigOnly: boolean;
-  /** Use the written-out fast paths of fastpaths.ts (false: their canonical versions; tests compare both). */
-  protected readonly fastPaths: boolean;
+  readonly bigOnly: boolean;
+  /** Use the written-out fast paths (Matcher.restPlain, OrderBook.cancelResting; false: their canonical versions;
+   * tests compare both). */
+  readonly fastPaths: boolean;
   /** Release history nobody can read (false: keep everything; tests compare both). */
-  protected readonly releases: boolean;
+  readonly releases: boolean;
 
   /** @param opts see {@link CoreOptions}. */
   constructor(opts: CoreOptions) {
-    super();
     this.now = opts.now;
     this.bigOnly = opts.bigIntOnly === true;
     this.fastPaths = opts.fastPaths !== false;
@@ -156,7 +123,7 @@ export abstract class CoreState extends OrderRows {
    * orders done before they expired (the heap is rebuilt when it doubled). Invisible to every query: they
    * already hide all of it. O(what is released) + O(chunks kept).
    */
-  protected releaseHistory(now: number): void {
+  releaseHistory(now: number): void {
     this.relAt = now + RELEASE_EVERY_MS;
     this.relSeq = this.orderSeq + CHUNK_MASK + 1;
     if (!this.releases) return;
@@ -179,14 +146,14 @@ export abstract class CoreState extends OrderRows {
   }
 
   /** A registered symbol. @throws ExchangeError 900001 unknown symbol. */
-  protected sym(symbol: string): Sym {
+  sym(symbol: string): Sym {
     const s = this.syms.get(symbol);
     if (!s) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
     return s;
   }
 
   /** A user's record (created on first use). */
-  protected user(uid: string): User {
+  user(uid: string): User {
     let u = this.users[uid];
     if (!u) {
       u = new User(uid, this.userList.length, this.usList);
@@ -198,7 +165,7 @@ export abstract class CoreState extends OrderRows {
   }
 
   /** A user's wallet of a currency (main + trade accounts, created on first use). */
-  protected wallet(u: User, cur: string): Wallet {
+  wallet(u: User, cur: string): Wallet {
     let w = u.wallets.get(cur);
     if (!w) {
       w = new Wallet(
@@ -214,7 +181,7 @@ export abstract class CoreState extends OrderRows {
 
   /** A positive amount of a currency (at most its precision) in ledger units.
    * @throws ExchangeError 400100 unknown currency or bad amount. */
-  protected amount(currency: string, amount: string): bigint {
+  amount(currency: string, amount: string): bigint {
     const prec = this.currencies.get(currency);
     if (prec === undefined) throw perr(`currency ${currency} not exists`);
     let v: bigint;
@@ -232,7 +199,7 @@ export abstract class CoreState extends OrderRows {
    * value seen (the clock never goes backwards in the sandbox; should it, history released meanwhile stays
    * unreadable). Done orders whose lastUpdatedAt, and fills whose createdAt, lie before it are gone.
    */
-  protected winStart(now: number): number {
+  winStart(now: number): number {
     if (now > this.hw) this.hw = now;
     return this.hw - HISTORY_WINDOW_MS;
   }
@@ -241,7 +208,7 @@ export abstract class CoreState extends OrderRows {
    * Seq of an order id of `uid` on `symbol` that a client can still see (live, or done and readable: see
    * {@link owns}), or -1 (unknown id, other user or symbol, history gone).
    */
-  protected findSeq(uid: string, symbol: string, orderId: string, winStart: number): number {
+  findSeq(uid: string, symbol: string, orderId: string, winStart: number): number {
     const seq = seqOfOrderId(orderId);
     return seq >= 0 && this.owns(uid, symbol, seq, winStart) ? seq : -1;
   }
@@ -250,7 +217,7 @@ export abstract class CoreState extends OrderRows {
    * True when seq is a live order of uid on symbol, or a done one still readable: its lastUpdatedAt ≥
    * `winStart` and its owner keeps history (User.keepHistory).
    */
-  protected owns(uid: string, symbol: string, seq: number, winStart: number): boolean {
+  owns(uid: string, symbol: string, seq: number, winStart: number): boolean {
     if (!(seq >= 1 && seq <= this.orderSeq)) return false;
     const o = this.liveOf(seq);
     if (o >= 0) {
@@ -263,23 +230,23 @@ export abstract class CoreState extends OrderRows {
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */
-  protected liveOf(seq: number): number {
+  liveOf(seq: number): number {
     return this.archive.slotOf(seq);
   }
 
   /** Live order or archived state of an existing seq. */
-  protected stateOf(seq: number): OrderState {
+  stateOf(seq: number): OrderState {
     const o = this.liveOf(seq);
     return o >= 0 ? this.liveState(o) : this.archive.get(seq, this.usList);
   }
 
   /** The state of the live order in `slot`, materialised for views and invariant checks. */
-  protected liveState(slot: number): OrderState {
-    const lf = this.lf;
+  liveState(slot: number): OrderState {
+    const lf = this.rows.lf;
     const k = slot * LF_STRIDE;
-    const fl = this.flags(slot);
+    const fl = this.rows.flags(slot);
     const us = this.usOf(slot);
-    const x = this.lx[slot];
+    const x = this.rows.lx[slot];
     return {
       seq: lf[k + LF_SEQ],
       user: us.user,
@@ -315,38 +282,38 @@ export abstract class CoreState extends OrderRows {
   }
 
   /** The owner's per-symbol record of a live order. */
-  protected usOf(o: number): UserSym {
-    return this.usList[this.usIdx(o)];
+  usOf(o: number): UserSym {
+    return this.usList[this.rows.usIdx(o)];
   }
 
   /** Trade account a live order's hold sits in (quote for buys, base for sells; set on the owner's record at placement). */
-  protected accOf(o: number): Acc {
+  accOf(o: number): Acc {
     const us = this.usOf(o);
-    return ((this.flags(o) & F_SELL) === 0 ? us.qAcc : us.bAcc) as Acc;
+    return ((this.rows.flags(o) & F_SELL) === 0 ? us.qAcc : us.bAcc) as Acc;
   }
 
   /** Trade account of the quote (quote=true) or base currency of a user on a symbol (created if missing), cached on the record. */
-  protected tradeAccOf(us: UserSym, quote: boolean): Acc {
+  tradeAccOf(us: UserSym, quote: boolean): Acc {
     if (quote) return us.qAcc ?? (us.qAcc = this.wallet(us.user, us.sym.rules.quoteCurrency).trade);
     return us.bAcc ?? (us.bAcc = this.wallet(us.user, us.sym.rules.baseCurrency).trade);
   }
 
   /** The book side of `s` an order with flags `fl` rests on. */
-  protected ownSide(s: Sym, fl: number): BookSide {
+  ownSide(s: Sym, fl: number): BookSide {
     return (fl & F_SELL) === 0 ? s.bids : s.asks;
   }
 
   /** The price level a resting order is queued in (undefined when not in the book). */
-  protected levelOf(o: number): Level | undefined {
-    const fl = this.flags(o);
+  levelOf(o: number): Level | undefined {
+    const fl = this.rows.flags(o);
     if ((fl & F_IN_BOOK) === 0) return undefined;
-    return this.ownSide(this.usOf(o).sym, fl).map.get(this.priceTicks(o));
+    return this.ownSide(this.usOf(o).sym, fl).map.get(this.rows.priceTicks(o));
   }
 
   /** Slots of a user's active orders on a symbol, oldest first. */
-  protected activeSlots(us: UserSym): number[] {
+  activeSlots(us: UserSym): number[] {
     const out: number[] = [];
-    for (let o = us.head; o !== -1; o = this.nextActive(o)) out.push(o);
+    for (let o = us.head; o !== -1; o = this.rows.nextActive(o)) out.push(o);
     return out.reverse();
   }
 }

@@ -11,7 +11,7 @@ import { FS_FORCE, FS_MAKER, FS_MARKET, FS_SIDE, type FillStore } from './fillst
 import type { OrderState } from './rows';
 
 /** An order (live or done) as the HF order object: price/size/funds fields as the spec shows them for its
- * type (module doc of exchange.ts: limit funds = price × size, market orders price "0"). */
+ * type (docs/engine.md: limit funds = price × size, market orders price "0"). */
 export function orderView(o: OrderState): HfOrder {
   const s = o.sym;
   const r = s.rules;

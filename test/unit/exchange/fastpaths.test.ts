@@ -1,5 +1,5 @@
 /**
- * The written-out fast paths of the exchange core (src/exchange/core/fastpaths.ts) agree with the canonical
+ * The written-out fast paths of the exchange core (Matcher.restPlain, OrderBook.cancelResting) agree with the canonical
  * code they mirror: the same random command streams run on an engine with them and on one constructed with
  * `fastPaths: false`; every result and, after every command, the whole observable state must be equal.
  * (On the BigInt-only path no hold is on the Number path, so the fast paths never run there.)

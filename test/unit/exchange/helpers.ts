@@ -16,7 +16,7 @@ export interface Clock {
  * quoteIncrement 0.000001, baseMinSize 0.0001, quoteMinSize 0.1.
  * Every command is followed by checkInvariants() when going through {@link place} etc.
  * `bigIntOnly` / `fastPaths`: the Exchange's testing aids (Number fast path off / canonical code instead of
- * the written-out fast paths of src/exchange/core/fastpaths.ts).
+ * the written-out fast paths, Matcher.restPlain and OrderBook.cancelResting).
  */
 export function world(start = 1_700_000_000_000, bigIntOnly = false, fastPaths = true): { ex: Exchange; clock: Clock } {
   const clock = { t: start };

@@ -2,7 +2,7 @@
  * NAIVE reference model of the exchange core, for model-based tests. Written separately from the
  * engine and as simply as possible: decimal strings (src/api/decimal) for every amount, a flat array
  * of orders, linear scans for the best price and for holds. It mirrors the documented rules of
- * src/exchange/core/exchange.ts (module doc): fees truncated at the quote precision, buy holds
+ * the exchange core (docs/engine.md): fees truncated at the quote precision, buy holds
  * price × remaining + taker fee rounded up, market holds by walking the book, STP, TIF, post-only,
  * hidden, iceberg (refill to the back), market-by-funds stop rule, GTT stamped at expiry.
  * Only the symbol of helpers.ts (BTC-USDT, price 0.1, base 0.0001, USDT precision 6) is modelled.

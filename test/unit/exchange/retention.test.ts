@@ -13,7 +13,7 @@ import { SYM } from './helpers';
 
 /** The archive's statistics of an engine (protected state, read for the test). */
 function stats(d: Driver): { chunks: number; released: number; outside: number; kept: number } {
-  return (d.ex as unknown as { archive: { stats(): { chunks: number; released: number; outside: number; kept: number } } }).archive.stats();
+  return (d.ex as unknown as { st: { archive: { stats(): { chunks: number; released: number; outside: number; kept: number } } } }).st.archive.stats();
 }
 
 describe('exchange core: releasing history nobody can read is invisible', function () {

@@ -1,33 +1,77 @@
 /**
- * Order parsing of the exchange core ({@link Parsing}, the layer over Holds): the string API's request
- * (decimal strings, KuCoin field names) and the numeric entry point's limit order are checked against the
- * symbol's rules and the balance, and turn into a {@link Parsed} request with its hold. Nothing changes on
- * error (a validation alone creates no user).
+ * The request parser of the exchange core ({@link OrderParser}): the string API's request (decimal strings,
+ * KuCoin field names) and the numeric entry point's limit order are checked against the symbol's rules and
+ * the balance, and turn into a {@link Parsed} request with its hold. Nothing changes on error (a validation
+ * alone creates no user).
  */
 import { toUnits } from '../../api/decimal';
-import { E_BALANCE, E_DISABLED, ExchangeError } from './errors';
+import { E_BALANCE, E_DISABLED, E_SYMBOL, ExchangeError } from './errors';
 import type { PlaceOrderRequest } from './types';
-import { BUY, LEDGER_SCALE, MAX_LOTS, SELL, STP_DC, STP_NAMES, TIF_FOK, TIF_GTT, TIF_IOC, TIF_NAMES, ZERO, fastUnits, perr } from './base';
+import { BUY, LEDGER_SCALE, MAX_LOTS, SELL, STP_DC, STP_NAMES, STP_NONE, TIF_FOK, TIF_GTC, TIF_GTT, TIF_IOC, TIF_NAMES, ZERO, fastUnits, perr } from './base';
 import type { Sym } from './book';
-import { Holds } from './holds';
-import { User } from './ledger';
+import { User } from './accounts';
+import type { Ledger } from './ledger';
 import type { Parsed } from './rows';
+import type { CoreState } from './state';
+
+/** Options of the numeric entry point (Exchange.placeLimitTicks). */
+export interface LimitTicksOptions {
+  tif?: 'GTC' | 'IOC' | 'FOK';
+  postOnly?: boolean;
+  clientOid?: string;
+}
 
 /** Request parsing and rule checks (both entry points). */
-export abstract class Parsing extends Holds {
+export class OrderParser {
+  /** one-entry symbol cache of limitTicks (symbols are never removed) */
+  private lastSymbolName = '';
+  private lastSymbolSym: Sym | null = null;
+  /** scratch request of limitTicks (fields not set there keep these plain-limit defaults) */
+  private readonly scratch: Parsed = {
+    user: new User('', -1, []),
+    sym: null as unknown as Sym,
+    side: BUY,
+    market: false,
+    ticks: 0,
+    lots: 0,
+    funds: -1n,
+    tif: TIF_GTC,
+    cancelAfter: 0,
+    postOnly: false,
+    hidden: false,
+    iceberg: false,
+    visible: 0,
+    stp: STP_NONE,
+    clientOid: '',
+    remark: '',
+    tags: '',
+    hold: ZERO,
+    holdN: -1,
+    acc: null,
+    level: undefined,
+  };
+
+  private declare readonly st: CoreState;
+  private declare readonly ledger: Ledger;
+
+  constructor(st: CoreState, ledger: Ledger) {
+    this.st = st;
+    this.ledger = ledger;
+}
+
   /**
    * Parse and check a string-API order request (symbol, side, type, price/size/funds, timeInForce,
    * cancelAfter, postOnly, hidden, iceberg/visibleSize, stp, clientOid, remark, tags), compute its hold and
    * check the balance. `forPlace` false (validation only) uses a throw-away record for an unknown user.
    * @throws ExchangeError 900001 unknown symbol, 400600 trading disabled, 400100 rule violation, 200004 balance.
    */
-  protected parseOrder(uid: string, req: PlaceOrderRequest, forPlace: boolean): Parsed {
-    const sym = this.sym(req.symbol);
+  parseOrder(uid: string, req: PlaceOrderRequest, forPlace: boolean): Parsed {
+    const sym = this.st.sym(req.symbol);
     if (!sym.enableTrading) throw new ExchangeError(E_DISABLED, 'trading is disabled on this symbol');
     if (req.side !== 'buy' && req.side !== 'sell') throw perr('side must be buy or sell');
     if (req.type !== 'limit' && req.type !== 'market') throw perr('type must be limit or market');
     // validation alone must not create state: an unknown user is a throw-away record
-    const user = this.users[uid] ?? (forPlace ? this.user(uid) : new User(uid, -1, this.usList));
+    const user = this.st.users[uid] ?? (forPlace ? this.st.user(uid) : new User(uid, -1, this.st.usList));
     const r = sym.rules;
     const lotsOf = (field: string, s: string): number => {
       const fu = sym.baseIncN > 0 ? fastUnits(s, sym.bs) : -1;
@@ -53,7 +97,7 @@ export abstract class Parsing extends Holds {
     const clientOid = req.clientOid ?? '';
     if (clientOid !== '') {
       const prev = user.byClientOid.get(clientOid);
-      if (prev !== undefined && this.liveOf(prev) >= 0) throw perr('clientOid already exists');
+      if (prev !== undefined && this.st.liveOf(prev) >= 0) throw perr('clientOid already exists');
     }
     const p: Parsed = {
       user,
@@ -102,7 +146,7 @@ export abstract class Parsing extends Holds {
         if (f > sym.quoteMax) throw perr(`funds must be at most quoteMaxSize ${r.quoteMaxSize}`);
         p.funds = f;
       }
-      this.marketHold(p);
+      this.ledger.marketHold(p);
       return p;
     }
     // limit
@@ -136,8 +180,41 @@ export abstract class Parsing extends Holds {
     return p;
   }
 
+  /**
+   * The numeric entry point's limit order of `ticks` × priceIncrement and `lots` × baseIncrement, checked as
+   * {@link checkLimitAndHold} checks it. Returns one scratch request, reused by the next call (submit copies
+   * every field into the order's row).
+   * @throws ExchangeError 900001 unknown symbol, 400600 trading disabled, 400100 rule violation, 200004 balance.
+   */
+  limitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): Parsed {
+    let sym = this.lastSymbolSym;
+    if (symbol !== this.lastSymbolName || sym === null) {
+      sym = this.st.syms.get(symbol) ?? null;
+      if (sym === null) throw new ExchangeError(E_SYMBOL, 'symbol not exists!');
+      this.lastSymbolName = symbol;
+      this.lastSymbolSym = sym;
+    }
+    if (!sym.enableTrading) throw new ExchangeError(E_DISABLED, 'trading is disabled on this symbol');
+    const user = this.st.user(uid);
+    if (!Number.isSafeInteger(ticks) || ticks <= 0) throw perr('price must be positive');
+    if (!Number.isSafeInteger(lots) || lots <= 0) throw perr('size must be positive');
+    const tifName = opts?.tif ?? 'GTC';
+    const p = this.scratch;
+    p.user = user;
+    p.sym = sym;
+    p.side = side === 'buy' ? BUY : SELL;
+    p.ticks = ticks;
+    p.lots = lots;
+    p.tif = tifName === 'GTC' ? TIF_GTC : tifName === 'IOC' ? TIF_IOC : TIF_FOK;
+    p.postOnly = opts?.postOnly ?? false;
+    p.clientOid = opts?.clientOid ?? '';
+    p.hold = ZERO;
+    this.checkLimitAndHold(p);
+    return p;
+  }
+
   /** Ticks of a limit price string (exact BigInt path). @throws ExchangeError 400100 not a positive multiple of priceIncrement, or above 2^53−1 ticks. */
-  protected ticksOf(sym: Sym, price: string): number {
+  private ticksOf(sym: Sym, price: string): number {
     let pu: bigint;
     try {
       pu = toUnits(price, sym.ps, 'exact');
@@ -152,11 +229,11 @@ export abstract class Parsing extends Holds {
   }
 
   /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
-  protected checkLimitAndHold(p: Parsed): void {
+  private checkLimitAndHold(p: Parsed): void {
     const s = p.sym;
     if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
     if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
-    const cq = this.costQ(s, p.ticks, p.lots);
+    const cq = this.ledger.costQ(s, p.ticks, p.lots);
     if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
       throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
     }
@@ -181,14 +258,14 @@ export abstract class Parsing extends Holds {
     }
     if (acc.K < 0) acc.setK(p.side === BUY ? s.quoteK : s.baseK);
     p.acc = acc;
-    const n = this.holdNOf(s, p.side, p.user.taker, p.ticks, p.lots, acc);
+    const n = this.ledger.holdNOf(s, p.side, p.user.taker, p.ticks, p.lots, acc);
     if (n >= 0) {
       if (!acc.canHoldN(n)) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
       p.holdN = n;
       p.hold = ZERO;
       return;
     }
-    const hold = p.side === BUY ? this.buyHold(s, p.user.taker, p.ticks, p.lots) : BigInt(p.lots) * s.lotUnits;
+    const hold = p.side === BUY ? this.ledger.buyHold(s, p.user.taker, p.ticks, p.lots) : BigInt(p.lots) * s.lotUnits;
     if (acc.balance - acc.holds < hold) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
     p.hold = hold;
     p.holdN = -1;
