@@ -14,7 +14,7 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { atStep, pick, runCommand, type } from './quickInput';
-import { activeWebview, closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench } from './shots';
+import { activeWebview, closeEditors, hoverFor, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench } from './shots';
 import { painted } from './failure';
 
 const WALK = path.join(cs.ROOT, 'media', 'walkthrough');
@@ -119,8 +119,7 @@ async function main(): Promise<void> {
     await page.keyboard.press('Enter');
     const squiggle = page.locator('.monaco-editor .squiggly-error').first();
     await squiggle.waitFor({ timeout: 60_000 });
-    await squiggle.hover({ force: true }); // sticky scroll's overlay sits above the editor's first lines
-    await page.locator('.monaco-hover', { hasText: 'priceIncrement' }).first().waitFor({ timeout: 15_000 });
+    await hoverFor(page, squiggle, 'priceIncrement', { force: true }); // sticky scroll's overlay sits above the editor's first lines
     await save(page, path.join(SHOTS, 'order-document.png'));
     await closeEditors(page);
     await setTheme(wb, 'light');

@@ -124,12 +124,88 @@ export async function sandboxCredentials(userDataDir: string, timeoutMs = 60_000
   throw new Error(`${file} did not appear within ${timeoutMs} ms`);
 }
 
-/** Hover `target` and wait for a hover widget containing `text`; returns the hover. */
-export async function hoverFor(page: Page, target: Locator, text: string | RegExp): Promise<Locator> {
-  await target.hover();
-  const hover = page.locator('.monaco-hover').filter({ hasText: text }).first();
-  await hover.waitFor({ state: 'visible', timeout: 15_000 });
-  return hover;
+/** A hover text to look for: a substring, or a pattern (both matched against the hover's innerText). */
+type HoverText = string | RegExp;
+
+/**
+ * Hover `target` until VS Code shows a hover (`.monaco-hover`) containing `text`; returns the hover's
+ * text as it was shown.
+ *
+ * VS Code prepares a hover on the `mouseover` of its target and shows it after
+ * `workbench.hover.delay`. A tree re-renders a row whenever its data changes (a live balance, a poll, a
+ * theme change): the row's label then gets a new hover (its `custom-hover` attribute is set again), the
+ * pending or shown hover is dropped, and with the mouse standing still no new `mouseover` comes. So the
+ * state waited for is "the hover is up", and the state that sends the mouse back is "the hover target
+ * was re-rendered (or replaced) since the mouse entered it while no hover is up": the mouse leaves
+ * and enters the target again (a fresh `mouseover`). Each entry first waits for the target to be
+ * visible and stable (Playwright's hover), never for time.
+ */
+export async function hoverFor(page: Page, target: Locator, text: HoverText, opts: { force?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const left = () => Math.max(1, deadline - Date.now());
+  const want = typeof text === 'string' ? { s: text.replace(/\s+/g, ' ') } : { re: text.source, flags: text.flags };
+  let entries = 0;
+  for (;;) {
+    // Off the target (the title bar's corner shows no hover): entering it again is a fresh mouseover.
+    await page.mouse.move(0, 0);
+    const el = await target.elementHandle({ timeout: left() });
+    // Watch the hover target (the element with VS Code's `custom-hover`, or the target's subtree) for a re-render.
+    await el.evaluate((e) => {
+      const watched = e.closest('[custom-hover]') ?? e;
+      const w = { el: e, watched, rerendered: false };
+      new MutationObserver(() => (w.rerendered = true)).observe(watched, { attributes: true, attributeFilter: ['custom-hover'], subtree: true });
+      (window as unknown as { __spotdeskHoverWatch: unknown }).__spotdeskHoverWatch = w;
+    });
+    await target.hover({ timeout: left(), force: opts.force });
+    entries++;
+    let result;
+    try {
+      result = await page.waitForFunction(
+        (want) => {
+          const w = (window as unknown as { __spotdeskHoverWatch: { el: Element; watched: Element; rerendered: boolean } }).__spotdeskHoverWatch;
+          for (const h of document.querySelectorAll<HTMLElement>('.monaco-hover')) {
+            if (h.classList.contains('hidden') || h.getClientRects().length === 0 || getComputedStyle(h).visibility === 'hidden') continue;
+            const t = h.innerText.replace(/\s+/g, ' ');
+            if (want.re !== undefined ? new RegExp(want.re, want.flags).test(h.innerText) : t.includes(want.s ?? '')) {
+              (window as unknown as { __spotdeskHoverShown: Element }).__spotdeskHoverShown = h;
+              return { shown: h.innerText };
+            }
+          }
+          return w.rerendered || !w.el.isConnected || !w.watched.isConnected ? { rerendered: true } : false;
+        },
+        want,
+        { timeout: left() },
+      );
+    } catch (err) {
+      throw new Error(`no hover with ${String(text)} over ${String(target)} (entered it ${entries} time(s); hovers up: ${JSON.stringify(await page.locator('.monaco-hover').allInnerTexts().catch(() => []))}): ${String(err)}`);
+    }
+    const r = (await result.jsonValue()) as { shown?: string; rerendered?: boolean };
+    if (r.shown !== undefined) return r.shown;
+    console.log(`    (the hover target was re-rendered before its hover showed: the mouse enters it again)`);
+  }
+}
+
+/**
+ * Screenshot the page (see {@link shot}) with the hover of `target` containing `text` up, and return
+ * the hover's text. The hover can be dropped by a re-render at any time (see {@link hoverFor}): the
+ * screenshot shows it when the hover element that was up before the capture is still up after it (a
+ * dropped hover's element never comes back); otherwise the mouse enters the target again.
+ */
+export async function shotWithHover(page: Page, target: Locator, text: HoverText, name: string, opts: { force?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  for (;;) {
+    const tip = await hoverFor(page, target, text, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()) });
+    const file = await shot(page, name, false);
+    const stillUp = await page.evaluate(() => {
+      const h = (window as unknown as { __spotdeskHoverShown?: HTMLElement }).__spotdeskHoverShown;
+      return !!h && h.isConnected && !h.classList.contains('hidden') && h.getClientRects().length > 0;
+    });
+    if (stillUp) {
+      console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
+      return tip;
+    }
+    console.log(`    (the hover was dropped during the screenshot of ${name}: the mouse enters the target again)`);
+  }
 }
 
 /** The document of the active (visible) webview editor, once `ready` matches in it. */
@@ -148,12 +224,12 @@ export async function webviewFrame(page: Page, selector: string, timeoutMs = 30_
 }
 
 /** Screenshot the whole page (after two painted frames) to screenshots/<name>.png; returns the path. */
-export async function shot(page: Page, name: string): Promise<string> {
+export async function shot(page: Page, name: string, say = true): Promise<string> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await painted(page);
   const file = path.join(SHOTS, `${name}.png`);
   await page.screenshot({ path: file });
-  console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
+  if (say) console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
   return file;
 }
 

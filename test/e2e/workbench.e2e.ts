@@ -13,6 +13,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { shotWithHover } from './shots';
 import { step } from './steps';
 import { FailureRecord, painted } from './failure';
 import { SpotClient } from '../../src/api/client';
@@ -157,15 +158,9 @@ async function main(): Promise<void> {
       await page.screenshot({ path: path.join(SHOTS, 'workbench-spotdesk.png') });
       // Hover an order: its tooltip lists every field, the order id included.
       const orderRow = pane(page, 'Active Orders').locator('.monaco-list-row', { hasText: 'BUY limit' }).first();
-      await orderRow.hover();
-      await page.locator('.monaco-hover').filter({ hasText: placed.orderId }).first().waitFor({ state: 'visible', timeout: 15_000 });
-      await painted(page);
-      await page.screenshot({ path: path.join(SHOTS, 'workbench-order-tooltip.png') });
+      await shotWithHover(page, orderRow, placed.orderId, 'workbench-order-tooltip');
       // Status bar tooltip with the service status and the rate-limit budget per pool.
-      await page.locator('.statusbar-item', { hasText: 'Sandbox (local)' }).first().hover();
-      await page.locator('.monaco-hover').filter({ hasText: 'Service status' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-      await painted(page);
-      await page.screenshot({ path: path.join(SHOTS, 'workbench-statusbar-tooltip.png') });
+      await shotWithHover(page, page.locator('.statusbar-item', { hasText: 'Sandbox (local)' }).first(), 'Service status', 'workbench-statusbar-tooltip');
     });
 
     await step('cancelling from the API removes the order from the view', async () => {
