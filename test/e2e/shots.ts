@@ -233,9 +233,16 @@ export async function shot(page: Page, name: string, say = true): Promise<string
   return file;
 }
 
-/** Close every editor and wait until no editor tab is left. */
+/**
+ * Close every editor, wait until no editor tab is left, and leave the keyboard focus in the empty
+ * editor group. (Closing a webview editor that has the focus leaves the page without any: the next
+ * keystroke, e.g. F1, would have nowhere to go. A click on the empty editor area focuses the group, as
+ * it does for a person.)
+ */
 export async function closeEditors(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await runCommand(page, 'View: Close All Editors');
   await page.waitForFunction(() => document.querySelectorAll('.tabs-container .tab').length === 0, undefined, { timeout: 15_000 });
+  await page.locator('.part.editor .editor-group-container.empty').first().click();
+  await page.waitForFunction(() => document.hasFocus() && (document.activeElement?.matches('.editor-group-container.empty') ?? false), undefined, { timeout: 15_000 });
 }
