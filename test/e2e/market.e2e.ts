@@ -85,6 +85,28 @@ async function openFromMarkets(page: Page, market: string, symbol: string): Prom
   await row.locator('.action-label[aria-label^="Open Market"]').click();
 }
 
+/**
+ * Count the focus events of the visible webview's outer frame (VS Code's host document around the
+ * panel's own frame). Revealing a panel with the focus (`reveal(…, preserveFocus: false)`) focuses that
+ * frame first (WebviewElement._doFocus), asynchronously: its focus event says the reveal has landed.
+ */
+async function countWebviewFocus(page: Page): Promise<(n: number) => Promise<void>> {
+  const outer = await (await page.locator('iframe.webview').filter({ visible: true }).first().elementHandle())?.contentFrame();
+  if (!outer) throw new Error('webview outer frame not found');
+  await outer.evaluate(() => {
+    const w = window as unknown as { __spotdeskFocusEvents: number };
+    w.__spotdeskFocusEvents = 0;
+    window.addEventListener('focus', () => w.__spotdeskFocusEvents++);
+  });
+  return async (n) => {
+    try {
+      await outer.waitForFunction((n) => (window as unknown as { __spotdeskFocusEvents: number }).__spotdeskFocusEvents >= n, n, { timeout: 15_000 });
+    } catch (err) {
+      throw new Error(`the webview's outer frame was focused ${await outer.evaluate(() => (window as unknown as { __spotdeskFocusEvents: number }).__spotdeskFocusEvents)} time(s), not ${n}: ${String(err)}`);
+    }
+  };
+}
+
 /** Select a ticket side / read which is pressed. */
 const pressedSide = (f: Frame) => f.$eval('.mk-ticket-form', (e) => (e as HTMLElement).dataset.side ?? '');
 
@@ -219,10 +241,19 @@ async function main(): Promise<void> {
 
     await step('keyboard: Ctrl+Alt+S / Ctrl+Alt+B choose the side and focus the ticket', async () => {
       await f.locator('.row.bid:not([hidden])').first().focus();
+      // Each shortcut reveals the panel with the focus and tells the ticket to take it: two messages
+      // that land in either order. The step is done when both have: the side is chosen, the reveal's
+      // focus reached the webview (its outer frame's focus event) and the panel's document has the
+      // focus again. (A quick input opened before a late reveal lands would lose the focus and close.)
+      const reveals = await countWebviewFocus(page);
       await page.keyboard.press('Control+Alt+S');
       await f.waitForFunction(() => (document.querySelector('.mk-ticket-form') as HTMLElement).dataset.side === 'sell' && ['mk-price', 'mk-size'].includes(document.activeElement?.id ?? ''), undefined, { timeout: 15_000 });
+      await reveals(1);
+      await f.waitForFunction(() => document.hasFocus(), undefined, { timeout: 15_000 });
       await page.keyboard.press('Control+Alt+B');
       await f.waitForFunction(() => (document.querySelector('.mk-ticket-form') as HTMLElement).dataset.side === 'buy', undefined, { timeout: 15_000 });
+      await reveals(2);
+      await f.waitForFunction(() => document.hasFocus(), undefined, { timeout: 15_000 });
     });
 
     await step('the user\'s resting order is marked at its level', async () => {
