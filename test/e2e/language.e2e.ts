@@ -15,6 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { quickOpen } from './quickInput';
 import { shotWithHover } from './shots';
 import { step } from './steps';
 
@@ -58,12 +59,7 @@ async function main(): Promise<void> {
 
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await step('Quick Open opens orders.spotorder.json in the "SpotDesk Order" language', async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('orders.spotorder.json');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'orders.spotorder.json' }).first().waitFor({ timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await quickOpen(page, 'orders.spotorder.json');
       await editor.locator('.view-line', { hasText: '"BTC-USDT"' }).waitFor({ timeout: 30_000 });
       await page.locator('.statusbar-item', { hasText: 'SpotDesk Order' }).first().waitFor({ timeout: 30_000 });
     });

@@ -34,7 +34,7 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { FailureRecord, painted, SHOTS } from './failure';
-import { pick, runCommand } from './quickInput';
+import { enter, paletteAt, pick, runCommand } from './quickInput';
 import { step } from './steps';
 import { closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, shot, startWorkbench, THEMES, type ThemeKey } from './shots';
 
@@ -314,10 +314,8 @@ async function main(): Promise<void> {
     await step('the panels restore after "Developer: Reload Window" (layout, interval, live book)', async () => {
       const width = (await f.locator('.mk-bookcol').boundingBox())!.width;
       await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 600, y: 5 } });
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input.input').fill('>Developer: Reload Window');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'Reload Window' }).waitFor({ timeout: 15_000 });
-      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
+      await paletteAt(page, 'Developer: Reload Window');
+      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), enter(page)]);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       f = await marketFrame(page, SYMBOL, 90_000);
       await f.waitForSelector('.row.bid:not([hidden]) .price', { timeout: 60_000 });

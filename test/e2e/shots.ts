@@ -10,7 +10,7 @@ import * as path from 'path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { painted, SHOTS } from './failure';
-import { pick, runCommand } from './quickInput';
+import { openQuickInput, pick, runCommand } from './quickInput';
 import { ensureScratchWorkspace } from '../../scripts/lib/scratch';
 
 /** The three themes every view is looked at in (`workbench.colorTheme` values). */
@@ -82,9 +82,9 @@ export async function setTheme(wb: Workbench, theme: ThemeKey): Promise<void> {
   const page = wb.page;
   if (await page.evaluate((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme])) return;
   // Preferences: Color Theme (its keybinding; the palette's row for it varies with recent commands).
-  await page.keyboard.press('Control+K');
-  await page.keyboard.press('Control+T');
-  await pick(page, { placeholder: /Color Theme/ }, THEME_LABEL[theme]); // atStep matches by source (case-sensitive)
+  const picker = { placeholder: /Color Theme/ }; // atStep matches by source (case-sensitive)
+  await openQuickInput(page, ['Control+K', 'Control+T'], picker);
+  await pick(page, picker, THEME_LABEL[theme]);
   await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme], { timeout: 30_000 });
 }
 

@@ -22,7 +22,7 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { FailureRecord } from './failure';
-import { atStep, pick, runCommand } from './quickInput';
+import { atStep, pick, quickOpen, runCommand } from './quickInput';
 import { step } from './steps';
 import { activeWebview, closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, shot, shotWithHover, startWorkbench, THEMES, type ThemeKey } from './shots';
 
@@ -162,11 +162,7 @@ async function main(): Promise<void> {
       });
 
       await step(`${theme}: the example order document of the scratch workspace`, async () => {
-        await page.keyboard.press('Control+P');
-        await atStep(page, {});
-        await page.locator('.quick-input-widget input.input').fill('example.spotorder.json');
-        await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'example.spotorder.json' }).waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
+        await quickOpen(page, 'example.spotorder.json');
         await page.locator('.codelens-decoration', { hasText: 'Test order' }).first().waitFor({ timeout: 60_000 });
         await shot(page, name('order-document'));
         await closeEditors(page);

@@ -13,6 +13,7 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { atStep, pick, runCommand } from './quickInput';
 import { shotWithHover } from './shots';
 import { step } from './steps';
 import { FailureRecord, painted } from './failure';
@@ -171,16 +172,12 @@ async function main(): Promise<void> {
     await step('a user profile without credentials shows the "Set API Credentials" welcome content', async () => {
       // The "KuCoin" profile is in the user settings (see startCodeServer); pick it with the
       // real command and quick pick. Its base URL is a closed loopback port: tests never reach out.
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('>SpotDesk: Select Profile');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SpotDesk: Select Profile' }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      const selectProfile = { title: /Select Profile/ };
+      await runCommand(page, 'SpotDesk: Select Profile');
+      await atStep(page, selectProfile, 10_000);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: OFFLINE_PROFILE_URL }).first().waitFor({ timeout: 10_000 });
       await page.screenshot({ path: path.join(SHOTS, 'workbench-select-profile.png') });
-      await input.fill('KuCoin');
-      await page.keyboard.press('Enter');
+      await pick(page, selectProfile, 'KuCoin');
       const accounts = pane(page, 'Accounts');
       await accounts.locator('.welcome-view-content', { hasText: 'has no API credentials' }).waitFor({ timeout: 30_000 });
       await accounts.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: 'Set API Credentials' }).first().waitFor({ timeout: 5_000 });
