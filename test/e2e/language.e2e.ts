@@ -15,6 +15,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { quickOpen } from './quickInput';
+import { shotWithHover } from './shots';
 import { step } from './steps';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
@@ -57,12 +59,7 @@ async function main(): Promise<void> {
 
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await step('Quick Open opens orders.spotorder.json in the "SpotDesk Order" language', async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('orders.spotorder.json');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'orders.spotorder.json' }).first().waitFor({ timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await quickOpen(page, 'orders.spotorder.json');
       await editor.locator('.view-line', { hasText: '"BTC-USDT"' }).waitFor({ timeout: 30_000 });
       await page.locator('.statusbar-item', { hasText: 'SpotDesk Order' }).first().waitFor({ timeout: 30_000 });
     });
@@ -73,14 +70,10 @@ async function main(): Promise<void> {
 
     await step('hovering the symbol shows the live bid/ask and its rules', async () => {
       const token = editor.locator('.view-line span span', { hasText: '"BTC-USDT"' }).first();
-      await token.hover();
-      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'a multiple of' }).first();
-      await hover.waitFor({ timeout: 30_000 });
-      const text = await hover.innerText();
+      const text = await shotWithHover(page, token, 'a multiple of', 'language-hover', { timeoutMs: 30_000 });
       assert.match(text, /BTC-USDT — BTC \/ USDT · market USDS · trading enabled/);
       assert.match(text, /price: a multiple of 0\.1 USDT/);
       assert.match(text, /bid [\d.]+ · ask [\d.]+ · last [\d.—]+ · mid [\d.]+ · spread [\d.]+/);
-      await page.screenshot({ path: path.join(SHOTS, 'language-hover.png') });
     });
 
     await step('Ctrl+. on the price offers both roundings; Enter applies the first and the squiggle goes', async () => {

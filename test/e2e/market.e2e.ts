@@ -34,7 +34,7 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { FailureRecord, painted, SHOTS } from './failure';
-import { pick, runCommand } from './quickInput';
+import { enter, paletteAt, pick, runCommand } from './quickInput';
 import { step } from './steps';
 import { closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, shot, startWorkbench, THEMES, type ThemeKey } from './shots';
 
@@ -83,6 +83,28 @@ async function openFromMarkets(page: Page, market: string, symbol: string): Prom
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
   await row.locator('.action-label[aria-label^="Open Market"]').click();
+}
+
+/**
+ * Count the focus events of the visible webview's outer frame (VS Code's host document around the
+ * panel's own frame). Revealing a panel with the focus (`reveal(…, preserveFocus: false)`) focuses that
+ * frame first (WebviewElement._doFocus), asynchronously: its focus event says the reveal has landed.
+ */
+async function countWebviewFocus(page: Page): Promise<(n: number) => Promise<void>> {
+  const outer = await (await page.locator('iframe.webview').filter({ visible: true }).first().elementHandle())?.contentFrame();
+  if (!outer) throw new Error('webview outer frame not found');
+  await outer.evaluate(() => {
+    const w = window as unknown as { __spotdeskFocusEvents: number };
+    w.__spotdeskFocusEvents = 0;
+    window.addEventListener('focus', () => w.__spotdeskFocusEvents++);
+  });
+  return async (n) => {
+    try {
+      await outer.waitForFunction((n) => (window as unknown as { __spotdeskFocusEvents: number }).__spotdeskFocusEvents >= n, n, { timeout: 15_000 });
+    } catch (err) {
+      throw new Error(`the webview's outer frame was focused ${await outer.evaluate(() => (window as unknown as { __spotdeskFocusEvents: number }).__spotdeskFocusEvents)} time(s), not ${n}: ${String(err)}`);
+    }
+  };
 }
 
 /** Select a ticket side / read which is pressed. */
@@ -221,10 +243,19 @@ async function main(): Promise<void> {
 
     await step('keyboard: Ctrl+Alt+S / Ctrl+Alt+B choose the side and focus the ticket', async () => {
       await f.locator('.row.bid:not([hidden])').first().focus();
+      // Each shortcut reveals the panel with the focus and tells the ticket to take it: two messages
+      // that land in either order. The step is done when both have: the side is chosen, the reveal's
+      // focus reached the webview (its outer frame's focus event) and the panel's document has the
+      // focus again. (A quick input opened before a late reveal lands would lose the focus and close.)
+      const reveals = await countWebviewFocus(page);
       await page.keyboard.press('Control+Alt+S');
       await f.waitForFunction(() => (document.querySelector('.mk-ticket-form') as HTMLElement).dataset.side === 'sell' && ['mk-price', 'mk-size'].includes(document.activeElement?.id ?? ''), undefined, { timeout: 15_000 });
+      await reveals(1);
+      await f.waitForFunction(() => document.hasFocus(), undefined, { timeout: 15_000 });
       await page.keyboard.press('Control+Alt+B');
       await f.waitForFunction(() => (document.querySelector('.mk-ticket-form') as HTMLElement).dataset.side === 'buy', undefined, { timeout: 15_000 });
+      await reveals(2);
+      await f.waitForFunction(() => document.hasFocus(), undefined, { timeout: 15_000 });
     });
 
     await step('the user\'s resting order is marked at its level', async () => {
@@ -285,10 +316,8 @@ async function main(): Promise<void> {
     await step('the panels restore after "Developer: Reload Window" (layout, interval, live book)', async () => {
       const width = (await f.locator('.mk-bookcol').boundingBox())!.width;
       await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 600, y: 5 } });
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input.input').fill('>Developer: Reload Window');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'Reload Window' }).waitFor({ timeout: 15_000 });
-      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
+      await paletteAt(page, 'Developer: Reload Window');
+      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), enter(page)]);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       f = await marketFrame(page, SYMBOL, 90_000);
       await f.waitForSelector('.row.bid:not([hidden]) .price', { timeout: 60_000 });

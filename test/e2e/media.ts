@@ -13,8 +13,8 @@ import { spawnSync } from 'child_process';
 import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
-import { atStep, pick, runCommand, type } from './quickInput';
-import { activeWebview, closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench } from './shots';
+import { atStep, pick, quickOpen, runCommand, type } from './quickInput';
+import { activeWebview, closeEditors, hoverFor, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench } from './shots';
 import { painted } from './failure';
 
 const WALK = path.join(cs.ROOT, 'media', 'walkthrough');
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 
     // 2. A market panel.
     await runCommand(page, 'SpotDesk: Open Market');
-    await pick(page, {}, SYMBOL, new RegExp(`^${SYMBOL}$`));
+    await pick(page, { placeholder: /^Symbol/ }, SYMBOL, new RegExp(`^${SYMBOL}$`));
     const market = activeWebview(page);
     await market.locator('.row.ask').first().waitFor({ timeout: 60_000 });
     await market.locator('.mk-tape-row:not(.head)').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
@@ -100,8 +100,8 @@ async function main(): Promise<void> {
 
     // README: the deposit panel, the order document, and the desk in the light theme.
     await runCommand(page, 'SpotDesk: Create Deposit Address');
-    await pick(page, {}, 'USDT', /^USDT/);
-    await atStep(page, {});
+    await pick(page, { placeholder: /^Currency to deposit/ }, 'USDT', /^USDT/);
+    await atStep(page, { placeholder: /^Chain/ });
     await page.keyboard.press('Enter');
     await activeWebview(page).locator('canvas, svg').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
     await save(page, path.join(SHOTS, 'deposit.png'));
@@ -112,20 +112,15 @@ async function main(): Promise<void> {
       path.join(wb.workspace, doc),
       `[\n  {\n    "clientOid": "grid-1",\n    "symbol": "BTC-USDT",\n    "side": "buy",\n    "type": "limit",\n    "price": "60000.05",\n    "size": "0.001"\n  }\n]\n`,
     );
-    await page.keyboard.press('Control+P');
-    await atStep(page, {});
-    await page.locator('.quick-input-widget input.input').fill(doc);
-    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: doc }).waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await quickOpen(page, doc);
     const squiggle = page.locator('.monaco-editor .squiggly-error').first();
     await squiggle.waitFor({ timeout: 60_000 });
-    await squiggle.hover({ force: true }); // sticky scroll's overlay sits above the editor's first lines
-    await page.locator('.monaco-hover', { hasText: 'priceIncrement' }).first().waitFor({ timeout: 15_000 });
+    await hoverFor(page, squiggle, 'priceIncrement', { force: true }); // sticky scroll's overlay sits above the editor's first lines
     await save(page, path.join(SHOTS, 'order-document.png'));
     await closeEditors(page);
     await setTheme(wb, 'light');
     await runCommand(page, 'SpotDesk: Open Market');
-    await pick(page, {}, SYMBOL, new RegExp(`^${SYMBOL}$`));
+    await pick(page, { placeholder: /^Symbol/ }, SYMBOL, new RegExp(`^${SYMBOL}$`));
     await activeWebview(page).locator('.row.ask').first().waitFor({ timeout: 60_000 });
     await save(page, path.join(SHOTS, 'desk-light.png'));
   } finally {

@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { step } from './steps';
 import { FailureRecord, painted } from './failure';
-import { runCommand } from './quickInput';
+import { enter, paletteAt, pick, runCommand } from './quickInput';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
 
@@ -59,24 +59,13 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
       await page.locator('.activitybar').waitFor({ timeout: 60_000 });
     });
 
-    /** Open the palette on `text` and wait until the row `row` is the focused one (Enter runs it). */
-    const palette = async (text: string, row: string) => {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 15_000 });
-      await input.fill(`>${text}`);
-      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).first().waitFor({ timeout: 15_000 });
-    };
-
     await step('"SpotDesk: Open Market" asks for the symbol with a quick pick', async () => {
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
       // Waits until SpotDesk's contributions are registered (its activity-bar entry), then runs it.
       await runCommand(page, 'SpotDesk: Open Market');
       // Symbols come from GET /api/v2/symbols of the embedded sandbox (started on first need).
       await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
-      await page.keyboard.type('BTC-USDT');
-      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: /^BTC-USDT/ }).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await pick(page, { placeholder: /^Symbol/ }, 'BTC-USDT', /^BTC-USDT/);
     });
 
     const frame = await step('the panel renders live level-2 rows in the theme colours', async () => {
@@ -106,8 +95,8 @@ async function scenario(label: string, extensionPath: string, restoreTimeoutMs: 
     return await step(`reload the window without opening a SpotDesk view (restore expected: ${restoreTimeoutMs > 0 ? 'yes' : 'no'})`, async () => {
       // "Developer: Reload Window" shuts the workbench down properly (state flushed) and reloads the page.
       await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 600, y: 5 } });
-      await palette('Developer: Reload Window', 'Reload Window');
-      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
+      await paletteAt(page, 'Developer: Reload Window');
+      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), enter(page)]);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 60_000 });
       // No SpotDesk view is open in this window, so nothing but onWebviewPanel can activate SpotDesk.

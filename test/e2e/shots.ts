@@ -10,7 +10,7 @@ import * as path from 'path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { painted, SHOTS } from './failure';
-import { pick, runCommand } from './quickInput';
+import { openQuickInput, pick, runCommand } from './quickInput';
 import { ensureScratchWorkspace } from '../../scripts/lib/scratch';
 
 /** The three themes every view is looked at in (`workbench.colorTheme` values). */
@@ -82,9 +82,9 @@ export async function setTheme(wb: Workbench, theme: ThemeKey): Promise<void> {
   const page = wb.page;
   if (await page.evaluate((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme])) return;
   // Preferences: Color Theme (its keybinding; the palette's row for it varies with recent commands).
-  await page.keyboard.press('Control+K');
-  await page.keyboard.press('Control+T');
-  await pick(page, { placeholder: /Color Theme/ }, THEME_LABEL[theme]); // atStep matches by source (case-sensitive)
+  const picker = { placeholder: /Color Theme/ }; // atStep matches by source (case-sensitive)
+  await openQuickInput(page, ['Control+K', 'Control+T'], picker);
+  await pick(page, picker, THEME_LABEL[theme]);
   await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, THEME_CLASS[theme], { timeout: 30_000 });
 }
 
@@ -124,12 +124,88 @@ export async function sandboxCredentials(userDataDir: string, timeoutMs = 60_000
   throw new Error(`${file} did not appear within ${timeoutMs} ms`);
 }
 
-/** Hover `target` and wait for a hover widget containing `text`; returns the hover. */
-export async function hoverFor(page: Page, target: Locator, text: string | RegExp): Promise<Locator> {
-  await target.hover();
-  const hover = page.locator('.monaco-hover').filter({ hasText: text }).first();
-  await hover.waitFor({ state: 'visible', timeout: 15_000 });
-  return hover;
+/** A hover text to look for: a substring, or a pattern (both matched against the hover's innerText). */
+type HoverText = string | RegExp;
+
+/**
+ * Hover `target` until VS Code shows a hover (`.monaco-hover`) containing `text`; returns the hover's
+ * text as it was shown.
+ *
+ * VS Code prepares a hover on the `mouseover` of its target and shows it after
+ * `workbench.hover.delay`. A tree re-renders a row whenever its data changes (a live balance, a poll, a
+ * theme change): the row's label then gets a new hover (its `custom-hover` attribute is set again), the
+ * pending or shown hover is dropped, and with the mouse standing still no new `mouseover` comes. So the
+ * state waited for is "the hover is up", and the state that sends the mouse back is "the hover target
+ * was re-rendered (or replaced) since the mouse entered it while no hover is up": the mouse leaves
+ * and enters the target again (a fresh `mouseover`). Each entry first waits for the target to be
+ * visible and stable (Playwright's hover), never for time.
+ */
+export async function hoverFor(page: Page, target: Locator, text: HoverText, opts: { force?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const left = () => Math.max(1, deadline - Date.now());
+  const want = typeof text === 'string' ? { s: text.replace(/\s+/g, ' ') } : { re: text.source, flags: text.flags };
+  let entries = 0;
+  for (;;) {
+    // Off the target (the title bar's corner shows no hover): entering it again is a fresh mouseover.
+    await page.mouse.move(0, 0);
+    const el = await target.elementHandle({ timeout: left() });
+    // Watch the hover target (the element with VS Code's `custom-hover`, or the target's subtree) for a re-render.
+    await el.evaluate((e) => {
+      const watched = e.closest('[custom-hover]') ?? e;
+      const w = { el: e, watched, rerendered: false };
+      new MutationObserver(() => (w.rerendered = true)).observe(watched, { attributes: true, attributeFilter: ['custom-hover'], subtree: true });
+      (window as unknown as { __spotdeskHoverWatch: unknown }).__spotdeskHoverWatch = w;
+    });
+    await target.hover({ timeout: left(), force: opts.force });
+    entries++;
+    let result;
+    try {
+      result = await page.waitForFunction(
+        (want) => {
+          const w = (window as unknown as { __spotdeskHoverWatch: { el: Element; watched: Element; rerendered: boolean } }).__spotdeskHoverWatch;
+          for (const h of document.querySelectorAll<HTMLElement>('.monaco-hover')) {
+            if (h.classList.contains('hidden') || h.getClientRects().length === 0 || getComputedStyle(h).visibility === 'hidden') continue;
+            const t = h.innerText.replace(/\s+/g, ' ');
+            if (want.re !== undefined ? new RegExp(want.re, want.flags).test(h.innerText) : t.includes(want.s ?? '')) {
+              (window as unknown as { __spotdeskHoverShown: Element }).__spotdeskHoverShown = h;
+              return { shown: h.innerText };
+            }
+          }
+          return w.rerendered || !w.el.isConnected || !w.watched.isConnected ? { rerendered: true } : false;
+        },
+        want,
+        { timeout: left() },
+      );
+    } catch (err) {
+      throw new Error(`no hover with ${String(text)} over ${String(target)} (entered it ${entries} time(s); hovers up: ${JSON.stringify(await page.locator('.monaco-hover').allInnerTexts().catch(() => []))}): ${String(err)}`);
+    }
+    const r = (await result.jsonValue()) as { shown?: string; rerendered?: boolean };
+    if (r.shown !== undefined) return r.shown;
+    console.log(`    (the hover target was re-rendered before its hover showed: the mouse enters it again)`);
+  }
+}
+
+/**
+ * Screenshot the page (see {@link shot}) with the hover of `target` containing `text` up, and return
+ * the hover's text. The hover can be dropped by a re-render at any time (see {@link hoverFor}): the
+ * screenshot shows it when the hover element that was up before the capture is still up after it (a
+ * dropped hover's element never comes back); otherwise the mouse enters the target again.
+ */
+export async function shotWithHover(page: Page, target: Locator, text: HoverText, name: string, opts: { force?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  for (;;) {
+    const tip = await hoverFor(page, target, text, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()) });
+    const file = await shot(page, name, false);
+    const stillUp = await page.evaluate(() => {
+      const h = (window as unknown as { __spotdeskHoverShown?: HTMLElement }).__spotdeskHoverShown;
+      return !!h && h.isConnected && !h.classList.contains('hidden') && h.getClientRects().length > 0;
+    });
+    if (stillUp) {
+      console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
+      return tip;
+    }
+    console.log(`    (the hover was dropped during the screenshot of ${name}: the mouse enters the target again)`);
+  }
 }
 
 /** The document of the active (visible) webview editor, once `ready` matches in it. */
@@ -148,18 +224,25 @@ export async function webviewFrame(page: Page, selector: string, timeoutMs = 30_
 }
 
 /** Screenshot the whole page (after two painted frames) to screenshots/<name>.png; returns the path. */
-export async function shot(page: Page, name: string): Promise<string> {
+export async function shot(page: Page, name: string, say = true): Promise<string> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await painted(page);
   const file = path.join(SHOTS, `${name}.png`);
   await page.screenshot({ path: file });
-  console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
+  if (say) console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
   return file;
 }
 
-/** Close every editor and wait until no editor tab is left. */
+/**
+ * Close every editor, wait until no editor tab is left, and leave the keyboard focus in the empty
+ * editor group. (Closing a webview editor that has the focus leaves the page without any: the next
+ * keystroke, e.g. F1, would have nowhere to go. A click on the empty editor area focuses the group, as
+ * it does for a person.)
+ */
 export async function closeEditors(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await runCommand(page, 'View: Close All Editors');
   await page.waitForFunction(() => document.querySelectorAll('.tabs-container .tab').length === 0, undefined, { timeout: 15_000 });
+  await page.locator('.part.editor .editor-group-container.empty').first().click();
+  await page.waitForFunction(() => document.hasFocus() && (document.activeElement?.matches('.editor-group-container.empty') ?? false), undefined, { timeout: 15_000 });
 }

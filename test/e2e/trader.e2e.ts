@@ -22,9 +22,9 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { FailureRecord } from './failure';
-import { atStep, pick, runCommand } from './quickInput';
+import { atStep, pick, quickOpen, runCommand } from './quickInput';
 import { step } from './steps';
-import { activeWebview, closeEditors, hoverFor, openSpotDesk, pane, sandboxCredentials, setTheme, shot, startWorkbench, THEMES, type ThemeKey } from './shots';
+import { activeWebview, closeEditors, openSpotDesk, pane, sandboxCredentials, setTheme, shot, shotWithHover, startWorkbench, THEMES, type ThemeKey } from './shots';
 
 const SYMBOL = 'BTC-USDT';
 const OFFLINE = { name: 'Offline', baseUrl: 'http://127.0.0.1:9' };
@@ -69,20 +69,17 @@ async function main(): Promise<void> {
         assert.match(text, /[\d,.]+ avail · ≈ [\d,]+\.\d\d USD/);
         assert.doesNotMatch(text, /\d\.\d*0{4,} avail/, 'no trailing zeros');
         const usdt = accounts.locator('.monaco-list-row', { hasText: /^USDT/ }).first();
-        const hover = await hoverFor(page, usdt.locator('.label-name'), 'available');
-        assert.match(await hover.innerText(), /main[\s\S]*trade/);
-        await shot(page, name('accounts'));
+        const tip = await shotWithHover(page, usdt.locator('.label-name'), 'available', name('accounts'));
+        assert.match(tip, /main[\s\S]*trade/);
         await page.mouse.move(900, 600);
       });
 
       await step(`${theme}: Active Orders — the order tooltip a trader reads, and the cancel dialog`, async () => {
         const row = pane(page, 'Active Orders').locator('.monaco-list-row', { hasText: 'BUY limit' }).first();
         await row.waitFor({ timeout: 30_000 });
-        const hover = await hoverFor(page, row.locator('.label-name'), resting.orderId);
-        const tip = await hover.innerText();
+        const tip = await shotWithHover(page, row.locator('.label-name'), resting.orderId, name('order-tooltip'));
         for (const k of ['Side', 'Type', 'Price', 'Size', 'Filled', 'Remaining', 'Time in force', 'Flags', 'Age']) assert.ok(tip.includes(k), `tooltip row ${k}: ${tip}`);
         assert.doesNotMatch(tip, /opType|cancelExist/);
-        await shot(page, name('order-tooltip'));
         await page.mouse.move(900, 600);
         await row.hover();
         await row.locator('.action-label[aria-label^="Cancel Order"]').click();
@@ -165,11 +162,7 @@ async function main(): Promise<void> {
       });
 
       await step(`${theme}: the example order document of the scratch workspace`, async () => {
-        await page.keyboard.press('Control+P');
-        await atStep(page, {});
-        await page.locator('.quick-input-widget input.input').fill('example.spotorder.json');
-        await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: 'example.spotorder.json' }).waitFor({ timeout: 15_000 });
-        await page.keyboard.press('Enter');
+        await quickOpen(page, 'example.spotorder.json');
         await page.locator('.codelens-decoration', { hasText: 'Test order' }).first().waitFor({ timeout: 60_000 });
         await shot(page, name('order-document'));
         await closeEditors(page);

@@ -15,6 +15,7 @@ import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { pick, runCommand } from './quickInput';
 import { step } from './steps';
 
 const SHOTS = path.join(cs.ROOT, 'screenshots');
@@ -90,16 +91,9 @@ async function main(): Promise<void> {
     });
 
     await step('the order book renders from the packaged webview bundle', async () => {
-      await p.keyboard.press('F1');
-      const input = p.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 15_000 });
-      await input.fill('>SpotDesk: Open Market');
-      await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Market' }).first().waitFor({ timeout: 15_000 });
-      await p.keyboard.press('Enter');
+      await runCommand(p, 'SpotDesk: Open Market');
       await p.locator('.quick-input-list .monaco-list-row', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 60_000 });
-      await input.fill('BTC-USDT');
-      await p.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'BTC-USDT' }).first().waitFor({ timeout: 15_000 });
-      await p.keyboard.press('Enter');
+      await pick(p, { placeholder: /^Symbol/ }, 'BTC-USDT', /^BTC-USDT/);
       await p.locator('.tab', { hasText: 'Market: BTC-USDT' }).first().waitFor({ timeout: 30_000 });
       const f = await bookFrame(p);
       await f.waitForSelector('.row.bid:not([hidden])', { timeout: 30_000 });

@@ -18,7 +18,7 @@ import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { FailureRecord } from './failure';
-import { atStep, pick, runCommand } from './quickInput';
+import { atStep, enter, pick, runCommand } from './quickInput';
 import { pane, setTheme, shot, startWorkbench } from './shots';
 import { step } from './steps';
 
@@ -110,8 +110,8 @@ async function main(): Promise<void> {
       const tabs = await page.locator('.tabs-container .tab').count();
       await row.locator('.monaco-button', { hasText: buttonLabel(market) }).click();
       // Without a symbol the command asks for one (the first market is fine).
-      await atStep(page, {}, 30_000);
-      await page.keyboard.press('Enter');
+      await atStep(page, { placeholder: /^Symbol/ }, 30_000);
+      await enter(page);
       await page.waitForFunction((n) => document.querySelectorAll('.tabs-container .tab').length > n, tabs, { timeout: 30_000 });
       await page.locator('iframe.webview').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
     });

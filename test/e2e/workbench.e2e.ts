@@ -13,6 +13,8 @@ import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
+import { atStep, pick, runCommand } from './quickInput';
+import { shotWithHover } from './shots';
 import { step } from './steps';
 import { FailureRecord, painted } from './failure';
 import { SpotClient } from '../../src/api/client';
@@ -157,15 +159,9 @@ async function main(): Promise<void> {
       await page.screenshot({ path: path.join(SHOTS, 'workbench-spotdesk.png') });
       // Hover an order: its tooltip lists every field, the order id included.
       const orderRow = pane(page, 'Active Orders').locator('.monaco-list-row', { hasText: 'BUY limit' }).first();
-      await orderRow.hover();
-      await page.locator('.monaco-hover').filter({ hasText: placed.orderId }).first().waitFor({ state: 'visible', timeout: 15_000 });
-      await painted(page);
-      await page.screenshot({ path: path.join(SHOTS, 'workbench-order-tooltip.png') });
+      await shotWithHover(page, orderRow, placed.orderId, 'workbench-order-tooltip');
       // Status bar tooltip with the service status and the rate-limit budget per pool.
-      await page.locator('.statusbar-item', { hasText: 'Sandbox (local)' }).first().hover();
-      await page.locator('.monaco-hover').filter({ hasText: 'Service status' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-      await painted(page);
-      await page.screenshot({ path: path.join(SHOTS, 'workbench-statusbar-tooltip.png') });
+      await shotWithHover(page, page.locator('.statusbar-item', { hasText: 'Sandbox (local)' }).first(), 'Service status', 'workbench-statusbar-tooltip');
     });
 
     await step('cancelling from the API removes the order from the view', async () => {
@@ -176,16 +172,12 @@ async function main(): Promise<void> {
     await step('a user profile without credentials shows the "Set API Credentials" welcome content', async () => {
       // The "KuCoin" profile is in the user settings (see startCodeServer); pick it with the
       // real command and quick pick. Its base URL is a closed loopback port: tests never reach out.
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('>SpotDesk: Select Profile');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SpotDesk: Select Profile' }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      const selectProfile = { title: /Select Profile/ };
+      await runCommand(page, 'SpotDesk: Select Profile');
+      await atStep(page, selectProfile, 10_000);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: OFFLINE_PROFILE_URL }).first().waitFor({ timeout: 10_000 });
       await page.screenshot({ path: path.join(SHOTS, 'workbench-select-profile.png') });
-      await input.fill('KuCoin');
-      await page.keyboard.press('Enter');
+      await pick(page, selectProfile, 'KuCoin');
       const accounts = pane(page, 'Accounts');
       await accounts.locator('.welcome-view-content', { hasText: 'has no API credentials' }).waitFor({ timeout: 30_000 });
       await accounts.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: 'Set API Credentials' }).first().waitFor({ timeout: 5_000 });
