@@ -76,24 +76,37 @@ export async function atStep(page: Page, expect: StepExpectation, timeoutMs = 60
   } catch (err) {
     throw new Error(`quick input never showed ${JSON.stringify(src)}; it shows ${JSON.stringify(await quickInputState(page))}: ${String(err)}`);
   }
-  await inputFocused(page);
+  if (!(await inputFocused(page))) throw new QuickInputClosed(`the quick input ${JSON.stringify(src)} closed before its box got the keyboard focus; it shows ${JSON.stringify(await quickInputState(page))}`);
 }
+
+/** Thrown by {@link atStep} when the quick input it waited for closed (it lost the focus) before its box had the focus. */
+class QuickInputClosed extends Error {}
 
 /**
  * Make sure the quick input's box has the keyboard focus: when it has not (the quick input showed,
  * then a webview took the focus, which VS Code hands to a webview asynchronously; quick inputs that
  * ignore focus loss stay open), click into the box, as a person would, and wait for the focus.
  */
-async function inputFocused(page: Page): Promise<void> {
+async function inputFocused(page: Page): Promise<boolean> {
   const box = page.locator(`${WIDGET} input.input`);
-  if (await box.evaluate((e) => document.activeElement === e)) return;
-  console.log(`    (the quick input showed without the keyboard focus, ${JSON.stringify((await quickInputState(page)).activeElement)} has it: clicking into its box)`);
-  await box.click({ timeout: 10_000 });
+  if (await box.evaluate((e) => document.activeElement === e)) return true;
+  const st = await quickInputState(page);
+  // A quick input that closes on focus loss (the command palette) is gone once something else took the focus.
+  if (!st.visible) return false;
+  console.log(`    (the quick input showed without the keyboard focus, ${JSON.stringify(st.activeElement)} has it: clicking into its box)`);
+  try {
+    await box.click({ timeout: 10_000 });
+  } catch (err) {
+    if (!(await quickInputState(page)).visible) return false;
+    throw err;
+  }
   try {
     await page.waitForFunction((sel) => document.activeElement === document.querySelector(`${sel} input.input`), WIDGET, { timeout: 10_000 });
   } catch (err) {
+    if (!(await quickInputState(page)).visible) return false;
     throw new Error(`the quick input's box does not take the focus; quick input: ${JSON.stringify(await quickInputState(page))}: ${String(err)}`);
   }
+  return true;
 }
 
 /** Wait until no quick input shows (a previous step's may still be closing). */
@@ -149,11 +162,24 @@ export async function focusOutOfWebview(page: Page, timeoutMs = 30_000): Promise
  * focus ({@link workbenchFocused}) and a webview has not ({@link focusOutOfWebview}).
  */
 export async function openQuickInput(page: Page, keys: readonly string[], expect: StepExpectation, timeoutMs = 30_000): Promise<void> {
-  await quickInputHidden(page, timeoutMs);
-  await workbenchFocused(page, timeoutMs);
-  await focusOutOfWebview(page, timeoutMs);
-  for (const k of keys) await page.keyboard.press(k);
-  await atStep(page, expect, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  for (;;) {
+    await quickInputHidden(page, left());
+    await workbenchFocused(page, left());
+    await focusOutOfWebview(page, left());
+    for (const k of keys) await page.keyboard.press(k);
+    try {
+      await atStep(page, expect, left());
+      return;
+    } catch (err) {
+      // The state this step needs is "the quick input IT opened, with the focus in its box". When the
+      // workbench handed the focus back to an earlier element (a list, a webview) after the quick input
+      // showed, a quick input that closes on focus loss is gone: that is the state "nothing open yet".
+      if (!(err instanceof QuickInputClosed) || Date.now() >= deadline) throw err;
+      console.log(`    (the quick input opened by ${keys.join(' ')} closed when the focus moved to ${JSON.stringify((await quickInputState(page)).activeElement)}: opening it again)`);
+    }
+  }
 }
 
 /** Fill the step's input with `text` and wait until it holds it (the step must be showing: see {@link atStep}). */
@@ -184,7 +210,7 @@ async function rowFocused(page: Page, row: RegExp, typed: string, timeoutMs = 15
 
 /** Press Enter in the quick input's box (given the focus first if it lost it: {@link inputFocused}). */
 export async function enter(page: Page): Promise<void> {
-  await inputFocused(page);
+  if (!(await inputFocused(page))) throw new Error(`the quick input closed before Enter could be pressed in it: ${JSON.stringify(await quickInputState(page))}`);
   await page.keyboard.press('Enter');
 }
 
