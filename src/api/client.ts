@@ -180,6 +180,9 @@ export interface MoneyRequest {
 /** See {@link SpotClientOptions.moneyGuard}: returns to allow the request, throws to refuse it. */
 export type MoneyGuard = (request: MoneyRequest) => void;
 
+/** A signed request that waited longer than this (ms) for its pool's budget is signed again before it is sent. */
+export const RESIGN_AFTER_QUEUE_MS = 1_000;
+
 const SECRET_HEADERS = new WeakMap<PreparedRequest, Record<string, string>>();
 
 /** The typed API client (see module docstring). */
@@ -363,7 +366,11 @@ export class SpotClient {
     if (!headers) throw new Error('this request was not prepared by this client (or is a copy); call prepare() again');
     const action = (ENDPOINTS[prepared.endpoint] as EndpointDef).moves;
     if (action && this.#moneyGuard) this.#moneyGuard({ action, endpoint: prepared.endpoint, method: prepared.method, path: prepared.path, body: prepared.body });
+    const queuedAt = this.now();
     await this.limiter.acquire(prepared.pool, prepared.weight);
+    // A request that waited for the pool's budget carries a stale KC-API-TIMESTAMP (the exchange accepts
+    // 5 s): sign it again, with the same body and path, just before it leaves.
+    if (prepared.signed && this.now() - queuedAt > RESIGN_AFTER_QUEUE_MS) this.resign(prepared, headers);
     const t0 = this.now();
     let ans: RawAnswer;
     try {
@@ -385,6 +392,22 @@ export class SpotClient {
     }
     this.limiter.update(prepared.pool, readRateLimitHeaders(ans.header));
     return ans;
+  }
+
+  /**
+   * Sign `prepared` again with the current clock (+ offset): its timestamp, prehash and shown
+   * headers are updated in place, and `headers` (its real headers) get the new KC-API-* values.
+   */
+  private resign(prepared: PreparedRequest, headers: Record<string, string>): void {
+    const creds = this.#credentials;
+    if (!creds) return;
+    const timestamp = Math.round(this.now() + this.offsetMs);
+    const s = signRequest({ credentials: creds, timestamp, method: prepared.method, pathWithRawQuery: prepared.pathWithRawQuery, body: prepared.body });
+    Object.assign(headers, s.headers);
+    prepared.headers = { ...prepared.headers, ...s.redactedHeaders };
+    prepared.timestamp = timestamp;
+    prepared.prehash = s.prehash;
+    prepared.clockOffsetMs = this.offsetMs;
   }
 
   private log(p: PreparedRequest, attempt: number, code: string | undefined, httpStatus: number | undefined, latencyMs: number, error?: TransportError['kind'], failure?: unknown): void {

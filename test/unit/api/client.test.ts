@@ -128,6 +128,20 @@ describe('SpotClient over HTTP', function () {
     await assert.rejects(client.getLevel2('NOPE-USDT'), (e: unknown) => e instanceof ApiError && e.isSymbolNotFound && e.httpStatus === 200 && e.path === '/api/v1/market/orderbook/level2_20');
   });
 
+  it('a signed request that waited for the budget is signed again before it leaves (its timestamp is the send time, not the queue time)', async () => {
+    const { srv, client, clock } = await setup((s, res, n) => {
+      if (n === 0) json(res, 200, { code: '200000', data: ACCOUNTS }, { 'gw-ratelimit-limit': '2000', 'gw-ratelimit-remaining': '0', 'gw-ratelimit-reset': '30000' });
+      else json(res, 200, { code: '200000', data: ACCOUNTS });
+    });
+    await client.getAccounts({});
+    const queuedAt = clock.t;
+    await client.getAccounts({ type: 'trade' });
+    assert.deepEqual(clock.sleeps, [30_000], 'the second request waited for the reset');
+    const sent = srv.seen[1];
+    assert.equal(sent.headers['kc-api-timestamp'], String(queuedAt + 30_000), 'signed when sent: within the exchange\'s 5 s window');
+    assert.equal(verify(sent, CREDS), true, 'the new signature matches');
+  });
+
   it('rate-limit headers update the budget; requests queue instead of being sent when it is exhausted', async () => {
     // a sleep that only ends when the test releases it: while it is pending, nothing queued may be sent
     const t = { now: 1_700_000_000_000 };
