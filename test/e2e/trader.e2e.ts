@@ -131,7 +131,7 @@ async function main(): Promise<void> {
         await closeEditors(page);
       });
 
-      await step(`${theme}: deposit panels — one tab per address, QR codes, plain words`, async () => {
+      await step(`${theme}: deposit panels — one tab per address, the sandbox banner instead of QR codes, plain words`, async () => {
         const currencyToDeposit = { placeholder: /^Currency to deposit/ };
         await runCommand(page, 'SpotDesk: Create Deposit Address');
         await pick(page, currencyToDeposit, 'USDT');
@@ -141,7 +141,8 @@ async function main(): Promise<void> {
         await pick(page, currencyToDeposit, 'XRP');
         const xrp = activeWebview(page);
         await xrp.locator('h1', { hasText: 'Deposit XRP on XRP' }).waitFor({ timeout: 30_000 });
-        assert.equal(await xrp.locator('canvas.qr').count(), 2);
+        assert.equal(await xrp.locator('canvas.qr').count(), 0, 'no QR code of a sandbox address');
+        await xrp.locator('.sandbox-banner', { hasText: 'Sandbox address: not on any blockchain. Do not send real funds.' }).waitFor({ timeout: 10_000 });
         assert.equal(await xrp.locator('code').count(), 0);
         const tabs = await page.locator('.tabs-container .tab .label-name').allInnerTexts();
         assert.ok(tabs.includes('Deposit USDT (TRC20)') && tabs.includes('Deposit XRP (XRP)'), tabs.join(', '));
