@@ -28,6 +28,8 @@ const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
 const targets = [
   { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
+  // The sandbox's snapshot worker thread (src/exchange/server/snapshotWorker.ts): loaded from beside dist/sandbox-cli.js.
+  { name: 'sandbox-snapshot-worker', entry: 'src/exchange/server/snapshotWorkerEntry.ts', outfile: 'dist/sandbox-snapshot-worker.js', ...node, ship: true },
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
   { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },

@@ -20,6 +20,7 @@ import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { startSimulation } from './sim';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
+import { snapshotWorkerScript } from './snapshotWorker';
 import { StateStore } from './stateStore';
 import { ALL_PERMISSIONS, BalanceGrant, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord, type SnapshotSource } from './state';
 
@@ -57,6 +58,11 @@ export interface SandboxOptions {
   snapshotEveryBytes?: number;
   /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process there). */
   onSnapshotWrite?: (bytes: number, gen: number) => void;
+  /**
+   * Write the snapshots of rotations in a worker thread, so that the exchange pauses only to switch journals
+   * (stateStore.ts "Rotation"). Default true where the worker script exists (snapshotWorker.ts); false: in the foreground.
+   */
+  backgroundSnapshots?: boolean;
   /** Options of the WebSocket feed (ping interval, bounds; docs/sandbox.md "WebSocket feed"). */
   feed?: FeedOptions;
 }
@@ -138,7 +144,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
           const s = new SandboxState({ manualClock, snapshot });
           return { state: s, warnings: snapshot ? s.importSections(snapshot) : [] };
         },
-        { fsync: opts.fsync, snapshotEveryRecords: opts.snapshotEveryRecords, snapshotEveryBytes: opts.snapshotEveryBytes, log, onSnapshotWrite: opts.onSnapshotWrite },
+        {
+          fsync: opts.fsync,
+          snapshotEveryRecords: opts.snapshotEveryRecords,
+          snapshotEveryBytes: opts.snapshotEveryBytes,
+          log,
+          onSnapshotWrite: opts.onSnapshotWrite,
+          worker: opts.backgroundSnapshots === false ? undefined : snapshotWorkerScript(),
+        },
       );
       state = opened.state;
       store = opened.store;

@@ -14,13 +14,21 @@
  * ## Rotation
  * When the current journal reaches {@link StateStoreOptions.snapshotEveryRecords} records or
  * {@link StateStoreOptions.snapshotEveryBytes} bytes (checked after each append; the rotation runs between
- * commands, on the next turn of the event loop), on clean shutdown, and at a start that replayed any journal
- * record: the state is streamed to the next generation's snapshot (tmp file, fsync, rename, directory fsync),
- * the next journal is created with that snapshot as its base, and appends switch to it. The sandbox is paused
- * for that time (the snapshot must be of one command count); its length is logged and measured by
- * `npm run bench -- restart`. Then files of generations before the previous snapshot are deleted: the newest
- * snapshot, the one before it and every journal from that one's generation on stay, so that a torn or damaged
- * newest snapshot can be replaced by the previous one and its journals.
+ * commands, on the next turn of the event loop):
+ * - **in the background** (the default of a sandbox with a worker script, {@link StateStoreOptions.worker}): the
+ *   next journal is created with the next snapshot as its base and appends switch to it at once (the only pause:
+ *   a file creation and a directory fsync); a worker thread then rebuilds the state at that command count from
+ *   the dir's own files (snapshotBuild.ts) and writes the snapshot. Until it is complete, recovery simply uses
+ *   the previous snapshot and replays one journal more. One build runs at a time; a journal that fills up
+ *   meanwhile rotates when the build ends.
+ * - **in the foreground** (no worker; on clean shutdown; at a start that replayed any journal record): the state
+ *   is streamed to the next generation's snapshot (tmp file, fsync, rename, directory fsync), the next journal
+ *   is created with that snapshot as its base, and appends switch to it. The sandbox is paused for that time.
+ *
+ * The pauses are logged and measured by `npm run bench -- restart`. After a snapshot is complete, files of
+ * generations before the previous snapshot are deleted: the newest snapshot, the one before it and every
+ * journal from that one's generation on stay, so that a torn or damaged newest snapshot can be replaced by the
+ * previous one and its journals.
  *
  * ## Recovery
  * A start removes `.tmp` files, then tries the snapshots newest first: the first that reads back whole
@@ -37,6 +45,7 @@ import * as path from 'node:path';
 import { Journal, type JournalHeader } from './journal';
 import { SnapshotReader, fsyncDir, snapshotName, writeSnapshot, type SnapshotWriteStats } from './snapshot';
 import type { Command, JournalLike, SandboxState, SnapshotSource } from './state';
+import { startSnapshotBuild, type RunningBuild, type WorkerScript } from './snapshotWorker';
 
 /** Options of {@link StateStore.open}. */
 export interface StateStoreOptions {
@@ -50,6 +59,8 @@ export interface StateStoreOptions {
   log?: (line: string) => void;
   /** Called while a snapshot is written, with the bytes written so far and its generation (tests kill the process here). */
   onSnapshotWrite?: (bytes: number, gen: number) => void;
+  /** Write the snapshots of queued rotations in a worker thread running this script (snapshotWorker.ts); none: in the foreground. */
+  worker?: WorkerScript;
 }
 
 /**
@@ -73,8 +84,14 @@ const JOURNAL_RE = /^journal-(\d{8})\.log$/;
 /** A rotation's figures. */
 export interface RotationStats extends SnapshotWriteStats {
   gen: number;
-  /** ms the sandbox was paused: snapshot written and synced, next journal created */
+  /** ms the sandbox was paused: the next journal created (and, in the foreground, the snapshot written and synced) */
   pauseMs: number;
+  /** true when the snapshot was written by the worker */
+  background: boolean;
+  /** ms this thread spent when the background snapshot was complete (old files removed); 0 in the foreground */
+  finishMs: number;
+  /** journal records the worker replayed to rebuild the state (background only) */
+  replayed?: number;
 }
 
 /** The state dir's files by generation. */
@@ -130,6 +147,8 @@ export class StateStore implements JournalLike {
   private closed = false;
   /** The last rotation's figures (undefined before the first). */
   lastRotation: RotationStats | undefined;
+  /** The snapshot being written in the background, if any. */
+  private building: { build: RunningBuild; finished: Promise<void> } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -264,17 +283,102 @@ export class StateStore implements JournalLike {
   /** Append one executed command (SandboxState.exec), and queue a rotation when a threshold is reached. */
   append(cmd: Command): void {
     this.journal.append(cmd);
-    if (!this.rotationQueued && (this.journal.records >= this.dueRecords || this.journal.bytes >= this.dueBytes)) {
+    this.queueIfDue();
+  }
+
+  private queueIfDue(): void {
+    if (!this.rotationQueued && !this.building && (this.journal.records >= this.dueRecords || this.journal.bytes >= this.dueBytes)) {
       this.rotationQueued = true;
       setImmediate(() => this.rotateIfDue());
     }
   }
 
-  /** Rotate now when a threshold is reached (what the queued rotation runs; a loop that never yields calls it). */
+  /**
+   * Rotate now when a threshold is reached (what the queued rotation runs; a loop that never yields calls it):
+   * in the background when the store has a worker script, else in the foreground. Nothing happens while a
+   * background snapshot is still being written. @returns the foreground rotation's figures, or the background
+   * rotation's switch (`pauseMs`; the rest arrives in {@link lastRotation} when the snapshot is complete).
+   */
   rotateIfDue(): RotationStats | undefined {
     this.rotationQueued = false;
-    if (this.closed || (this.journal.records < this.dueRecords && this.journal.bytes < this.dueBytes)) return undefined;
-    return this.rotate();
+    if (this.closed || this.building || (this.journal.records < this.dueRecords && this.journal.bytes < this.dueBytes)) return undefined;
+    return this.opts.worker ? this.rotateInBackground(this.opts.worker) : this.rotate();
+  }
+
+  /** Resolves when no background snapshot is being written (at once when none is). Never rejects. */
+  idle(): Promise<void> {
+    return this.building?.finished ?? Promise.resolve();
+  }
+
+  /** Whether a background snapshot is being written now. */
+  get snapshotInProgress(): boolean {
+    return this.building !== undefined;
+  }
+
+  /**
+   * Switch appends to the next generation's journal now and have the worker write that generation's snapshot
+   * (see the module doc). On failure to create the journal the current one stays in use (as {@link rotate});
+   * a failed build is logged and leaves the dir recoverable from the previous snapshot and the journals.
+   */
+  private rotateInBackground(worker: WorkerScript): RotationStats | undefined {
+    const log = this.opts.log ?? (() => undefined);
+    const next = this.gen + 1;
+    const count = this.journal.header.start + this.journal.records;
+    const t0 = performance.now();
+    let j: Journal<Command>;
+    try {
+      j = Journal.open<Command>(this.dir, { fileName: journalName(next), fsync: this.opts.fsync ?? false, create: { gen: next, base: snapshotName(next), start: count } }).journal;
+      fsyncDir(this.dir);
+    } catch (e) {
+      log(`sandbox: journal ${journalName(next)} could not be created: ${(e as Error).message}; the journal goes on`);
+      this.postponeRotation();
+      return undefined;
+    }
+    this.journal.close();
+    this.journal = j;
+    this.gen = next;
+    this.resetDue();
+    const job = { dir: this.dir, gen: next, count, t: this.state.now(), manualClock: this.state.manualClock };
+    const build = startSnapshotBuild(worker, job, this.opts.onSnapshotWrite);
+    const pauseMs = performance.now() - t0;
+    const finished = build.done.then(
+      (w) => {
+        if (this.closed) return;
+        const t1 = performance.now();
+        this.removeOld(next);
+        const finishMs = performance.now() - t1;
+        this.lastRotation = { file: w.file, bytes: w.bytes, records: w.records, writeMs: w.writeMs, syncMs: w.syncMs, gen: next, pauseMs, background: true, finishMs, replayed: w.replayed };
+        log(
+          `sandbox: snapshot ${snapshotName(next)} (${count} commands): ${w.bytes} bytes, ${w.records} records, paused ${pauseMs.toFixed(1)} ms ` +
+            `(background: replayed ${w.replayed} records, write ${w.writeMs.toFixed(1)} ms, sync ${w.syncMs.toFixed(1)} ms; finish ${finishMs.toFixed(1)} ms)`,
+        );
+      },
+      (e: Error) => {
+        if (!this.closed) log(`sandbox: background snapshot ${snapshotName(next)} failed: ${e.message}; the journals keep every command, the next rotation tries again`);
+      },
+    ).finally(() => {
+      if (this.building?.build === build) this.building = undefined;
+      if (!this.closed) this.queueIfDue();
+    });
+    this.building = { build, finished };
+    return { file: snapshotName(next), bytes: 0, records: 0, writeMs: 0, syncMs: 0, gen: next, pauseMs, background: true, finishMs: 0 };
+  }
+
+  private resetDue(): void {
+    this.dueRecords = this.opts.snapshotEveryRecords ?? DEFAULT_SNAPSHOT_EVERY_RECORDS;
+    this.dueBytes = this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
+  }
+
+  private postponeRotation(): void {
+    this.dueRecords = this.journal.records + (this.opts.snapshotEveryRecords ?? DEFAULT_SNAPSHOT_EVERY_RECORDS);
+    this.dueBytes = this.journal.bytes + (this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES);
+  }
+
+  /** Stop a background snapshot in progress (its .tmp stays until the next start). */
+  private stopBuild(): void {
+    const b = this.building;
+    this.building = undefined;
+    if (b) void b.build.terminate().catch(() => undefined);
   }
 
   /**
@@ -296,18 +400,16 @@ export class StateStore implements JournalLike {
       fsyncDir(this.dir);
     } catch (e) {
       log(`sandbox: snapshot ${snapshotName(next)} failed: ${(e as Error).message}; the journal goes on`);
-      this.dueRecords = this.journal.records + (this.opts.snapshotEveryRecords ?? DEFAULT_SNAPSHOT_EVERY_RECORDS);
-      this.dueBytes = this.journal.bytes + (this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES);
+      this.postponeRotation();
       return undefined;
     }
     this.journal.close();
     this.journal = j;
     this.gen = next;
-    this.dueRecords = this.opts.snapshotEveryRecords ?? DEFAULT_SNAPSHOT_EVERY_RECORDS;
-    this.dueBytes = this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
+    this.resetDue();
     const pauseMs = performance.now() - t0;
     this.removeOld(next);
-    this.lastRotation = { ...w, gen: next, pauseMs };
+    this.lastRotation = { ...w, gen: next, pauseMs, background: false, finishMs: 0 };
     log(`sandbox: snapshot ${snapshotName(next)} (${count} commands): ${w.bytes} bytes, ${w.records} records, paused ${pauseMs.toFixed(1)} ms (write ${w.writeMs.toFixed(1)} ms, sync ${w.syncMs.toFixed(1)} ms)`);
     return this.lastRotation;
   }
@@ -329,13 +431,17 @@ export class StateStore implements JournalLike {
    */
   close(): void {
     if (this.closed) return;
-    if (this.journal.records > 0) this.rotate();
+    // a background snapshot still being written is stopped and replaced by this last one
+    const wasBuilding = this.building !== undefined;
+    this.stopBuild();
+    if (this.journal.records > 0 || wasBuilding) this.rotate();
     this.closed = true;
     this.journal.close();
   }
 
   /** Close without the final snapshot (start-up failed). */
   abandon(): void {
+    this.stopBuild();
     this.closed = true;
     this.journal.close();
   }

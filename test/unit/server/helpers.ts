@@ -122,7 +122,11 @@ export async function bundleNodeEntry(entry: string, outfile: string): Promise<s
   return outfile;
 }
 
-/** Build the sandbox CLI bundle (esbuild.js's `sandbox` target) into `outDir`; returns its path. */
-export function buildCli(outDir: string): Promise<string> {
+/**
+ * Build the sandbox CLI bundle (esbuild.js's `sandbox` target) into `outDir`, with the snapshot worker beside
+ * it as in dist/ (`sandbox-snapshot-worker` target); returns the CLI's path.
+ */
+export async function buildCli(outDir: string): Promise<string> {
+  await bundleNodeEntry('src/exchange/server/snapshotWorkerEntry.ts', path.join(outDir, 'sandbox-snapshot-worker.js'));
   return bundleNodeEntry('src/exchange/cli.ts', path.join(outDir, 'sandbox-cli.js'));
 }
