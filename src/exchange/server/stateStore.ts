@@ -328,7 +328,9 @@ export class StateStore implements JournalLike {
     let j: Journal<Command>;
     try {
       j = Journal.open<Command>(this.dir, { fileName: journalName(next), fsync: this.opts.fsync ?? false, create: { gen: next, base: snapshotName(next), start: count } }).journal;
-      fsyncDir(this.dir);
+      // the new file's directory entry matters on power loss only, which only fsync mode guards against
+      // (a killed process leaves the page cache to the kernel); the worker fsyncs the dir with the snapshot
+      if (this.opts.fsync) fsyncDir(this.dir);
     } catch (e) {
       log(`sandbox: journal ${journalName(next)} could not be created: ${(e as Error).message}; the journal goes on`);
       this.postponeRotation();
@@ -342,11 +344,12 @@ export class StateStore implements JournalLike {
     const build = startSnapshotBuild(worker, job, this.opts.onSnapshotWrite);
     const pauseMs = performance.now() - t0;
     const finished = build.done.then(
-      (w) => {
+      async (w) => {
         if (this.closed) return;
         const t1 = performance.now();
-        this.removeOld(next);
+        const unlinked = this.removeOld(next, true);
         const finishMs = performance.now() - t1;
+        await unlinked;
         this.lastRotation = { file: w.file, bytes: w.bytes, records: w.records, writeMs: w.writeMs, syncMs: w.syncMs, gen: next, pauseMs, background: true, finishMs, replayed: w.replayed };
         log(
           `sandbox: snapshot ${snapshotName(next)} (${count} commands): ${w.bytes} bytes, ${w.records} records, paused ${pauseMs.toFixed(1)} ms ` +
@@ -414,15 +417,19 @@ export class StateStore implements JournalLike {
     return this.lastRotation;
   }
 
-  /** Delete the files of generations before the newest snapshot older than `newest` (see the module doc). */
-  private removeOld(newest: number): void {
+  /**
+   * Delete the files of generations before the newest snapshot older than `newest` (see the module doc);
+   * with `async`, the unlinks run off this thread (resolved when done; a failure only leaves a file behind).
+   */
+  private removeOld(newest: number, async = false): Promise<void> {
     const files = scan(this.dir);
     const older = [...files.snapshots.keys()].filter((g) => g < newest);
-    if (older.length === 0) return;
+    if (older.length === 0) return Promise.resolve();
     const keepFrom = Math.max(...older);
-    for (const [g, f] of [...files.snapshots, ...files.journals, ...files.bad]) {
-      if (g < keepFrom) fs.rmSync(path.join(this.dir, f), { force: true });
-    }
+    const gone = [...files.snapshots, ...files.journals, ...files.bad].filter(([g]) => g < keepFrom).map(([, f]) => path.join(this.dir, f));
+    if (async) return Promise.all(gone.map((f) => fs.promises.rm(f, { force: true }).catch(() => undefined))).then(() => undefined);
+    for (const f of gone) fs.rmSync(f, { force: true });
+    return Promise.resolve();
   }
 
   /**
