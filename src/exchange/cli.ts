@@ -9,12 +9,17 @@
  *   --seed N           seed of the initial books and the simulation (default 1)
  *   --sim-interval-ms N  milliseconds between simulation steps (default 1000)
  *   --in-memory        keep no state on disk (no state dir; a fresh world every start)
+ *   --tls              serve HTTPS and WSS with a certificate for 127.0.0.1, ::1 and localhost, signed by a
+ *                      local CA created once as STATE_DIR/ca.pem (key ca-key.pem, 0600) and reused; with
+ *                      --in-memory the CA lives in memory only and nothing is written (docs/sandbox.md "TLS")
  *   --verbose          log internal errors and notes to stderr
  *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
  *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
  *                      parent disconnects (so the sandbox never outlives the extension host)
  *
- * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`.
+ * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`; with
+ * --tls `SpotDesk sandbox listening on https://HOST:PORT (CA certificate: STATE_DIR/ca.pem)` (absolute
+ * path; `(CA certificate: in memory only)` with --in-memory). The `ready` IPC message carries `caPath`.
  * Stops cleanly on SIGINT/SIGTERM. Exit code 2 for bad arguments, 1 when start-up fails.
  */
 import * as path from 'node:path';
@@ -30,7 +35,16 @@ export interface CliArgs extends SandboxOptions {
 
 /** Messages of a sandbox started with `--ipc` to its parent (the extension host). */
 export type SandboxIpcMessage =
-  | { type: 'ready'; baseUrl: string; credentials: SandboxCredentials; adminToken: string; warnings: string[]; stateDir: string | null }
+  | {
+      type: 'ready';
+      baseUrl: string;
+      credentials: SandboxCredentials;
+      adminToken: string;
+      warnings: string[];
+      stateDir: string | null;
+      /** With --tls: the CA certificate clients must trust (absolute path; null in memory). Absent without --tls. */
+      caPath?: string | null;
+    }
   | {
       type: 'error';
       message: string;
@@ -92,6 +106,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--in-memory':
         out.inMemory = true;
         break;
+      case '--tls':
+        out.tls = true;
+        break;
       case '-h':
       case '--help':
         out.help = true;
@@ -104,7 +121,10 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--verbose]';
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--verbose]\n' +
+  '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
+  '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
+  '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.';
 
 async function main(): Promise<void> {
   let args: CliArgs;
@@ -144,8 +164,18 @@ async function main(): Promise<void> {
   }
   const running = sb;
   for (const w of running.warnings) process.stderr.write(`sandbox warning: ${w}\n`);
-  process.stdout.write(`SpotDesk sandbox listening on ${running.baseUrl}\n`);
-  send({ type: 'ready', baseUrl: running.baseUrl, credentials: running.credentials, adminToken: running.adminToken, warnings: running.warnings, stateDir: stateDir ?? null });
+  const tls = running.tls;
+  const caNote = tls ? ` (CA certificate: ${tls.caPath ?? 'in memory only'})` : '';
+  process.stdout.write(`SpotDesk sandbox listening on ${running.baseUrl}${caNote}\n`);
+  send({
+    type: 'ready',
+    baseUrl: running.baseUrl,
+    credentials: running.credentials,
+    adminToken: running.adminToken,
+    warnings: running.warnings,
+    stateDir: stateDir ?? null,
+    ...(tls ? { caPath: tls.caPath } : {}),
+  });
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

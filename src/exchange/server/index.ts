@@ -7,12 +7,13 @@
  * (stateStore.ts) — or keep state in memory when `stateDir` is omitted → on the first start, seed the world's books (`world.seed`) and create the default
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
- * STATE_DIR/admin-token (0600) → listen (HTTP, and WebSocket upgrades of `/ws` handed to the feed,
- * feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
+ * STATE_DIR/admin-token (0600) → listen (HTTP, or HTTPS with `tls` (tls.ts: a local CA kept in the state
+ * dir), and WebSocket upgrades of `/ws` handed to the feed, feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
  * last snapshot, so the next start reads one snapshot and an empty journal.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { RateLimitOption } from './ratelimit';
@@ -22,6 +23,7 @@ import { startSimulation } from './sim';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
 import { snapshotWorkerScript } from './snapshotWorker';
 import { StateStore } from './stateStore';
+import { loadSandboxTls } from './tls';
 import { ALL_PERMISSIONS, BalanceGrant, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord, type SnapshotSource } from './state';
 
 export { SandboxState } from './state';
@@ -65,6 +67,12 @@ export interface SandboxOptions {
   backgroundSnapshots?: boolean;
   /** Options of the WebSocket feed (ping interval, bounds; docs/sandbox.md "WebSocket feed"). */
   feed?: FeedOptions;
+  /**
+   * Serve HTTPS and WSS (docs/sandbox.md "TLS"): a server certificate for 127.0.0.1, ::1 and localhost
+   * signed by a local CA kept in the state dir (`ca.pem`, `ca-key.pem` 0600; tls.ts), or generated in
+   * memory without a state dir. Default false (plain HTTP and WS).
+   */
+  tls?: boolean;
 }
 
 /** Credentials of the default user (also written to STATE_DIR/credentials.json). */
@@ -89,8 +97,10 @@ export interface RunningSandbox {
   warnings: string[];
   /** The state dir's snapshots and journals (undefined in memory). */
   store: StateStore | undefined;
-  /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, tokens from the bullet endpoints). */
+  /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, `wss://` with TLS; tokens from the bullet endpoints). */
   feed: Feed;
+  /** With `tls`: the CA clients must trust (its PEM, and STATE_DIR/ca.pem, null in memory). */
+  tls: { caPem: string; caPath: string | null } | undefined;
   /** Stop the simulation and timers, close the server and the journal. */
   close(): Promise<void>;
 }
@@ -174,7 +184,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     journal = new MemoryJournal();
     adminToken = randomHex(24);
   }
-  let server: http.Server | undefined;
+  let server: http.Server | https.Server | undefined;
+  let tlsInfo: RunningSandbox['tls'];
   const timers: NodeJS.Timeout[] = [];
   let sim: { stop(): void } | undefined;
   let feed: Feed | undefined;
@@ -207,9 +218,21 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
     const ws = new Feed(state, { log, ...opts.feed });
     feed = ws;
-    const srv = http.createServer(
-      createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws }),
-    );
+    const handler = createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws });
+    let srv: http.Server | https.Server;
+    if (opts.tls) {
+      const material = loadSandboxTls(opts.stateDir, { host });
+      for (const n of material.notes) log(`sandbox: tls: ${n}`);
+      tlsInfo = { caPem: material.caPem, caPath: material.caPath };
+      srv = https.createServer({ key: material.key, cert: material.cert }, handler);
+      // a client that does not trust the CA (or speaks plain HTTP to this port) fails its handshake: say why under --verbose
+      srv.on('tlsClientError', (err, socket) => {
+        log(`sandbox: tls: handshake with ${socket.remoteAddress ?? '?'} refused: ${err.message}`);
+        socket.destroy();
+      });
+    } else {
+      srv = http.createServer(handler);
+    }
     server = srv;
     srv.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
     srv.keepAliveTimeout = 5_000;
@@ -228,7 +251,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     });
     const addr = srv.address() as AddressInfo;
     const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    baseUrl = `http://${urlHost}:${addr.port}`;
+    baseUrl = `${opts.tls ? 'https' : 'http'}://${urlHost}:${addr.port}`;
     lock?.describe({ baseUrl });
 
     credentials = {
@@ -273,6 +296,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     warnings,
     store,
     feed: wsFeed,
+    tls: tlsInfo,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -19,7 +19,7 @@
  * The holder's line is a claim, not a fact: an abstract socket has no file permissions, so ANY local
  * process (of any user) can bind the name first and say what it likes (issue 29, part 4). Its base URL
  * is shown only once confirmed ({@link confirmHolderUrl}): a loopback `http://` URL (127.0.0.0/8, ::1,
- * localhost) whose `GET /sandbox/v1/identity?nonce=…` answers, within a second, the holder's pid and
+ * localhost; or `https://` verified with the state dir's own `ca.pem` for a sandbox started with --tls) whose `GET /sandbox/v1/identity?nonce=…` answers, within a second, the holder's pid and
  * HMAC-SHA256(admin token of THIS state dir, nonce) — a proof only the sandbox that owns the state
  * dir's `admin-token` (mode 0600) can give, and which never sends the token anywhere. Otherwise the
  * refusal names only the claimed pid and the state dir.
@@ -27,6 +27,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -80,8 +81,8 @@ function isLoopbackHost(hostname: string): boolean {
   return m !== null && m.slice(1).every((x) => Number(x) <= 255);
 }
 
-/** GET `url` (a JSON body of at most 4 KB) within `timeoutMs`; undefined on any failure. */
-function getJson(url: string, timeoutMs: number): Promise<unknown> {
+/** GET `url` (a JSON body of at most 4 KB) within `timeoutMs`; undefined on any failure. `ca`: the only CA trusted for https. */
+function getJson(url: string, timeoutMs: number, ca?: string): Promise<unknown> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (v: unknown): void => {
@@ -91,7 +92,8 @@ function getJson(url: string, timeoutMs: number): Promise<unknown> {
       req.destroy();
       resolve(v);
     };
-    const req = http.get(url, { agent: false, headers: { Accept: 'application/json' } }, (res) => {
+    const options = { agent: false as const, headers: { Accept: 'application/json' } };
+    const onResponse = (res: http.IncomingMessage): void => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
@@ -106,7 +108,8 @@ function getJson(url: string, timeoutMs: number): Promise<unknown> {
         }
       });
       res.on('error', () => finish(undefined));
-    });
+    };
+    const req = ca === undefined ? http.get(url, options, onResponse) : https.get(url, { ...options, ca }, onResponse);
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     req.on('error', () => finish(undefined));
   });
@@ -114,7 +117,8 @@ function getJson(url: string, timeoutMs: number): Promise<unknown> {
 
 /**
  * Check a lock holder's claimed base URL (see the module doc): accepted only when it is an `http:` URL
- * of a loopback host with no credentials, and its `GET /sandbox/v1/identity?nonce=N` answers within
+ * of a loopback host with no credentials (or an `https:` one whose certificate chains to
+ * `STATE_DIR/ca.pem`, the CA of a sandbox started with --tls), and its `GET /sandbox/v1/identity?nonce=N` answers within
  * `timeoutMs` `{data: {sandbox: "spotdesk", pid: holder.pid, proof: identityProof(admin token, N)}}`,
  * the admin token being read from `STATE_DIR/admin-token`.
  * @returns the URL's origin (e.g. `http://127.0.0.1:8100`) when confirmed, else undefined (never throws).
@@ -126,16 +130,18 @@ export async function confirmHolderUrl(stateDir: string, holder: LockHolder, tim
   } catch {
     return undefined;
   }
-  if (u.protocol !== 'http:' || u.username !== '' || u.password !== '' || !isLoopbackHost(u.hostname)) return undefined;
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '' || !isLoopbackHost(u.hostname)) return undefined;
   let adminToken: string;
+  let ca: string | undefined;
   try {
     adminToken = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
+    if (u.protocol === 'https:') ca = fs.readFileSync(path.join(stateDir, 'ca.pem'), 'utf8');
   } catch {
     return undefined;
   }
   if (adminToken === '') return undefined;
   const nonce = randomBytes(16).toString('hex');
-  const ans = (await getJson(`${u.origin}/sandbox/v1/identity?nonce=${nonce}`, timeoutMs)) as { data?: { sandbox?: unknown; pid?: unknown; proof?: unknown } } | undefined;
+  const ans = (await getJson(`${u.origin}/sandbox/v1/identity?nonce=${nonce}`, timeoutMs, ca)) as { data?: { sandbox?: unknown; pid?: unknown; proof?: unknown } } | undefined;
   const d = ans?.data;
   if (!d || d.sandbox !== 'spotdesk' || d.pid !== holder.pid || typeof d.proof !== 'string') return undefined;
   const want = Buffer.from(identityProof(adminToken, nonce), 'utf8');

@@ -6,7 +6,7 @@
  * - **Tokens** come from POST /api/v1/bullet-public and /api/v1/bullet-private ({@link Feed.bullet});
  *   they are signed, valid 24 h of the sandbox clock, and a private one is bound to its user
  *   (./tokens.ts).
- * - **Connection**: `ws://host:port/ws?token=…&connectId=…` (the HTTP server hands upgrades of
+ * - **Connection**: `ws://host:port/ws?token=…&connectId=…` (`wss://` when the sandbox serves TLS; the server hands upgrades of
  *   `path` to {@link Feed.handleUpgrade}; other paths get HTTP 404). A valid token is answered with
  *   `{"id": connectId, "type": "welcome"}`; an invalid or expired one with
  *   `{"id": connectId, "type": "error", "code": 401, "data": "token is expired"}` and close code 4001.
@@ -252,11 +252,11 @@ export class Feed {
    * private, bound to `uid`): a fresh token and this server's endpoint.
    */
   bullet(kind: 'public' | 'private', uid: string, baseUrl: string): BulletToken {
+    // http://… → ws://…, https://… (a sandbox started with --tls) → wss://…, which KuCoin marks `encrypt: true`
+    const endpoint = baseUrl.replace(/^http/, 'ws') + this.path;
     return {
       token: this.tokens.issue(kind, kind === 'private' ? uid : '', this.state.now()),
-      instanceServers: [
-        { endpoint: baseUrl.replace(/^http/, 'ws') + this.path, encrypt: false, protocol: 'websocket', pingInterval: this.pingInterval, pingTimeout: this.pingTimeout },
-      ],
+      instanceServers: [{ endpoint, encrypt: endpoint.startsWith('wss:'), protocol: 'websocket', pingInterval: this.pingInterval, pingTimeout: this.pingTimeout }],
     };
   }
 
