@@ -1,14 +1,17 @@
 /**
  * "SpotDesk: Use the Sandbox from a Bot…" (issue 23): shows the embedded sandbox's base URL, API key
  * and key version (the secret and passphrase stay masked), and offers `.env` lines (clipboard or a file
- * the user picks) and client snippets for ccxt and kucoin-universal-sdk (src/shared/botSnippets.ts).
+ * the user picks) and client snippets for ccxt and kucoin-universal-sdk (src/shared/botSnippets.ts):
+ * complete programs that run as given, for this embedded sandbox (plain HTTP, ws://) or, as a second
+ * group, for a sandbox started with `npm run sandbox -- --tls` (HTTPS, wss://, its CA trusted through
+ * NODE_EXTRA_CA_CERTS / REQUESTS_CA_BUNDLE). The embedded sandbox itself always serves plain HTTP.
  *
  * Secrets leave SpotDesk only through the `.env` actions, each after a modal that says what will be
  * written and where; they are never logged, put in settings or shown in the picker. The command takes
  * no arguments: another extension calling it gets the same prompts as the user.
  */
 import * as vscode from 'vscode';
-import { ccxtJsSnippet, ccxtPythonSnippet, envLines, mergeEnv, universalSdkSnippet, type BotCredentials } from '../shared/botSnippets';
+import { ccxtJsSnippet, ccxtPythonSnippet, envLines, mergeEnv, universalSdkSnippet, type BotCredentials, type SnippetVariant } from '../shared/botSnippets';
 import type { Prompts } from './prompts';
 
 /** What the command needs (the connection's embedded sandbox, the prompts, the log). */
@@ -19,9 +22,33 @@ export interface BotSetupDeps {
   log: vscode.LogOutputChannel;
 }
 
-type Action = 'env-copy' | 'env-file' | 'ccxt-js' | 'ccxt-py' | 'sdk' | 'pin' | 'info';
+type Action = 'env-copy' | 'env-file' | 'snippet' | 'pin' | 'info';
+type Snippet = 'ccxt-js' | 'ccxt-py' | 'sdk';
 interface Item extends vscode.QuickPickItem {
   action: Action;
+  /** For `snippet`: which one, for which sandbox. */
+  snippet?: { kind: Snippet; variant: SnippetVariant };
+}
+
+/** Snippet texts and their names in messages. */
+const SNIPPETS: Record<Snippet, { label: string; name: string; text: (v: SnippetVariant) => string }> = {
+  'ccxt-js': { label: 'a ccxt snippet (JavaScript)', name: 'the ccxt (JavaScript) snippet', text: ccxtJsSnippet },
+  'ccxt-py': { label: 'a ccxt snippet (Python)', name: 'the ccxt (Python) snippet', text: ccxtPythonSnippet },
+  sdk: { label: 'a kucoin-universal-sdk snippet (TypeScript)', name: 'the kucoin-universal-sdk snippet', text: universalSdkSnippet },
+};
+
+/** The quick-pick items of the snippets of one variant. */
+function snippetItems(variant: SnippetVariant): Item[] {
+  const detail =
+    variant === 'plain'
+      ? 'A program that prints balances and the book; reads KUCOIN_* from the environment; contains no secret'
+      : 'The same for HTTPS/wss://; says which CA file to trust (STATE_DIR/ca.pem); contains no secret';
+  return (Object.keys(SNIPPETS) as Snippet[]).map((kind) => ({
+    label: `$(code) Copy ${SNIPPETS[kind].label}${variant === 'tls' ? ' for --tls' : ''}`,
+    detail,
+    action: 'snippet',
+    snippet: { kind, variant },
+  }));
 }
 
 const MASK = '•••••••• (never shown; written only where you choose)';
@@ -42,9 +69,7 @@ export async function useSandboxFromBot(d: BotSetupDeps): Promise<void> {
     sep('Give it to your bot'),
     { label: '$(clippy) Copy as .env lines', detail: 'KUCOIN_BASE_URL, KUCOIN_API_KEY, KUCOIN_API_SECRET, KUCOIN_API_PASSPHRASE, KUCOIN_API_KEY_VERSION', action: 'env-copy' },
     { label: '$(new-file) Write them to a .env file…', detail: 'You pick the file; other lines in it are kept', action: 'env-file' },
-    { label: '$(code) Copy a ccxt snippet (JavaScript)', detail: 'Reads KUCOIN_* from the environment; contains no secret', action: 'ccxt-js' },
-    { label: '$(code) Copy a ccxt snippet (Python)', detail: 'Reads KUCOIN_* from the environment; contains no secret', action: 'ccxt-py' },
-    { label: '$(code) Copy a kucoin-universal-sdk snippet (TypeScript)', detail: 'Reads KUCOIN_* from the environment; contains no secret', action: 'sdk' },
+    ...snippetItems('plain'),
   ];
   if (pinned !== port) {
     items.push({
@@ -53,6 +78,7 @@ export async function useSandboxFromBot(d: BotSetupDeps): Promise<void> {
       action: 'pin',
     });
   }
+  items.push(sep('For a sandbox started with npm run sandbox -- --tls (HTTPS, wss://)'), ...snippetItems('tls'));
   const choice = await d.prompts.pick(items, { title: 'SpotDesk: Use the Sandbox from a Bot', placeHolder: `Sandbox at ${c.baseUrl}` });
   if (!choice || choice.action === 'info') return;
   const copy = async (text: string, what: string): Promise<void> => {
@@ -61,12 +87,10 @@ export async function useSandboxFromBot(d: BotSetupDeps): Promise<void> {
     void vscode.window.showInformationMessage(`SpotDesk: copied ${what} to the clipboard.`);
   };
   switch (choice.action) {
-    case 'ccxt-js':
-      return copy(ccxtJsSnippet(), 'the ccxt (JavaScript) snippet');
-    case 'ccxt-py':
-      return copy(ccxtPythonSnippet(), 'the ccxt (Python) snippet');
-    case 'sdk':
-      return copy(universalSdkSnippet(), 'the kucoin-universal-sdk snippet');
+    case 'snippet': {
+      const { kind, variant } = choice.snippet!;
+      return copy(SNIPPETS[kind].text(variant), `${SNIPPETS[kind].name}${variant === 'tls' ? ' for a --tls sandbox' : ''}`);
+    }
     case 'pin':
       await vscode.workspace.getConfiguration('spotdesk').update('sandbox.port', port, vscode.ConfigurationTarget.Global);
       void vscode.window.showInformationMessage(`SpotDesk: the sandbox will listen on port ${port} from now on (spotdesk.sandbox.port).`);
