@@ -60,3 +60,11 @@ declare module 'multicoin-address-validator/src/tron_validator' {
   };
   export = v;
 }
+
+declare module 'multicoin-address-validator/src/crypto/base58' {
+  const v: {
+    /** Decode base58 (Bitcoin alphabet) into bytes; throws on a character outside the alphabet. */
+    decode(s: string): number[];
+  };
+  export = v;
+}

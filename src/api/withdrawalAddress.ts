@@ -7,8 +7,10 @@
  *   sandbox world seeds and the common EVM chains (see {@link ADDRESS_FORMATS}). Bitcoin, Litecoin,
  *   Neo N3, EVM (EIP-55), XRP and TRON come from `multicoin-address-validator` (only the validator
  *   modules needed are imported); Lightning invoices (BOLT 11: bech32 without BIP-173's 90-character
- *   limit, checksum verified with the library's bech32) and TON addresses (no library) are checked
- *   here. A chain with no known format gets the generic syntax check and `verified: false`, which
+ *   limit, checksum verified with the library's bech32), TON addresses (no library), Solana (base58
+ *   with the library's decoder, exactly 32 bytes: Solana addresses carry no checksum) and NEAR
+ *   account ids (implicit 64 hex digits, EVM-implicit, or named accounts per NEAR's account-id rules)
+ *   are checked here. A chain with no known format gets the generic syntax check and `verified: false`, which
  *   the withdrawal summary states plainly.
  * - `UID`: 4 to 20 digits. `MAIL`: an address `local@domain.tld` (RFC 5321 lengths, letters,
  *   digits and `._%+-` in the local part, dot-separated hostname labels). `PHONE`: E.164, an
@@ -22,6 +24,7 @@ import bech32 from 'multicoin-address-validator/src/crypto/bech32';
 import evm from 'multicoin-address-validator/src/ethereum_validator';
 import xrp from 'multicoin-address-validator/src/ripple_validator';
 import tron from 'multicoin-address-validator/src/tron_validator';
+import base58 from 'multicoin-address-validator/src/crypto/base58';
 
 /** Kind of destination (V4 `withdrawType`; V1 withdrawals are `ADDRESS`). */
 export type DestinationKind = 'ADDRESS' | 'UID' | 'MAIL' | 'PHONE';
@@ -110,10 +113,14 @@ const LIGHTNING: AddressFormat = { name: 'Lightning invoice (BOLT 11, lnbc…, b
 
 const TON: AddressFormat = { name: 'TON address (48 characters of base64 with CRC16, e.g. EQ…/UQ…, or raw 0:<64 hex>)', test: (a) => isTonAddress(a) };
 
+const SOLANA: AddressFormat = { name: 'Solana address (base58 of a 32-byte public key, 32 to 44 characters; no checksum)', test: (a) => isSolanaAddress(a) };
+
+const NEAR: AddressFormat = { name: 'NEAR account (64 hex digits, or a named account such as alice.near)', test: (a) => isNearAccount(a) };
+
 /**
  * Address format per chainId (lower case): every chain of the sandbox world (seed/currencies.json:
- * btc, bech32, btcln, omni, eth, kcc, arbitrum, trx, ltc, xrp, ton, neo3; btcp has no known format)
- * and KuCoin's common EVM chains.
+ * btc, bech32, btcln, omni, eth, kcc, arbitrum, bsc, trx, ltc, xrp, ton, neo3, sol, near; btcp has no
+ * known format) and KuCoin's common EVM chains.
  */
 export const ADDRESS_FORMATS: Readonly<Record<string, AddressFormat>> = {
   btc: BITCOIN,
@@ -133,6 +140,8 @@ export const ADDRESS_FORMATS: Readonly<Record<string, AddressFormat>> = {
   xrp: RIPPLE,
   ton: TON,
   neo3: NEO3,
+  sol: SOLANA,
+  near: NEAR,
 };
 
 /** The format of `chainId` (case-insensitive), or undefined when SpotDesk knows none. */
@@ -222,6 +231,34 @@ export function isTonAddress(s: string): boolean {
   if (b[0] !== 0x11 && b[0] !== 0x51) return false;
   if (b[1] !== 0x00 && b[1] !== 0xff) return false;
   return crc16xmodem(b.slice(0, 34)) === ((b[34] << 8) | b[35]);
+}
+
+/**
+ * A Solana address: the base58 (Bitcoin alphabet) form of a 32-byte ed25519 public key, 32 to 44
+ * characters. Solana addresses have no checksum, so the decoded length is all there is to check.
+ */
+export function isSolanaAddress(s: string): boolean {
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return false;
+  try {
+    return base58.decode(s).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+/** NEAR named account id (nomicon "Account ID"): dot-separated parts of [a-z0-9] joined by single `-` or `_`. */
+const NEAR_NAMED_RE = /^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/;
+
+/**
+ * A NEAR mainnet account id: an implicit account (64 lower-case hex digits, the ed25519 public key),
+ * an ETH-implicit account (`0x` + 40 lower-case hex digits), or a named account of 2 to 64
+ * characters under NEAR's account-id rules that is a top-level `.near` account or a sub-account of
+ * one (`*.testnet` is refused: testnet).
+ */
+export function isNearAccount(s: string): boolean {
+  if (/^[0-9a-f]{64}$/.test(s) || /^0x[0-9a-f]{40}$/.test(s)) return true;
+  if (s.length < 2 || s.length > 64 || !NEAR_NAMED_RE.test(s)) return false;
+  return s.endsWith('.near');
 }
 
 /**

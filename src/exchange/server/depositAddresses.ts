@@ -2,7 +2,8 @@
  * Deposit addresses the sandbox hands out (POST /api/v1/deposit-addresses, /api/v3/deposit-address/create):
  * random, but well-formed for their chain, checksum included, so that they pass the withdrawal
  * rule SpotDesk and the sandbox share (src/api/withdrawalAddress.ts) — a user can withdraw to a
- * deposit address the sandbox gave them. Chains with no known format get an EVM-style hex string.
+ * deposit address the sandbox gave them. Chains with no known format (and the EVM chains: eth, kcc,
+ * arbitrum, bsc) get an EVM-style lower-case hex string.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import segwit from 'multicoin-address-validator/src/crypto/segwit_addr';
@@ -19,8 +20,13 @@ function sha256(b: Uint8Array): Buffer {
 /** Base58check of `version || payload` (checksum: first 4 bytes of double SHA-256) in `alphabet`. */
 export function base58check(version: number, payload: Uint8Array, alphabet = BITCOIN_ALPHABET): string {
   const body = Buffer.concat([Buffer.from([version]), Buffer.from(payload)]);
-  const full = Buffer.concat([body, sha256(sha256(body)).subarray(0, 4)]);
-  let n = BigInt(`0x${full.toString('hex')}`);
+  return base58(Buffer.concat([body, sha256(sha256(body)).subarray(0, 4)]), alphabet);
+}
+
+/** Plain base58 of `bytes` (no version, no checksum; each leading zero byte becomes the alphabet's first character). */
+export function base58(bytes: Uint8Array, alphabet = BITCOIN_ALPHABET): string {
+  const full = Buffer.from(bytes);
+  let n = full.length ? BigInt(`0x${full.toString('hex')}`) : 0n;
   let out = '';
   while (n > 0n) {
     out = alphabet[Number(n % 58n)] + out;
@@ -66,6 +72,12 @@ export function sampleDepositAddress(chainId: string, random: (n: number) => Uin
       return base58check(0x00, random(20), RIPPLE_ALPHABET);
     case 'ton':
       return tonAddress(random(32));
+    case 'sol':
+      // a Solana address is the base58 of a 32-byte public key (no checksum exists to break)
+      return base58(random(32));
+    case 'near':
+      // a NEAR implicit account: the 32-byte public key as 64 lower-case hex digits
+      return Buffer.from(random(32)).toString('hex');
     default:
       return `0x${Buffer.from(random(20)).toString('hex')}`;
   }

@@ -75,7 +75,7 @@ export function buildWorld(): World {
 /** Aliases of chain parameters per currency (lower-case alias → chainId). */
 const CHAIN_ALIASES: Record<string, Record<string, string>> = {
   BTC: { native: 'btc', btc: 'btc', segwit: 'bech32', 'btc-segwit': 'bech32', bech32: 'bech32', trc20: 'trx', trx: 'trx', lightning: 'btcln' },
-  USDT: { omni: 'omni', erc20: 'eth', eth: 'eth', trc20: 'trx', trx: 'trx' },
+  USDT: { omni: 'omni', erc20: 'eth', eth: 'eth', trc20: 'trx', trx: 'trx', bep20: 'bsc', bsc: 'bsc', solana: 'sol', sol: 'sol', near: 'near' },
 };
 /** Default chain when the parameter is omitted (spec: USDT ERC20, BTC Native); otherwise the first chain. */
 const DEFAULT_CHAIN: Record<string, string> = { BTC: 'btc', USDT: 'eth' };

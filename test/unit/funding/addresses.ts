@@ -6,7 +6,7 @@
  */
 import { LN_INVOICE } from './fixtures';
 
-/** Valid and invalid addresses per seeded chainId (kcc and arbitrum share eth's). */
+/** Valid and invalid addresses per seeded chainId (kcc, arbitrum and bsc share eth's). */
 export const ADDRESSES: Record<string, { valid: string[]; invalid: string[] }> = {
   btc: {
     valid: ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', '12QeMLzSrB8XH8FvEzPMVoRxVAzTr5XM2y', '3FyVFsEyyBPzHjD3qUEgX7Jsn4tcHNZFkn', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4', 'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0'],
@@ -62,7 +62,19 @@ export const ADDRESSES: Record<string, { valid: string[]; invalid: string[] }> =
     valid: ['NdqT9EgbQbbCUTLHuBS4JhRnHmzCAkoUXx'],
     invalid: ['NdqT9EgbQbbCUTLHuBS4JhRnHmzCAkoUXy', 'AK2nJJpJr6o664CWJKi1QRXjqeic2zRp8y', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'hello'],
   },
+  // Solana: the USDT mint, the token program, the wrapped-SOL mint and the system program (32 zero bytes).
+  sol: {
+    valid: ['Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'So11111111111111111111111111111111111111112', '11111111111111111111111111111111'],
+    // 33 bytes, a character outside base58 (0, O, I, l), too short, an EVM and a TRON address
+    invalid: ['Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYBB', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwN0B', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNIB', '1111111111111111111111111111111', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'hello'],
+  },
+  // NEAR: an implicit account (64 hex digits), an ETH-implicit account, named .near accounts (USDT's contract among them).
+  near: {
+    valid: ['98793cd91a3f870fb126f66285808c7e094afcfc4eda8a970f6648cdf0dbd6de', '0x02028456f38e78609904e8a002c787ede7a73d7c', 'alice.near', 'usdt.tether-token.near', 'app_1.bob-2.near'],
+    invalid: ['98793CD91A3F870FB126F66285808C7E094AFCFC4EDA8A970F6648CDF0DBD6DE', '98793cd91a3f870fb126f66285808c7e094afcfc4eda8a970f6648cdf0dbd6d', 'alice.testnet', 'Alice.near', 'alice..near', 'alice-.near', `${'a'.repeat(60)}.near`, 'hello'],
+  },
 };
 ADDRESSES.kcc = ADDRESSES.eth;
 ADDRESSES.arbitrum = ADDRESSES.eth;
+ADDRESSES.bsc = ADDRESSES.eth;
 
