@@ -30,6 +30,7 @@ import { RateLimiter, readRateLimitHeaders, type PoolBudget, type RateLimitHeade
 import {
   describeZodError,
   NoParams,
+  type AnnouncementsQuery,
   type CandlesQuery,
   type DepositItem,
   type DepositsQuery,
@@ -39,6 +40,7 @@ import {
   type HfLedgerEntry,
   type HfLedgersQuery,
   type HfOrder,
+  type HistQuery,
   type KeyVersion,
   type LedgerEntry,
   type LedgersQuery,
@@ -754,6 +756,61 @@ export class SpotClient {
       // the list has no cursor field: the next page is the entries below the last one's id
       return { items: page, next: page.length > 0 ? page[page.length - 1].id : null };
     });
+  }
+
+  // --- market/reference, account and funding beyond the spec (KuCoin docs-new) ---
+
+  /** One trading pair and its increments (GET /api/v2/symbols/{symbol}); 900001 for an unknown pair. */
+  getSymbol(symbol: string): Promise<ResponseOf<'symbol'>> {
+    return this.call('symbol', { symbol });
+  }
+  /** One currency with its chains, V2 path (GET /api/v2/currencies/{currency}; only `chain` when given). */
+  getCurrencyV2(currency: string, chain?: string): Promise<ResponseOf<'currencyV2'>> {
+    return this.call('currencyV2', { currency, chain });
+  }
+  /** One page of the exchange's announcements, newest first (GET /api/v3/announcements). */
+  getAnnouncements(query: AnnouncementsQuery = {}): Promise<ResponseOf<'announcements'>> {
+    return this.call('announcements', query);
+  }
+  /** The IP address the exchange sees for this client (GET /api/v1/my-ip). */
+  getMyIp(): Promise<string> {
+    return this.call('myIp', {});
+  }
+  /** The call-auction order book of a pair, 20 or 100 levels (GET /api/v1/market/orderbook/callauction/level2_{size}). */
+  getCallAuctionBook(symbol: string, size: 20 | 100 = 20): Promise<ResponseOf<'callAuctionLevel2_20'>> {
+    return this.call(size === 100 ? 'callAuctionLevel2_100' : 'callAuctionLevel2_20', { symbol });
+  }
+  /** The call-auction estimates of a pair; null estimates when it trades continuously (GET /api/v1/market/callauctionData). */
+  getCallAuctionInfo(symbol: string): Promise<ResponseOf<'callAuctionInfo'>> {
+    return this.call('callAuctionInfo', { symbol });
+  }
+  /** One of the user's accounts by id (GET /api/v1/accounts/{accountId}). */
+  getAccountDetail(accountId: string): Promise<ResponseOf<'accountDetail'>> {
+    return this.call('accountDetail', { accountId });
+  }
+  /** The account summary: VIP level and sub-account counts (GET /api/v2/user-info). */
+  getUserInfo(): Promise<ResponseOf<'userInfo'>> {
+    return this.call('userInfo', {});
+  }
+  /** The calling key's permissions, IP whitelist and version (GET /api/v1/user/api-key). */
+  getApiKeyInfo(): Promise<ResponseOf<'apiKeyInfo'>> {
+    return this.call('apiKeyInfo', {});
+  }
+  /** Every deposit address of a currency (of a chain when given), V3 (GET /api/v3/deposit-addresses). */
+  getDepositAddressesV3(currency: string, chain?: string): Promise<ResponseOf<'depositAddressesV3'>> {
+    return this.call('depositAddressesV3', { currency, chain });
+  }
+  /** One withdrawal by id, with its status and fee (GET /api/v1/withdrawals/{withdrawalId}). */
+  getWithdrawal(withdrawalId: string): Promise<ResponseOf<'withdrawal'>> {
+    return this.call('withdrawal', { withdrawalId });
+  }
+  /** One page of the V1 deposit history (before 2019-02-18; GET /api/v1/hist-deposits). */
+  getHistDeposits(query: HistQuery = {}): Promise<ResponseOf<'histDeposits'>> {
+    return this.call('histDeposits', query);
+  }
+  /** One page of the V1 withdrawal history (before 2019-02-18; GET /api/v1/hist-withdrawals). */
+  getHistWithdrawals(query: HistQuery = {}): Promise<ResponseOf<'histWithdrawals'>> {
+    return this.call('histWithdrawals', query);
   }
 
   /**

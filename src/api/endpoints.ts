@@ -128,6 +128,24 @@ export const ENDPOINTS = def({
   transferable: { method: 'GET', path: '/api/v1/accounts/transferable', permission: 'General', pool: 'management', weight: 20, params: S.TransferableQuery, response: S.Transferable, envelope: 'standard', summary: 'Transferable balance of an account' },
   ledgers: { method: 'GET', path: '/api/v1/accounts/ledgers', permission: 'General', pool: 'management', weight: 2, params: S.LedgersQuery, response: S.LedgerPage, envelope: 'standard', summary: 'Account ledger, main and trade (paged)' },
   hfLedgers: { method: 'GET', path: '/api/v1/hf/accounts/ledgers', permission: 'General', pool: 'spot', weight: 2, params: S.HfLedgersQuery, response: S.HfLedgerList, envelope: 'standard', summary: 'Account ledger, trade_hf (paged by lastId)' },
+
+  // --- Market/reference, account and funding endpoints that bots use (KuCoin docs-new; permission, pool
+  // and weight from kucoin-universal-sdk 1.3.0's API tables).
+  symbol: { method: 'GET', path: '/api/v2/symbols/{symbol}', permission: 'public', pool: 'public', weight: 4, params: S.SymbolPath, response: S.SymbolInfo, envelope: 'standard', summary: 'One trading pair and its increments' },
+  /** KuCoin "Get Currency" V2 (the path ccxt's docs point to): the same payload as V3 here. */
+  currencyV2: { method: 'GET', path: '/api/v2/currencies/{currency}', permission: 'public', pool: 'public', weight: 3, params: S.CurrencyQuery, response: S.Currency, envelope: 'standard', summary: 'One currency with its chains (V2)' },
+  announcements: { method: 'GET', path: '/api/v3/announcements', permission: 'public', pool: 'public', weight: 20, params: S.AnnouncementsQuery, response: S.AnnouncementPage, envelope: 'standard', summary: 'Exchange announcements (paged)' },
+  myIp: { method: 'GET', path: '/api/v1/my-ip', permission: 'public', pool: 'public', weight: 0, params: S.NoParams, response: S.ClientIp, envelope: 'standard', summary: 'The IP address the exchange sees' },
+  callAuctionLevel2_20: { method: 'GET', path: '/api/v1/market/orderbook/callauction/level2_20', permission: 'public', pool: 'public', weight: 2, params: S.SymbolQuery, response: S.Level2Book, envelope: 'standard', summary: 'Call-auction order book, 20 levels' },
+  callAuctionLevel2_100: { method: 'GET', path: '/api/v1/market/orderbook/callauction/level2_100', permission: 'public', pool: 'public', weight: 2, params: S.SymbolQuery, response: S.Level2Book, envelope: 'standard', summary: 'Call-auction order book, 100 levels' },
+  callAuctionInfo: { method: 'GET', path: '/api/v1/market/callauctionData', permission: 'public', pool: 'public', weight: 2, params: S.SymbolQuery, response: S.CallAuctionInfo, envelope: 'standard', summary: 'Call-auction estimates of a pair' },
+  accountDetail: { method: 'GET', path: '/api/v1/accounts/{accountId}', permission: 'General', pool: 'management', weight: 5, params: S.AccountIdPath, response: S.AccountDetail, envelope: 'standard', summary: 'One account by id' },
+  userInfo: { method: 'GET', path: '/api/v2/user-info', permission: 'General', pool: 'management', weight: 20, params: S.NoParams, response: S.UserInfo, envelope: 'standard', summary: 'Account summary (VIP level, sub-accounts)' },
+  apiKeyInfo: { method: 'GET', path: '/api/v1/user/api-key', permission: 'General', pool: 'management', weight: 20, params: S.NoParams, response: S.ApiKeyInfo, envelope: 'standard', summary: "The calling key's permissions, IP whitelist and version" },
+  depositAddressesV3: { method: 'GET', path: '/api/v3/deposit-addresses', permission: 'General', pool: 'management', weight: 5, params: S.DepositAddressesV3Query, response: S.DepositAddressV3List, envelope: 'standard', summary: 'Existing deposit addresses of a currency (V3)' },
+  withdrawal: { method: 'GET', path: '/api/v1/withdrawals/{withdrawalId}', permission: 'General', pool: 'management', weight: 20, params: S.WithdrawalIdPath, response: S.WithdrawalDetail, envelope: 'standard', summary: 'One withdrawal by id' },
+  histDeposits: { method: 'GET', path: '/api/v1/hist-deposits', permission: 'General', pool: 'management', weight: 5, params: S.HistQuery, response: S.HistDepositPage, envelope: 'standard', summary: 'Deposits before 2019-02-18 (V1, paged)' },
+  histWithdrawals: { method: 'GET', path: '/api/v1/hist-withdrawals', permission: 'General', pool: 'management', weight: 20, params: S.HistQuery, response: S.HistWithdrawalPage, envelope: 'standard', summary: 'Withdrawals before 2019-02-18 (V1, paged)' },
 });
 
 /** Name of an endpoint of the table. */

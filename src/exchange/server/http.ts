@@ -321,7 +321,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
 
     let text: string;
     try {
-      text = okText(runHandler(match.name, { state, user, params, baseUrl: opts.baseUrl(), feed: opts.feed }));
+      text = okText(runHandler(match.name, { state, user, params, baseUrl: opts.baseUrl(), feed: opts.feed, clientIp: clientIp(req) }));
     } catch (e) {
       if (e instanceof ExchangeError) {
         send(res, 200, errorText(e.code, e.msg), rate);

@@ -14,6 +14,7 @@ import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../
 import { sampleDepositAddress } from './depositAddresses';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
+import { REFDATA_HANDLERS } from './refdata';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
@@ -28,6 +29,8 @@ export interface RouteContext<N extends EndpointName = EndpointName> {
   baseUrl: string;
   /** The WebSocket feed (tokens of bullet-public / bullet-private). */
   feed?: Feed;
+  /** The caller's address as the socket has it (GET /api/v1/my-ip). */
+  clientIp?: string;
 }
 
 /** The route handler of endpoint `N`: its parsed params in, its wire payload (`data`) out. */
@@ -393,6 +396,8 @@ export const HANDLERS: Handlers = {
   accounts: (ctx) => {
     const uid = uidOf(ctx);
     const p = ctx.params;
+    // margin, isolated, pool, option: account types the sandbox has none of (an empty list, as KuCoin answers such a user)
+    if (p.type !== undefined && p.type !== 'main' && p.type !== 'trade' && p.type !== 'trade_hf') return [];
     // trade_hf is KuCoin's high-frequency trade account: here the one trade account, labelled as asked
     const type = p.type === 'trade_hf' ? 'trade' : p.type;
     const list = ctx.state.exchange.accounts(uid, { ...(p.currency ? { currency: p.currency } : {}), ...(type ? { type } : {}) });
@@ -642,6 +647,8 @@ export const HANDLERS: Handlers = {
     const uid = uidOf(ctx);
     return hfLedgerList(ctx.state, uid, ctx.params);
   },
+
+  ...REFDATA_HANDLERS,
 };
 
 /**
