@@ -173,8 +173,11 @@ export const WsLevel2Depth = z.object({
 /** Type of {@link WsLevel2Depth}. */
 export type WsLevel2Depth = z.infer<typeof WsLevel2Depth>;
 
-/** `/spotMarket/level1:{symbols}`, subject `level1`: best `[price, size]` per side. */
-export const WsLevel1 = z.object({ asks: z.tuple([Dec, Dec]), bids: z.tuple([Dec, Dec]), timestamp: WsMillis });
+/**
+ * `/spotMarket/level1:{symbols}`, subject `level1` (pushed on change, at most every 10 ms): best
+ * `[price, size]` per side; `[]` for an empty side (the sandbox's form of a book side without orders).
+ */
+export const WsLevel1 = z.object({ asks: z.union([z.tuple([Dec, Dec]), z.tuple([])]), bids: z.union([z.tuple([Dec, Dec]), z.tuple([])]), timestamp: WsMillis });
 
 /**
  * `/market/ticker:{symbols}` (subject `trade.ticker`) and `/market/ticker:all` (subject = symbol):

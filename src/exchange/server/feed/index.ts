@@ -85,6 +85,8 @@ export interface FeedOptions {
   maxPayloadBytes?: number;
   /** Period of level2Depth5/50 and ticker pushes (at most, only on change), ms. Default 100. */
   fastIntervalMs?: number;
+  /** Period of level1 pushes (at most, only on change), ms. Default 10 (KuCoin: "once every 10ms"). */
+  level1IntervalMs?: number;
   /** Period of snapshot pushes (at most, only on change), ms. Default 2,000. */
   snapshotIntervalMs?: number;
   /** The core's events; default a source of the sandbox's event hub (docs/events.md, eventHub.ts). `null` = none (tests of the protocol alone). */
@@ -228,6 +230,7 @@ export class Feed {
     this.publisher = new Publisher(state, source, {
       sendBufferLimitBytes: this.sendBufferLimit,
       fastIntervalMs: opts.fastIntervalMs ?? 100,
+      level1IntervalMs: opts.level1IntervalMs ?? 10,
       snapshotIntervalMs: opts.snapshotIntervalMs ?? 2000,
       onSlow: (s) => this.drop(s as Connection, 'send buffer over the bound'),
       log: (line) => this.log(line),
@@ -416,7 +419,7 @@ export class Feed {
     }
     if (m.response) c.send(controlMessage(m.id, 'ack'));
     // Throttled topics: the current state right away (then at most every interval, on change).
-    for (const k of fresh) if (k.channel === 'depth5' || k.channel === 'depth50' || k.channel === 'ticker' || k.channel === 'snapshot') this.publisher.sendInitial(c, k);
+    for (const k of fresh) if (k.channel === 'depth5' || k.channel === 'depth50' || k.channel === 'level1' || k.channel === 'ticker' || k.channel === 'snapshot') this.publisher.sendInitial(c, k);
   }
 
   private sweep(idleMs: number): void {

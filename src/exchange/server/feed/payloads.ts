@@ -139,6 +139,23 @@ export function depthMessage(prefix: string, symbol: string, asks: [string, stri
   return `{"topic":"${prefix}:${symbol}","type":"message","subject":"level2","data":{"asks":[${side(asks)}],"bids":[${side(bids)}],"timestamp":${timestamp}}}`;
 }
 
+/**
+ * A `level1` message of `/spotMarket/level1:{symbol}`: the best ask and bid as `[price, size]`
+ * (an empty side: `[]`), `timestamp` ms.
+ */
+export function level1Message(symbol: string, bestAsk: string | null, bestAskSize: string | null, bestBid: string | null, bestBidSize: string | null, timestamp: number): string {
+  const side = (p: string | null, s: string | null): string => (p === null || s === null ? '[]' : `["${p}","${s}"]`);
+  return `{"topic":"/spotMarket/level1:${symbol}","type":"message","subject":"level1","data":{"asks":${side(bestAsk, bestAskSize)},"bids":${side(bestBid, bestBidSize)},"timestamp":${timestamp}}}`;
+}
+
+/**
+ * A `trade.candles.update` message of `/market/candles:{symbol}_{type}`: the candle
+ * `[start (s), open, close, high, low, volume, turnover]` as strings, `time` ns as a raw number literal.
+ */
+export function candleMessage(symbol: string, type: string, candle: readonly string[], timeNs: string): string {
+  return `{"topic":"/market/candles:${symbol}_${type}","type":"message","subject":"trade.candles.update","data":{"symbol":"${symbol}","candles":[${candle.map((x) => `"${x}"`).join(',')}],"time":${timeNs}}}`;
+}
+
 /** A JSON number literal spelling a decimal string exactly (`null` for null). */
 function num(v: string | null): string {
   return v === null ? 'null' : v;

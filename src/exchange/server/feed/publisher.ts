@@ -20,17 +20,23 @@
  * - **Bounded.** After writing, a connection whose socket holds more than `sendBufferLimitBytes`
  *   unsent bytes is disconnected (`onSlow`): a client that stops reading costs at most that much memory.
  * - **Throttled topics.** level2Depth5/50 and the tickers are recomputed at most every
- *   `fastIntervalMs` (100 ms), snapshots every `snapshotIntervalMs` (2 s), only for symbols that
- *   changed, and sent only when their content changed. Their timers run only while such
- *   subscriptions exist.
+ *   `fastIntervalMs` (100 ms), level1 (best bid/ask) every `level1IntervalMs` (10 ms, as KuCoin
+ *   documents it), snapshots every `snapshotIntervalMs` (2 s), only for symbols that changed, and
+ *   sent only when their content changed. Their timers run only while such subscriptions exist.
+ *   `/market/ticker:all` leaves out the pairs whose trading is disabled (`enableTrading` false).
+ * - **Candles.** `/market/candles:{symbol}_{type}` gets one `trade.candles.update` per flush in
+ *   which the symbol traded: the interval's candle from the market tape, trades of the flush included.
  */
 import * as D from '../../../api/decimal';
 import type { SandboxState } from '../state';
 import type { BalanceEvent, CoreEventSink, FeedEventSource, LevelEvent, OrderEvent, TradeEvent } from './events';
+import { CANDLE_SECONDS } from '../../../api/candleIntervals';
 import {
   NanoClock,
   balanceMessage,
+  candleMessage,
   depthMessage,
+  level1Message,
   l2Change,
   l2UpdateMessage,
   matchMessage,
@@ -40,7 +46,7 @@ import {
   type TickerState,
   type WindowStats,
 } from './payloads';
-import { CHANNELS, type Channel, type TopicKey } from './topics';
+import { CHANNELS, symbolOfKey, type Channel, type TopicKey } from './topics';
 
 /** A subscriber as the publisher sees it. */
 export interface Subscriber {
@@ -70,6 +76,8 @@ export interface PublisherStats {
 export interface PublisherOptions {
   sendBufferLimitBytes: number;
   fastIntervalMs: number;
+  /** Period of level1 pushes (at most, only on change), ms. Default 10 (KuCoin: "once every 10ms"). */
+  level1IntervalMs?: number;
   snapshotIntervalMs: number;
   /** Called for a subscriber whose unsent bytes passed the bound (the feed disconnects it). */
   onSlow: (s: Subscriber) => void;
@@ -89,14 +97,19 @@ interface L2Batch {
   time: number;
 }
 
-/** One message waiting for the flush: its topic key and text, or a level-2 batch or a balance event (text built at the flush). */
+/** One message waiting for the flush: its topic key and text, or a level-2 batch, a balance event or a candle (text built at the flush). */
 interface Pending {
   channel: Channel;
   key: string;
   text?: string;
   batch?: L2Batch;
   balance?: BalanceEvent;
+  /** Candles: the time (ms) of the last trade of the flush. */
+  candleAt?: number;
 }
+
+/** KuCoin's candle intervals, finest first. */
+const CANDLE_TYPES = Object.keys(CANDLE_SECONDS) as (keyof typeof CANDLE_SECONDS)[];
 
 /**
  * Frame `payload` as one unmasked, final WebSocket text frame (RFC 6455 §5.2; server to client).
@@ -141,9 +154,13 @@ export class Publisher implements CoreEventSink {
   private readonly lastSent = new Map<string, string>();
   private readonly dirtyFast = new Set<string>();
   private readonly dirtySlow = new Set<string>();
+  private readonly dirtyL1 = new Set<string>();
+  /** Candle keys with a message already waiting for the flush (its `candleAt` is updated instead). */
+  private readonly pendingCandles = new Map<string, Pending>();
   private fastTimer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
-  private throttledSubs = { fast: 0, slow: 0 };
+  private l1Timer: NodeJS.Timeout | undefined;
+  private throttledSubs = { fast: 0, slow: 0, l1: 0 };
   private closed = false;
   /** Balance events of the running command still without a relationEventId. */
   private unnamed: BalanceEvent[] = [];
@@ -179,7 +196,9 @@ export class Publisher implements CoreEventSink {
     this.userRefs.clear();
     if (this.fastTimer) clearInterval(this.fastTimer);
     if (this.slowTimer) clearInterval(this.slowTimer);
+    if (this.l1Timer) clearInterval(this.l1Timer);
     this.pending = [];
+    this.pendingCandles.clear();
     this.openBatches.clear();
   }
 
@@ -211,11 +230,12 @@ export class Publisher implements CoreEventSink {
   private ref(k: TopicKey, d: 1 | -1): void {
     if (k.channel === 'depth5' || k.channel === 'depth50' || k.channel === 'ticker') this.throttle('fast', d);
     if (k.channel === 'snapshot') this.throttle('slow', d);
+    if (k.channel === 'level1') this.throttle('l1', d);
     if (CHANNELS[k.channel].private) {
       this.bump(this.userRefs, k.key, d, (on) => this.source?.watchUser(k.key, on));
       return;
     }
-    const symbols = k.key === 'all' ? this.state.world.symbols.map((s) => s.symbol) : [k.key];
+    const symbols = k.key === 'all' ? this.state.world.symbols.map((s) => s.symbol) : [symbolOfKey(k)];
     for (const sym of symbols)
       this.bump(this.symbolRefs, sym, d, (on) => {
         if (!on) this.lastTrade.delete(sym); // trades of an unwatched symbol are not seen: forget the cache
@@ -234,9 +254,19 @@ export class Publisher implements CoreEventSink {
     }
   }
 
-  private throttle(which: 'fast' | 'slow', d: 1 | -1): void {
+  private throttle(which: 'fast' | 'slow' | 'l1', d: 1 | -1): void {
     this.throttledSubs[which] += d;
     const n = this.throttledSubs[which];
+    if (which === 'l1') {
+      if (n > 0 && !this.l1Timer) {
+        this.l1Timer = setInterval(() => this.guard('level1 tick', () => this.tickL1()), this.opts.level1IntervalMs ?? 10);
+        this.l1Timer.unref();
+      } else if (n === 0 && this.l1Timer) {
+        clearInterval(this.l1Timer);
+        this.l1Timer = undefined;
+      }
+      return;
+    }
     if (which === 'fast') {
       if (n > 0 && !this.fastTimer) {
         this.fastTimer = setInterval(() => this.guard('depth/ticker tick', () => this.tickFast()), this.opts.fastIntervalMs);
@@ -319,6 +349,7 @@ export class Publisher implements CoreEventSink {
   private onLevel(e: LevelEvent): void {
     this.dirtyFast.add(e.symbol);
     this.dirtySlow.add(e.symbol);
+    this.dirtyL1.add(e.symbol);
     if (!this.subs.l2.has(e.symbol)) return;
     let b = this.openBatches.get(e.symbol);
     if (b === undefined || b.asks.length + b.bids.length >= MAX_CHANGES_PER_MESSAGE) {
@@ -336,6 +367,19 @@ export class Publisher implements CoreEventSink {
     this.dirtyFast.add(e.symbol);
     this.dirtySlow.add(e.symbol);
     if (this.subs.match.has(e.symbol)) this.enqueue({ channel: 'match', key: e.symbol, text: matchMessage(e, this.nanos.next(e.time)) });
+    if (this.subs.candles.size > 0) {
+      for (const type of CANDLE_TYPES) {
+        const key = `${e.symbol}_${type}`;
+        if (!this.subs.candles.has(key)) continue;
+        const waiting = this.pendingCandles.get(key);
+        if (waiting) waiting.candleAt = e.time;
+        else {
+          const p: Pending = { channel: 'candles', key, candleAt: e.time };
+          this.pendingCandles.set(key, p);
+          this.enqueue(p);
+        }
+      }
+    }
   }
 
   private onOrder(e: OrderEvent): void {
@@ -369,12 +413,16 @@ export class Publisher implements CoreEventSink {
     if (pending.length === 0 || this.closed) return;
     this.pending = [];
     this.openBatches = new Map();
+    this.pendingCandles.clear();
     const touched = new Set<Subscriber>();
     for (const p of pending) {
       const set = this.subs[p.channel].get(p.key);
       if (set === undefined || set.size === 0) continue;
       let text = p.text;
-      if (p.balance) text = balanceMessage(p.balance);
+      if (p.candleAt !== undefined) {
+        text = this.candleText(p.key, p.candleAt);
+        if (text === undefined) continue;
+      } else if (p.balance) text = balanceMessage(p.balance);
       else if (p.batch) {
         const b = p.batch;
         text = l2UpdateMessage(b.symbol, b.asks, b.bids, b.start, b.end, b.time);
@@ -412,12 +460,37 @@ export class Publisher implements CoreEventSink {
     const symbols = all ? this.state.world.symbols.map((x) => x.symbol) : [k.key];
     const sole = this.subs[k.channel].get(k.key)?.size === 1;
     for (const sym of symbols) {
+      // ticker:all: a pair whose trading is disabled has nothing to show (null prices), so it is left out
+      if (all && !this.tradable(sym)) continue;
       const text = this.throttledText(k.channel, sym, all, now);
       if (text === undefined) continue;
       if (sole) this.lastSent.set(throttleKey(k.channel, sym, all), contentOf(text));
       s.sendNow(frameOf(text));
     }
     if (s.drain() > this.opts.sendBufferLimitBytes) this.opts.onSlow(s);
+  }
+
+  /**
+   * The `trade.candles.update` of candle key `{symbol}_{type}` at trade time `at` (ms): the tape's
+   * candle of the interval holding `at` (undefined when the tape has none, e.g. pruned).
+   */
+  private candleText(key: string, at: number): string | undefined {
+    const under = key.lastIndexOf('_');
+    const symbol = key.slice(0, under);
+    const type = key.slice(under + 1) as keyof typeof CANDLE_SECONDS;
+    const len = CANDLE_SECONDS[type];
+    const start = Math.floor(at / 1000 / len) * len;
+    const row = this.state.tape.candles(symbol, type, start, start)[0];
+    if (row === undefined || row[0] !== String(start)) return undefined;
+    return candleMessage(symbol, type, row, this.nanos.next(at));
+  }
+
+  /** Level1 pushes of the symbols whose book changed since the last level1 tick. */
+  private tickL1(): void {
+    this.tick(this.dirtyL1, (sym, now, touched) => {
+      const set = this.subs.level1.get(sym);
+      if (set?.size) this.publishIfChanged('level1', sym, false, now, set, touched);
+    });
   }
 
   /** Depth5/50 and ticker pushes of the symbols changed since the last fast tick. */
@@ -429,7 +502,7 @@ export class Publisher implements CoreEventSink {
         const all = ch === 'ticker' ? allSubs : undefined;
         if (!set?.size && !all?.size) continue;
         if (set?.size) this.publishIfChanged(ch, sym, false, now, set, touched);
-        if (all?.size) this.publishIfChanged(ch, sym, true, now, all, touched);
+        if (all?.size && this.tradable(sym)) this.publishIfChanged(ch, sym, true, now, all, touched);
       }
     });
   }
@@ -483,6 +556,10 @@ export class Publisher implements CoreEventSink {
         const b = ex.level2(sym, ch === 'depth5' ? 5 : 50);
         return depthMessage(CHANNELS[ch].prefix, sym, b.asks, b.bids, now);
       }
+      case 'level1': {
+        const b = ex.bestBidAsk(sym);
+        return level1Message(sym, b.bestAsk, b.bestAskSize, b.bestBid, b.bestBidSize, now);
+      }
       case 'ticker':
         return tickerMessage(sym, this.tickerState(sym, now), all);
       case 'snapshot':
@@ -490,6 +567,11 @@ export class Publisher implements CoreEventSink {
       default:
         return undefined;
     }
+  }
+
+  /** Whether `sym` is a pair whose trading is enabled (GET /api/v2/symbols `enableTrading`). */
+  private tradable(sym: string): boolean {
+    return this.state.world.symbolMap.get(sym)?.enableTrading === true;
   }
 
   private tickerState(sym: string, now: number): TickerState {

@@ -4,8 +4,10 @@
  * private topics). Errors carry KuCoin's codes and texts where known (docs/sandbox.md "Feed").
  */
 
+import { CANDLE_SECONDS } from '../../../api/candleIntervals';
+
 /** A channel of the feed. */
-export type Channel = 'l2' | 'depth5' | 'depth50' | 'ticker' | 'snapshot' | 'match' | 'orderV2' | 'orderV1' | 'balance';
+export type Channel = 'l2' | 'depth5' | 'depth50' | 'level1' | 'ticker' | 'snapshot' | 'match' | 'candles' | 'orderV2' | 'orderV1' | 'balance';
 
 /** Facts of one channel. */
 export interface ChannelDef {
@@ -21,9 +23,11 @@ export const CHANNELS: Readonly<Record<Channel, ChannelDef>> = {
   l2: { prefix: '/market/level2', private: false },
   depth5: { prefix: '/spotMarket/level2Depth5', private: false },
   depth50: { prefix: '/spotMarket/level2Depth50', private: false },
+  level1: { prefix: '/spotMarket/level1', private: false },
   ticker: { prefix: '/market/ticker', private: false, all: true },
   snapshot: { prefix: '/market/snapshot', private: false },
   match: { prefix: '/market/match', private: false },
+  candles: { prefix: '/market/candles', private: false },
   orderV2: { prefix: '/spotMarket/tradeOrdersV2', private: true },
   orderV1: { prefix: '/spotMarket/tradeOrders', private: true },
   balance: { prefix: '/account/balance', private: true },
@@ -37,8 +41,13 @@ export const MAX_SYMBOLS_PER_REQUEST = 100;
 /** One single-key subscription: a channel and a symbol, `all`, or a uid. */
 export interface TopicKey {
   channel: Channel;
-  /** Symbol, 'all', or the uid of a private channel. */
+  /** Symbol, 'all', `{symbol}_{type}` for candles, or the uid of a private channel. */
   key: string;
+}
+
+/** The symbol a public key is about: the key itself, or the part before `_{type}` of a candles key. */
+export function symbolOfKey(k: TopicKey): string {
+  return k.channel === 'candles' ? k.key.slice(0, k.key.lastIndexOf('_')) : k.key;
 }
 
 /** The id of a {@link TopicKey} within a connection ("l2 BTC-USDT"). */
@@ -53,7 +62,7 @@ export interface TopicError {
 }
 
 const SYMBOL_RE = /^[A-Za-z0-9]{1,20}-[A-Za-z0-9]{1,20}$/;
-const TOPIC_CHARS_RE = /^\/[A-Za-z0-9/]+(?::[A-Za-z0-9,-]+)?$/;
+const TOPIC_CHARS_RE = /^\/[A-Za-z0-9/]+(?::[A-Za-z0-9,_-]+)?$/;
 
 /**
  * Parse a subscribe/unsubscribe `topic`.
@@ -86,8 +95,12 @@ export function parseTopic(topic: string, isSymbol: (s: string) => boolean, uid:
       keys.push({ channel, key: 'all' });
       continue;
     }
-    if (!SYMBOL_RE.test(a)) return { code: 400, data: `topic ${topic.slice(0, 200)} is invalid` };
-    if (!isSymbol(a)) return { code: 404, data: `topic ${prefix}:${a} is not found` };
+    // candles: `{symbol}_{type}`, type one of KuCoin's candle intervals (1min … 1week)
+    const under = channel === 'candles' ? a.lastIndexOf('_') : -1;
+    if (channel === 'candles' && (under < 0 || !Object.prototype.hasOwnProperty.call(CANDLE_SECONDS, a.slice(under + 1)))) return { code: 400, data: `topic ${topic.slice(0, 200)} is invalid` };
+    const sym = under < 0 ? a : a.slice(0, under);
+    if (!SYMBOL_RE.test(sym)) return { code: 400, data: `topic ${topic.slice(0, 200)} is invalid` };
+    if (!isSymbol(sym)) return { code: 404, data: `topic ${prefix}:${a} is not found` };
     if (seen.has(a)) continue;
     seen.add(a);
     keys.push({ channel, key: a });
