@@ -216,6 +216,61 @@ describe('beyond-spec fixtures: private websocket token', () => {
   });
 });
 
+describe('beyond-spec fixtures: market/reference, account and funding reads (kucoin-universal-sdk 1.3.0 examples)', () => {
+  type Seen = { url: string; method: string; body: string }[];
+  it('v2 symbol: one pair with increments and the call-auction fields (null outside an auction)', async () => {
+    const seen: Seen = [];
+    const out = await clientFor('GET_api_v2_symbols_symbol.json', seen).getSymbol('BTC-USDT');
+    assert.equal(seen[0].url, `${U}/api/v2/symbols/BTC-USDT`);
+    assert.deepEqual([out.symbol, out.priceIncrement, out.baseIncrement, out.minFunds, out.callauctionIsEnabled, out.callauctionPriceFloor, out.tradingStartTime], ['BTC-USDT', '0.1', '0.00000001', '0.1', false, null, null]);
+  });
+  it('v3 announcements: a page with types, times in ms and URLs; the published query is sent as given', async () => {
+    const seen: Seen = [];
+    const q = { currentPage: 1, pageSize: 50, annType: 'latest-announcements' as const, lang: 'en_US', startTime: 1729594043000, endTime: 1729697729000 };
+    const out = await clientFor('GET_api_v3_announcements.json', seen).getAnnouncements(q);
+    assert.equal(seen[0].url, `${U}/api/v3/announcements?currentPage=1&pageSize=50&annType=latest-announcements&lang=en_US&startTime=1729594043000&endTime=1729697729000`);
+    assert.deepEqual([out.totalNum, out.totalPage, out.pageSize, out.items.length], [195, 13, 15, 3]);
+    assert.deepEqual(out.items[1].annType, ['latest-announcements', 'activities']);
+    assert.equal(out.items[2].cTime, 1729497729000);
+  });
+  it('call auction: the part book (20 levels) and the auction info', async () => {
+    const seen: Seen = [];
+    const book = await clientFor('GET_api_v1_market_orderbook_callauction_level2_size.json', seen).getCallAuctionBook('BTC-USDT', 20);
+    assert.equal(seen[0].url, `${U}/api/v1/market/orderbook/callauction/level2_20?symbol=BTC-USDT`);
+    assert.deepEqual([book.sequence, book.bids[0], book.asks[1]], ['14610502970', ['66976.4', '0.69109872'], ['66976.8', '0.0005']]);
+    const info = await clientFor('GET_api_v1_market_callauctionData.json', seen).getCallAuctionInfo('BTC-USDT');
+    assert.equal(seen[1].url, `${U}/api/v1/market/callauctionData?symbol=BTC-USDT`);
+    assert.deepEqual([info.estimatedPrice, info.estimatedSize, info.buyOrderRangeHighPrice, info.time], ['0.17', '0.03715004', '2.788', 1550653727731]);
+  });
+  it('account by id: currency and balances as decimal strings', async () => {
+    const seen: Seen = [];
+    const out = await clientFor('GET_api_v1_accounts_accountId.json', seen).getAccountDetail('548674591753');
+    assert.equal(seen[0].url, `${U}/api/v1/accounts/548674591753`);
+    assert.deepEqual(out, { currency: 'USDT', balance: '26.66759503', available: '26.66759503', holds: '0' });
+  });
+  it('v3 deposit addresses: every chain with its contract and the target account', async () => {
+    const seen: Seen = [];
+    const out = await clientFor('GET_api_v3_deposit-addresses.json', seen).getDepositAddressesV3('USDT');
+    assert.equal(seen[0].url, `${U}/api/v3/deposit-addresses?currency=USDT`);
+    assert.deepEqual(out.map((a) => [a.chainId, a.to, a.memo, a.contractAddress.slice(0, 6)]), [['trx', 'TRADE', '', 'TR7NHq'], ['kcc', 'TRADE', '', '0x0039'], ['ton', 'TRADE', '2085202643', 'EQCxE6'], ['eth', 'MAIN', '', '0xdac1']]);
+  });
+  it('withdrawal by id: uid a number, amounts decimal strings, cancelType and the fee-return fields', async () => {
+    const seen: Seen = [];
+    const out = await clientFor('GET_api_v1_withdrawals_withdrawalId.json', seen).getWithdrawal('67e6515f7960ba0007b42025');
+    assert.equal(seen[0].url, `${U}/api/v1/withdrawals/67e6515f7960ba0007b42025`);
+    assert.deepEqual([out.uid, out.chainId, out.status, out.amount, out.fee, out.walletTxId, out.cancelType, out.returnStatus], [165111215, 'trx', 'SUCCESS', '3.00000000', '0.00000000', null, 'NON_CANCELABLE', 'NOT_RETURN']);
+  });
+  it('V1 histories: createAt in seconds, the published query is sent as given', async () => {
+    const seen: Seen = [];
+    const dep = await clientFor('GET_api_v1_hist-deposits.json', seen).getHistDeposits({ currency: 'BTC', status: 'SUCCESS', startAt: 1728663338000, endAt: 1728692138000 });
+    assert.equal(seen[0].url, `${U}/api/v1/hist-deposits?currency=BTC&status=SUCCESS&startAt=1728663338000&endAt=1728692138000`);
+    assert.deepEqual([dep.items[0].createAt, dep.items[0].amount, dep.items[0].isInner], [1528536998, '0.03266638', false]);
+    const wd = await clientFor('GET_api_v1_hist-withdrawals.json', seen).getHistWithdrawals({ currency: 'BTC', status: 'SUCCESS', currentPage: 1, pageSize: 50 });
+    assert.equal(seen[1].url, `${U}/api/v1/hist-withdrawals?currency=BTC&status=SUCCESS&currentPage=1&pageSize=50`);
+    assert.deepEqual([wd.totalNum, wd.items[0].address, wd.items[0].createAt], [1, '33xW37ZSW4tQvg443Pc7NLCAs167Yc2XUV', 1526723468]);
+  });
+});
+
 describe('beyond-spec fixtures: coverage', () => {
   it('every beyond-spec fixture is claimed by a test above', () => {
     const all = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
