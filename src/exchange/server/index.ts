@@ -44,6 +44,8 @@ export interface SandboxOptions {
   simIntervalMs?: number;
   /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
   manualClock?: boolean;
+  /** Start of a manual clock of an in-memory sandbox, ms (tests of dated records, e.g. the V1 histories before 2019). Default now. */
+  startTime?: number;
   /** Seed of the initial books and the simulation. Default 1. */
   seed?: number;
   /** Log sink (never receives secrets). Default: no logging. */
@@ -180,7 +182,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       writeSecretFile(tokenFile, adminToken + '\n');
     }
   } else {
-    state = new SandboxState({ manualClock });
+    state = new SandboxState({ manualClock, ...(manualClock && opts.startTime !== undefined ? { startTime: opts.startTime } : {}) });
     journal = new MemoryJournal();
     adminToken = randomHex(24);
   }
