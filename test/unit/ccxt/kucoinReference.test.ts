@@ -13,6 +13,7 @@ import ccxt from 'ccxt';
 import * as D from '../../../src/api/decimal';
 import { checkWithdrawalDestination } from '../../../src/api/withdrawalAddress';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
+import type { ChainInfo } from '../../../src/exchange/server/world';
 import { HIST_CUTOFF_MS } from '../../../src/exchange/server/refdata/funding';
 import { ANNOUNCEMENTS } from '../../../src/exchange/server/refdata/announcements';
 import { ccxtApiUrls } from '../../../src/shared/botSnippets';
@@ -57,9 +58,10 @@ describe('ccxt kucoin (stock options): reference, account and funding reads; USD
     const cur = await ex.fetchCurrencies();
     const usdt = sb.state.world.currencyMap.get('USDT');
     assert.ok(usdt && cur.USDT);
+    const networks = cur.USDT.networks;
     for (const [code, id] of [['BEP20', 'bsc'], ['SOL', 'sol'], ['NEAR', 'near']] as const) {
-      const n = cur.USDT.networks[code];
-      const chain = usdt.chains.find((c) => c.chainId === id);
+      const n = networks[code];
+      const chain: ChainInfo | undefined = usdt.chains.find((c) => c.chainId === id);
       assert.ok(n && chain, `${code} network`);
       assert.equal(n.id, id);
       assert.equal(n.fee, Number(chain.withdrawalMinFee));
