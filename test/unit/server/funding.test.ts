@@ -136,13 +136,13 @@ describe('sandbox server: funding', () => {
     it('unknown currency or chain → 400100 (create and GET)', async () => {
       const r = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', { currency: 'NOPE' });
       assert.equal(r.json.code, '400100');
-      const r2 = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', { currency: 'USDT', chain: 'solana' });
+      const r2 = await signed(sb, u, 'POST', '/api/v1/deposit-addresses', { currency: 'USDT', chain: 'algorand' });
       assert.equal(r2.json.code, '400100');
       assert.match(String(r2.json.msg), /chain/);
       const g = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=NOPE');
       assert.deepEqual(g.json, { code: '400100', msg: 'currency: NOPE is not supported' });
-      const g2 = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=USDT&chain=solana');
-      assert.deepEqual(g2.json, { code: '400100', msg: 'chain: solana is not supported for USDT' });
+      const g2 = await signed(sb, u, 'GET', '/api/v2/deposit-addresses?currency=USDT&chain=algorand');
+      assert.deepEqual(g2.json, { code: '400100', msg: 'chain: algorand is not supported for USDT' });
       const g3 = await signed(sb, u, 'GET', '/api/v2/deposit-addresses');
       assert.equal(g3.json.code, '400100');
       assert.match(String(g3.json.msg), /^currency: /);

@@ -76,7 +76,7 @@ function genKind(rnd: () => number, kindRef: { kind: number }): Req {
           : r < 0.35
             ? { ...base, currency: pick(['NOPE', 'usdt ', 'US DT']) }
             : r < 0.45
-              ? { ...base, chain: pick(['solana', 'bech33', '../trx']) }
+              ? { ...base, chain: pick(['algorand', 'bech33', '../trx']) }
               : r < 0.5
                 ? { ...base, feeDeductType: pick(['internal', 'BOTH', 1]) }
                 : breakField({ ...base }, ['currency', 'address', 'amount'], ['amount']);
@@ -155,11 +155,11 @@ function genKind(rnd: () => number, kindRef: { kind: number }): Req {
         '/api/v1/hf/orders/done?symbol=' + pick(['NOPE-USDT', '']),
         '/api/v1/hf/orders/client-order/' + pick(['a.b', 'x'.repeat(41), '%20', 'nope']) + '?symbol=' + pick(['BTC-USDT', 'NOPE-USDT', '']),
         '/api/v1/trade-fees?symbols=' + pick(['', ',', 'BTC-USDT,,ETH-USDT', 'NOPE-USDT', Array.from({ length: 11 }, () => 'BTC-USDT').join(',')]),
-        '/api/v1/deposit-addresses?currency=' + pick(['NOPE', '', 'USDT&chain=solana']),
+        '/api/v1/deposit-addresses?currency=' + pick(['NOPE', '', 'USDT&chain=algorand']),
         '/api/v1/' + pick(['deposits', 'withdrawals', 'accounts/ledgers']) + '?' + pick(['pageSize=5', 'pageSize=501', 'currentPage=0', 'status=DONE', 'currency=NOPE', 'startAt=9&endAt=1', 'direction=up']),
         '/api/v1/hf/accounts/ledgers?' + pick(['limit=0', 'limit=201', 'bizType=DEPOSIT', 'lastId=x', 'currency=' + Array.from({ length: 11 }, () => 'BTC').join(',')]),
         '/api/v1/accounts/transferable?' + pick(['currency=USDT&type=ISOLATED', 'currency=NOPE&type=MAIN', 'type=MAIN', 'currency=USDT']),
-        '/api/v1/accounts?type=' + pick(['trade-hf', 'TRADE_HF', 'margin']),
+        '/api/v1/accounts?type=' + pick(['trade-hf', 'TRADE_HF', 'futures']),
       ]);
       return { method: 'GET', path: p, auth };
     }

@@ -56,7 +56,7 @@ describe('sandbox server: market data', () => {
     assert.match(String(r3.json.msg), /symbol/);
   });
 
-  it('currencies: fixture BTC chains plus TRC20, USDT OMNI/ERC20/TRC20; currency/{c}?chain= filters chains', async () => {
+  it('currencies: fixture BTC chains plus TRC20, USDT OMNI/ERC20/TRC20/KCC/BEP20/SOL/NEAR; currency/{c}?chain= filters chains', async () => {
     const list = await client.getCurrencies();
     const btc = list.find((c) => c.currency === 'BTC')!;
     assert.deepEqual(
@@ -66,7 +66,7 @@ describe('sandbox server: market data', () => {
     const usdt = list.find((c) => c.currency === 'USDT')!;
     assert.deepEqual(
       usdt.chains.map((c) => c.chainName),
-      ['OMNI', 'ERC20', 'TRC20', 'KCC'],
+      ['OMNI', 'ERC20', 'TRC20', 'KCC', 'BEP20', 'SOL', 'NEAR'],
     );
     const one = await client.getCurrency('BTC', 'bech32');
     assert.equal(one.currency, 'BTC');
@@ -75,7 +75,7 @@ describe('sandbox server: market data', () => {
       ['BTC-Segwit'],
     );
     const all = await client.getCurrency('USDT');
-    assert.equal(all.chains.length, 4);
+    assert.equal(all.chains.length, 7);
     const bad = await rawRequest(sb.baseUrl, 'GET', '/api/v3/currencies/NOPE');
     assert.equal(bad.json.code, '400100');
     const trav = await rawRequest(sb.baseUrl, 'GET', '/api/v3/currencies/..%2F..%2Fetc');
