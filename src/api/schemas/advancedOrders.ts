@@ -42,6 +42,19 @@ function idList(max: number) {
     return parts;
   });
 }
+/**
+ * An optional query field that may also arrive empty (`side=`) or as the word `undefined`: the official
+ * kucoin-universal-sdk copies every field of its request model into the query, unset ones as
+ * `encodeURIComponent(undefined)` (`side=undefined&type=undefined…`), and runs against KuCoin as it is; both
+ * read as absent.
+ */
+function opt<T extends z.ZodType>(schema: T) {
+  return z
+    .union([z.literal(''), z.literal('undefined'), schema])
+    .optional()
+    .transform((v) => (v === '' || v === 'undefined' ? undefined : (v as z.output<T> | undefined)));
+}
+
 /** KuCoin's `tradeType`: TRADE (spot), MARGIN_TRADE, MARGIN_ISOLATED_TRADE. The sandbox trades spot only. */
 export const StopTradeType = z.enum(['TRADE', 'MARGIN_TRADE', 'MARGIN_ISOLATED_TRADE']);
 
@@ -182,15 +195,16 @@ export const StopOrderList = z.array(StopOrder);
  * legs; absent: both), `currentPage`/`pageSize` (default 1 / 50, 10..500), `tradeType`.
  */
 export const StopOrdersQuery = z.object({
-  symbol: SymbolStr.optional(),
-  side: z.enum(['buy', 'sell']).optional(),
-  type: z.enum(['limit', 'market']).optional(),
-  tradeType: StopTradeType.optional(),
-  startAt: QNonNeg.optional(),
-  endAt: QNonNeg.optional(),
-  orderIds: idList(500).optional(),
-  stop: z.enum(['stop', 'oco']).optional(),
-  ...paging,
+  symbol: opt(SymbolStr),
+  side: opt(z.enum(['buy', 'sell'])),
+  type: opt(z.enum(['limit', 'market'])),
+  tradeType: opt(StopTradeType),
+  startAt: opt(QNonNeg),
+  endAt: opt(QNonNeg),
+  orderIds: opt(idList(500)),
+  stop: opt(z.enum(['stop', 'oco'])),
+  currentPage: opt(paging.currentPage.unwrap()),
+  pageSize: opt(paging.pageSize.unwrap()),
 });
 /** Input type of {@link StopOrdersQuery}. */
 export type StopOrdersQuery = z.input<typeof StopOrdersQuery>;
@@ -201,12 +215,12 @@ export const AdvancedOrderIdPath = z.object({ orderId: z.string().regex(/^[A-Za-
 export type AdvancedOrderIdPath = z.input<typeof AdvancedOrderIdPath>;
 
 /** Query of GET /api/v1/stop-order/queryOrderByClientOid and DELETE /api/v1/stop-order/cancelOrderByClientOid. */
-export const StopClientOidQuery = z.object({ clientOid: ClientOid, symbol: SymbolStr.optional() });
+export const StopClientOidQuery = z.object({ clientOid: ClientOid, symbol: opt(SymbolStr) });
 /** Input type of {@link StopClientOidQuery}. */
 export type StopClientOidQuery = z.input<typeof StopClientOidQuery>;
 
 /** Query of DELETE /api/v1/stop-order/cancel (KuCoin "Batch Cancel Stop Orders"): all of the user's, or of `symbol`, or the `orderIds`. */
-export const StopBatchCancelQuery = z.object({ symbol: SymbolStr.optional(), tradeType: StopTradeType.optional(), orderIds: idList(500).optional() });
+export const StopBatchCancelQuery = z.object({ symbol: opt(SymbolStr), tradeType: opt(StopTradeType), orderIds: opt(idList(500)) });
 /** Input type of {@link StopBatchCancelQuery}. */
 export type StopBatchCancelQuery = z.input<typeof StopBatchCancelQuery>;
 
@@ -272,7 +286,14 @@ export const OcoOrderPage = page(OcoOrder);
 export type OcoOrderPage = z.infer<typeof OcoOrderPage>;
 
 /** Query of GET /api/v3/oco/orders: `symbol`, `startAt`/`endAt` (ms), `orderIds` (≤ 500), paging. */
-export const OcoOrdersQuery = z.object({ symbol: SymbolStr.optional(), startAt: QNonNeg.optional(), endAt: QNonNeg.optional(), orderIds: idList(500).optional(), ...paging });
+export const OcoOrdersQuery = z.object({
+  symbol: opt(SymbolStr),
+  startAt: opt(QNonNeg),
+  endAt: opt(QNonNeg),
+  orderIds: opt(idList(500)),
+  currentPage: opt(paging.currentPage.unwrap()),
+  pageSize: opt(paging.pageSize.unwrap()),
+});
 /** Input type of {@link OcoOrdersQuery}. */
 export type OcoOrdersQuery = z.input<typeof OcoOrdersQuery>;
 
@@ -282,6 +303,6 @@ export const OcoClientOidPath = z.object({ clientOid: ClientOid });
 export type OcoClientOidPath = z.input<typeof OcoClientOidPath>;
 
 /** Query of DELETE /api/v3/oco/orders: the `orderIds` (comma-separated), or all of `symbol`, or all. */
-export const OcoBatchCancelQuery = z.object({ orderIds: idList(500).optional(), symbol: SymbolStr.optional() });
+export const OcoBatchCancelQuery = z.object({ orderIds: opt(idList(500)), symbol: opt(SymbolStr) });
 /** Input type of {@link OcoBatchCancelQuery}. */
 export type OcoBatchCancelQuery = z.input<typeof OcoBatchCancelQuery>;
