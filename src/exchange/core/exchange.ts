@@ -240,10 +240,15 @@ export class Exchange {
     this.book.expire(now);
     const p = this.parser.parseOrder(uid, req, true);
     this.st.tNow = now;
-    const s = p.sym;
-    const from = s.tapeCount;
-    const seq = this.matcher.submit(p);
-    if (this.stops.live > 0) this.stops.afterTrades(s, from);
+    let seq: number;
+    if (this.stops.live === 0) {
+      seq = this.matcher.submit(p);
+    } else {
+      const s = p.sym;
+      const from = s.tapeCount;
+      seq = this.matcher.submit(p);
+      this.stops.afterTrades(s, from);
+    }
     return { orderId: orderIdString(seq), clientOid: p.clientOid };
   }
 
