@@ -1194,3 +1194,4 @@ export function describeZodError(err: unknown): string {
 export * from './schemas/reference';
 export * from './schemas/accountInfo';
 export * from './schemas/fundingRecords';
+export * from './schemas/advancedOrders';

@@ -15,6 +15,7 @@ import { sampleDepositAddress } from './depositAddresses';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
 import { REFDATA_HANDLERS } from './refdata';
+import { ADVANCED_HANDLERS } from './orders/advancedRoutes';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
@@ -649,6 +650,7 @@ export const HANDLERS: Handlers = {
   },
 
   ...REFDATA_HANDLERS,
+  ...ADVANCED_HANDLERS,
 };
 
 /**
