@@ -163,24 +163,24 @@ export type ActiveOrdersPage = z.infer<typeof ActiveOrdersPage>;
  */
 export const SetDeadCancelRequest = z.object({
   timeout: z.number().int().refine((t) => t === -1 || (t >= 5 && t <= 86_400), 'must be -1 (unset) or 5..86400 seconds'),
+  // checked here, kept as sent (a request schema's output is what a client sends): split with deadCancelSymbols
   symbols: z
     .string()
     .optional()
-    .transform((v, ctx) => {
-      const parts = (v ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
-      if (parts.length > 50) {
-        ctx.addIssue({ code: 'custom', message: `at most 50 trading pairs, got ${parts.length}` });
-        return z.NEVER;
-      }
-      for (const p of parts) {
-        if (!SymbolString.safeParse(p).success) {
-          ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p.slice(0, 40))} must be a trading pair like BTC-USDT` });
-          return z.NEVER;
-        }
-      }
-      return parts;
+    .superRefine((v, ctx) => {
+      const parts = deadCancelSymbols(v);
+      if (parts.length > 50) ctx.addIssue({ code: 'custom', message: `at most 50 trading pairs, got ${parts.length}` });
+      const bad = parts.find((p) => !SymbolString.safeParse(p).success);
+      if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(bad.slice(0, 40))} must be a trading pair like BTC-USDT` });
     }),
 });
+/** The pairs of a {@link SetDeadCancelRequest}'s `symbols` (comma-separated; empty or absent = none named = every pair). */
+export function deadCancelSymbols(symbols: string | undefined): string[] {
+  return (symbols ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
 /** Input type of {@link SetDeadCancelRequest}. */
 export type SetDeadCancelRequest = z.input<typeof SetDeadCancelRequest>;
 

@@ -9,7 +9,7 @@
 import { ExchangeError, type HfOrder } from '../../core';
 import { SandboxError, type SandboxState } from '../state';
 import { checkCanCancel, checkCanPlace, pageOfList, requireSymbol, uidOf, withTax, type OrderHandler } from './common';
-import type * as H from '../../../api/schemas/hfOrders';
+import { deadCancelSymbols, type PlaceOrderSyncResult, type CancelSyncResult } from '../../../api/schemas/hfOrders';
 import type * as S from '../../../api/schemas';
 
 /** Names of the endpoints this module answers. */
@@ -30,7 +30,7 @@ export type HfOrderEndpoint =
 export const BATCH_LIMIT_ONLY = 'Only limit orders are supported';
 
 /** An order as a synchronous placement answers it (KuCoin "Add Order Sync"). */
-function syncPlaced(o: HfOrder): H.PlaceOrderSyncResult {
+function syncPlaced(o: HfOrder): PlaceOrderSyncResult {
   return {
     orderId: o.id,
     clientOid: o.clientOid,
@@ -45,7 +45,7 @@ function syncPlaced(o: HfOrder): H.PlaceOrderSyncResult {
 }
 
 /** The sizes and state of an order as a synchronous cancel answers them (KuCoin "Cancel Order By OrderId Sync"). */
-function syncCancelled(o: HfOrder): Omit<H.CancelSyncResult, 'orderId'> {
+function syncCancelled(o: HfOrder): Omit<CancelSyncResult, 'orderId'> {
   return { originSize: o.size, dealSize: o.dealSize, remainSize: o.remainSize, canceledSize: o.cancelledSize, status: o.active ? 'open' : 'done' };
 }
 
@@ -143,7 +143,7 @@ export const HF_ORDER_HANDLERS: { [N in HfOrderEndpoint]: OrderHandler<N> } = {
   },
   hfSetDeadCancel: (ctx) => {
     const uid = uidOf(ctx);
-    return ctx.state.run('order.deadCancel', { uid, timeout: ctx.params.timeout, symbols: ctx.params.symbols });
+    return ctx.state.run('order.deadCancel', { uid, timeout: ctx.params.timeout, symbols: deadCancelSymbols(ctx.params.symbols) });
   },
   hfGetDeadCancel: (ctx) => {
     const uid = uidOf(ctx);
