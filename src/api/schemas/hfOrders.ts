@@ -168,6 +168,10 @@ export const SetDeadCancelRequest = z.object({
     .string()
     .optional()
     .superRefine((v, ctx) => {
+      if (v !== undefined && v.trim() !== '' && v.split(',').some((p) => p.trim() === '')) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of trading pairs (no empty item)' });
+        return;
+      }
       const parts = deadCancelSymbols(v);
       if (parts.length > 50) ctx.addIssue({ code: 'custom', message: `at most 50 trading pairs, got ${parts.length}` });
       const bad = parts.find((p) => !SymbolString.safeParse(p).success);

@@ -6,7 +6,7 @@
 import type { ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
 import type { LedgerRecord } from './ledger';
 import { withTax } from './orders/common';
-import { SandboxError, type SandboxState } from './state';
+import type { SandboxState } from './state';
 
 /** Filters shared by both ledger queries. */
 function matches(e: LedgerRecord, q: { currency?: string[]; direction?: 'in' | 'out'; bizType?: string; startAt?: number; endAt?: number }): boolean {
@@ -86,22 +86,17 @@ export function hfLedgerList(state: SandboxState, uid: string, q: ParsedParamsOf
  * KuCoin answers it (`lastId` 0). Every order carries `tax` "0" (the sandbox charges no tax).
  */
 export function doneOrdersPage(state: SandboxState, uid: string, q: ParsedParamsOf<'doneOrders'>): WireResponseOf<'doneOrders'> {
+  // a lastId beyond 2^53 is no order sequence of the sandbox: an empty page, like any unknown lastId
+  if (q.lastId !== undefined && !Number.isSafeInteger(Number(q.lastId))) return { lastId: 0, items: [] };
   const items = state.exchange.doneOrders(uid, q.symbol, {
     ...(q.startAt !== undefined ? { startAt: q.startAt } : {}),
     ...(q.endAt !== undefined ? { endAt: q.endAt } : {}),
     ...(q.side !== undefined ? { side: q.side } : {}),
     ...(q.type !== undefined ? { type: q.type } : {}),
-    ...(q.lastId !== undefined ? { lastId: safeLastId(q.lastId) } : {}),
+    ...(q.lastId !== undefined ? { lastId: Number(q.lastId) } : {}),
     limit: q.limit ?? 20,
   });
   return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items: items.map(withTax) };
-}
-
-/** A lastId (exact digit string) as an order sequence number. @throws SandboxError 400100 beyond 2^53. */
-function safeLastId(lastId: string): number {
-  const n = Number(lastId);
-  if (!Number.isSafeInteger(n)) throw new SandboxError('400100', `lastId: ${lastId} is not an order of this list`);
-  return n;
 }
 
 /** The sequence number of a sandbox order id (its last 16 hex digits). */

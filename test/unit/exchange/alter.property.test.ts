@@ -35,7 +35,14 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .record({ k: fc.constant('alter' as const), u: fc.integer({ min: 0, max: 2 }), pick: fc.nat(), newPrice: fc.option(priceArb, { nil: undefined }), newSize: fc.option(sizeArb, { nil: undefined }) })
+      .record({
+        k: fc.constant('alter' as const),
+        u: fc.integer({ min: 0, max: 2 }),
+        pick: fc.nat(),
+        newPrice: fc.option(priceArb, { nil: undefined }),
+        // now and then more than the balance can carry (200004: nothing may change)
+        newSize: fc.option(fc.oneof({ weight: 9, arbitrary: sizeArb }, { weight: 1, arbitrary: fc.constantFrom('5', '40') }), { nil: undefined }),
+      })
       .map((c) => (c.newPrice === undefined && c.newSize === undefined ? { ...c, newPrice: '100' } : c)),
   },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('partial' as const), u: fc.integer({ min: 0, max: 2 }), pick: fc.nat(), size: sizeArb }) },
