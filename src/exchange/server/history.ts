@@ -5,7 +5,8 @@
  */
 import type { ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
 import type { LedgerRecord } from './ledger';
-import { SandboxError, type SandboxState } from './state';
+import { withTax } from './orders/common';
+import type { SandboxState } from './state';
 
 /** Filters shared by both ledger queries. */
 function matches(e: LedgerRecord, q: { currency?: string[]; direction?: 'in' | 'out'; bizType?: string; startAt?: number; endAt?: number }): boolean {
@@ -81,25 +82,21 @@ export function hfLedgerList(state: SandboxState, uid: string, q: ParsedParamsOf
  * filtered by side/type and [startAt, endAt] (ms, within the last 3 × 24 h), after `lastId`, at most
  * `limit` (default 20), as the core pages them (`Exchange.doneOrders`). `lastId` of the answer = the
  * order sequence number of the last item (the counter part of its id), to pass back for the next
- * page; 0 when the page is empty. A `lastId` that is no done order of this list → 400100 naming it.
+ * page; 0 when the page is empty. A `lastId` that is no done order of this list gives an empty page, as
+ * KuCoin answers it (`lastId` 0). Every order carries `tax` "0" (the sandbox charges no tax).
  */
 export function doneOrdersPage(state: SandboxState, uid: string, q: ParsedParamsOf<'doneOrders'>): WireResponseOf<'doneOrders'> {
+  // a lastId beyond 2^53 is no order sequence of the sandbox: an empty page, like any unknown lastId
+  if (q.lastId !== undefined && !Number.isSafeInteger(Number(q.lastId))) return { lastId: 0, items: [] };
   const items = state.exchange.doneOrders(uid, q.symbol, {
     ...(q.startAt !== undefined ? { startAt: q.startAt } : {}),
     ...(q.endAt !== undefined ? { endAt: q.endAt } : {}),
     ...(q.side !== undefined ? { side: q.side } : {}),
     ...(q.type !== undefined ? { type: q.type } : {}),
-    ...(q.lastId !== undefined ? { lastId: safeLastId(q.lastId) } : {}),
+    ...(q.lastId !== undefined ? { lastId: Number(q.lastId) } : {}),
     limit: q.limit ?? 20,
   });
-  return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items };
-}
-
-/** A lastId (exact digit string) as an order sequence number. @throws SandboxError 400100 beyond 2^53. */
-function safeLastId(lastId: string): number {
-  const n = Number(lastId);
-  if (!Number.isSafeInteger(n)) throw new SandboxError('400100', `lastId: ${lastId} is not an order of this list`);
-  return n;
+  return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items: items.map(withTax) };
 }
 
 /** The sequence number of a sandbox order id (its last 16 hex digits). */

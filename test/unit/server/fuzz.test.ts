@@ -50,7 +50,7 @@ function genKind(rnd: () => number, kindRef: { kind: number }): Req {
     else o[f] = decimals.includes(f) ? pick(BAD_DECIMALS) : pick(BAD_STRINGS);
     return noise(o);
   };
-  const kind = Math.floor(rnd() * 19);
+  const kind = Math.floor(rnd() * 20);
   kindRef.kind = kind;
   switch (kind) {
     case 0: {
@@ -188,7 +188,26 @@ function genKind(rnd: () => number, kindRef: { kind: number }): Req {
     }
     case 17:
       // paths under known prefixes that name no endpoint
-      return { method: pick(['GET', 'DELETE', 'POST']), path: pick(['/api/v1/hf/orders/cancelAll', '/api/v1/hf/orders/sync', '/api/v1/hf/orders/multi', '/api/v1/hf/orders/alter', '/api/v1/hf/orders/done/x', '/api/v1/hf/orders/active/page', '/api/v1/hf/orders/client-order']) + '?symbol=BTC-USDT', body: '{}', auth };
+      return { method: pick(['GET', 'DELETE', 'POST']), path: pick(['/api/v1/hf/orders/cancelAll/x', '/api/v1/hf/orders/sync', '/api/v1/hf/orders/multi/x', '/api/v1/hf/orders/alter/x', '/api/v1/hf/orders/done/x', '/api/v1/hf/orders/active/page/x', '/api/v1/hf/orders/client-order', '/api/v1/hf/orders/cancel', '/api/v1/order/client-order']) + '?symbol=BTC-USDT', body: '{}', auth };
+    case 18: {
+      // the HF order variants and the classic order API with malformed or pointless input: refused, nothing changes
+      const none = 'ffffffffffffffffffffffff';
+      const item = { symbol: 'BTC-USDT', side: 'buy', type: 'limit', price: '66000', size: '0.001' };
+      const r = pick([
+        ['POST', '/api/v1/hf/orders/alter', pick([{ symbol: 'BTC-USDT' }, { symbol: 'BTC-USDT', orderId: 'x', newPrice: pick(['-1', '0', 'x', 1]) }, { symbol: 'BTC-USDT', orderId: none, newSize: '1' }, { orderId: none, newPrice: '1' }])],
+        ['POST', '/api/v1/hf/orders/' + pick(['multi', 'multi/sync']), pick([{ orderList: [] }, { orderList: Array.from({ length: 6 }, () => item) }, { orderList: [{ ...item, price: 'x' }] }, { orderList: item }, {}])],
+        ['POST', '/api/v1/hf/orders/sync', pick([{ ...item, price: undefined }, { ...item, side: 'hold' }, { ...item, size: '-1' }])],
+        ['POST', '/api/v1/hf/orders/dead-cancel-all', pick([{ timeout: pick([0, 4, 86_401, -2, 5.5, '5', null]) }, { timeout: 5, symbols: pick(['NOPE', 'BTC-USDT,,', 'NOPE-USDT', Array.from({ length: 51 }, () => 'BTC-USDT').join(',')]) }, {}])],
+        ['DELETE', `/api/v1/hf/orders/cancel/${pick([none, 'x'])}?symbol=BTC-USDT&cancelSize=${pick(['1', '-1', '0', 'x', ''])}`, undefined],
+        ['DELETE', `/api/v1/hf/orders/sync/${pick([none, '%00'])}?symbol=${pick(['BTC-USDT', 'NOPE-USDT', ''])}`, undefined],
+        ['DELETE', `/api/v1/hf/orders/sync/client-order/${pick(['never-placed', 'a.b'])}?symbol=BTC-USDT`, undefined],
+        ['POST', '/api/v1/orders' + pick(['', '/test']), pick([{ ...item }, { ...item, clientOid: 'fz-c', tradeType: pick(['MARGIN_TRADE', 'X']) }, { ...item, clientOid: 'a b' }])],
+        ['POST', '/api/v1/orders/multi', pick([{ symbol: 'BTC-USDT', orderList: [] }, { symbol: 'BTC-USDT', orderList: [{ ...item, symbol: 'ETH-USDT', clientOid: 'fz-m' }] }, { orderList: [{ ...item, clientOid: 'fz-m' }] }])],
+        ['DELETE', '/api/v1/' + pick([`orders/${none}`, 'order/client-order/never-placed', 'order/client-order/a.b', 'orders?tradeType=X']), undefined],
+        ['GET', '/api/v1/' + pick(['orders?status=open', 'orders?pageSize=5', 'orders?currentPage=0', 'fills?pageSize=501', 'fills?symbol=NOPE-USDT', `orders/${none}`, 'order/client-order/never-placed', 'hf/orders/active/page?symbol=BTC-USDT&pageSize=0']), undefined],
+      ] as const);
+      return { method: r[0], path: r[1], body: r[2] === undefined ? '' : JSON.stringify(r[2]), auth };
+    }
     default: {
       const body = JSON.stringify(noise(noise({ clientOid: pick(BAD_STRINGS), symbol: 'BTC-USDT', side: pick(['buy', 'sell', 'BUY', 0]), type: pick(['limit', 'market', 'stop']), stp: pick(['XX', 'dc', 1]), remark: 'r'.repeat(21) })));
       return { method: 'POST', path: '/api/v1/hf/orders/test', body, auth };
@@ -230,7 +249,7 @@ describe('sandbox server: fuzz', function () {
     const before = snapshot(sb, sb.credentials.uid);
     const statusCounts = new Map<number, number>();
     const codes = new Map<string, number>();
-    /** Codes answered per generator case of the endpoints beyond the spec (14..17), good auth only. */
+    /** Codes answered per generator case of the endpoints beyond the spec (14..18), good auth only. */
     const beyond = new Map<number, Set<string>>();
     const failures: string[] = [];
     let next = 0;
@@ -269,7 +288,7 @@ describe('sandbox server: fuzz', function () {
           const code = res.json.code;
           if (typeof code !== 'string') failures.push(`${r.method} ${r.path.slice(0, 80)} → no envelope: ${res.text.slice(0, 120)}`);
           else codes.set(code, (codes.get(code) ?? 0) + 1);
-          if (typeof code === 'string' && r.auth === 'good' && r.kind !== undefined && r.kind >= 14 && r.kind <= 17) {
+          if (typeof code === 'string' && r.auth === 'good' && r.kind !== undefined && r.kind >= 14 && r.kind <= 18) {
             let set = beyond.get(r.kind);
             if (set === undefined) beyond.set(r.kind, (set = new Set()));
             set.add(code);
@@ -289,6 +308,8 @@ describe('sandbox server: fuzz', function () {
     for (const k of [14, 15, 16]) assert.ok(beyond.get(k)?.has('400100'), `case ${k}: ${JSON.stringify([...(beyond.get(k) ?? [])])}`);
     assert.ok(beyond.get(14)?.has('900001'), 'unknown symbols on the new market routes');
     assert.ok(beyond.get(17)?.has('404000') && !beyond.get(17)?.has('200000'), `case 17: ${JSON.stringify([...(beyond.get(17) ?? [])])}`);
+    // the HF variants and the classic API refused every malformed or pointless request (GETs of nothing included)
+    assert.ok(beyond.get(18)?.has('400100') && beyond.get(18)?.has('900001') && !beyond.get(18)?.has('200000'), `case 18: ${JSON.stringify([...(beyond.get(18) ?? [])])}`);
     assert.equal(snapshot(sb, sb.credentials.uid), before);
     sb.state.exchange.checkInvariants();
     const inv = await rawRequest(sb.baseUrl, 'GET', '/sandbox/v1/invariants', { Authorization: `Bearer ${sb.adminToken}` });
