@@ -11,8 +11,8 @@
  * when the process dies). The cost, measured by `npm run bench -- package`, is the start of a Node process
  * (tens of ms), well inside the 500 ms a start may take.
  *
- * After readiness the child and its channel are unref'd: a test runner that forgot `close()` still exits
- * (the child then stops on the closed channel). `stop()` refs them again while it waits.
+ * After readiness the child, its IPC channel and its stderr pipe are unref'd: a test runner that forgot
+ * `close()` still exits (the child then stops on the closed channel). `stop()` refs them again while it waits.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 
@@ -113,16 +113,20 @@ export function launch(spec: LaunchSpec): Promise<Launched> {
         settled = true;
         clearTimeout(timer);
         // a forgotten close() must not keep the test runner alive: the child stops when the channel closes
-        child.unref();
-        child.channel?.unref();
+        const pipes = (on: boolean): void => {
+          for (const h of [child, child.channel, child.stderr as (NodeJS.ReadableStream & { ref?(): void; unref?(): void }) | null]) {
+            if (on) h?.ref?.();
+            else h?.unref?.();
+          }
+        };
+        pipes(false);
         resolve({
           ready: { baseUrl: m.baseUrl, credentials: m.credentials, adminToken: m.adminToken, warnings: m.warnings ?? [], stateDir: m.stateDir ?? null },
           pid: child.pid as number,
           exit: () => exitInfo,
           stop: async (graceMs) => {
             if (!alive()) return;
-            child.ref();
-            child.channel?.ref();
+            pipes(true);
             if (child.connected) child.send({ type: 'stop' });
             else child.kill('SIGTERM');
             const kill = setTimeout(() => {
