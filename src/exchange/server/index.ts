@@ -257,7 +257,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       journal = commitReset(store, fresh).journal;
       sim?.stop();
       sim = undefined;
-      feed?.close();
+      feed?.close('sandbox reset: reconnect for the fresh world');
       // a request that was still reading its body when the reset came runs on the old world, as if it had
       // come before the reset: what it changes must not reach the new journal
       state.attachJournal({ append: () => undefined });

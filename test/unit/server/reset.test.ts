@@ -136,11 +136,11 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
         ws.once('message', () => resolve());
         ws.once('error', reject);
       });
-      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      const closed = new Promise<string>((resolve) => ws.once('close', (code, reason) => resolve(`${code} ${reason.toString()}`)));
       const resetAt = sb.state.now();
       const r = await admin(sb, 'POST', '/sandbox/v1/reset');
       assert.equal(r.status, 200, r.text);
-      assert.equal(await closed, 1001);
+      assert.equal(await closed, '1001 sandbox reset: reconnect for the fresh world');
       // the bots are back on the fresh world and trade: its tape fills up
       const state = sb.state;
       const bots = () => [...state.users.values()].filter((u) => u.label.startsWith('sim-')).length;
