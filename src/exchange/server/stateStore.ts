@@ -480,6 +480,7 @@ export class StateStore implements JournalLike {
     if (this.closed) throw new Error('state store is closed');
     const next = this.gen + 1;
     const j = Journal.open<Command>(this.dir, { fileName: journalName(next), fsync: this.opts.fsync ?? false, create: { gen: next, base: null, start: 0 } }).journal;
+    // a background snapshot of the old world is of no use now (one that completes anyway is ignored: snapshotBuild.ts)
     try {
       for (const c of commands) j.append(c);
       j.sync();
@@ -489,13 +490,13 @@ export class StateStore implements JournalLike {
       fs.rmSync(path.join(this.dir, journalName(next)), { force: true });
       throw e;
     }
+    this.stopBuild();
     this.journal.close();
     this.journal = j;
     this.gen = next;
     this.state = state;
     state.attachJournal(this);
-    this.dueRecords = this.opts.snapshotEveryRecords ?? DEFAULT_SNAPSHOT_EVERY_RECORDS;
-    this.dueBytes = this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
+    this.resetDue();
     const files = scan(this.dir);
     for (const [g, f] of [...files.snapshots, ...files.journals, ...files.bad]) if (g < next) fs.rmSync(path.join(this.dir, f), { force: true });
   }

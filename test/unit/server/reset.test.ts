@@ -20,6 +20,11 @@ function sections(s: SandboxState): { name: string; records: unknown[] }[] {
   return s.exportSections().map((x) => ({ name: x.name, records: [...x.records] }));
 }
 
+/** Every user with a key (uid, key, label) and its balances: what a client can see of a state. */
+function usersAndBalances(s: SandboxState): unknown[] {
+  return [...s.users.values()].filter((u) => u.apiSecret !== '').map((u) => [u.uid, u.apiKey, u.label, s.exchange.accounts(u.uid).map((a) => `${a.type} ${a.currency} ${a.balance} ${a.holds}`)]);
+}
+
 /** The `user.create` args of the default user of `sb` with its starting balances (built from its public credentials). */
 function defaultUserOf(sb: RunningSandbox) {
   const c = sb.credentials;
@@ -217,6 +222,38 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
         assert.equal((await signed(sb2, other, 'GET', '/api/v1/accounts')).json.code, '400003');
         const gens = fs.readdirSync(dir).filter((f) => /^(snapshot|journal)-/.test(f)).map((f) => Number(/-(\d{8})\./.exec(f)?.[1]));
         assert.ok(Math.min(...gens) >= 2, `left: ${fs.readdirSync(dir).join(', ')}`);
+      } finally {
+        await sb2.close();
+      }
+    });
+
+    it('background snapshots: a reset during one, a stale snapshot of the old world back in the dir, then rotations of the reset world; the restart has the reset world', async () => {
+      const sb = await startTestSandbox({ stateDir: dir, seed: 6, snapshotEveryRecords: 10, backgroundSnapshots: true });
+      const store = sb.store as NonNullable<RunningSandbox['store']>;
+      for (let i = 0; i < 12; i++) await createUser(sb);
+      await store.idle();
+      assert.equal(store.lastRotation?.background, true, 'the worker wrote the old world\'s snapshot');
+      const stale = fs.readdirSync(dir).filter((f) => /^snapshot-\d{8}\.snap$/.test(f)).map((f) => [f, fs.readFileSync(path.join(dir, f))] as const);
+      assert.ok(stale.length > 0);
+      const old = await createUser(sb); // the 10th record since that rotation: another background build starts
+      assert.equal((await admin(sb, 'POST', '/sandbox/v1/reset')).status, 200);
+      const resetGen = store.generation;
+      // as if a build stopped by the reset had completed its (old world's) snapshot anyway
+      for (const [f, bytes] of stale) fs.writeFileSync(path.join(dir, f), bytes);
+      for (let i = 0; i < 25; i++) await createUser(sb);
+      await store.idle();
+      assert.equal(store.lastRotation?.background, true);
+      assert.ok((store.lastRotation?.gen ?? 0) > resetGen, `a snapshot of the reset world was written (gen ${store.lastRotation?.gen} > ${resetGen})`);
+      assert.ok(fs.existsSync(path.join(dir, `snapshot-${String(store.lastRotation?.gen).padStart(8, '0')}.snap`)));
+      // (a replica's manual clock starts at its own wall time, so clock fields differ: compare users, keys and money)
+      const want = usersAndBalances(sb.state);
+      assert.equal(want.length, 26, 'the default user and the 25 made after the reset');
+      store.abandon(); // no closing snapshot: the restart reads the worker's snapshot and the journal after it
+      await sb.close();
+      const sb2 = await startTestSandbox({ stateDir: dir, seed: 6 });
+      try {
+        assert.deepStrictEqual(usersAndBalances(sb2.state), want);
+        assert.equal((await signed(sb2, old, 'GET', '/api/v1/accounts')).json.code, '400003');
       } finally {
         await sb2.close();
       }
