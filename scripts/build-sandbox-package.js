@@ -3,6 +3,7 @@
 // sources into DIR (default dist-sandbox/), ready for `npm pack DIR` / `npm publish DIR`:
 //   cli.js          the sandbox CLI (src/exchange/cli.ts), one minified CJS bundle: zod, ws… inside, so the
 //                   package has NO dependencies and installs offline; `bin: spotdesk-sandbox`
+//   sandbox-snapshot-worker.js  the worker thread that writes the state dir's snapshots in the background
 //   index.cjs/.mjs  the test-runner API (src/sandboxApi/index.ts), CommonJS and ES module
 //   index.d.cts/.d.mts  its declarations (one self-contained file, emitted by TypeScript from index.ts)
 //   cli-flags.json  which optional CLI flags this cli.js understands (asked from its own parseArgs), so the
@@ -92,6 +93,8 @@ async function build(outDir = DEFAULT_OUT) {
   const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', sourcemap: false };
   await esbuild.build({ ...common, entryPoints: ['src/exchange/cli.ts'], outfile: path.join(outDir, 'cli.js'), format: 'cjs', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [zodEnglishOnly] });
   fs.chmodSync(path.join(outDir, 'cli.js'), 0o755);
+  // the thread that writes snapshots in the background: the CLI loads it from beside itself (snapshotWorker.ts)
+  await esbuild.build({ ...common, entryPoints: ['src/exchange/server/snapshotWorkerEntry.ts'], outfile: path.join(outDir, 'sandbox-snapshot-worker.js'), format: 'cjs', minify: true, plugins: [zodEnglishOnly] });
   const flags = probeCliFlags(path.join(outDir, 'cli.js'));
   fs.writeFileSync(path.join(outDir, 'cli-flags.json'), JSON.stringify(flags, null, 2) + '\n');
   const api = { ...common, entryPoints: ['src/sandboxApi/index.ts'], minify: false, legalComments: 'none' };
@@ -121,7 +124,7 @@ async function build(outDir = DEFAULT_OUT) {
       },
       './package.json': './package.json',
     },
-    files: ['cli.js', 'cli-flags.json', 'index.cjs', 'index.mjs', 'index.d.cts', 'index.d.mts'],
+    files: ['cli.js', 'sandbox-snapshot-worker.js', 'cli-flags.json', 'index.cjs', 'index.mjs', 'index.d.cts', 'index.d.mts'],
     sideEffects: false,
   };
   fs.writeFileSync(path.join(outDir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');

@@ -19,6 +19,8 @@
  * modules (./options.ts, ./launch.ts) do not appear in it. Guide: docs/bots.md.
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkOptions, cliArgs, OptionProblem, parseCliFlags, type CliFlags } from './options';
@@ -48,7 +50,10 @@ export interface SandboxStartOptions {
    * ({@link StateDirLockedError}).
    */
   stateDir?: string;
-  /** Serve HTTPS/WSS. Only where the bundled CLI has `--tls`, else {@link InvalidOptionError}. */
+  /**
+   * Serve HTTPS and WSS with a certificate signed by a local CA the sandbox keeps in `stateDir` (`ca.pem`, see
+   * {@link Sandbox.caPath}): needs a `stateDir`, and a bundled CLI with `--tls` — else {@link InvalidOptionError}.
+   */
   tls?: boolean;
   /** A world file (currencies, symbols). Only where the bundled CLI has `--world`, else {@link InvalidOptionError}. */
   world?: string;
@@ -156,8 +161,13 @@ export interface SandboxAdmin {
 export interface Sandbox {
   /** REST base URL, e.g. 'http://127.0.0.1:41234' (KuCoin's https://api.kucoin.com). */
   readonly baseUrl: string;
-  /** WebSocket endpoint ('ws://…/ws'); clients normally get it from POST /api/v1/bullet-public|private. */
+  /** WebSocket endpoint ('ws://…/ws', 'wss://…/ws' with TLS); clients normally get it from POST /api/v1/bullet-public|private. */
   readonly wsUrl: string;
+  /**
+   * With `tls`: the CA certificate (PEM file, STATE_DIR/ca.pem) your clients must trust — e.g.
+   * `NODE_EXTRA_CA_CERTS` for a child process, `REQUESTS_CA_BUNDLE` for Python; null without TLS.
+   */
+  readonly caPath: string | null;
   /** The default user's key: funded with 100 000 USDT, 2 BTC, 20 ETH… in main and trade. Kept across resets. */
   readonly credentials: SandboxKey;
   /** Bearer token of the admin API (a secret). */
@@ -329,11 +339,21 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
     const x = proc.exit();
     return x ? new SandboxClosedError(`the sandbox process ${proc.pid} exited (${x.signal ?? `code ${x.code}`}); start another with startSandbox() (pass a log function to see why)`) : undefined;
   };
-  const call = adminCaller(ready.baseUrl, ready.adminToken, gone);
+  let ca: string | undefined;
+  if (ready.caPath) {
+    try {
+      ca = fs.readFileSync(ready.caPath, 'utf8');
+    } catch (e) {
+      await proc.stop(5_000);
+      throw new SandboxStartError(`the sandbox's CA certificate ${ready.caPath} cannot be read: ${(e as Error).message}`);
+    }
+  }
+  const { call, agent } = adminTransport(ready.baseUrl, ready.adminToken, ca, gone);
   const c = ready.credentials;
   const sb: Sandbox = {
     baseUrl: ready.baseUrl,
     wsUrl: `${ready.baseUrl.replace(/^http/, 'ws')}/ws`,
+    caPath: ready.caPath ?? null,
     credentials: Object.freeze({ uid: c.uid, apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion }),
     adminToken: ready.adminToken,
     admin: adminApi(call, c.uid),
@@ -350,6 +370,7 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
     async close() {
       if (closed) return;
       closed = true;
+      agent.destroy();
       await proc.stop(5_000);
     },
   };
@@ -360,28 +381,55 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
 
 type AdminCall = (method: string, route: string, body?: unknown) => Promise<unknown>;
 
-/** One admin request: the `{code, data}` envelope's data, or a SandboxAdminError / SandboxClosedError. */
-function adminCaller(baseUrl: string, token: string, gone: () => SandboxClosedError | undefined): AdminCall {
-  return async (method, route, body) => {
+/** An admin caller and the keep-alive agent it uses (destroyed by close()). */
+interface AdminTransport {
+  call: AdminCall;
+  agent: http.Agent;
+}
+
+/**
+ * One admin request over node:http / node:https (trusting `ca`, the sandbox's own CA, with TLS): the
+ * `{code, data}` envelope's data, or a SandboxAdminError / SandboxClosedError. Idle keep-alive sockets never
+ * hold the caller's process open.
+ */
+function adminTransport(baseUrl: string, token: string, ca: string | undefined, gone: () => SandboxClosedError | undefined): AdminTransport {
+  const secure = baseUrl.startsWith('https:');
+  const agent = secure ? new https.Agent({ keepAlive: true, ca }) : new http.Agent({ keepAlive: true });
+  const call: AdminCall = async (method, route, body) => {
     const g = gone();
     if (g) throw g;
-    let res: Response;
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    let res: { status: number; text: string };
     try {
-      res = await fetch(`${baseUrl}${route}`, {
-        method,
-        redirect: 'error',
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
+      res = await new Promise((resolve, reject) => {
+        const req = (secure ? https : http).request(
+          `${baseUrl}${route}`,
+          { method, agent, headers: { authorization: `Bearer ${token}`, ...(text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }) } },
+          (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+            r.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(text);
       });
     } catch (e) {
       throw gone() ?? new SandboxAdminError(0, '', `admin ${method} ${route}: the sandbox at ${baseUrl} did not answer (${(e as Error).message})`);
     }
-    const env = (await res.json().catch(() => undefined)) as { code?: string; msg?: string; data?: unknown } | undefined;
-    if (!res.ok || env?.code !== '200000') {
+    let env: { code?: string; msg?: string; data?: unknown } | undefined;
+    try {
+      env = JSON.parse(res.text) as typeof env;
+    } catch {
+      env = undefined;
+    }
+    if (res.status !== 200 || env?.code !== '200000') {
       throw new SandboxAdminError(res.status, env?.code ?? '', `admin ${method} ${route} refused (HTTP ${res.status}${env?.code ? `, ${env.code}` : ''}): ${env?.msg ?? 'no message'}`);
     }
     return env.data;
   };
+  return { call, agent };
 }
 
 /** The {@link SandboxAdmin} of a sandbox whose default user is `defaultUid`. */

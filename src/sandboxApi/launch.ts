@@ -35,6 +35,8 @@ export interface LaunchReady {
   adminToken: string;
   warnings: string[];
   stateDir: string | null;
+  /** With --tls: the CA certificate file (null in memory); absent without --tls. */
+  caPath?: string | null;
 }
 
 /** Why the process did not start. */
@@ -121,7 +123,7 @@ export function launch(spec: LaunchSpec): Promise<Launched> {
         };
         pipes(false);
         resolve({
-          ready: { baseUrl: m.baseUrl, credentials: m.credentials, adminToken: m.adminToken, warnings: m.warnings ?? [], stateDir: m.stateDir ?? null },
+          ready: { baseUrl: m.baseUrl, credentials: m.credentials, adminToken: m.adminToken, warnings: m.warnings ?? [], stateDir: m.stateDir ?? null, caPath: m.caPath },
           pid: child.pid as number,
           exit: () => exitInfo,
           stop: async (graceMs) => {

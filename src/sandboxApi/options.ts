@@ -134,6 +134,8 @@ export function cliArgs(o: CheckedOptions, flags: CliFlags): string[] {
   args.push(...marketArgs(o.market, flags));
   if (o.tls) {
     if (!flags.tls) throw new OptionProblem('tls', 'tls: this build of spotdesk-sandbox serves plain HTTP only (its CLI has no --tls); leave tls out, or update spotdesk-sandbox');
+    // in memory the CA exists only inside the sandbox: no client could trust its certificate
+    if (o.stateDir === null) throw new OptionProblem('tls', 'tls: needs a stateDir, where the sandbox writes the CA certificate (ca.pem) your clients must trust; pass stateDir too');
     args.push('--tls');
   }
   if (o.world !== undefined) {

@@ -47,7 +47,8 @@ describe('spotdesk-sandbox typed errors', function () {
       [{ log: 'stderr' }, 'log', /log must be a function/],
       [{ startTimeoutMs: 5 }, 'startTimeoutMs', /startTimeoutMs must be an integer from 100/],
     ];
-    if (!pkg.flags.tls) cases.push([{ tls: true }, 'tls', /tls: this build of spotdesk-sandbox serves plain HTTP only \(its CLI has no --tls\)/]);
+    if (!pkg.flags.tls) cases.push([{ tls: true, stateDir: 'state' }, 'tls', /tls: this build of spotdesk-sandbox serves plain HTTP only \(its CLI has no --tls\)/]);
+    else cases.push([{ tls: true }, 'tls', /tls: needs a stateDir, where the sandbox writes the CA certificate/]);
     if (!pkg.flags.world) cases.push([{ world: 'w.json' }, 'world', /its CLI has no --world/]);
     for (const [options, option, message] of cases) {
       await assert.rejects(pkg.api.startSandbox(options as never), (e: unknown) => {

@@ -56,7 +56,8 @@ describe('spotdesk-sandbox options', () => {
   });
 
   it('tls and world: passed on where the CLI has the flag, refused (not dropped) where it does not', () => {
-    const o = checkOptions({ tls: true, world: 'w.json' });
+    assert.throws(() => cliArgs(checkOptions({ tls: true }), { ...NO_FLAGS, tls: true }), (e: unknown) => e instanceof OptionProblem && e.option === 'tls' && /needs a stateDir/.test(e.message));
+    const o = checkOptions({ tls: true, world: 'w.json', stateDir: '/s' });
     assert.throws(() => cliArgs(o, NO_FLAGS), (e: unknown) => e instanceof OptionProblem && e.option === 'tls');
     assert.throws(() => cliArgs(o, { ...NO_FLAGS, tls: true }), (e: unknown) => e instanceof OptionProblem && e.option === 'world');
     const args = cliArgs(o, { ...NO_FLAGS, tls: true, world: true });

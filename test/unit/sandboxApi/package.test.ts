@@ -83,12 +83,12 @@ describe('spotdesk-sandbox package: packed, installed in a project outside the r
 
   it('the tarball is ≤ 2 MB and holds the built files only; the package has no dependencies and no vscode', () => {
     assert.ok(packed.size <= MAX_TARBALL_BYTES, `tarball ${packed.size} bytes`);
-    assert.deepStrictEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'cli-flags.json', 'cli.js', 'index.cjs', 'index.d.cts', 'index.d.mts', 'index.mjs', 'package.json']);
+    assert.deepStrictEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'cli-flags.json', 'cli.js', 'index.cjs', 'index.d.cts', 'index.d.mts', 'index.mjs', 'package.json', 'sandbox-snapshot-worker.js']);
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'spotdesk-sandbox', 'package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.private, undefined);
     assert.deepStrictEqual(manifest.bin, { 'spotdesk-sandbox': 'cli.js' });
-    for (const f of ['cli.js', 'index.cjs', 'index.mjs']) {
+    for (const f of ['cli.js', 'sandbox-snapshot-worker.js', 'index.cjs', 'index.mjs']) {
       const text = fs.readFileSync(path.join(project, 'node_modules', 'spotdesk-sandbox', f), 'utf8');
       assert.doesNotMatch(text, /require\(["']vscode["']\)|from ["']vscode["']/, f);
     }
