@@ -71,6 +71,8 @@ function emitDeclarations() {
     strict: true,
     skipLibCheck: true,
     types: ['node'],
+    // resolved from this repository wherever the script is run from
+    typeRoots: [path.join(ROOT, 'node_modules', '@types')],
     removeComments: false,
   });
   let text;
