@@ -240,7 +240,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     };
 
     // What serves a state: the feed and the request handler (rebuilt for the fresh state of a reset).
-    worlds = new FreshWorlds({ seed, manualClock, defaultUser: defaultUserArgs(user, DEFAULT_BALANCES), fastReset: opts.fastReset, log });
+    worlds = new FreshWorlds({ seed, manualClock, clock: () => state.now(), defaultUser: defaultUserArgs(user, DEFAULT_BALANCES), fastReset: opts.fastReset, log });
     const bind = (): void => {
       const ws = new Feed(state, { log, ...opts.feed });
       feed = ws;

@@ -62,6 +62,11 @@ export interface FreshWorldOptions {
   manualClock: boolean;
   /** The default user to recreate. */
   defaultUser: DefaultUserArgs;
+  /**
+   * The running sandbox's clock (ms): a manual clock's fresh world starts at it, so a reset neither moves time
+   * back nor jumps it to the wall clock (a manual clock may have been started in the past). Default: the wall clock.
+   */
+  clock?: () => number;
   /** Keep one fresh world ready at all times (see the module doc). Default false. */
   fastReset?: boolean;
   /** Notes (a failed preparation). */
@@ -82,7 +87,7 @@ export class FreshWorlds {
   /** Build a fresh world now (≈ 25–40 ms): `world.seed`, then the default user, at the clock's current time. */
   build(): FreshWorld {
     const journal = new MemoryJournal();
-    const state = new SandboxState({ manualClock: this.opts.manualClock });
+    const state = new SandboxState({ manualClock: this.opts.manualClock, ...(this.opts.manualClock && this.opts.clock ? { startTime: this.opts.clock() } : {}) });
     state.attachJournal(journal);
     state.run('world.seed', { seed: this.opts.seed });
     state.run('user.create', this.opts.defaultUser);

@@ -87,6 +87,17 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
       assert.deepStrictEqual(sections(sb.state), sections(ref));
     });
 
+    it('a manual clock started in the past stays there: the fresh world does not jump to the wall clock', async () => {
+      const start = Date.UTC(2018, 5, 1);
+      sb = await startTestSandbox({ startTime: start, fastReset: true });
+      await new Promise((res) => setImmediate(res)); // the prepared world is built at the sandbox's clock
+      assert.equal((await admin(sb, 'POST', '/sandbox/v1/clock', { advanceMs: 5_000 })).status, 200);
+      const r = await admin(sb, 'POST', '/sandbox/v1/reset');
+      assert.equal((r.json.data as { now: number }).now, start + 5_000);
+      assert.equal(sb.state.now(), start + 5_000);
+      assert.equal((sb.state.defaultUser() as { createdAt: number }).createdAt, start, 'seeded at the clock of the sandbox, not of the wall');
+    });
+
     it('after a reset: the default key works with its starting balances and no orders; every other key is refused; the status is open; the books are the seed\'s', async () => {
       sb = await startTestSandbox({ seed: 3 });
       const { other } = await makeHistory(sb);
