@@ -67,6 +67,12 @@ export default tseslint.config(
     files: ['src/exchange/cli.ts'],
     rules: layer([{ regex: '^\\.\\.?/(?!server(/|$))', message: msg('src/exchange/cli.ts imports src/exchange/server only') }]),
   },
+  // src/sandboxApi: the `spotdesk-sandbox` package's API; it runs the bundled CLI as a process and talks HTTP,
+  // so it imports nothing of ours (its declarations are published as one file).
+  {
+    files: ['src/sandboxApi/**/*.ts'],
+    rules: layer([{ regex: folder('api', 'exchange', 'shared', 'extension', 'webview', 'language'), message: msg('src/sandboxApi imports nothing of ours but src/sandboxApi') }]),
+  },
   // src/shared: pure code for extension and webviews; the pure modules of src/api; no Node APIs.
   {
     files: ['src/shared/**/*.ts'],

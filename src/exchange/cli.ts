@@ -12,6 +12,7 @@
  *   --tls              serve HTTPS and WSS with a certificate for 127.0.0.1, ::1 and localhost, signed by a
  *                      local CA created once as STATE_DIR/ca.pem (key ca-key.pem, 0600) and reused; with
  *                      --in-memory the CA lives in memory only and nothing is written (docs/sandbox.md "TLS")
+ *   --fast-reset       keep a freshly seeded world ready, so admin POST /sandbox/v1/reset answers in a few ms
  *   --verbose          log internal errors and notes to stderr
  *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
  *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
@@ -109,6 +110,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--tls':
         out.tls = true;
         break;
+      case '--fast-reset':
+        out.fastReset = true;
+        break;
       case '-h':
       case '--help':
         out.help = true;
@@ -121,7 +125,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--verbose]\n' +
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose]\n' +
   '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
   '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
   '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.';

@@ -43,6 +43,7 @@ export const COMMANDS = {
   addToWatchlist: 'spotdesk.addToWatchlist',
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
   simulateDeposit: 'spotdesk.simulateDeposit',
+  resetSandbox: 'spotdesk.resetSandbox',
   orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
   fillsRefresh: 'spotdesk.fills.refresh',
   fundingHistoryRefresh: 'spotdesk.fundingHistory.refresh',

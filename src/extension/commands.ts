@@ -39,6 +39,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const reg = guardedRegistrar(services.log);
 
   return [
+    // sandbox profile only; the implementation loads on first use (./resetSandbox.ts)
+    reg(COMMANDS.resetSandbox, async () => {
+      const { runResetSandbox } = await import('./resetSandbox');
+      return runResetSandbox(services, () => d.refreshAll());
+    }),
     reg(COMMANDS.selectProfile, async () => {
       const active = connection.profile();
       type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };

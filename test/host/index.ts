@@ -24,6 +24,8 @@ function loadSuites(): void {
   require('./history.test');
   require('./language.test');
   require('./live.test');
+  // last: a reset wipes the sandbox users the suites above made
+  require('./sandboxReset.test');
 }
 
 /** Run every suite; rejects when a test failed. */

@@ -15,6 +15,7 @@
  * | GET /sandbox/v1/withdrawals?uid= | | WithdrawalRecord[] |
  * | POST /sandbox/v1/withdrawals/{withdrawalId}/fail | {reason?} | WithdrawalRecord (hold released) |
  * | GET /sandbox/v1/invariants | | {ok: true} or HTTP 500 {code: "500001", msg: first violation} |
+ * | POST /sandbox/v1/reset | {} | {seed, uid, now, tookMs, prepared}: back to the freshly seeded world, the default user's key kept (reset.ts) |
  * | GET /sandbox/v1/identity?nonce= (no Authorization) | | {sandbox: "spotdesk", pid, proof} (see {@link identityAnswer}) |
  */
 import type { IncomingMessage } from 'node:http';
@@ -25,6 +26,7 @@ import { ExchangeError } from '../core';
 import { ALL_PERMISSIONS, newKeyMaterial, randomHex, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord } from './state';
 import { parseBody } from './body';
 import { identityProof } from './stateLock';
+import type { ResetResult } from './reset';
 
 /** Context of an admin request. */
 export interface AdminContext {
@@ -32,6 +34,8 @@ export interface AdminContext {
   adminToken: string;
   log: (line: string) => void;
   onClockMoved?: () => void;
+  /** Reset the sandbox to its freshly seeded world (reset.ts); absent where the server cannot (HTTP 404 then). */
+  onReset?: () => ResetResult;
 }
 
 
@@ -57,6 +61,9 @@ export const AdminWhitelist = z.object({
 export const AdminFees = z.object({ takerFeeRate: Decimal, makerFeeRate: Decimal });
 /** POST /sandbox/v1/clock body. */
 export const AdminClock = z.object({ advanceMs: z.number().int().min(0).max(10 * 365 * 24 * 3600 * 1000) });
+
+/** POST /sandbox/v1/reset body: nothing (an empty object or no body). */
+export const AdminReset = z.object({}).strict();
 
 /** Loopback addresses accepted by the admin API. */
 export function isLoopback(addr: string | undefined): boolean {
@@ -155,6 +162,12 @@ export function handleAdmin(ctx: AdminContext, req: IncomingMessage, method: str
     if ((mm = /^POST \/sandbox\/v1\/withdrawals\/([^/]+)\/fail$/.exec(route))) {
       const p = parse(z.object({ reason: z.string().max(200).optional() }), body);
       return ok(state.run('withdrawal.release', { withdrawalId: decodeURIComponent(mm[1]), reason: p.reason ?? 'failed by admin' }));
+    }
+    if (route === 'POST /sandbox/v1/reset' && ctx.onReset) {
+      parse(AdminReset, body);
+      const r = ctx.onReset();
+      ctx.log(`sandbox: admin reset to the seeded world (seed ${r.seed}) in ${r.tookMs.toFixed(1)} ms`);
+      return ok(r);
     }
     if (route === 'GET /sandbox/v1/invariants') {
       try {

@@ -61,6 +61,8 @@ export interface PipelineOptions {
   onClockMoved?: () => void;
   /** The WebSocket feed (its tokens are handed out by the bullet endpoints). */
   feed?: Feed;
+  /** Serves admin POST /sandbox/v1/reset (reset.ts); without it that route is 404. */
+  onReset?: AdminContext['onReset'];
 }
 
 /** Thrown while reading a body that exceeds the cap. */
@@ -249,7 +251,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
 
   function handleAdminRequest(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, rawQuery: string): void {
     const run = (body: string): void => {
-      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved };
+      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved, onReset: opts.onReset };
       const r = handleAdmin(ctx, req, method, pathname, rawQuery, body);
       send(res, r.status, JSON.stringify(r.body), limiter.peek(clientIp(req), 'public'));
     };

@@ -31,7 +31,9 @@
  * previous one and its journals.
  *
  * ## Recovery
- * A start removes `.tmp` files, then tries the snapshots newest first: the first that reads back whole
+ * A start removes `.tmp` files and, when a reset (reset.ts, {@link StateStore.startOver}) began a generation
+ * above 0 on the empty state, every file of the generations before the newest such one; then it tries the
+ * snapshots newest first: the first that reads back whole
  * (every record's CRC, the end record's count and SHA-256, the core's and the sections' own consistency
  * checks) is the base; an unusable one is renamed `.bad` with a warning. Then every journal from the base's
  * generation on is replayed in order (streamed), each one's `start` checked against the commands counted so
@@ -136,6 +138,19 @@ function peekHeader(file: string): JournalHeader | null {
 }
 
 /**
+ * The newest generation above 0 whose journal starts from the empty state (`base: null`): where a reset
+ * (StateStore.startOver) began the state dir's history anew; 0 when there is none. Rotation never writes
+ * such a header above generation 0, so it marks resets only.
+ */
+function newestResetGeneration(dir: string, journals: Map<number, string>): number {
+  let newest = 0;
+  for (const [g, f] of journals) {
+    if (g > newest && peekHeader(path.join(dir, f))?.base === null) newest = g;
+  }
+  return newest;
+}
+
+/**
  * The state dir of a running sandbox: the current journal (appends go here: it is the state's
  * JournalLike), rotation and clean shutdown (see the module doc).
  */
@@ -152,7 +167,7 @@ export class StateStore implements JournalLike {
 
   private constructor(
     readonly dir: string,
-    private readonly state: SandboxState,
+    private state: SandboxState,
     private journal: Journal<Command>,
     private gen: number,
     private readonly opts: StateStoreOptions,
@@ -182,6 +197,13 @@ export class StateStore implements JournalLike {
     for (const f of files.tmp) {
       warnings.push(`removed ${f}: a snapshot whose writing was interrupted`);
       fs.rmSync(path.join(dir, f), { force: true });
+    }
+    // 0. a reset (reset.ts) began a generation on the empty state: nothing before it counts (its deletion
+    //    may have been cut short by the death of the process)
+    const resetGen = newestResetGeneration(dir, files.journals);
+    if (resetGen > 0) {
+      for (const [g, f] of [...files.snapshots, ...files.journals, ...files.bad]) if (g < resetGen) fs.rmSync(path.join(dir, f), { force: true });
+      files = scan(dir);
     }
     // 1. the newest usable snapshot
     let state: SandboxState | undefined;
@@ -444,6 +466,39 @@ export class StateStore implements JournalLike {
     if (this.journal.records > 0 || wasBuilding) this.rotate();
     this.closed = true;
     this.journal.close();
+  }
+
+  /**
+   * Start the state dir's history over with `state` (a sandbox reset, reset.ts): `commands` — the ones that
+   * built `state` from the empty state — become the next generation's journal, with `base: null, start: 0`
+   * in its header; once it and the directory are synced, appends go to it, `state` is the state snapshots are
+   * taken of, and every file of the generations before it is deleted. A start finding such a generation
+   * ignores (and deletes) everything before it (see {@link StateStore.open}).
+   * @throws Error when the new journal cannot be written (nothing changed then)
+   */
+  startOver(state: SandboxState, commands: readonly Command[]): void {
+    if (this.closed) throw new Error('state store is closed');
+    const next = this.gen + 1;
+    const j = Journal.open<Command>(this.dir, { fileName: journalName(next), fsync: this.opts.fsync ?? false, create: { gen: next, base: null, start: 0 } }).journal;
+    // a background snapshot of the old world is of no use now (one that completes anyway is ignored: snapshotBuild.ts)
+    try {
+      for (const c of commands) j.append(c);
+      j.sync();
+      fsyncDir(this.dir);
+    } catch (e) {
+      j.close();
+      fs.rmSync(path.join(this.dir, journalName(next)), { force: true });
+      throw e;
+    }
+    this.stopBuild();
+    this.journal.close();
+    this.journal = j;
+    this.gen = next;
+    this.state = state;
+    state.attachJournal(this);
+    this.resetDue();
+    const files = scan(this.dir);
+    for (const [g, f] of [...files.snapshots, ...files.journals, ...files.bad]) if (g < next) fs.rmSync(path.join(this.dir, f), { force: true });
   }
 
   /** Close without the final snapshot (start-up failed). */

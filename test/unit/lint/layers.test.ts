@@ -37,6 +37,8 @@ const CASES: [file: string, forbidden: string, permitted: string][] = [
   ['src/webview/p/main.ts', "import { x } from '../../extension/connection';", "import { emptyDraft } from '../../shared/requestBuilder/protocol';"],
   ['src/language/x.ts', "import { draftToOrder } from '../shared/requestBuilder/protocol';", "import { validateOrder } from '../api/orderRules';"],
   ['src/language/x.ts', "import * as vscode from 'vscode';", "import { SpotClient } from '../api/client';"],
+  ['src/sandboxApi/x.ts', "import { startSandbox } from '../exchange/server/index';", "import { launch } from './launch';"],
+  ['src/sandboxApi/x.ts', "import type { SandboxIpcMessage } from '../exchange/cli';", "import { fork } from 'node:child_process';"],
   ['src/extension/x.ts', "import { OrderBookView } from '../webview/orderbook/view';", "import * as vscode from 'vscode';"],
 ];
 

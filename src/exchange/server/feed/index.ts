@@ -286,15 +286,15 @@ export class Feed {
     }
   }
 
-  /** Close every connection (code 1001) and stop; later upgrades get HTTP 404. */
-  close(): void {
+  /** Close every connection (code 1001, `reason`) and stop; later upgrades get HTTP 404. */
+  close(reason = 'sandbox shutting down'): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweepTimer);
     this.publisher.close();
     for (const c of this.conns) {
       c.dead = true;
-      c.ws.close(CLOSE_SHUTDOWN, 'sandbox shutting down');
+      c.ws.close(CLOSE_SHUTDOWN, reason);
       c.socket.destroy();
     }
     this.conns.clear();
