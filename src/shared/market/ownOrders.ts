@@ -64,6 +64,21 @@ export function ownLevels(orders: readonly OwnOrder[], priceIncrement: string, g
   return { asks, bids };
 }
 
+/**
+ * The user's waiting stop orders (GET /api/v1/stop-order `items`, KuCoin "Get Stop Orders List") as
+ * {@link OwnOrder}s for the panel: `stop` loss/entry with its `stopPrice`; `price` the limit it will be
+ * placed at, "0" for a market stop; `remain` its size. Orders without a size (a market stop by funds)
+ * or of another stop kind are left out (they have no size to show).
+ */
+export function ownStopOrders(items: ReadonlyArray<{ id: string; side: 'buy' | 'sell'; type: 'limit' | 'market'; price: string | null; size: string | null; stop: string; stopPrice: string }>): OwnOrder[] {
+  const out: OwnOrder[] = [];
+  for (const o of items) {
+    if ((o.stop !== 'loss' && o.stop !== 'entry') || o.size === null) continue;
+    out.push({ id: o.id, side: o.side, price: o.type === 'limit' && o.price !== null ? o.price : '0', remain: o.size, stop: o.stop, stopPrice: o.stopPrice });
+  }
+  return out;
+}
+
 /** A price line of the candle chart for the user's orders. */
 export interface OwnPriceLine {
   /** Stable key: `order:<side>:<price>` or `stop:<order id>`. */

@@ -5,7 +5,7 @@
  * price, a dashed one per stop trigger).
  */
 import { strict as assert } from 'assert';
-import { canonicalPrice, ownLevels, ownPriceLines } from '../../../src/shared/market/ownOrders';
+import { canonicalPrice, ownLevels, ownPriceLines, ownStopOrders } from '../../../src/shared/market/ownOrders';
 import { buildView } from '../../../src/shared/orderbook/viewModel';
 import type { OwnOrder } from '../../../src/shared/orderbook/protocol';
 
@@ -60,6 +60,22 @@ describe('own orders on the market panel (src/shared/market/ownOrders.ts)', () =
       { key: 'stop:s2', price: '70000', side: 'buy', kind: 'stop', title: 'Stop buy 0.1 at market' },
       { key: 'stop:s1', price: '64500', side: 'sell', kind: 'stop', title: 'Stop sell 0.5 → 64000' },
     ]);
+  });
+
+  it('waiting stop orders (GET /api/v1/stop-order items) become dashed trigger lines: limit price, or market', () => {
+    const base = { id: 'x', side: 'sell' as const, type: 'limit' as const, price: '64000', size: '0.5', stop: 'loss', stopPrice: '64500' };
+    const own = ownStopOrders([
+      base,
+      { ...base, id: 'm', side: 'buy', type: 'market', price: null, size: '0.1', stop: 'entry', stopPrice: '70000' },
+      { ...base, id: 'f', type: 'market', price: null, size: null }, // by funds: no size to show
+      { ...base, id: 'o', stop: 'oco' },
+    ]);
+    assert.deepEqual(own, [
+      { id: 'x', side: 'sell', price: '64000', remain: '0.5', stop: 'loss', stopPrice: '64500' },
+      { id: 'm', side: 'buy', price: '0', remain: '0.1', stop: 'entry', stopPrice: '70000' },
+    ]);
+    assert.deepEqual(ownPriceLines(own).map((l) => l.title), ['Stop buy 0.1 at market', 'Stop sell 0.5 → 64000']);
+    assert.equal(ownLevels(own, '0.1', '1').asks.size, 0);
   });
 
   it('no orders: no marks and no lines', () => {
