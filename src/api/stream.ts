@@ -16,7 +16,8 @@
  * through {@link StreamClient.messages} (an async iterator with a bounded queue). A frame that fails
  * its schema is counted (`stats.invalid`) and reported as an `invalid` event, never thrown.
  *
- * Events: `open` ({connectId}), `message` ({@link StreamData}), `reconnected`, `close`
+ * Events: `open` ({connectId, pingInterval, pingTimeout}: the token's ping cadence, ms), `pong` (a
+ * pong answered a ping: the connection is alive), `message` ({@link StreamData}), `reconnected`, `close`
  * ({code, reason}), `reconnecting` ({attempt, delayMs}: the n-th consecutive attempt starts in
  * `delayMs` ms), `invalid` (StreamDecodeError), `error` (Error: token fetch, connect failure,
  * server error message without a pending request).
@@ -300,6 +301,7 @@ export class StreamClient extends EventEmitter {
           return;
         case 'pong':
           this.stats.pongs++;
+          this.emit('pong');
           if (this.pongTimer) clearTimeout(this.pongTimer);
           this.pongTimer = undefined;
           return;
@@ -346,7 +348,7 @@ export class StreamClient extends EventEmitter {
     this.st = 'open';
     this.pingTimer = setInterval(() => this.ping(ws, pingTimeout), Math.max(50, pingInterval));
     this.pingTimer.unref?.();
-    this.emit('open', { connectId: this.connectId });
+    this.emit('open', { connectId: this.connectId, pingInterval, pingTimeout });
     this.firstOpen?.resolve();
     if (!reconnect) return;
     // Resubscribe everything (topics subscribed meanwhile are included), then tell books to resync.

@@ -15,9 +15,15 @@
  *   notional and the fee estimate follow; a limit buy at the ask warns that it crosses the spread.
  * - Keyboard: Ctrl+Alt+S / Ctrl+Alt+B (with the market panel active) pick the side and focus the
  *   ticket.
- * - A resting limit buy of the user's is marked in the book at its level.
- * - The layout collapses (Trades) and resizes (the book column's splitter), and the panel restores
- *   after "Developer: Reload Window" with its layout and interval.
+ * - A resting limit buy of the user's marks its row (a buy-coloured edge and the user's size there) and
+ *   draws a price line on the candle chart (its text alternative names it).
+ * - The workbench is 1366×768 with the side bar open: book, chart, depth, ticket (its Place button)
+ *   and tape are all in sight, without scrolling the panel.
+ * - While the stream is live the book is never called stale (the heartbeat decides, not book changes),
+ *   however quiet the market.
+ * - The layout collapses (Trades: the ticket takes its room) and resizes (the book column's splitter),
+ *   and the panel restores after "Developer: Reload Window" with its layout and interval; a market
+ *   opened afterwards starts with the layout chosen last (the extension's global state).
  * - An unreachable profile (http://127.0.0.1:9): the panel says polling with the reason and shows the
  *   failure with Retry — never a blank panel.
  * - The depth chart's hover crosshair, and screenshots of every scene in the three themes
@@ -107,6 +113,16 @@ async function countWebviewFocus(page: Page): Promise<(n: number) => Promise<voi
   };
 }
 
+/** Record every freshness state the panel shows from now on in `window.__freshness` (its current one first). */
+async function recordFreshness(f: Frame): Promise<void> {
+  await f.evaluate(() => {
+    const w = window as unknown as { __freshness: string[] };
+    const main = document.querySelector('main.ob')!;
+    w.__freshness = [main.getAttribute('data-freshness') ?? ''];
+    new MutationObserver(() => w.__freshness.push(main.getAttribute('data-freshness') ?? '')).observe(main, { attributes: true, attributeFilter: ['data-freshness'] });
+  });
+}
+
 /** Select a ticket side / read which is pressed. */
 const pressedSide = (f: Frame) => f.$eval('.mk-ticket-form', (e) => (e as HTMLElement).dataset.side ?? '');
 
@@ -133,7 +149,8 @@ async function main(): Promise<void> {
   const themes = (process.argv.slice(2).filter((a) => a in THEMES) as ThemeKey[]).length ? (process.argv.slice(2) as ThemeKey[]) : (['dark', 'light', 'hc'] as ThemeKey[]);
   const b = spawnSync(process.execPath, [path.join(cs.ROOT, 'esbuild.js')], { cwd: cs.ROOT, stdio: 'inherit' });
   if (b.status !== 0) throw new Error('build failed');
-  const wb = await startWorkbench(themes[0], { 'spotdesk.profiles': [OFFLINE] }, { width: 1600, height: 1000 });
+  // A 1366×768 screen (the side bar open): the panel must show every part without scrolling.
+  const wb = await startWorkbench(themes[0], { 'spotdesk.profiles': [OFFLINE] }, { width: 1366, height: 768 });
   const record = new FailureRecord('market');
   const page = record.watch(wb.page, 'workbench');
   let client: SpotClient | undefined;
@@ -176,6 +193,32 @@ async function main(): Promise<void> {
       // The chart bundle loaded and drew the history.
       await f.waitForFunction(() => /^Candlestick chart, 1min, \d+ candles/.test(document.querySelector('.mk-candles')?.getAttribute('aria-label') ?? ''), undefined, { timeout: 30_000 });
       assert.ok((await f.$$('.mk-candles canvas')).length > 0, 'lightweight-charts drew into canvases');
+      // From now on, every freshness state the panel shows is recorded (the stream stays live until the offline step).
+      await recordFreshness(f);
+    });
+
+    await step('1366×768: book, chart, depth, ticket and tape are all in sight, without scrolling the panel', async () => {
+      await f.waitForSelector('.mk-tape-row:not(.head):not([hidden])', { timeout: 30_000 });
+      const fit = await f.evaluate(() => {
+        const vw = document.documentElement.clientWidth;
+        const vh = document.documentElement.clientHeight;
+        const parts: Record<string, { top: number; bottom: number; left: number; right: number; height: number }> = {};
+        for (const sel of ['.mk-book', '.ob-grid .row.spread', '.mk-chart', '.mk-depth canvas', '.mk-ticket', '.mk-place', '.mk-tape', '.ob-footer']) {
+          const r = document.querySelector(sel)!.getBoundingClientRect();
+          parts[sel] = { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height };
+        }
+        return { vw, vh, scrollHeight: document.documentElement.scrollHeight, scrollWidth: document.documentElement.scrollWidth, parts, bids: document.querySelectorAll('.row.bid:not([hidden])').length };
+      });
+      assert.ok(fit.vw < 1366 && fit.vh < 768, `the panel is the editor area of a 1366×768 window: ${fit.vw}×${fit.vh}`);
+      assert.ok(fit.scrollHeight <= fit.vh && fit.scrollWidth <= fit.vw, `no scrolling: ${fit.scrollWidth}×${fit.scrollHeight} in ${fit.vw}×${fit.vh}`);
+      for (const [sel, r] of Object.entries(fit.parts)) {
+        assert.ok(r.top >= 0 && r.bottom <= fit.vh + 0.5 && r.left >= 0 && r.right <= fit.vw + 0.5, `${sel} in sight: ${JSON.stringify(r)} in ${fit.vw}×${fit.vh}`);
+        assert.ok(r.height > 0, `${sel} has a height`);
+      }
+      assert.ok(fit.parts['.mk-chart'].height >= 200, `candle chart ${fit.parts['.mk-chart'].height} px high`);
+      assert.ok(fit.parts['.mk-depth canvas'].height >= 100, `depth chart ${fit.parts['.mk-depth canvas'].height} px high`);
+      assert.ok(fit.parts['.mk-tape'].height >= 90, `tape ${fit.parts['.mk-tape'].height} px high`);
+      await scene(page, f, `market-${themes[0]}-1366x768`);
     });
 
     await step('a trade moves the book (sequence), the tape (the fill\'s row) and the chart (last candle)', async () => {
@@ -258,11 +301,26 @@ async function main(): Promise<void> {
       await f.waitForFunction(() => document.hasFocus(), undefined, { timeout: 15_000 });
     });
 
-    await step('the user\'s resting order is marked at its level', async () => {
+    await step('the user\'s resting order marks its row (edge, size) and draws a price line on the chart', async () => {
       const own = f.locator('.row.bid.own');
       await own.first().waitFor({ timeout: 30_000 });
-      assert.equal(dec.cmp((await own.first().locator('.price').innerText()).replace(/^● /, ''), restPrice), 0);
-      assert.match((await own.first().getAttribute('title')) ?? '', /Your resting order\(s\) here: 0\.0012 remaining/);
+      assert.equal(await own.count(), 1, 'one row marked');
+      assert.equal(dec.cmp(await own.locator('.price').innerText(), restPrice), 0);
+      assert.equal(await own.getAttribute('data-own'), '0.0012');
+      assert.equal(await own.getAttribute('title'), 'Your order here: 0.0012 BTC remaining');
+      // The size shows in the row, and the row's edge is in the buy colour.
+      const look = await own.evaluate((e) => ({ chip: getComputedStyle(e, '::after').content, edge: getComputedStyle(e).boxShadow, buy: getComputedStyle(e.querySelector('.price')!).color }));
+      assert.equal(look.chip, '"0.0012"');
+      assert.ok(look.edge.includes(look.buy), `edge ${look.edge} in the buy colour ${look.buy}`);
+      assert.equal(await f.locator('.row.ask.own').count(), 0, 'a buy marks no ask');
+      await f.waitForFunction((p) => (document.querySelector('.mk-candles')?.getAttribute('aria-label') ?? '').includes(`your orders: Buy 0.0012 at ${p}`), dec.normalize(restPrice), { timeout: 30_000 });
+    });
+
+    await step('the stream stayed live and the book was never called stale, however quiet the market was', async () => {
+      const seen = await f.evaluate(() => (window as unknown as { __freshness: string[] }).__freshness);
+      assert.deepEqual([...new Set(seen)], ['fresh'], `freshness states shown: ${seen.join(' → ')}`);
+      assert.equal(await text(f, '.mk-feed'), 'Stream · live');
+      assert.equal(await text(f, '.ob-fresh'), '');
     });
 
     for (const theme of themes) {
@@ -298,18 +356,22 @@ async function main(): Promise<void> {
     await step('the layout collapses (Trades) and resizes (the book column)', async () => {
       await f.evaluate(() => window.scrollTo(0, 0));
       const width0 = (await f.locator('.mk-bookcol').boundingBox())!.width;
-      // Drag the splitter 120 px to the right (boxes of frame elements are in page coordinates).
+      // Drag the splitter 40 px to the left (boxes of frame elements are in page coordinates): at
+      // 1366×768 the book column is already as wide as the chart and the ticket leave it.
       const split = (await f.locator('.mk-vsplit').boundingBox())!;
       const y = split.y + 40;
       await page.mouse.move(split.x + split.width / 2, y);
       await page.mouse.down();
-      await page.mouse.move(split.x + split.width / 2 + 120, y, { steps: 6 });
+      await page.mouse.move(split.x + split.width / 2 - 40, y, { steps: 6 });
       await page.mouse.up();
-      await f.waitForFunction((w) => Math.abs((document.querySelector('.mk-bookcol') as HTMLElement).getBoundingClientRect().width - (w + 120)) <= 2, width0);
+      await f.waitForFunction((w) => Math.abs((document.querySelector('.mk-bookcol') as HTMLElement).getBoundingClientRect().width - (w - 40)) <= 2, width0);
+      const ticket0 = (await f.locator('.mk-ticket').boundingBox())!.height;
       await f.locator('.mk-tape .mk-toggle').click();
       await f.waitForSelector('.mk-tape.collapsed');
       assert.equal(await f.getAttribute('.mk-tape .mk-toggle', 'aria-expanded'), 'false');
       assert.equal(await f.locator('.mk-tape .mk-section-body').isVisible(), false);
+      // The ticket takes the tape's room.
+      await f.waitForFunction((h) => (document.querySelector('.mk-ticket') as HTMLElement).getBoundingClientRect().height > h + 40, ticket0);
       await scene(page, f, name2('layout'));
     });
 
@@ -328,6 +390,16 @@ async function main(): Promise<void> {
       await f.waitForFunction(() => document.querySelector('.mk-feed')?.getAttribute('data-state') === 'live', undefined, { timeout: 60_000 });
       const tabs = (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).filter((t) => t.startsWith('Market:')).sort();
       assert.deepEqual(tabs, [`Market: ${SYMBOL}`, `Market: ${SYMBOL2}`]);
+      // A market opened now starts with the layout chosen last (the extension keeps it in its global state).
+      await openFromMarkets(page, info2.market, 'LTC-USDT');
+      const f3 = await marketFrame(page, 'LTC-USDT');
+      await f3.waitForSelector('.mk-tape.collapsed', { timeout: 30_000 });
+      const ltcTab = page.locator('.tabs-container .tab', { hasText: 'Market: LTC-USDT' });
+      await ltcTab.hover();
+      await ltcTab.locator('.tab-actions .action-label').click();
+      await ltcTab.waitFor({ state: 'detached', timeout: 15_000 });
+      await page.locator('.tabs-container .tab', { hasText: `Market: ${SYMBOL}` }).click();
+      f = await marketFrame(page, SYMBOL);
       // Expand the tape again for the next scenes.
       await f.locator('.mk-tape .mk-toggle').click();
       await f.waitForSelector('.mk-tape:not(.collapsed)');

@@ -174,7 +174,8 @@ async function main(): Promise<void> {
       const footer = await page.textContent('.ob-footer');
       assert.ok(footer?.includes(`Sequence ${last.sequence}`), footer ?? '');
       assert.equal(await page.textContent('.ob-title'), SYMBOL);
-      assert.equal(await page.isVisible('.banner.stale'), false);
+      assert.equal(await page.getAttribute('main.ob', 'data-freshness'), 'fresh');
+      assert.equal(await page.textContent('.ob-fresh'), '');
       const w = await page.evaluate(() => ({ stats: (window as unknown as Win).__orderbook.stats, state: (window as unknown as Win).__state }));
       assert.equal(w.stats.accepted, seen.length);
       assert.deepEqual(w.state, { symbol: SYMBOL, settings: { grouping: '1', depth: 20, interval: '1min' } });
@@ -268,20 +269,54 @@ async function main(): Promise<void> {
       assert.equal(label, '×10 (1)');
     });
 
-    await test('shows the stale state when updates stop and the service status when not open', async () => {
+    await test('shows the stale state when polled updates stop and the service status when not open', async () => {
       const page = pages.dark!;
-      assert.equal(await page.isVisible('.banner.stale'), false);
-      await page.waitForSelector('.banner.stale', { state: 'visible', timeout: 6000 });
-      assert.equal(await page.textContent('.banner.stale'), 'Stale: no update for more than 3 s');
-      assert.equal(await page.getAttribute('main.ob', 'data-freshness'), 'stale');
+      // No feed message: the book is judged as polled (every 500 ms here), stale after 3 s without an answer.
+      assert.equal(await page.getAttribute('main.ob', 'data-freshness'), 'fresh');
+      await page.waitForSelector('main.ob[data-freshness="stale"]', { timeout: 6000 });
+      assert.equal(await page.textContent('.ob-fresh'), 'Stale: no update for more than 3 s');
       await post(page, { type: 'status', status: 'cancelonly', msg: 'maintenance window' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'visible' });
       assert.equal(await page.textContent('.banner.status'), 'Service in cancel-only mode: maintenance window');
       await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-stale.png'), fullPage: true });
       await feed(page, await level2(sb));
-      await page.waitForSelector('.banner.stale', { state: 'hidden' });
+      await page.waitForSelector('main.ob[data-freshness="fresh"]');
+      assert.equal(await page.textContent('.ob-fresh'), '');
       await post(page, { type: 'status', status: 'open', msg: '' } satisfies ToWebview);
       await page.waitForSelector('.banner.status', { state: 'hidden' });
+    });
+
+    await test('a quiet market on a live stream is not stale (the heartbeat decides); a stream that stops beating is, and the line moves no row', async () => {
+      const page = await open('dark');
+      // The page's clock is set by the test (timers and frames keep running), so that 50 s pass at once.
+      const t0 = Date.now();
+      await page.clock.setFixedTime(t0);
+      await init(page, meta);
+      await post(page, { type: 'feed', mode: 'stream', state: 'live', reason: null } satisfies ToWebview);
+      await feed(page, await level2(sb));
+      const tops = () => page.evaluate(() => ['.row.bid:not([hidden])', '.row.ask:not([hidden])', '.row.spread', '.ob-grid'].map((sel) => document.querySelector(sel)!.getBoundingClientRect().top));
+      const tops0 = await tops();
+      const freshness = async (t: number, beat: boolean) => {
+        await page.clock.setFixedTime(t);
+        if (beat) await post(page, { type: 'heartbeat', staleAfterMs: 28_000 } satisfies ToWebview);
+        return page.evaluate(() => {
+          (window as unknown as Win).__orderbook.tick();
+          return document.querySelector('main.ob')!.getAttribute('data-freshness');
+        });
+      };
+      // 20 s without a single book change, the stream beating every 2 s (as /market/snapshot does): never stale.
+      for (let t = t0 + 2000; t <= t0 + 20_000; t += 2000) assert.equal(await freshness(t, true), 'fresh', `${t - t0} ms after the last book change`);
+      // The heartbeat stops: stale after its timeout (pingInterval + pingTimeout), and nothing moves.
+      assert.equal(await freshness(t0 + 20_000 + 28_000, false), 'fresh');
+      assert.equal(await freshness(t0 + 20_000 + 28_001, false), 'stale');
+      assert.equal(await page.textContent('.ob-fresh'), 'Stale: no stream heartbeat in 28 s');
+      assert.equal(await page.isVisible('.ob-fresh'), true);
+      await painted(page);
+      await page.screenshot({ path: path.join(SHOTS, 'orderbook-dark-stale-stream.png') });
+      assert.deepEqual(await tops(), tops0, 'the freshness line has its own place: no row moved');
+      assert.equal(await freshness(t0 + 50_000, true), 'fresh', 'a heartbeat makes it current again');
+      assert.deepEqual(await tops(), tops0);
+      await page.close();
     });
 
     await test('the book is keyboard navigable (roving tabindex over the grid rows)', async () => {

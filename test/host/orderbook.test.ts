@@ -110,6 +110,15 @@ describe('Order book panel', function () {
     assert.ok(handle.postedCount >= 2);
   });
 
+  it('relays the stream\'s heartbeat to the webview while the book is live (a quiet book is not a stale stream)', async () => {
+    assert.ok(handle);
+    await waitFor('the book live on the stream', () => handle!.feed.mode === 'stream' && handle!.feed.state === 'live', 30_000);
+    const n = handle.heartbeatsPosted;
+    // The sandbox publishes /market/snapshot every 2 s and answers pings: the connection beats whether or not the book changes.
+    await waitFor('two more heartbeats posted', () => handle!.heartbeatsPosted >= n + 2, 15_000);
+    assert.ok(!handle.posted.some((m) => m.type === 'heartbeat'), 'heartbeats are not kept in the message log');
+  });
+
   it('reveals the existing panel instead of opening a second one', async () => {
     const again = await openMarketPanel('btc-usdt');
     assert.strictEqual(again, handle);

@@ -41,6 +41,22 @@ export interface FeedStatus {
   readonly since: number;
 }
 
+/**
+ * Heartbeat timeout assumed until a connection's token says otherwise, ms: KuCoin's `pingInterval`
+ * (18 s) + `pingTimeout` (10 s). The client gives a connection up after that long without a pong.
+ */
+export const HEARTBEAT_TIMEOUT_MS = 28_000;
+
+/**
+ * A sign of life of a connection: its welcome, a pong, or a data message; `at` local ms; `timeoutMs`
+ * the connection's heartbeat timeout (`pingInterval + pingTimeout`).
+ */
+export interface Heartbeat {
+  readonly kind: 'welcome' | 'pong' | 'message';
+  readonly at: number;
+  readonly timeoutMs: number;
+}
+
 /** Time without a connection after which consumers fall back to polling, ms. */
 export const FALLBACK_AFTER_MS = 4000;
 
@@ -106,6 +122,9 @@ export class StreamChannel {
   private readonly handlers = new Map<string, Set<(m: StreamData) => void>>();
   private readonly statusEmitter = new Emitter<FeedStatus>();
   private readonly syncedEmitter = new Emitter<void>();
+  private readonly heartbeatEmitter = new Emitter<Heartbeat>();
+  /** The connection's heartbeat timeout (`pingInterval + pingTimeout` of its token), ms. */
+  private beatTimeoutMs = HEARTBEAT_TIMEOUT_MS;
   private st: FeedStatus;
   private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -117,6 +136,12 @@ export class StreamChannel {
    * consumers reload from REST what may have changed while it was down.
    */
   readonly onSynced = this.syncedEmitter.event;
+  /**
+   * Fires whenever the connection shows it is alive: the welcome, every pong and every data message
+   * (of any topic). Consumers judge staleness by it rather than by changes of their data: a quiet
+   * market sends no book updates, but its connection keeps beating.
+   */
+  readonly onHeartbeat = this.heartbeatEmitter.event;
   /** Counters: data messages received, connections made, reconnect attempts. */
   readonly stats = { messages: 0, connections: 0, reconnectAttempts: 0, fallbacks: 0 };
 
@@ -210,6 +235,7 @@ export class StreamChannel {
     this.setState('idle', null);
     this.statusEmitter.clear();
     this.syncedEmitter.clear();
+    this.heartbeatEmitter.clear();
   }
 
   private release(topic: string): void {
@@ -249,9 +275,14 @@ export class StreamChannel {
     const c = this.opts.create({ token: this.opts.token, privateChannel: this.opts.name === 'private' });
     this.client = c;
     let first = true;
+    const beat = (kind: Heartbeat['kind']) => this.heartbeatEmitter.fire({ kind, at: this.now(), timeoutMs: this.beatTimeoutMs });
+    c.on('pong', () => {
+      if (this.client === c) beat('pong');
+    });
     c.on('message', (m: StreamData) => {
       if (this.client !== c) return;
       this.stats.messages++;
+      if (this.heartbeatEmitter.size) beat('message');
       const set = this.handlers.get(m.topic);
       if (!set) return;
       for (const h of [...set]) {
@@ -263,10 +294,12 @@ export class StreamChannel {
         }
       }
     });
-    c.on('open', () => {
+    c.on('open', (e?: { pingInterval?: number; pingTimeout?: number }) => {
       if (this.client !== c) return;
       this.stats.connections++;
+      if (e && typeof e.pingInterval === 'number' && typeof e.pingTimeout === 'number' && e.pingInterval > 0) this.beatTimeoutMs = e.pingInterval + Math.max(0, e.pingTimeout);
       this.setState('live', null);
+      beat('welcome');
       // First connection: the subscriptions requested meanwhile are sent right after the welcome.
       if (first) {
         first = false;

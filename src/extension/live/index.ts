@@ -26,6 +26,7 @@ import { COMMANDS } from '../commandIds';
 import { FillAggregator, type FillSummary } from './accountUpdates';
 import type { LiveFeed } from './feed';
 import { symbolFeeRates } from '../../shared/orderEstimate';
+import { ownStopOrders } from '../../shared/market/ownOrders';
 
 /** Setting that turns fill notifications on (default) or off. */
 export const FILL_NOTIFICATIONS_SETTING = 'notifications.fills';
@@ -176,12 +177,14 @@ export class Live implements vscode.Disposable {
       const a = accounts.find((x) => x.currency === c && x.type === 'trade');
       return a ? a.available : '0';
     };
-    const rates = await this.feeRates(symbol);
+    const [rates, stops] = await Promise.all([this.feeRates(symbol), this.stopOrders(symbol)]);
     const orders: OwnOrder[] = this.trees.orders
       .ordersOf(symbol)
       .filter((o) => o.type === 'limit' && !D.isZero(o.remainSize))
       .slice(0, 500)
-      .map((o) => ({ id: o.id, side: o.side, price: o.price, remain: o.remainSize }));
+      .map((o): OwnOrder => ({ id: o.id, side: o.side, price: o.price, remain: o.remainSize }))
+      .concat(stops)
+      .slice(0, 500);
     return {
       canTrade: accounts !== undefined,
       reason: accounts === undefined ? `The trade account could not be read: ${acc.state.error ?? 'not loaded'}` : null,
@@ -191,6 +194,20 @@ export class Live implements vscode.Disposable {
       takerFeeRate: rates?.taker ?? null,
       orders,
     };
+  }
+
+  /**
+   * The user's waiting stop orders on `symbol` (GET /api/v1/stop-order, first 50), for the market
+   * panel's chart lines at their triggers; none when they cannot be read (logged).
+   */
+  private async stopOrders(symbol: string): Promise<OwnOrder[]> {
+    try {
+      const client = await this.services.client();
+      return ownStopOrders((await client.getStopOrders({ symbol, pageSize: 50 })).items);
+    } catch (err) {
+      this.services.log.debug(`stop orders of ${symbol} unavailable: ${failureText(err)}`);
+      return [];
+    }
   }
 
   /**

@@ -24,7 +24,7 @@
 import * as vscode from 'vscode';
 import { registerCommand } from '../guardedCommand';
 import type { Services } from '../services';
-import { defaultSettings, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
+import { defaultSettings, isPanelLayout, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
 import { PanelSet, WebviewHost } from '../webviewHost';
 import { failureText } from '../../shared/failure';
@@ -40,6 +40,9 @@ export type { OrderBookPanelHandle } from './panel';
 
 /** Command id (contributed in package.json; the Markets tree calls it with a symbol string). */
 export const OPEN_COMMAND = COMMANDS.openMarket;
+
+/** Global-state key of the layout the person last chose in a market panel (new panels start with it). */
+export const LAYOUT_KEY = 'spotdesk.market.layout';
 
 /** `spotdesk.orderBook.depth` (20 | 100, default 20). */
 function configuredDepth(): BookDepth {
@@ -83,6 +86,13 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     budget: () => publicBudget(lastClient, Date.now()),
     intervalMs: configuredInterval,
     now: () => Date.now(),
+    layout: {
+      get: () => {
+        const l = context.globalState.get<unknown>(LAYOUT_KEY);
+        return isPanelLayout(l) ? l : undefined;
+      },
+      set: (l) => void context.globalState.update(LAYOUT_KEY, l),
+    },
     trade: {
       profile: () => services.profile(),
       accountInfo: (symbol, base, quote) => live.accountInfo(symbol, base, quote),

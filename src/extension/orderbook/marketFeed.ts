@@ -9,6 +9,8 @@
  * gap detection and a resync after every reconnect. Each applied increment schedules one post of the
  * top `depth` levels; increments arriving together (one turn of the event loop) cost one post. The
  * tape comes from `/market/match`, the header's statistics from `/market/snapshot` (every 2 s).
+ * The connection's heartbeat (welcome, pongs, any data message) is relayed as `heartbeat` messages,
+ * at most one a second: the panel judges staleness by it, since a quiet book does not change.
  *
  * **Polling only as a fallback.** While the connection cannot be made (the channel's state
  * `polling`, with its reason) the panel polls GET level2_{20|100} as it always did
@@ -24,10 +26,16 @@ import type { StreamData } from '../../api/streamSchemas';
 import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from '../../shared/orderbook/protocol';
 import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { failureText } from '../../shared/failure';
-import type { FeedStatus, StreamChannel } from '../live/feed';
+import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
 
 /** Trades kept for the tape (and sent to a webview that (re)loads). */
 export const TAPE_SIZE = 200;
+
+/**
+ * Least time between two `heartbeat` messages to the webview, ms: the stream beats with every data
+ * message (many a second in a busy market); the panel only needs to know it still beats.
+ */
+export const HEARTBEAT_POST_MS = 1000;
 
 /** Interval of GET /api/v1/status polls while visible, ms. */
 export const STATUS_EVERY_MS = 30_000;
@@ -113,6 +121,10 @@ export class MarketFeed {
   private generation = 0;
   private waiters: Array<(s: BookSnapshot) => void> = [];
   private visible = false;
+  /** When the last `heartbeat` was posted (local ms; 0: never). */
+  private beatPostedAt = 0;
+  /** `heartbeat` messages posted (tests). */
+  heartbeatsPosted = 0;
 
   constructor(
     readonly symbol: string,
@@ -181,6 +193,7 @@ export class MarketFeed {
 
   /** The webview (re)loaded: send it everything it shows. */
   replay(): void {
+    this.beatPostedAt = 0;
     this.post({ type: 'feed', ...this.info });
     if (this.status) this.post({ type: 'status', ...this.status });
     if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
@@ -249,6 +262,7 @@ export class MarketFeed {
     this.channel = ch;
     this.subs.push(
       ch.onStatus((st) => this.onChannelStatus(st)),
+      ch.onHeartbeat((b) => this.onHeartbeat(b)),
       ch.subscribe(`/market/match:${this.symbol}`, (m) => {
         if (m.subject === 'trade.l3match') this.onTrade(tradeOf(m.data));
       }),
@@ -319,6 +333,19 @@ export class MarketFeed {
         this.setFeed({ mode: 'stream', state: 'connecting', reason: null });
         return;
     }
+  }
+
+  /**
+   * The connection beat (welcome, pong, data): tell the webview the stream is alive, at most once
+   * per {@link HEARTBEAT_POST_MS}, while the book is live on it and the panel is visible. The panel
+   * judges staleness by this, not by book changes (src/shared/orderbook/freshness.ts).
+   */
+  private onHeartbeat(b: Heartbeat): void {
+    if (this.disposed || !this.sink.visible || this.info.mode !== 'stream' || this.info.state !== 'live') return;
+    if (this.beatPostedAt !== 0 && b.at - this.beatPostedAt < HEARTBEAT_POST_MS) return;
+    this.beatPostedAt = b.at;
+    this.heartbeatsPosted++;
+    this.post({ type: 'heartbeat', staleAfterMs: Math.max(0, Math.round(b.timeoutMs)) });
   }
 
   private setFeed(info: FeedInfo): void {

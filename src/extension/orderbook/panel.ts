@@ -14,7 +14,7 @@
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'crypto';
-import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../../shared/orderbook/protocol';
+import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelLayout, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../../shared/orderbook/protocol';
 import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
@@ -97,6 +97,12 @@ export interface PanelDeps {
   /** Local clock, ms. */
   now(): number;
   trade: TradeDeps;
+  /**
+   * The layout the person last chose in any market panel (collapsed sections, sizes), kept in the
+   * extension's global state: a new panel starts with it (a panel's own layout lives in its webview
+   * state and wins).
+   */
+  layout?: { get(): PanelLayout | undefined; set(layout: PanelLayout): void };
 }
 
 /** Observable state of a panel, returned by `spotdesk.openMarket` (host tests read it). */
@@ -106,6 +112,8 @@ export interface OrderBookPanelHandle {
   readonly lastPosted: BookSnapshot | undefined;
   /** Number of snapshots posted to the webview. */
   readonly postedCount: number;
+  /** Number of stream heartbeats posted to the webview (the panel judges staleness by them). */
+  readonly heartbeatsPosted: number;
   /** Number of level-2 REST polls made (the fallback; stays still while streaming). */
   readonly pollCount: number;
   /** Whether the fallback poll timer is running (false while streaming, hidden or disposed). */
@@ -114,7 +122,7 @@ export interface OrderBookPanelHandle {
   readonly feed: FeedInfo;
   /** The tape, oldest first. */
   readonly trades: readonly TradePrint[];
-  /** Messages posted to the webview, newest last (at most 300). */
+  /** Messages posted to the webview except snapshots and heartbeats, newest last (at most 300). */
   readonly posted: readonly ToWebview[];
   readonly settings: PanelSettings;
   readonly disposed: boolean;
@@ -174,6 +182,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   get postedCount(): number {
     return this.feedData.postedCount;
   }
+  get heartbeatsPosted(): number {
+    return this.feedData.heartbeatsPosted;
+  }
   get pollCount(): number {
     return this.feedData.pollCount;
   }
@@ -231,7 +242,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   private post(msg: ToWebview): void {
     if (this.disposed) return;
-    if (msg.type !== 'snapshot') {
+    if (msg.type !== 'snapshot' && msg.type !== 'heartbeat') {
       this.posted.push(msg);
       if (this.posted.length > 300) this.posted.splice(0, this.posted.length - 300);
     }
@@ -250,7 +261,8 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   private postInit(): void {
     const p = this.deps.trade.profile();
-    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), profile: { name: p.name, sandbox: p.sandbox, funds: fundsKind(p), fundsLabel: fundsLabel(p), fundsTitle: `Profile: ${fundsPhrase(p)}` } });
+    const layout = this.deps.layout?.get();
+    this.post({ type: 'init', symbol: this.symbol, meta: this.meta, settings: this.settings, pollMs: Math.round(this.deps.intervalMs()), ...(layout ? { layout } : {}), profile: { name: p.name, sandbox: p.sandbox, funds: fundsKind(p), fundsLabel: fundsLabel(p), fundsTitle: `Profile: ${fundsPhrase(p)}` } });
   }
 
   /** The webview (re)loaded: send it the panel's state. */
@@ -319,6 +331,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
       case 'setInterval':
         this.settings = { ...this.settings, interval: msg.interval };
         await this.loadCandles();
+        return;
+      case 'setLayout':
+        this.deps.layout?.set(msg.layout);
         return;
       case 'prefillBuilder':
         await vscode.commands.executeCommand(INTERNAL_COMMANDS.requestBuilderPrefill, this.symbol, msg.side, msg.price);

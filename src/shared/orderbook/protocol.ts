@@ -124,12 +124,20 @@ export interface FeedInfo {
   readonly reason: string | null;
 }
 
-/** One of the user's resting orders, marked in the book at its level: remaining size, decimal strings. */
+/**
+ * One of the user's active orders on the symbol: remaining size and prices as decimal strings. A
+ * resting order marks its level of the book and draws a price line on the chart. A stop order that
+ * has not triggered carries `stop` (KuCoin's `loss` / `entry`) and its trigger `stopPrice`: it draws
+ * a dashed line at the trigger and marks no row; its `price` is the limit it will be placed at, "0"
+ * for a market stop (src/shared/market/ownOrders.ts).
+ */
 export interface OwnOrder {
   readonly id: string;
   readonly side: 'buy' | 'sell';
   readonly price: string;
   readonly remain: string;
+  readonly stop?: 'loss' | 'entry';
+  readonly stopPrice?: string;
 }
 
 /**
@@ -224,7 +232,7 @@ const Stats: v.Schema<MarketStats> = v.object({
   volValue: v.nullable(decimal),
 });
 
-const Own: v.Schema<OwnOrder> = v.object({ id: text(64), side, price: decimal, remain: decimal });
+const Own: v.Schema<OwnOrder> = v.object({ id: text(64), side, price: decimal, remain: decimal, stop: v.optional(v.oneOf(['loss', 'entry'] as const)), stopPrice: v.optional(decimal) });
 
 const Snapshot: v.Schema<BookSnapshot> = v.object({
   symbol: text(40),
@@ -261,9 +269,10 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
   toWebview: {
     /**
      * Sent in answer to `ready`: symbol metadata (null while unknown), settings, poll interval (ms),
-     * and the profile the panel speaks to (optional: absent from older hosts).
+     * the profile the panel speaks to (optional: absent from older hosts), and the layout the person
+     * last chose in any market panel (optional: a panel without a saved layout of its own takes it).
      */
-    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, profile: v.optional(v.object({ name: text(100), sandbox: v.boolean(), funds: v.optional(text(10)), fundsLabel: v.optional(text(60)), fundsTitle: v.optional(text(300)) })) }),
+    init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, layout: v.optional(Layout), profile: v.optional(v.object({ name: text(100), sandbox: v.boolean(), funds: v.optional(text(10)), fundsLabel: v.optional(text(60)), fundsTitle: v.optional(text(300)) })) }),
     /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
     snapshot: v.object({ snapshot: Snapshot }),
     /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
@@ -276,6 +285,12 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     reset: v.object({}),
     /** Where the book comes from and its state (stream/polling, live/resyncing/…, and why). */
     feed: v.object({ mode: v.oneOf(['stream', 'polling'] as const), state: v.oneOf(['connecting', 'live', 'resyncing', 'reconnecting', 'polling'] as const), reason: v.nullable(text(500)) }),
+    /**
+     * The stream is alive (its welcome, a pong, or any data message — also in a quiet market where
+     * the book does not change); `staleAfterMs`: the stream's heartbeat timeout (the token's
+     * `pingInterval + pingTimeout`). Sent at most about once a second (src/shared/orderbook/freshness.ts).
+     */
+    heartbeat: v.object({ staleAfterMs: v.ms }),
     /** Trades for the tape (newest last); `replace` drops the tape first (history load, profile change). */
     trades: v.object({ trades: v.array(Trade, { max: 500 }), replace: v.boolean() }),
     /** 24 h statistics for the header. */
@@ -315,6 +330,8 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
      * figures from its own data and ALWAYS asks the person in a modal before sending anything.
      */
     place: v.object({ side, orderType: v.oneOf(['limit', 'market'] as const), price: v.string({ max: 81 }), size: v.string({ max: 81 }) }),
+    /** The person changed the layout (collapsed a section, moved a splitter): new panels start with it. */
+    setLayout: v.object({ layout: Layout }),
     /** Open the request builder pre-filled with this side and price (nothing is sent). */
     prefillBuilder: v.object({ side, price: decimal }),
   },
@@ -328,6 +345,11 @@ export type ToHost = MessageOf<typeof ORDER_BOOK_PROTOCOL.toHost>;
 /** Validate settings: `{grouping: "1"|"10"|"100"|"1000", depth: 20|100}`. */
 export function isSettings(x: unknown): x is PanelSettings {
   return Settings.parse(x).ok;
+}
+
+/** Validate a layout `{sizes (px, at most 8), collapsed (section names)}` (e.g. one read back from the extension's global state). */
+export function isPanelLayout(x: unknown): x is PanelLayout {
+  return Layout.parse(x).ok;
 }
 
 /** Validate a persisted panel state `{symbol, settings}` (symbol: 1–40 chars of `[A-Za-z0-9-_.]`). */

@@ -7,7 +7,6 @@
  * - {@link buildView}: price grouping in multiples of priceIncrement, per-level and cumulative
  *   sizes (exact, scaled BigInt via `src/api/decimal`), spread (absolute and bps), mid price,
  *   depth-bar ratios and changed-level flags.
- * - {@link isStale}: whether updates stopped.
  *
  * Money stays exact: prices and sizes are the API's strings at grouping ×1, and every derived
  * amount (grouped size, cumulative size, spread, mid) is computed on scaled BigInts. Only the
@@ -17,9 +16,6 @@
  */
 import { fractionDigits, fromUnits, fromUnitsFixed, toUnits } from '../../api/decimal';
 import { SEQUENCE_RE, type BookLevel, type BookSnapshot, type Grouping } from './protocol';
-
-/** Default age (ms) after which the book is shown as stale when no snapshot arrived. */
-export const STALE_AFTER_MS = 3000;
 
 /**
  * Compare two `sequence` strings (decimal digits, possibly > 2^53) exactly.
@@ -44,7 +40,7 @@ export type AcceptResult = 'accepted' | 'duplicate' | 'stale-sequence' | 'wrong-
  * The book state of one symbol, keyed by `sequence`. Applies a snapshot only when its sequence is
  * strictly greater than the current one; older and equal sequences are rejected (counted in
  * `rejected`). An equal sequence still proves the feed is alive (a quiet market re-polled), so it
- * refreshes {@link lastSeenAt}, which drives the stale state; an older one does not.
+ * refreshes {@link lastSeenAt} (the controller counts it as an answered poll, src/shared/orderbook/freshness.ts); an older one does not.
  */
 export class BookStore {
   private current: BookSnapshot | undefined;
@@ -72,7 +68,7 @@ export class BookStore {
 
   /**
    * Offer a snapshot (see {@link AcceptResult}). Only `accepted` changes the state.
-   * @param now local clock, ms (used by {@link isStale}).
+   * @param now local clock, ms.
    */
   accept(snap: BookSnapshot, now: number): AcceptResult {
     if (snap.symbol !== this.symbol) return 'wrong-symbol';
@@ -99,14 +95,6 @@ export class BookStore {
     this.acceptedAt = undefined;
     this.seenAt = undefined;
   }
-}
-
-/**
- * True when the book should be shown as stale: no snapshot seen yet, or the last one was seen more
- * than `staleAfterMs` (default 3000 ms) before `now` (pass {@link BookStore.lastSeenAt}).
- */
-export function isStale(lastSeenAt: number | undefined, now: number, staleAfterMs = STALE_AFTER_MS): boolean {
-  return lastSeenAt === undefined || now - lastSeenAt > staleAfterMs;
 }
 
 /** One displayed (possibly grouped) level. Strings are exact decimals. */

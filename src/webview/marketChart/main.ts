@@ -1,6 +1,7 @@
 /**
  * The market panel's charts (issue 22), a webview bundle of their own: dist/webview/market-chart.js —
- * the candlestick chart, and the depth chart of the book (src/webview/orderbook/chart.ts).
+ * the candlestick chart, the depth chart of the book (src/webview/orderbook/chart.ts) and the trade
+ * tape (src/webview/orderbook/tape.ts), the parts of the panel that are loaded after the book.
  *
  * It bundles TradingView's `lightweight-charts` (Apache-2.0, canvas; about 160 KB minified), which is
  * why it is a bundle of its own with its own size budget (esbuild.js: 200 KB minified) — the book,
@@ -14,28 +15,59 @@
  * `/market/match` (src/shared/market/candles.ts: exact decimal strings; only the drawing converts
  * them to Numbers). Colours follow the VS Code theme (light, dark, high contrast) and change with it.
  *
- * It registers `window.__spotdeskCandleChart.create(host)`; the panel's script calls it.
+ * It registers `window.__spotdeskCandleChart` ({@link ChartsFactory}); the panel's script calls it. The chart
+ * section's interval picker and notes are built here too, and the user's orders become price lines
+ * here (src/shared/market/ownOrders.ts): code the book, tape and ticket bundle need not carry.
  */
-import { CandlestickSeries, ColorType, createChart, HistogramSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import { applyTrade, type CandleInterval, type CandleRow, type ChartTrade } from '../../shared/market/candles';
+import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type AutoscaleInfo, type IChartApi, type IPriceLine, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { applyTrade, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../../shared/market/candles';
+import { ownPriceLines, type OwnPriceLine } from '../../shared/market/ownOrders';
+import type { OwnOrder } from '../../shared/orderbook/protocol';
 import { DepthChart } from '../orderbook/chart';
+import { TapeView } from '../orderbook/tape';
+
+/** Where the candle chart mounts: the chart section's body and its head's tools area. */
+export interface ChartSlots {
+  readonly chart: HTMLElement;
+  readonly chartTools: HTMLElement;
+}
 
 /** What the charts bundle offers the panel's script (`window.__spotdeskCandleChart`). */
 export interface ChartsFactory {
-  /** A candle chart in `host`. */
-  create(host: HTMLElement): CandleChartApi;
+  /**
+   * The candle chart in the chart section (with its interval picker, the library credit and a note
+   * saying what is loading or missing); `onInterval` is called when the person picks an interval.
+   */
+  create(slots: ChartSlots, interval: CandleInterval, onInterval: (iv: CandleInterval) => void): CandleChartApi;
   /** The depth chart drawing into `canvas`. */
   depth(canvas: HTMLCanvasElement): DepthChart;
+  /** The trade tape in `host` (src/webview/orderbook/tape.ts). */
+  tape(host: HTMLElement): TapeView;
 }
 
 /** What the panel's script can do with a chart. */
 export interface CandleChartApi {
-  /** Replace the history (oldest first); null clears it. `tick` sets the price precision. */
-  setCandles(interval: CandleInterval, rows: readonly CandleRow[] | null, tick: string | null): void;
+  /**
+   * Replace the history (oldest first); null clears it. `tick` sets the price precision; `error`
+   * (the history could not be loaded) is shown over the chart.
+   */
+  setCandles(interval: CandleInterval, rows: readonly CandleRow[] | null, tick: string | null, error?: string | null): void;
+  /** Reflect the interval in the picker. */
+  setInterval(interval: CandleInterval): void;
+  /** Say that the candles of `interval` are being loaded. */
+  loading(interval: CandleInterval): void;
   /** Update the last candle (or open new ones) from trades, oldest first. */
   addTrades(trades: readonly ChartTrade[]): void;
+  /**
+   * Draw the user's orders as price lines (src/shared/market/ownOrders.ts `ownPriceLines`): a solid
+   * line in the side's colour at each resting price, a dashed one at each stop trigger; replaces
+   * the previous set.
+   */
+  setOrders(orders: readonly OwnOrder[]): void;
   /** The candles drawn, oldest first (tests). */
   readonly candles: readonly CandleRow[];
+  /** The order price lines drawn (tests). */
+  readonly orderLines: readonly OwnPriceLine[];
   /** Re-read the theme colours. */
   retheme(): void;
   destroy(): void;
@@ -64,6 +96,9 @@ function palette(): Palette {
   };
 }
 
+/** Order lines within this share of the last close are kept in the chart's price range (5 %). */
+const NEAR_SHARE = 0.05;
+
 /** Fraction digits of a tick ("0.01" → 2). */
 function digitsOf(tick: string | null): number {
   if (!tick) return 2;
@@ -71,8 +106,32 @@ function digitsOf(tick: string | null): number {
   return i < 0 ? 0 : tick.length - i - 1;
 }
 
-/** Create a chart in `host` (see the module docstring). */
-function create(host: HTMLElement): CandleChartApi {
+/** Create the chart section's contents in `slots` (see {@link ChartsFactory.create}). */
+function create(slots: ChartSlots, initial: CandleInterval, onInterval: (iv: CandleInterval) => void): CandleChartApi {
+  // The interval picker and the library credit in the section's head.
+  const label = document.createElement('label');
+  label.className = 'mk-interval';
+  label.append('Interval ');
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', 'Candle interval');
+  for (const iv of INTERVALS) select.add(new Option(iv, iv));
+  select.value = initial;
+  select.addEventListener('change', () => onInterval(select.value as CandleInterval));
+  label.appendChild(select);
+  const credit = document.createElement('span');
+  credit.className = 'mk-credit';
+  credit.textContent = 'Chart: TradingView Lightweight Charts™';
+  slots.chartTools.append(label, credit);
+  // What is loading or missing, over the chart.
+  const note = document.createElement('div');
+  note.className = 'mk-chart-note';
+  note.setAttribute('role', 'status');
+  note.textContent = 'Loading candles…';
+  const host = document.createElement('div');
+  host.className = 'mk-candles';
+  slots.chart.append(note, host);
+  let noteError = false;
+
   let pal = palette();
   const chart: IChartApi = createChart(host, {
     autoSize: true,
@@ -88,12 +147,44 @@ function create(host: HTMLElement): CandleChartApi {
     wickUpColor: pal.up,
     wickDownColor: pal.down,
     borderVisible: false,
+    // The user's orders near the market stay in sight: the price scale takes in their lines within
+    // NEAR_SHARE of the last close (farther ones would flatten the candles; the axis labels them when scrolled to).
+    autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+      const r = base();
+      const last = rows.length ? Number(rows[rows.length - 1][2]) : NaN;
+      if (!r?.priceRange || !(last > 0)) return r;
+      let { minValue, maxValue } = r.priceRange;
+      for (const l of orderLines) {
+        const p = Number(l.price);
+        if (Math.abs(p - last) <= last * NEAR_SHARE) {
+          minValue = Math.min(minValue, p);
+          maxValue = Math.max(maxValue, p);
+        }
+      }
+      return { ...r, priceRange: { minValue, maxValue } };
+    },
   });
   const volumeSeries: ISeriesApi<'Histogram'> = chart.addSeries(HistogramSeries, { priceScaleId: '', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
   volumeSeries.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
 
   let rows: CandleRow[] = [];
   let interval: CandleInterval = '1min';
+  let orderLines: readonly OwnPriceLine[] = [];
+  let drawnLines: IPriceLine[] = [];
+  /** (Re)draw the order lines in the theme's buy/sell colours. */
+  const drawLines = () => {
+    for (const l of drawnLines) candleSeries.removePriceLine(l);
+    drawnLines = orderLines.map((l) =>
+      candleSeries.createPriceLine({
+        price: Number(l.price),
+        color: l.side === 'buy' ? pal.up : pal.down,
+        lineWidth: 1,
+        lineStyle: l.kind === 'stop' ? LineStyle.Dashed : LineStyle.Solid,
+        axisLabelVisible: true,
+        title: l.title,
+      }),
+    );
+  };
   const toBar = (r: CandleRow) => ({ time: Number(r[0]) as UTCTimestamp, open: Number(r[1]), close: Number(r[2]), high: Number(r[3]), low: Number(r[4]) });
   const translucent = (c: string) => (/^#[0-9a-f]{6}$/i.test(c) ? `${c}66` : c);
   const toVol = (r: CandleRow) => ({ time: Number(r[0]) as UTCTimestamp, value: Number(r[5]), color: translucent(Number(r[2]) >= Number(r[1]) ? pal.up : pal.down) });
@@ -110,9 +201,9 @@ function create(host: HTMLElement): CandleChartApi {
     const last = rows[rows.length - 1];
     host.setAttribute(
       'aria-label',
-      last
+      (last
         ? `Candlestick chart, ${interval}, ${rows.length} candles; last candle at ${new Date(Number(last[0]) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC: open ${last[1]}, high ${last[3]}, low ${last[4]}, close ${last[2]}, volume ${last[5]}`
-        : `Candlestick chart, ${interval}: no candles yet`,
+        : `Candlestick chart, ${interval}: no candles yet`) + (orderLines.length ? `; your orders: ${orderLines.map((l) => `${l.title} at ${l.price}`).join(', ')}` : ''),
     );
   };
 
@@ -122,7 +213,11 @@ function create(host: HTMLElement): CandleChartApi {
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
   const api: CandleChartApi = {
-    setCandles(iv, list, tick) {
+    setCandles(iv, list, tick, error = null) {
+      select.value = iv;
+      noteError = error !== null;
+      note.hidden = !noteError && (list?.length ?? 0) > 0;
+      note.textContent = error ?? (list?.length ? '' : 'No candles yet: they appear with the next trades.');
       interval = iv;
       rows = list ? list.slice() : [];
       const digits = digitsOf(tick);
@@ -131,7 +226,16 @@ function create(host: HTMLElement): CandleChartApi {
       chart.timeScale().scrollToRealTime();
       describe();
     },
+    setInterval(iv) {
+      select.value = iv;
+    },
+    loading(iv) {
+      note.hidden = false;
+      note.textContent = `Loading ${iv} candles…`;
+    },
     addTrades(trades) {
+      // The first live trade draws a candle: "No candles yet" no longer holds.
+      if (trades.length && !noteError) note.hidden = true;
       for (const t of trades) {
         const r = applyTrade(rows, interval, t);
         if (r === 'ignored') continue;
@@ -141,8 +245,16 @@ function create(host: HTMLElement): CandleChartApi {
       }
       describe();
     },
+    setOrders(orders) {
+      orderLines = ownPriceLines(orders);
+      drawLines();
+      describe();
+    },
     get candles() {
       return rows;
+    },
+    get orderLines() {
+      return orderLines;
     },
     retheme() {
       pal = palette();
@@ -154,6 +266,7 @@ function create(host: HTMLElement): CandleChartApi {
       });
       candleSeries.applyOptions({ upColor: pal.up, downColor: pal.down, wickUpColor: pal.up, wickDownColor: pal.down });
       redraw();
+      drawLines();
     },
     destroy() {
       observer.disconnect();
@@ -163,6 +276,6 @@ function create(host: HTMLElement): CandleChartApi {
   return api;
 }
 
-const factory: ChartsFactory = { create, depth: (canvas) => new DepthChart(canvas) };
+const factory: ChartsFactory = { create, depth: (canvas) => new DepthChart(canvas), tape: (host) => new TapeView(host) };
 (window as unknown as { __spotdeskCandleChart?: ChartsFactory }).__spotdeskCandleChart = factory;
 window.dispatchEvent(new Event('spotdesk-candle-chart'));

@@ -4,12 +4,15 @@
  *
  * Receives the extension's messages, validates each with `ORDER_BOOK_PROTOCOL.parseToWebview` (invalid
  * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or
- * equal snapshots are rejected), builds the view-model and renders it incrementally; feeds the trade
- * tape, the header's last price and statistics, the candle chart (its own bundle, loaded when its
- * section is shown) and the order ticket. Persists `{symbol, settings, layout}` with `setState`,
- * which the extension's WebviewPanelSerializer receives after a window reload.
+ * equal snapshots are rejected), builds the view-model and renders it incrementally; feeds the
+ * header's last price and statistics, the order ticket, and the parts in the charts bundle (loaded
+ * once the chart, depth or tape section is shown: candles, depth chart, trade tape); judges the
+ * book's freshness by the stream's heartbeat (src/shared/orderbook/freshness.ts); marks the user's
+ * orders in the book and on the chart (src/shared/market/ownOrders.ts). Persists `{symbol, settings,
+ * layout}` with `setState`, which the extension's WebviewPanelSerializer receives after a window
+ * reload, and tells the host each layout change (new panels start with the last one).
  */
-import { add, cmp, fractionDigits, precisionIncrement, roundDown, roundUp } from '../../api/decimal';
+import { cmp, fractionDigits, precisionIncrement } from '../../api/decimal';
 import {
   GROUPINGS,
   ORDER_BOOK_PROTOCOL,
@@ -25,11 +28,13 @@ import {
   type ToWebview,
   type TradePrint,
 } from '../../shared/orderbook/protocol';
-import { BookStore, buildView, emptyPrevious, groupingStep, isStale, type BookView } from '../../shared/orderbook/viewModel';
-import { DEFAULT_INTERVAL, INTERVALS, type CandleInterval, type CandleRow } from '../../shared/market/candles';
+import { BookStore, buildView, emptyPrevious, groupingStep, type BookView } from '../../shared/orderbook/viewModel';
+import { FreshnessMonitor } from '../../shared/orderbook/freshness';
+import { ownLevels } from '../../shared/market/ownOrders';
+import { DEFAULT_INTERVAL, type CandleInterval, type CandleRow } from '../../shared/market/candles';
 import type { DepthChart } from './chart';
-import { canonicalPrice, OrderBookView } from './view';
-import { TapeView } from './tape';
+import { OrderBookView } from './view';
+import { TAPE_ROWS, type TapeView } from './tape';
 import { TicketView } from './ticket';
 import { loadCharts } from './chartLoader';
 import type { CandleChartApi } from '../marketChart/main';
@@ -52,7 +57,10 @@ export class OrderBookController {
   readonly view: OrderBookView;
   /** The depth chart, once the charts bundle loaded. */
   chart: DepthChart | undefined;
-  readonly tape: TapeView;
+  /** The trade tape, once the charts bundle (which carries it) loaded. */
+  tape: TapeView | undefined;
+  /** What the tape shows, kept until it exists and replayed into it: the latest trades (oldest first), currencies, the empty-tape line. */
+  private readonly tapeState = { trades: [] as TradePrint[], base: '', quote: '', empty: 'Waiting for trades…' };
   readonly ticket: TicketView;
   private store: BookStore | undefined;
   private symbol = '';
@@ -60,6 +68,8 @@ export class OrderBookController {
   private settings: PanelSettings = { grouping: '1', depth: 20, interval: DEFAULT_INTERVAL };
   private layout: PanelLayout | undefined;
   private previous = emptyPrevious();
+  /** The evidence that the book's source is alive (heartbeats, answered polls) and the verdict. */
+  readonly freshness = new FreshnessMonitor();
   private pollText = '—';
   private account: AccountInfo | null = null;
   private lastTradePrice: string | null = null;
@@ -67,8 +77,6 @@ export class OrderBookController {
   private candles: { interval: CandleInterval; rows: CandleRow[] | null; error: string | null } | undefined;
   private candleChart: CandleChartApi | undefined;
   private chartLoading = false;
-  private readonly chartNote: HTMLElement;
-  private readonly intervalSelect: HTMLSelectElement;
   readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0, trades: 0 };
 
   constructor(
@@ -84,36 +92,12 @@ export class OrderBookController {
       onLayout: (layout) => {
         this.layout = layout;
         this.persist();
+        // New panels start with the layout the person chose last (the host keeps it).
+        this.api.post({ type: 'setLayout', layout });
         this.maybeLoadChart();
       },
     });
-    this.tape = new TapeView(this.view.slots.tape);
     this.ticket = new TicketView(this.view.slots.ticket, { place: (o) => this.api.post({ type: 'place', ...o }) });
-
-    // Chart tools: the interval picker and the library credit.
-    const label = document.createElement('label');
-    label.className = 'mk-interval';
-    label.appendChild(document.createTextNode('Interval '));
-    this.intervalSelect = document.createElement('select');
-    this.intervalSelect.setAttribute('aria-label', 'Candle interval');
-    for (const iv of INTERVALS) {
-      const o = document.createElement('option');
-      o.value = iv;
-      o.textContent = iv;
-      this.intervalSelect.appendChild(o);
-    }
-    this.intervalSelect.addEventListener('change', () => this.changeInterval(this.intervalSelect.value as CandleInterval));
-    label.appendChild(this.intervalSelect);
-    this.view.slots.chartTools.appendChild(label);
-    const credit = document.createElement('span');
-    credit.className = 'mk-credit';
-    credit.textContent = 'Chart: TradingView Lightweight Charts™';
-    this.view.slots.chartTools.appendChild(credit);
-    this.chartNote = document.createElement('div');
-    this.chartNote.className = 'mk-chart-note';
-    this.chartNote.setAttribute('role', 'status');
-    this.chartNote.textContent = 'Loading candles…';
-    this.view.slots.chart.appendChild(this.chartNote);
 
     const saved = api.getState();
     if (isPanelState(saved)) {
@@ -125,9 +109,8 @@ export class OrderBookController {
         this.view.setLayout(saved.layout);
       }
     }
-    this.intervalSelect.value = this.settings.interval ?? DEFAULT_INTERVAL;
     this.view.setSettings(this.settings.grouping, this.settings.depth);
-    this.view.setStale('waiting');
+    this.tick();
     this.maybeLoadChart();
   }
 
@@ -162,7 +145,9 @@ export class OrderBookController {
         this.view.setSymbol(msg.symbol);
         this.view.setFunds(msg.profile?.funds, msg.profile?.fundsLabel, msg.profile?.fundsTitle);
         this.view.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
-        this.tape.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
+        this.tapeState.base = msg.meta?.baseCurrency ?? '';
+        this.tapeState.quote = msg.meta?.quoteCurrency ?? '';
+        this.tape?.setCurrencies(this.tapeState.base, this.tapeState.quote);
         this.chart?.setUnit(msg.meta?.baseCurrency ?? '');
         this.ticket.setMeta(msg.meta);
         if (msg.meta) {
@@ -170,8 +155,15 @@ export class OrderBookController {
           this.view.setGroupingSteps(GROUPINGS.map((g) => groupingStep(inc, g)));
         }
         this.view.setSettings(this.settings.grouping, this.settings.depth);
-        this.intervalSelect.value = this.settings.interval ?? DEFAULT_INTERVAL;
+        this.candleChart?.setInterval(this.settings.interval ?? DEFAULT_INTERVAL);
         this.pollText = `polling every ${msg.pollMs} ms`;
+        this.freshness.setPollInterval(msg.pollMs);
+        // A panel without a layout of its own (a new one) takes the one chosen last in any panel.
+        if (!this.layout && msg.layout) {
+          this.layout = msg.layout;
+          this.view.setLayout(msg.layout);
+          this.maybeLoadChart();
+        }
         this.applyDigits();
         this.persist();
         this.markOwnOrders();
@@ -180,31 +172,43 @@ export class OrderBookController {
       }
       case 'snapshot': {
         this.store ??= new BookStore(msg.snapshot.symbol);
-        const r = this.store.accept(msg.snapshot, this.now());
+        const now = this.now();
+        const r = this.store.accept(msg.snapshot, now);
         if (r === 'accepted') {
           this.stats.accepted++;
+          this.freshness.snapshot(now);
           this.rerender();
-          this.view.setStale('fresh');
+          this.tick();
           this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast);
         } else if (r === 'duplicate') {
           this.stats.rejectedSequence++;
-          this.view.setStale('fresh'); // same book confirmed: still live
+          this.freshness.snapshot(now); // same book confirmed: still live
+          this.tick();
         } else if (r === 'stale-sequence') this.stats.rejectedSequence++;
+        break;
+      }
+      case 'heartbeat': {
+        this.freshness.heartbeat(this.now(), msg.staleAfterMs);
+        this.tick();
         break;
       }
       case 'status':
         this.view.setStatus(msg.status, msg.msg);
         break;
       case 'polling':
+        this.freshness.setPollInterval(msg.intervalMs);
         this.pollText =
           msg.state === 'paused' ? 'polling paused' : msg.state === 'backoff' ? `polling: backing off, next in ${msg.intervalMs} ms` : `polling every ${msg.intervalMs} ms`;
         this.view.setPolling(this.pollText);
         break;
       case 'feed':
+        this.freshness.setFeed(msg, this.now());
+        this.tick();
         this.view.setFeed(msg);
         if (msg.mode === 'polling') this.view.setPolling(`${this.pollText} — stream down`);
         // Trades come only from the stream: say so instead of waiting for them.
-        this.tape.setEmptyText(msg.mode === 'polling' ? 'No live trades while the stream is down (the book is polled).' : 'Waiting for trades…');
+        this.tapeState.empty = msg.mode === 'polling' ? 'No live trades while the stream is down (the book is polled).' : 'Waiting for trades…';
+        this.tape?.setEmptyText(this.tapeState.empty);
         break;
       case 'error':
         this.view.setError(msg.message);
@@ -214,12 +218,13 @@ export class OrderBookController {
         // The profile changed: this book belongs to another exchange.
         this.store = this.symbol ? new BookStore(this.symbol) : undefined;
         this.previous = emptyPrevious();
+        this.freshness.reset();
         this.view.clearBook();
         this.chart?.clear();
         this.view.setError(null);
         this.view.setStatus('open', '');
         this.view.setChartMessage('Waiting for the first snapshot…');
-        this.view.setStale('waiting');
+        this.tick();
         this.lastTradePrice = this.statsLast = null;
         this.view.clearStats();
         break;
@@ -256,7 +261,9 @@ export class OrderBookController {
 
   private onTrades(trades: readonly TradePrint[], replace: boolean): void {
     this.stats.trades += trades.length;
-    this.tape.add(trades, replace);
+    const kept = this.tapeState;
+    kept.trades = (replace ? trades : kept.trades.concat(trades)).slice(-TAPE_ROWS);
+    this.tape?.add(trades, replace);
     const last = trades[trades.length - 1];
     if (last) {
       const prev = this.lastTradePrice;
@@ -266,11 +273,7 @@ export class OrderBookController {
       const snap = this.store?.snapshot;
       this.ticket.setMarket(snap?.bids[0]?.[0] ?? null, snap?.asks[0]?.[0] ?? null, last.price);
     }
-    if (!replace && this.candleChart && this.candles?.rows !== undefined && trades.length) {
-      this.candleChart.addTrades(trades);
-      // The first live trade draws a candle: "No candles yet" no longer holds.
-      if (this.candles.error === null) this.chartNote.hidden = true;
-    }
+    if (!replace && this.candleChart && this.candles?.rows !== undefined && trades.length) this.candleChart.addTrades(trades);
   }
 
   /** Rebuild the view-model from the current snapshot and render it (incremental DOM update). */
@@ -288,10 +291,10 @@ export class OrderBookController {
     }
   }
 
-  /** Re-evaluate the stale state (called on a timer). */
+  /** Re-evaluate the freshness line (on a timer and on every sign of life). */
   tick(): void {
-    const at = this.store?.lastSeenAt;
-    this.view.setStale(at === undefined ? 'waiting' : isStale(at, this.now()) ? 'stale' : 'fresh');
+    const v = this.freshness.judge(this.now(), this.store?.snapshot !== undefined);
+    this.view.setStale(v.state, v.text);
   }
 
   /** A level of the book was picked: the ticket takes its price and side (ask → buy, bid → sell), or the request builder does. */
@@ -305,22 +308,11 @@ export class OrderBookController {
     this.ticket.setPrice(price);
   }
 
-  /** Own resting orders → marks at their (grouped) levels. */
+  /** The user's orders → the book rows they mark (at the grouped levels) and the chart's price lines. */
   private markOwnOrders(): void {
-    const asks = new Map<string, string>();
-    const bids = new Map<string, string>();
     const orders = this.account?.orders ?? [];
-    if (orders.length && this.meta) {
-      const step = groupingStep(this.meta.priceIncrement, this.settings.grouping);
-      const grouped = this.settings.grouping !== '1';
-      for (const o of orders) {
-        // Same buckets as the book: bids round down, asks round up onto the grouping step.
-        const key = canonicalPrice(grouped ? (o.side === 'buy' ? roundDown(o.price, step) : roundUp(o.price, step)) : o.price);
-        const m = o.side === 'buy' ? bids : asks;
-        m.set(key, add(m.get(key) ?? '0', o.remain));
-      }
-    }
-    this.view.setOwnOrders(asks, bids);
+    this.view.setOwnOrders(this.meta ? ownLevels(orders, this.meta.priceIncrement, this.settings.grouping) : { asks: new Map(), bids: new Map() }, this.meta?.baseCurrency ?? '');
+    this.candleChart?.setOrders(orders);
   }
 
   /** Pad prices to the tick of the current grouping and sizes to the lot (both from the symbol metadata). */
@@ -349,41 +341,41 @@ export class OrderBookController {
   private changeInterval(iv: CandleInterval): void {
     this.settings = { ...this.settings, interval: iv };
     this.persist();
-    this.chartNote.hidden = false;
-    this.chartNote.textContent = `Loading ${iv} candles…`;
+    this.candleChart?.loading(iv);
     this.api.post({ type: 'setInterval', interval: iv });
   }
 
-  /** Load the charts bundle once the chart or the depth section is shown. */
+  /**
+   * Load the charts bundle once the chart, the depth or the tape section is shown: the candle chart
+   * with its interval picker (src/webview/marketChart/main.ts), the depth chart and the trade tape.
+   */
   private maybeLoadChart(): void {
-    if (this.chartLoading || (this.view.isCollapsed('chart') && this.view.isCollapsed('depth'))) return;
+    if (this.chartLoading || (this.view.isCollapsed('chart') && this.view.isCollapsed('depth') && this.view.isCollapsed('tape'))) return;
     this.chartLoading = true;
-    const host = document.createElement('div');
-    host.className = 'mk-candles';
-    this.view.slots.chart.appendChild(host);
     loadCharts().then(
       (f) => {
-        this.candleChart = f.create(host);
+        const t = (this.tape = f.tape(this.view.slots.tape));
+        const kept = this.tapeState;
+        t.setCurrencies(kept.base, kept.quote);
+        t.setEmptyText(kept.empty);
+        t.add(kept.trades, true);
+        this.candleChart = f.create(this.view.slots, this.settings.interval ?? DEFAULT_INTERVAL, (iv) => this.changeInterval(iv));
         this.chart = f.depth(this.view.canvas);
         this.chart.setUnit(this.meta?.baseCurrency ?? '');
         this.showCandles();
+        this.markOwnOrders();
         this.rerender();
       },
       (err: unknown) => {
         this.chartLoading = false;
-        this.chartNote.hidden = false;
-        this.chartNote.textContent = `The chart could not load: ${err instanceof Error ? err.message : String(err)}`;
+        this.view.slots.chart.textContent = `The chart could not load: ${err instanceof Error ? err.message : String(err)}`;
       },
     );
   }
 
   private showCandles(): void {
     const c = this.candles;
-    if (!c) return;
-    if (c.interval !== (this.settings.interval ?? DEFAULT_INTERVAL)) return;
-    this.chartNote.hidden = c.error === null && (c.rows?.length ?? 0) > 0;
-    this.chartNote.textContent = c.error ? c.error : c.rows?.length ? '' : 'No candles yet: they appear with the next trades.';
-    this.candleChart?.setCandles(c.interval, c.rows ?? [], this.meta?.priceIncrement ?? null);
+    if (c && c.interval === (this.settings.interval ?? DEFAULT_INTERVAL)) this.candleChart?.setCandles(c.interval, c.rows, this.meta?.priceIncrement ?? null, c.error);
   }
 
   private persist(): void {

@@ -1,9 +1,13 @@
 /**
  * DOM of the market panel, updated incrementally (issue 6's order book, grown into issue 22's market
  * panel): the header (symbol, last price, 24 h statistics, where the book comes from), the banners,
- * the layout (book and depth chart on the left; candles, trade tape and order ticket on the right,
- * with a draggable splitter between the columns and above the lower row, and collapsible sections),
- * and the book itself.
+ * the layout, and the book itself. The layout fits the window without scrolling the page (a 1366×768
+ * screen holds every part): the book on the left fills the height (asks and bids scroll on their own,
+ * the spread stays in sight between them); candles above the depth chart in the middle; the order
+ * ticket above the trade tape on the right. Splitters set the book column's width and the chart's
+ * height; the chart, depth, tape and ticket sections collapse (the others take the room); narrow
+ * panels stack the columns and scroll. The book's freshness ("Stale: …") has a line of its own in
+ * the book's head, so that showing it never moves a row.
  *
  * The skeleton is built once with `document.createElement`; rows live in fixed pools (one per side,
  * as many rows as the depth), each row caching the strings it shows, so an update only touches the
@@ -16,11 +20,12 @@
  * between rows); the controls are native `<select>`/`<button>` elements with labels. A level is
  * picked with a click or Enter (the ticket takes its price and side: an ask → buy, a bid → sell);
  * Alt+click or Alt+Enter opens the request builder with it instead. The user's own resting orders
- * are marked at their levels (a dot before the price; the row's title gives the remaining size).
+ * mark their rows: an edge in the side's colour and the user's remaining size at that level.
  */
 import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../../shared/orderbook/protocol';
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
+import { canonicalPrice, type OwnLevel, type OwnLevels } from '../../shared/market/ownOrders';
 import { padFraction } from '../../shared/numberFormat';
 
 /**
@@ -49,8 +54,8 @@ export const SECTIONS = ['chart', 'tape', 'depth', 'ticket'] as const;
 /** A collapsible section. */
 export type SectionName = (typeof SECTIONS)[number];
 
-/** Default layout: book column 440 px, chart 300 px high, nothing collapsed. */
-export const DEFAULT_LAYOUT: PanelLayout = { sizes: { book: 440, chart: 300 }, collapsed: [] };
+/** Default layout: book column 340 px, candle chart 320 px high, nothing collapsed. */
+export const DEFAULT_LAYOUT: PanelLayout = { sizes: { book: 340, chart: 320 }, collapsed: [] };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?: Element): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -106,7 +111,7 @@ class Row {
   private s = '';
   private t = '';
   private r = -1;
-  private own = false;
+  private own = '';
   /** Near the viewport, as last reported by the observer (always true without an observer). */
   private near: boolean;
   private pending: ViewLevel | null = null;
@@ -195,17 +200,22 @@ class Row {
     return this.pending?.price ?? this.p;
   }
 
-  /** Mark the row as holding one of the user's resting orders (`title`: what the marker means). */
-  setOwn(own: boolean, title: string): void {
-    if (own === this.own && (!own || this.root.title === title)) return;
-    this.own = own;
-    this.root.classList.toggle('own', own);
-    this.root.title = own ? title : '';
+  /**
+   * Mark the row as holding the user's resting orders: `size` their remaining size at this level
+   * (shown in the row, with a side-coloured edge), `title` the words for it; '' unmarks the row.
+   */
+  setOwn(size: string, title: string): void {
+    if (size === this.own && this.root.title === title) return;
+    this.own = size;
+    this.root.classList.toggle('own', size !== '');
+    if (size) this.root.dataset.own = size;
+    else delete this.root.dataset.own;
+    this.root.title = title;
   }
 
   hide(): void {
     this.pending = null;
-    this.setOwn(false, '');
+    this.setOwn('', '');
     if (this.shown) {
       this.root.hidden = true;
       this.shown = false;
@@ -238,7 +248,8 @@ export class OrderBookView {
   private readonly observer: IntersectionObserver | undefined;
   private readonly symbolText: Text;
   private readonly statusBanner: HTMLDivElement;
-  private readonly staleBanner: HTMLDivElement;
+  /** The book's freshness line (always laid out: showing it moves nothing). */
+  private readonly freshLine: HTMLElement;
   /** Why the book is polled (or the stream reconnects): shown while not live, with the reason. */
   private readonly feedBanner: HTMLDivElement;
   private readonly errorBanner: HTMLDivElement;
@@ -281,8 +292,9 @@ export class OrderBookView {
   private readonly sections = new Map<SectionName, HTMLElement>();
   private layout: { sizes: Record<string, number>; collapsed: Set<SectionName> } = { sizes: { ...DEFAULT_LAYOUT.sizes }, collapsed: new Set() };
   private lastPrice = '';
-  /** Own resting orders by displayed (grouped) price: side and total remaining size. */
-  private own: { asks: Map<string, string>; bids: Map<string, string> } = { asks: new Map(), bids: new Map() };
+  /** Own resting orders by displayed (grouped) price, and the base currency their sizes are in. */
+  private own: OwnLevels = { asks: new Map(), bids: new Map() };
+  private ownUnit = '';
 
   private constructor(host: HTMLElement, private readonly events: ViewEvents) {
     this.root = el('main', 'ob market', host);
@@ -355,9 +367,6 @@ export class OrderBookView {
     this.feedBanner = el('div', 'banner feed', this.root);
     this.feedBanner.setAttribute('role', 'status');
     this.feedBanner.hidden = true;
-    this.staleBanner = el('div', 'banner stale', this.root);
-    this.staleBanner.setAttribute('role', 'status');
-    this.staleBanner.hidden = true;
     this.errorBanner = el('div', 'banner error', this.root);
     this.errorBanner.setAttribute('role', 'alert');
     this.errorBanner.hidden = true;
@@ -369,7 +378,7 @@ export class OrderBookView {
     retry.setAttribute('aria-label', 'Retry loading the order book now');
     retry.addEventListener('click', () => events.onRefresh());
 
-    // Layout: [book column] | splitter | [chart / splitter / tape + ticket]
+    // Layout: [book] | splitter | [chart / splitter / depth] | [ticket / tape]
     this.layoutEl = el('div', 'mk-layout', this.root);
     const bookCol = el('div', 'mk-col mk-bookcol', this.layoutEl);
     const vsplit = el('div', 'mk-split mk-vsplit', this.layoutEl);
@@ -377,9 +386,16 @@ export class OrderBookView {
     vsplit.setAttribute('aria-orientation', 'vertical');
     vsplit.setAttribute('aria-label', 'Resize the book column (← →)');
     vsplit.tabIndex = 0;
+    const mid = el('div', 'mk-col mk-midcol', this.layoutEl);
     const side = el('div', 'mk-col mk-sidecol', this.layoutEl);
 
-    this.grid = el('div', 'ob-grid', bookCol);
+    const book = el('section', 'mk-section mk-book', bookCol);
+    book.setAttribute('aria-label', 'Order Book');
+    const bookHead = el('div', 'mk-section-head', book);
+    el('h2', 'mk-book-title', bookHead).textContent = 'Order Book';
+    this.freshLine = el('span', 'ob-fresh', bookHead);
+    this.freshLine.setAttribute('role', 'status');
+    this.grid = el('div', 'ob-grid', book);
     this.grid.setAttribute('role', 'grid');
     this.grid.setAttribute('aria-label', 'Order book levels: asks above the spread, bids below. Enter or click puts a level in the ticket (an ask to buy, a bid to sell); Alt+Enter opens it in the request builder.');
     this.grid.setAttribute('aria-readonly', 'true');
@@ -390,7 +406,8 @@ export class OrderBookView {
     this.totalHead = textCell(head, 'total', 'columnheader');
     this.setCurrencies('', '');
 
-    this.asksBody = el('div', 'side asks', this.grid);
+    // Asks and bids scroll on their own; the asks' box starts at its bottom (best ask next to the spread).
+    this.asksBody = el('div', 'side asks', el('div', 'ob-scroll ob-asks', this.grid));
     this.asksBody.setAttribute('role', 'rowgroup');
     this.asksBody.setAttribute('aria-label', 'Asks');
     const spreadRow = el('div', 'row spread', this.grid);
@@ -398,11 +415,17 @@ export class OrderBookView {
     spreadRow.tabIndex = -1;
     this.spreadText = textCell(spreadRow, 'spread-cell', 'gridcell', 'Spread —');
     this.midText = textCell(spreadRow, 'mid-cell', 'gridcell', 'Mid —');
-    this.bidsBody = el('div', 'side bids', this.grid);
+    this.bidsBody = el('div', 'side bids', el('div', 'ob-scroll ob-bids', this.grid));
     this.bidsBody.setAttribute('role', 'rowgroup');
     this.bidsBody.setAttribute('aria-label', 'Bids');
 
-    const depthSec = this.section('depth', 'Depth', bookCol);
+    const chartSec = this.section('chart', 'Chart', mid);
+    const hsplit = el('div', 'mk-split mk-hsplit', mid);
+    hsplit.setAttribute('role', 'separator');
+    hsplit.setAttribute('aria-orientation', 'horizontal');
+    hsplit.setAttribute('aria-label', 'Resize the chart (↑ ↓)');
+    hsplit.tabIndex = 0;
+    const depthSec = this.section('depth', 'Depth', mid);
     const chartBox = el('div', 'ob-chart', depthSec.body);
     chartBox.setAttribute('aria-label', 'Depth chart');
     this.canvas = el('canvas', undefined, chartBox);
@@ -412,17 +435,10 @@ export class OrderBookView {
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', 'Depth chart: cumulative bid and ask size by price; hover for the price and cumulative size');
 
-    const chartSec = this.section('chart', 'Chart', side);
-    const hsplit = el('div', 'mk-split mk-hsplit', side);
-    hsplit.setAttribute('role', 'separator');
-    hsplit.setAttribute('aria-orientation', 'horizontal');
-    hsplit.setAttribute('aria-label', 'Resize the chart (↑ ↓)');
-    hsplit.tabIndex = 0;
-    const lower = el('div', 'mk-lower', side);
-    const tapeSec = this.section('tape', 'Trades', lower);
-    const ticketSec = this.section('ticket', 'Order Ticket', lower);
+    const ticketSec = this.section('ticket', 'Order Ticket', side);
+    const tapeSec = this.section('tape', 'Trades', side);
     this.slots = { chart: chartSec.body, chartTools: chartSec.tools, tape: tapeSec.body, ticket: ticketSec.body };
-    this.splitter(vsplit, 'book', 'x', 260, 1200);
+    this.splitter(vsplit, 'book', 'x', 260, 900);
     this.splitter(hsplit, 'chart', 'y', 120, 1200);
     this.applyLayout();
 
@@ -523,6 +539,8 @@ export class OrderBookView {
     for (const [name, sec] of this.sections) {
       const collapsed = this.layout.collapsed.has(name);
       sec.classList.toggle('collapsed', collapsed);
+      // The column's other section takes the room of a collapsed one (CSS: .mk-layout.no-<name>).
+      this.layoutEl.classList.toggle(`no-${name}`, collapsed);
       sec.querySelector('.mk-toggle')?.setAttribute('aria-expanded', String(!collapsed));
     }
   }
@@ -608,20 +626,22 @@ export class OrderBookView {
   }
 
   /**
-   * Mark the user's resting orders: `asks`/`bids` map a displayed price (already grouped like the
-   * book) to the remaining size there. Applied to the rows now and at every render.
+   * Mark the user's resting orders: `own` maps each side's displayed (already grouped like the book)
+   * price to the user's remaining size and order count there (src/shared/market/ownOrders.ts); `unit`
+   * is the base currency. Applied to the rows now and at every render.
    */
-  setOwnOrders(asks: Map<string, string>, bids: Map<string, string>): void {
-    this.own = { asks, bids };
+  setOwnOrders(own: OwnLevels, unit: string): void {
+    this.own = own;
+    this.ownUnit = unit;
     this.markOwn();
   }
 
   private markOwn(): void {
-    const mark = (rows: Row[], m: Map<string, string>) => {
+    const mark = (rows: Row[], m: ReadonlyMap<string, OwnLevel>) => {
       for (const r of rows) {
         if (!r.visible) continue;
-        const remain = m.size ? m.get(canonicalPrice(r.shownPrice)) : undefined;
-        r.setOwn(remain !== undefined, remain !== undefined ? `Your resting order(s) here: ${remain} remaining` : '');
+        const at = m.size ? m.get(canonicalPrice(r.shownPrice)) : undefined;
+        r.setOwn(at?.size ?? '', at ? `Your ${at.count > 1 ? `${at.count} orders` : 'order'} here: ${at.size}${this.ownUnit ? ` ${this.ownUnit}` : ''} remaining` : '');
       }
     };
     mark(this.asks, this.own.asks);
@@ -769,14 +789,14 @@ export class OrderBookView {
   }
 
   /**
-   * Freshness: `fresh` hides the banner; `waiting` (no snapshot yet) and `stale` (no snapshot for
-   * more than 3 s) show it and dim the book.
+   * The book's freshness (src/shared/orderbook/freshness.ts): `fresh` empties the freshness line;
+   * `waiting` and `stale` show `text` there and dim the book. The line keeps its place either way.
    */
-  setStale(state: 'fresh' | 'waiting' | 'stale'): void {
-    if (state === this.stale) return;
+  setStale(state: 'fresh' | 'waiting' | 'stale', text = ''): void {
+    if (state === this.stale && text === this.freshLine.textContent) return;
     this.stale = state;
-    this.staleBanner.hidden = state === 'fresh';
-    this.staleBanner.textContent = state === 'waiting' ? 'Waiting for the first snapshot…' : 'Stale: no update for more than 3 s';
+    this.freshLine.textContent = this.freshLine.title = state === 'fresh' ? '' : text;
+    this.freshLine.dataset.state = state;
     this.root.classList.toggle('is-stale', state !== 'fresh');
     this.root.dataset.freshness = state;
   }
@@ -863,13 +883,6 @@ export class OrderBookView {
       target.focus();
     }
   }
-}
-
-/** A price without leading or trailing zeros ("067000.10" → "67000.1"): own orders and rows compare in this form. */
-export function canonicalPrice(p: string): string {
-  let s = p.replace(/^0+(?=\d)/, '');
-  if (s.includes('.')) s = s.replace(/\.?0+$/, '');
-  return s;
 }
 
 /** A change rate ("-0.0123") as a signed percentage with two decimals ("−1.23 %"), by string arithmetic. */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { isPanelState, ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
+import { isPanelLayout, isPanelState, ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
 import { level2Weight, nextPollDelay, publicBudget } from '../../../src/shared/orderbook/pollPolicy';
 import { RateLimiter } from '../../../src/api/ratelimit';
 
@@ -69,6 +69,25 @@ describe('order book protocol validators', () => {
     assert.equal(parseWebviewMessage({ type: 'setDepth', depth: '100' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'placeOrder' }), undefined);
     assert.equal(parseWebviewMessage('ready'), undefined);
+  });
+
+  it('validates the stream heartbeat, the layout (init and setLayout) and own stop orders', () => {
+    assert.deepEqual(parseHostMessage({ type: 'heartbeat', staleAfterMs: 28000 }), { type: 'heartbeat', staleAfterMs: 28000 });
+    assert.equal(parseHostMessage({ type: 'heartbeat', staleAfterMs: -1 }), undefined);
+    assert.equal(parseHostMessage({ type: 'heartbeat' }), undefined);
+    const layout = { sizes: { book: 340, chart: 320 }, collapsed: ['tape'] };
+    assert.deepEqual(parseWebviewMessage({ type: 'setLayout', layout }), { type: 'setLayout', layout });
+    assert.equal(parseWebviewMessage({ type: 'setLayout', layout: { sizes: {}, collapsed: ['book'] } }), undefined, 'the book does not collapse');
+    assert.equal(parseWebviewMessage({ type: 'setLayout', layout: { sizes: { book: 1e9 }, collapsed: [] } }), undefined);
+    assert.equal(isPanelLayout(layout), true);
+    assert.equal(isPanelLayout({ sizes: { book: '340' }, collapsed: [] }), false);
+    const init = { type: 'init', symbol: 'BTC-USDT', meta: null, settings: { grouping: '1', depth: 20 }, pollMs: 1000, layout };
+    assert.deepEqual(parseHostMessage(init), init);
+    const account = (orders: unknown[]) => ({ type: 'account', account: { canTrade: true, reason: null, availableBase: '1', availableQuote: '2', makerFeeRate: '0.001', takerFeeRate: '0.001', orders } });
+    const stop = { id: 's1', side: 'sell', price: '64000', remain: '0.5', stop: 'loss', stopPrice: '64500' };
+    assert.deepEqual(parseHostMessage(account([stop])), account([stop]));
+    assert.equal(parseHostMessage(account([{ ...stop, stop: 'oco' }])), undefined);
+    assert.equal(parseHostMessage(account([{ ...stop, stopPrice: XSS }])), undefined);
   });
 
   it('validates the persisted panel state', () => {

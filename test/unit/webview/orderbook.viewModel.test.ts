@@ -7,7 +7,6 @@ import {
   depthSeries,
   emptyPrevious,
   groupingStep,
-  isStale,
   spreadOf,
 } from '../../../src/shared/orderbook/viewModel';
 import { readFixture } from '../../fixtures';
@@ -215,15 +214,6 @@ describe('order book view-model', () => {
       assert.equal(store.lastSeenAt, 1300);
       assert.equal(store.accept({ ...snap('9999999999999999999', [], []), symbol: 'OTHER' }, 1400), 'wrong-symbol');
       assert.equal(store.snapshot?.sequence, '9007199254740993');
-    });
-  });
-
-  describe('stale detection', () => {
-    it('is stale without a snapshot and after more than 3000 ms', () => {
-      assert.equal(isStale(undefined, 5000), true);
-      assert.equal(isStale(1000, 4000), false); // exactly 3000 ms
-      assert.equal(isStale(1000, 4001), true);
-      assert.equal(isStale(1000, 1500, 400), true);
     });
   });
 
