@@ -186,6 +186,31 @@ describe('SpotDesk live (issue 22)', function () {
     assert.match(md, /Weighted average cost from your fills/);
   });
 
+  it('one price: the BTC row, its tooltip, the Portfolio total and the status bar use the P&L\'s BTC-USDT last × USDT\'s price', async () => {
+    const { accounts } = s.hooks.trees;
+    await accounts.refresh();
+    await s.hooks.holdings.recompute();
+    // Read everything in one synchronous run (ticks move the last price between event-loop turns).
+    const data = accounts.state.data!;
+    const nodes = accounts.nodes(data);
+    const last = s.hooks.holdings.lastPrice(SYMBOL);
+    assert.ok(last, 'BTC-USDT followed');
+    const usdtPrice = data.prices!.USDT;
+    const btc = nodes.find((r) => r.currency === 'BTC')!;
+    assert.strictEqual(btc.fiatValue, dec.mulDown(btc.total, dec.mul(last, usdtPrice), 2), 'the row: balance × last × USDT price');
+    const md = (accounts.getTreeItem(btc as never).tooltip as vscode.MarkdownString).value;
+    assert.ok(md.includes(`(the last ${SYMBOL} trade ${last} × ${dec.normalize(usdtPrice)} USD per USDT)`), md);
+    const top = s.hooks.holdings.of('BTC')?.pairs[0];
+    if (top?.symbol === SYMBOL) assert.strictEqual(top.last, last, 'the P&L is at the same last');
+    const portfolio = accounts.portfolio(nodes, 'USD')!;
+    assert.strictEqual(portfolio.total, nodes.filter((r) => r.fiatValue !== undefined).reduce((sum, r) => dec.add(sum, r.fiatValue!), '0'));
+    s.hooks.liveItem.update();
+    const text = s.hooks.liveItem.item.text;
+    const shown = dec.roundDown(portfolio.total, '0.01');
+    const [int, frac = ''] = shown.split('.');
+    assert.ok(text.endsWith(` · ${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0')} USD`), `${text} vs the Portfolio row ${portfolio.total}`);
+  });
+
   describe('price alerts', () => {
     const state = () => s.hooks.services.context.globalState;
     const stored = () => (state().get<PriceAlert[]>(ALERTS_KEY) ?? []).filter((a) => a.profileId === s.hooks.services.profile().id);

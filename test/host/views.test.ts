@@ -112,6 +112,10 @@ describe('SpotDesk tree views on the sandbox', function () {
     };
     const cfg = () => vscode.workspace.getConfiguration('spotdesk');
     await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    // These figures are valued at the data's GET /api/v1/prices only: no live USDT-pair price here.
+    const market = api.trees.accounts.market;
+    api.trees.accounts.market = undefined;
+    try {
     let nodes = api.trees.accounts.nodes(data);
     assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'DOGE', 'ZZZ'], 'by value; unpriced ZZZ last');
     const [btc, usdt] = nodes;
@@ -132,7 +136,10 @@ describe('SpotDesk tree views on the sandbox', function () {
     await cfg().update('accounts.hideZeroBalances', true, vscode.ConfigurationTarget.Global);
     nodes = api.trees.accounts.nodes(data);
     assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'ZZZ']);
-    await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    } finally {
+      api.trees.accounts.market = market;
+      await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Transfer… moves exactly the typed amount from main to trade', async () => {
