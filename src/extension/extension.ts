@@ -187,6 +187,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (e.affectsConfiguration('spotdesk.fiatCurrency')) void trees.accounts.refresh();
         else trees.accounts.rerender();
       }
+      // The Markets view's grouping and its Favourites (the watchlist) are read at render time.
+      if (e.affectsConfiguration('spotdesk.markets.groupByCategory') || e.affectsConfiguration('spotdesk.watchlist')) trees.markets.rerender();
       if (e.affectsConfiguration('spotdesk.watchlist')) {
         void trees.orders.refresh();
         if (trees.orderHistory.view?.visible) void trees.orderHistory.refresh();

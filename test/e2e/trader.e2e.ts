@@ -9,8 +9,8 @@
  * error before input, Ctrl+Enter runs the test, the placement dialog naming the profile with the
  * notional and the fee); deposit panels (one tab per address, QR codes); the withdraw wizard's first
  * step; the example order document of the scratch workspace; and an unreachable profile (the order
- * book and Markets say "connection refused", with Retry), after which Markets still has the market
- * the person expanded.
+ * book and Markets say "connection refused", with Retry), after which Markets shows the symbol's
+ * row again.
  *
  * Run: `npx tsx test/e2e/trader.e2e.ts [dark|light|hc …]` (builds first; exits non-zero on failure).
  */
@@ -169,12 +169,11 @@ async function main(): Promise<void> {
         await closeEditors(page);
       });
 
-      await step(`${theme}: an unreachable profile — the order book and Markets say why, with Retry; the expanded market stays expanded`, async () => {
+      await step(`${theme}: an unreachable profile — the order book and Markets say why, with Retry; the symbol row is back after switching back`, async () => {
         const markets = pane(page, 'Markets');
-        const marketRow = markets.locator('.monaco-list-row', { hasText: new RegExp(`^${info.market}$`) }).first();
-        await marketRow.waitFor({ timeout: 30_000 });
-        if ((await marketRow.getAttribute('aria-expanded')) !== 'true') await marketRow.click();
-        await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
+        // The flat default: the symbol's row is shown without expanding anything (Favourites, on top, is open).
+        const symbolRow = markets.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${SYMBOL}$`) }) }).first();
+        await symbolRow.waitFor({ timeout: 30_000 });
         await runCommand(page, 'SpotDesk: Open Market');
         await pick(page, { placeholder: /^Symbol/ }, SYMBOL);
         await activeWebview(page).locator('.row.bid:not([hidden])').first().waitFor({ timeout: 30_000 });
@@ -192,8 +191,8 @@ async function main(): Promise<void> {
         await runCommand(page, 'SpotDesk: Select Profile');
         await pick(page, { title: /Select Profile/ }, 'Sandbox (local)', /Sandbox \(local\)$/);
         await activeWebview(page).locator('.row.bid:not([hidden])').first().waitFor({ timeout: 30_000 });
-        await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
-        assert.equal(await marketRow.getAttribute('aria-expanded'), 'true', 'the market is still expanded');
+        await symbolRow.waitFor({ timeout: 30_000 });
+        assert.ok(await symbolRow.isVisible(), 'the symbol row is back, nothing to expand');
         await shot(page, name('back-to-sandbox'));
         await closeEditors(page);
       });
