@@ -264,8 +264,18 @@ export class RequestBuilderController {
     const fees = base ? symbolFeeRates(base, info) : undefined;
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     return estimateOrder(
-      { side: order.side === 'sell' ? 'sell' : 'buy', type: order.type === 'market' ? 'market' : 'limit', price: str(order.price), size: str(order.size), funds: str(order.funds), postOnly: order.postOnly === true },
-      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0] },
+      {
+        side: order.side === 'sell' ? 'sell' : 'buy',
+        type: order.type === 'market' ? 'market' : 'limit',
+        price: str(order.price),
+        size: str(order.size),
+        funds: str(order.funds),
+        postOnly: order.postOnly === true,
+        base: rules?.baseCurrency ?? '',
+        baseDigits: rules ? fractionDigits(rules.baseIncrement) : 8,
+      },
+      // A market order walks these 20 levels (its average price, slippage, and whether it is larger than them).
+      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0], bids: book?.bids, asks: book?.asks },
       fees,
       rules?.quoteCurrency ?? '',
       rules ? fractionDigits(rules.quoteIncrement) : 8,
@@ -328,7 +338,7 @@ export function placementConfirmation(
   const where = `Profile: ${fundsPhrase(profile)}.`;
   return {
     message,
-    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote).join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
+    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote, order.side === 'sell' ? 'sell' : 'buy', typeof order.symbol === 'string' ? order.symbol.split('-')[0] : '').join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
   };
 }
 

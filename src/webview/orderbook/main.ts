@@ -185,7 +185,7 @@ export class OrderBookController {
           this.stats.accepted++;
           this.rerender();
           this.view.setStale('fresh');
-          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast);
+          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast, msg.snapshot);
         } else if (r === 'duplicate') {
           this.stats.rejectedSequence++;
           this.view.setStale('fresh'); // same book confirmed: still live
