@@ -57,7 +57,7 @@ describe('SpotDesk profiles and credentials', function () {
     await assert.rejects(api.services.client(), /has no API credentials\. Run "SpotDesk: Set API Credentials"/);
   });
 
-  it('without credentials, Markets and the status bar still show public data (GET /api/v1/markets, allTickers, status)', async () => {
+  it('without credentials, Markets and the status bar still show public data (GET /api/v2/symbols, allTickers, status)', async () => {
     // A user profile pointing at the sandbox's baseUrl, without credentials (also when run alone).
     const cfg = vscode.workspace.getConfiguration('spotdesk');
     await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
