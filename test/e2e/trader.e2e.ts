@@ -8,7 +8,7 @@
  * Order"); the order book (prices padded to the tick, sizes to the lot); the request builder (no
  * error before input, Ctrl+Enter runs the test, the placement dialog naming the profile with the
  * notional and the fee); deposit panels (one tab per address, QR codes); the withdraw wizard's first
- * step; the example order document of the scratch workspace; and an unreachable profile (the order
+ * step (the currency, 1/7); the example order document of the scratch workspace; and an unreachable profile (the order
  * book and Markets say "connection refused", with Retry), after which Markets shows the symbol's
  * row again.
  *
@@ -153,10 +153,10 @@ async function main(): Promise<void> {
         await closeEditors(page);
       });
 
-      await step(`${theme}: the withdraw wizard starts with plain choices and an honest counter`, async () => {
+      await step(`${theme}: the withdraw wizard starts with the currency and an n/N counter`, async () => {
         await runCommand(page, 'SpotDesk: Withdraw');
-        await atStep(page, { title: /^SpotDesk: Withdraw \(1\)$/, placeholder: /^Where do you send it\?$/ });
-        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Send to a KuCoin user (UID, e-mail, phone)' }).waitFor();
+        await atStep(page, { title: /^SpotDesk: Withdraw \(1\/7\)$/, placeholder: /^Currency to withdraw/ });
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'USDT' }).first().waitFor();
         await shot(page, name('withdraw-step1'));
         await page.keyboard.press('Escape');
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
