@@ -12,7 +12,7 @@ import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/order
 import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
 import type { ErrorNode } from '../../src/extension/views/pollingTree';
 import { percent } from '../../src/extension/views/format';
-import { formatAmount, formatFiat } from '../../src/shared/numberFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../src/shared/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
@@ -77,14 +77,17 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.strictEqual(typeof precision, 'number', 'GET /api/v3/currencies gives the precision');
     const cur = await item(api.trees.accounts, usdt);
     const value = `≈ ${formatFiat(usdt.fiatValue!, 'en')} USD`;
-    assert.strictEqual(String(cur.description).split(' · ').slice(0, 2).join(' · '), `${formatAmount(usdt.available, precision, 'en')} avail · ${value}`);
+    // To the digits that matter: a last digit worth at most two cents (USDT ≈ 1 USD → 2), within the precision.
+    const shown = displayPrecision(precision, api.trees.accounts.priceOf('USDT')?.price);
+    assert.strictEqual(shown, 2);
+    assert.strictEqual(String(cur.description).split(' · ').slice(0, 2).join(' · '), `${formatAmount(usdt.available, shown, 'en')} avail · ${value}`);
     assert.doesNotMatch(String(cur.description).split(' · ')[0], /\.\d*0 /, 'no trailing zeros in the amount');
     const tip = (cur.tooltip as vscode.MarkdownString).value;
     for (const a of [wire('main'), wire('trade')]) for (const v of [a.balance, a.available, a.holds]) assert.ok(tip.includes(v), `tooltip has the exact ${v}`);
     for (const row of rows) {
       const ti = await item(api.trees.accounts, row);
       assert.strictEqual(ti.contextValue, `spotdesk.account.${row.account.type}`);
-      assert.match(String(ti.description), new RegExp(`^${formatAmount(row.account.available, precision, 'en').replace(/[.,]/g, '\\$&')} avail`));
+      assert.match(String(ti.description), new RegExp(`^${formatAmount(row.account.available, shown, 'en').replace(/[.,]/g, '\\$&')} avail`));
     }
     assert.match(api.trees.accounts.view!.description ?? '', /^updated \d\d:\d\d:\d\d$/);
   });
@@ -126,7 +129,9 @@ describe('SpotDesk tree views on the sandbox', function () {
     const before = api.trees.accounts.state.data;
     api.trees.accounts.state.data = data;
     try {
-      assert.strictEqual((await item(api.trees.accounts, btc)).description, '12.25000001 avail · ≈ 839,913.75 USD · 0.25 on hold');
+      // BTC at 67193.1: 7 digits matter (12.25000001 → 12.25); the tooltip keeps the exact figures.
+      assert.strictEqual((await item(api.trees.accounts, btc)).description, '12.25 avail · ≈ 839,913.75 USD · 0.25 on hold');
+      assert.ok(((await item(api.trees.accounts, btc)).tooltip as vscode.MarkdownString).value.includes('12.00000001'));
       assert.strictEqual((await item(api.trees.accounts, usdt)).description, '99,989 avail · ≈ 100,018.99 USD');
       assert.strictEqual((await item(api.trees.accounts, nodes[3])).description, '5 avail');
       assert.strictEqual((await item(api.trees.accounts, btc.accounts[1])).description, '0.25 avail · 0.25 on hold');

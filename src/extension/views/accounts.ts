@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
 import * as dec from '../../api/decimal';
 import { CachedFetch } from '../../shared/cachedFetch';
-import { formatAmount, formatFiat } from '../../shared/numberFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../shared/numberFormat';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
 import type { WsBalance } from '../../api/streamSchemas';
@@ -209,9 +209,13 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return this.hideZero() ? 'No non-zero balances (zero balances are hidden).' : 'No accounts yet.';
   }
 
-  /** `v` of `currency` for display: trimmed to its precision, grouped. */
+  /**
+   * `v` of `currency` for display: to the digits that matter (src/shared/numberFormat.ts
+   * `displayPrecision`: a last digit worth at most two cents at the holding's price, never beyond the
+   * currency's precision), rounded down, trailing zeros trimmed, grouped. The tooltip has it exactly.
+   */
   amount(v: string, currency: string): string {
-    return formatAmount(v, this.state.data?.precisions?.get(currency), this.locale());
+    return formatAmount(v, displayPrecision(this.state.data?.precisions?.get(currency), this.priceOf(currency)?.price), this.locale());
   }
 
   protected item(node: Node): vscode.TreeItem {
@@ -235,18 +239,20 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     if (node.kind === 'currency') {
       const it = new vscode.TreeItem(node.currency, vscode.TreeItemCollapsibleState.Expanded);
       it.id = `acc:${node.currency}`;
+      // Shortest useful text first (a narrow side bar cuts the end): available, value, P&L, then holds;
+      // everything, exactly, in the tooltip.
       const parts = [`${this.amount(node.available, node.currency)} avail`];
       if (node.fiatValue !== undefined) parts.push(`≈ ${formatFiat(node.fiatValue, loc)} ${fiat}`);
+      const tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
+      const pnl = this.pnl?.(node.currency, node.total);
+      if (pnl) {
+        parts.push(pnl.description);
+        tooltip.appendMarkdown(`\n\n${pnl.tooltip}`);
+      }
       if (!dec.isZero(node.holds)) parts.push(`${this.amount(node.holds, node.currency)} on hold`);
       it.description = parts.join(' · ');
       it.iconPath = new vscode.ThemeIcon('symbol-number');
       it.contextValue = 'spotdesk.currency';
-      const tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
-      const pnl = this.pnl?.(node.currency, node.total);
-      if (pnl) {
-        it.description = `${it.description} · ${pnl.description}`;
-        tooltip.appendMarkdown(`\n\n${pnl.tooltip}`);
-      }
       it.tooltip = tooltip;
       return it;
     }
@@ -273,7 +279,8 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
       md.appendMarkdown(` (${priceSource(price, fiat)})`);
     }
     const precision = this.state.data?.precisions?.get(currency);
-    md.appendMarkdown(`\n\nShown ${precision !== undefined ? `to ${currency}'s precision of ${precision} decimals` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
+    const shown = displayPrecision(precision, price?.price);
+    md.appendMarkdown(`\n\nShown ${shown !== undefined ? `to ${shown} decimals (${shown !== precision ? `a last digit worth at most two cents; ${currency}'s precision is ${precision ?? 'unknown'}` : `${currency}'s precision`})` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
     return md;
   }
 }

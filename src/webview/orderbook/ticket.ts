@@ -13,6 +13,8 @@
 import type { AccountInfo, SymbolMeta } from '../../shared/orderbook/protocol';
 import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote } from '../../shared/market/ticket';
 import type { BookLevel } from '../../shared/orderEstimate';
+import { formatAmount } from '../../shared/numberFormat';
+import { fractionDigits, normalize } from '../../api/decimal';
 
 /** What the ticket asks the controller for. */
 export interface TicketEvents {
@@ -276,7 +278,9 @@ export class TicketView {
     const walked = q.walk && q.walk.averagePrice !== null ? ` · avg ${q.walk.averagePrice}${q.walk.slippageBps !== null && q.walk.slippageBps !== '0' ? `, ${q.walk.slippageBps} bps` : ''}` : '';
     this.figures.notional.data = q.notional !== null ? `${q.notional} ${quote}${this.type === 'market' ? ` (est.${walked})` : ''}` : '—';
     this.figures.fee.data = q.fee !== null ? `${q.fee} ${quote} · ${q.liquidity} ${pct(q.feeRate)}` : q.liquidity ? `— (${q.liquidity})` : '—';
-    this.figures.available.data = q.available.amount !== null ? `${q.available.amount} ${q.available.currency}` : '—';
+    // Grouped and to the lot / quote increment, as elsewhere ("95,991.71 USDT"); rounded down (never more than there is).
+    const inc = q.available.currency === quote ? this.meta?.quoteIncrement : this.meta?.baseIncrement;
+    this.figures.available.data = q.available.amount !== null ? `${formatAmount(q.available.amount, inc ? fractionDigits(normalize(inc)) : undefined, navigator.language || 'en')} ${q.available.currency}` : '—';
     // Errors at their field, once the person typed there (or tried to place).
     const show = (f: 'price' | 'size') => this.attempted || this.touched.has(f);
     const errorsOf = (f: 'price' | 'size') =>
