@@ -77,7 +77,7 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts'],
     rules: layer([
-      { regex: apiExcept('decimal', 'schemas', 'orderRules', 'orderFields', 'withdrawalFee', 'withdrawalAddress', 'candleIntervals'), message: msg('src/shared may import the pure modules of src/api only (decimal, schemas, orderRules, orderFields, withdrawalFee, withdrawalAddress, candleIntervals)') },
+      { regex: apiExcept('decimal', 'schemas', 'orderRules', 'orderFields', 'withdrawalFee', 'withdrawalAddress', 'candleIntervals', 'bookWalk'), message: msg('src/shared may import the pure modules of src/api only (decimal, schemas, orderRules, orderFields, withdrawalFee, withdrawalAddress, candleIntervals, bookWalk)') },
       { regex: folder('exchange', 'extension', 'webview'), message: msg('src/shared imports no exchange, extension or webview code') },
       { regex: NODE_API, message: msg('src/shared runs in webviews too: no Node APIs') },
     ]),

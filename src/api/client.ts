@@ -47,7 +47,7 @@ import {
   type WithdrawalItem,
   type WithdrawalsQuery,
 } from './schemas';
-import { buildQuery, maskKey, signRequest, type Credentials, type QueryValue } from './signing';
+import { buildQuery, maskKey, signPassphrase, signRequest, type Credentials, type QueryValue } from './signing';
 import { decodeEnvelope, defaultFetch, envelopeCode, httpExchange, keepAliveAgent, type FetchLike, type RawAnswer } from './transport';
 import { parseJson } from './json';
 
@@ -149,12 +149,28 @@ export interface PreparedRequest {
   weight: number;
 }
 
+/**
+ * A deliberate signing fault for ONE prepared request: the request builder's "Experiment" (a developer
+ * sees each of KuCoin's signature diagnoses without a fake profile). The client applies it as asked;
+ * the extension allows it on sandbox profiles only (src/extension/requestBuilder/controller.ts).
+ */
+export interface SigningExperiment {
+  /** Added to KC-API-TIMESTAMP, ms (so also to the prehash): beyond ±5 s the exchange answers 400002. */
+  timestampOffsetMs?: number;
+  /** Sent as KC-API-KEY-VERSION, with the passphrase encoded for that version (a mismatch → 400004). */
+  keyVersion?: KeyVersion;
+  /** KC-API-PASSPHRASE in plain text or as base64(HMAC-SHA256(secret, passphrase)), whatever the version. */
+  passphraseEncoding?: 'plain' | 'hmac';
+}
+
 /** Options of {@link SpotClient.prepare}. */
 export interface PrepareOptions {
   /** Validate params with the endpoint schema (default true). The request builder may send invalid requests on purpose. */
   validate?: boolean;
   /** Raw body string to send instead of JSON.stringify(params) (POST only; signed as is). */
   rawBody?: string;
+  /** Sign this one request wrongly on purpose (see {@link SigningExperiment}); it is never re-signed. */
+  experiment?: SigningExperiment;
 }
 
 /** Result of {@link SpotClient.send}: the answer, whatever its code. */
@@ -186,6 +202,8 @@ export type MoneyGuard = (request: MoneyRequest) => void;
 export const RESIGN_AFTER_QUEUE_MS = 1_000;
 
 const SECRET_HEADERS = new WeakMap<PreparedRequest, Record<string, string>>();
+/** Requests prepared with a {@link SigningExperiment}: sent as signed, never re-signed. */
+const EXPERIMENTS = new WeakSet<PreparedRequest>();
 
 /** The typed API client (see module docstring). */
 export class SpotClient {
@@ -294,7 +312,8 @@ export class SpotClient {
     const q = buildQuery(query as Record<string, QueryValue>);
     const pathWithRawQuery = q.raw ? `${path}?${q.raw}` : path;
     const url = this.baseUrl + (q.encoded ? `${path}?${q.encoded}` : path);
-    const timestamp = Math.round(this.now() + this.offsetMs);
+    const exp = opts.experiment;
+    const timestamp = Math.round(this.now() + this.offsetMs) + (exp?.timestampOffsetMs !== undefined && Number.isFinite(exp.timestampOffsetMs) ? Math.round(exp.timestampOffsetMs) : 0);
     const base: Record<string, string> = { Accept: 'application/json' };
     if (ep.method === 'POST') base['Content-Type'] = 'application/json';
     const signed = ep.permission !== 'public';
@@ -304,8 +323,10 @@ export class SpotClient {
     if (signed) {
       const creds = this.#credentials;
       if (!creds) throw new Error(`${ep.method} ${ep.path} needs an API key with the ${ep.permission} permission; no credentials are configured`);
-      const s = signRequest({ credentials: creds, timestamp, method: ep.method, pathWithRawQuery, body });
+      const used = exp?.keyVersion ? { ...creds, keyVersion: exp.keyVersion } : creds;
+      const s = signRequest({ credentials: used, timestamp, method: ep.method, pathWithRawQuery, body });
       headers = { ...base, ...s.headers };
+      if (exp?.passphraseEncoding) headers['KC-API-PASSPHRASE'] = signPassphrase(creds.apiSecret, creds.apiPassphrase, exp.passphraseEncoding === 'plain' ? '1' : '2');
       shown = { ...base, ...s.redactedHeaders };
       prehash = s.prehash;
     }
@@ -319,13 +340,14 @@ export class SpotClient {
       prehash,
       headers: shown,
       timestamp,
-      keyVersion: this.#credentials?.keyVersion,
+      keyVersion: exp?.keyVersion ?? this.#credentials?.keyVersion,
       clockOffsetMs: this.offsetMs,
       signed,
       pool: ep.pool,
       weight: ep.weight,
     };
     SECRET_HEADERS.set(prepared, headers);
+    if (exp) EXPERIMENTS.add(prepared);
     return prepared;
   }
 
@@ -372,7 +394,7 @@ export class SpotClient {
     await this.limiter.acquire(prepared.pool, prepared.weight);
     // A request that waited for the pool's budget carries a stale KC-API-TIMESTAMP (the exchange accepts
     // 5 s): sign it again, with the same body and path, just before it leaves.
-    if (prepared.signed && this.now() - queuedAt > RESIGN_AFTER_QUEUE_MS) this.resign(prepared, headers);
+    if (prepared.signed && !EXPERIMENTS.has(prepared) && this.now() - queuedAt > RESIGN_AFTER_QUEUE_MS) this.resign(prepared, headers);
     const t0 = this.now();
     let ans: RawAnswer;
     try {

@@ -21,6 +21,8 @@ export const COMMANDS = {
   accountsRefresh: 'spotdesk.accounts.refresh',
   ordersRefresh: 'spotdesk.orders.refresh',
   marketsRefresh: 'spotdesk.markets.refresh',
+  marketsShowCategories: 'spotdesk.markets.showCategories',
+  marketsShowFlat: 'spotdesk.markets.showFlat',
   retry: 'spotdesk.retry',
   accountsHideZero: 'spotdesk.accounts.hideZero',
   accountsShowZero: 'spotdesk.accounts.showZero',

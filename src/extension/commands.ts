@@ -160,6 +160,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
 
     reg(COMMANDS.accountsHideZero, () => setHideZero(true)),
     reg(COMMANDS.accountsShowZero, () => setHideZero(false)),
+    reg(COMMANDS.marketsShowCategories, () => setMarketsGrouped(true)),
+    reg(COMMANDS.marketsShowFlat, () => setMarketsGrouped(false)),
 
     reg(COMMANDS.transfer, async (row?: unknown) => {
       const target = accountArg(row);
@@ -308,6 +310,11 @@ function nonEmpty(v: string): string | undefined {
 
 async function setHideZero(hide: boolean): Promise<void> {
   await vscode.workspace.getConfiguration('spotdesk').update('accounts.hideZeroBalances', hide, vscode.ConfigurationTarget.Global);
+}
+
+/** Group the Markets view by KuCoin's categories (true) or list its symbols flat by volume (false). */
+async function setMarketsGrouped(grouped: boolean): Promise<void> {
+  await vscode.workspace.getConfiguration('spotdesk').update('markets.groupByCategory', grouped, vscode.ConfigurationTarget.Global);
 }
 
 /** The user profile to act on: the named one, the active one, or one the user picks. */

@@ -130,6 +130,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
   // Before the features: its profile listener closes the old profile's streams first.
   live = new Live(services, trees);
   const holdings = new HoldingsPnl(services, trees.accounts, notedSymbols);
+  // One live price source: the row's value, its tooltip, the Portfolio total, the status bar and the P&L.
+  trees.accounts.market = (symbol) => holdings.lastPrice(symbol);
   trees.accounts.pnl = (currency, total) => {
     const p = holdings.of(currency);
     return p ? pnlText(p, total) : undefined;
@@ -143,7 +145,7 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     return {
       status: live.current?.status ?? { public: idleStatus, private: idleStatus },
       accounts: data?.accounts,
-      prices: data?.prices,
+      prices: trees.accounts.valuationPrices(),
       fiat: data?.fiat ?? (vscode.workspace.getConfiguration('spotdesk').get<string>('fiatCurrency') || 'USD'),
       pricesAt: trees.accounts.state.updatedAt,
       now: Date.now(),
@@ -157,7 +159,10 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     live,
     liveItem,
     holdings,
-    holdings.onDidChange(() => trees.accounts.rerender()),
+    holdings.onDidChange(() => {
+      trees.accounts.rerender();
+      liveItem.update();
+    }),
     live.onDidChangeStatus(() => liveItem.update()),
     live.onDidChangeAccount(() => liveItem.update()),
     trees.accounts,
@@ -182,6 +187,8 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
         if (e.affectsConfiguration('spotdesk.fiatCurrency')) void trees.accounts.refresh();
         else trees.accounts.rerender();
       }
+      // The Markets view's grouping and its Favourites (the watchlist) are read at render time.
+      if (e.affectsConfiguration('spotdesk.markets.groupByCategory') || e.affectsConfiguration('spotdesk.watchlist')) trees.markets.rerender();
       if (e.affectsConfiguration('spotdesk.watchlist')) {
         void trees.orders.refresh();
         if (trees.orderHistory.view?.visible) void trees.orderHistory.refresh();

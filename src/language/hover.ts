@@ -3,9 +3,11 @@
  * - on the `symbol` value: the symbol's rules (GET /api/v2/symbols) and its live best bid/ask and
  *   last price (from the client — the extension has the feed — or GET /api/v1/market/allTickers);
  * - on a `price`: its distance from the mid in basis points, and whether it would cross the spread;
- * - on a `size`: its funds in the quote currency (price × size; a market order's estimate uses the
- *   side it takes: the best ask for a buy, the best bid for a sell);
- * - on a `funds` (market order): the base amount it buys or sells at the best price;
+ * - on a `size`: its funds in the quote currency (price × size); a market order's estimate WALKS the
+ *   visible book it takes (asks for a buy, bids for a sell: src/api/bookWalk.ts `walkBook`, the one
+ *   walk the ticket and the request builder use) — average price, slippage in bps, and a warning
+ *   when the order is larger than the visible depth;
+ * - on a `funds` (market order): the base amount it buys or sells, by the same walk;
  * - on a property key: the field's documentation.
  * All arithmetic is exact decimal (src/api/decimal.ts): bps truncated to 2 places, estimates to
  * the symbol's increment.
@@ -15,13 +17,14 @@ import type { OrderDocument, OrderEntry } from './document';
 import { enumValues, fieldDoc } from './fields';
 import type { MarketResult, SymbolsStatus } from './protocol';
 import type { SymbolMeta } from './symbols';
+import { depthWarning, walkBook, walkSummary } from '../api/bookWalk';
 
 /** What a hover needs from the server. */
 export interface HoverContext {
   symbols: ReadonlyMap<string, SymbolMeta> | undefined;
   status: SymbolsStatus;
-  /** Live market of a symbol; rejects or resolves null when unavailable. */
-  market(symbol: string): Promise<MarketResult>;
+  /** Live market of a symbol (with `depth`: its visible levels too); rejects or resolves null when unavailable. */
+  market(symbol: string, depth?: boolean): Promise<MarketResult>;
 }
 
 /** A hover: Markdown and the absolute span it applies to. */
@@ -50,9 +53,9 @@ function metaNote(status: SymbolsStatus): string {
   return '';
 }
 
-async function marketOf(ctx: HoverContext, symbol: string): Promise<{ m: MarketResult; error?: string }> {
+async function marketOf(ctx: HoverContext, symbol: string, depth?: boolean): Promise<{ m: MarketResult; error?: string }> {
   try {
-    return { m: await ctx.market(symbol) };
+    return { m: await ctx.market(symbol, depth) };
   } catch (err) {
     return { m: null, error: err instanceof Error ? err.message : String(err) };
   }
@@ -148,21 +151,30 @@ export async function hoverAt(doc: OrderDocument, offset: number, ctx: HoverCont
         return done(`size ${size} ${base} × price ${price} = **${D.mul(price, size)} ${quote}** (funds of the order, before fees).`);
       }
       if (order.type === 'market' && symbol) {
-        const { m, error } = await marketOf(ctx, symbol);
-        const at = order.side === 'sell' ? m?.bestBid : m?.bestAsk;
-        if (!at) return done(`size ${size} ${base}: no ${order.side === 'sell' ? 'bid' : 'ask'} to estimate its funds${error ? ` (${error})` : ''}.`);
-        return done(`size ${size} ${base} ≈ **${D.mul(at, size)} ${quote}** at the best ${order.side === 'sell' ? 'bid' : 'ask'} ${at} (a market order may fill deeper in the book).`);
+        const { m, error } = await marketOf(ctx, symbol, true);
+        const side = order.side === 'sell' ? 'sell' : 'buy';
+        const levels = side === 'sell' ? m?.bids : m?.asks;
+        const at = side === 'sell' ? m?.bestBid : m?.bestAsk;
+        if (!at) return done(`size ${size} ${base}: no ${side === 'sell' ? 'bid' : 'ask'} to estimate its funds${error ? ` (${error})` : ''}.`);
+        if (!levels?.length) return done(`size ${size} ${base} ≈ **${D.mul(at, size)} ${quote}** at the best ${side === 'sell' ? 'bid' : 'ask'} ${at} (no book levels to walk: it may fill deeper).`);
+        const w = walkBook(side, levels, { size }, rules ? D.fractionDigits(rules.baseIncrement) : 8);
+        const funds = w.exceedsDepth ? `${D.mul(size, w.averagePrice ?? at)} ${quote}` : `${w.funds} ${quote}`;
+        return done(`size ${size} ${base} ≈ **${funds}** — ${walkSummary(w, side, quote)}.${w.exceedsDepth ? `\n\n⚠ ${depthWarning(w, side, base, quote)}` : ''}\n\n_${m!.source}_`);
       }
       return done(`size ${size} ${base}: add a price to see its funds in ${quote}.`);
     }
     case 'funds': {
       const funds = str(order.funds);
       if (!funds || !symbol) return undefined;
-      const { m, error } = await marketOf(ctx, symbol);
-      const at = order.side === 'sell' ? m?.bestBid : m?.bestAsk;
-      if (!at) return done(`funds ${funds} ${quote}: no ${order.side === 'sell' ? 'bid' : 'ask'} to estimate the size${error ? ` (${error})` : ''}.`);
+      const { m, error } = await marketOf(ctx, symbol, true);
+      const side = order.side === 'sell' ? 'sell' : 'buy';
+      const at = side === 'sell' ? m?.bestBid : m?.bestAsk;
+      if (!at) return done(`funds ${funds} ${quote}: no ${side === 'sell' ? 'bid' : 'ask'} to estimate the size${error ? ` (${error})` : ''}.`);
       const digits = rules ? D.fractionDigits(rules.baseIncrement) : 8;
-      return done(`funds ${funds} ${quote} ≈ **${D.divDown(funds, at, digits)} ${base}** at the best ${order.side === 'sell' ? 'bid' : 'ask'} ${at} (a market order may fill deeper in the book).`);
+      const levels = side === 'sell' ? m?.bids : m?.asks;
+      if (!levels?.length) return done(`funds ${funds} ${quote} ≈ **${D.divDown(funds, at, digits)} ${base}** at the best ${side === 'sell' ? 'bid' : 'ask'} ${at} (no book levels to walk: it may fill deeper).`);
+      const w = walkBook(side, levels, { funds }, digits);
+      return done(`funds ${funds} ${quote} ≈ **${D.normalize(w.size)} ${base}** — ${walkSummary(w, side, quote)}.${w.exceedsDepth ? `\n\n⚠ ${depthWarning(w, side, base, quote)}` : ''}\n\n_${m!.source}_`);
     }
     default: {
       const values = enumValues(at.key);

@@ -59,13 +59,24 @@ export const MARKET_REQUEST = 'spotdesk/market';
 /** Params of {@link MARKET_REQUEST}. */
 export interface MarketParams {
   symbol: string;
+  /** Also the visible levels (GET /api/v1/market/orderbook/level2_20): a market order's hover walks them. */
+  depth?: boolean;
 }
 /**
  * Result of {@link MARKET_REQUEST}: decimal strings (null when the book side is empty / no trade
  * yet), `time` in epoch ms, `source` says where it came from (e.g. "GET /api/v1/market/allTickers").
  * null when the symbol is unknown.
  */
-export type MarketResult = { bestBid: string | null; bestAsk: string | null; last: string | null; time: number; source: string } | null;
+export type MarketResult = {
+  bestBid: string | null;
+  bestAsk: string | null;
+  last: string | null;
+  time: number;
+  source: string;
+  /** With `depth`: the visible levels, best first ([price, size] decimal strings). */
+  bids?: ReadonlyArray<readonly [string, string]>;
+  asks?: ReadonlyArray<readonly [string, string]>;
+} | null;
 
 /** Request client → server: re-fetch the symbol metadata now. Result: {@link SymbolsStatus}. */
 export const REFRESH_SYMBOLS_REQUEST = 'spotdesk/refreshSymbols';
@@ -89,3 +100,11 @@ export interface SymbolsStatus {
 
 /** Arguments of the code-lens commands: the document URI and the order's index in it. */
 export type OrderLensArgs = [uri: string, orderIndex: number];
+
+/**
+ * The market of a level-2 answer (GET /api/v1/market/orderbook/level2_20): best bid/ask and the visible
+ * levels, best first; no last price (the book has none).
+ */
+export function bookMarket(book: { time: number; bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }): MarketResult {
+  return { bestBid: book.bids[0]?.[0] ?? null, bestAsk: book.asks[0]?.[0] ?? null, last: null, time: book.time, source: 'GET /api/v1/market/orderbook/level2_20', bids: book.bids, asks: book.asks };
+}

@@ -6,7 +6,7 @@
  */
 import { SpotClient } from '../api/client';
 import { symbolRules } from '../api/orderRules';
-import type { MarketResult } from './protocol';
+import { bookMarket, type MarketResult } from './protocol';
 import type { SymbolMeta } from './symbols';
 
 /** How long one allTickers answer serves hovers, ms (the endpoint weighs 15 of the public pool). */
@@ -37,11 +37,13 @@ export class PublicApi {
 
   /**
    * Best bid/ask and last price of `symbol` from GET /api/v1/market/allTickers (one answer serves
-   * every symbol for 2 s). @returns null for a symbol the exchange does not list.
+   * every symbol for 2 s); with `depth`, GET /api/v1/market/orderbook/level2_20 instead (its visible
+   * levels too: a market order's hover walks them). @returns null for a symbol the exchange does not list.
    * @throws the client's errors.
    */
-  async market(baseUrl: string, symbol: string): Promise<MarketResult> {
+  async market(baseUrl: string, symbol: string, depth?: boolean): Promise<MarketResult> {
     const client = this.clientFor(baseUrl);
+    if (depth) return bookMarket(await client.getLevel2(symbol, 20));
     const now = Date.now();
     if (!this.tickers || this.tickers.url !== client.baseUrl || now - this.tickers.at > TICKERS_TTL_MS) {
       const p = client.getAllTickers().then((r) => {

@@ -181,12 +181,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     void connection.sendDiagnostics({ uri, version: d.text.version, diagnostics });
   }
 
-  const market = async (symbol: string): Promise<MarketResult> => {
+  const market = async (symbol: string, depth?: boolean): Promise<MarketResult> => {
     if (init.market === 'none') return null;
-    if (init.market === 'client') return withTimeout(connection.sendRequest<MarketResult>(MARKET_REQUEST, { symbol } satisfies MarketParams), MARKET_TIMEOUT_MS, 'the editor');
+    if (init.market === 'client') return withTimeout(connection.sendRequest<MarketResult>(MARKET_REQUEST, { symbol, ...(depth ? { depth } : {}) } satisfies MarketParams), MARKET_TIMEOUT_MS, 'the editor');
     const url = store?.status().baseUrl;
     if (!url) throw new Error('no exchange base URL is configured');
-    return withTimeout(api.market(url, symbol), MARKET_TIMEOUT_MS, `GET ${url}/api/v1/market/allTickers`);
+    return withTimeout(api.market(url, symbol, depth), MARKET_TIMEOUT_MS, `GET ${url}/api/v1/market/${depth ? 'orderbook/level2_20' : 'allTickers'}`);
   };
 
   connection.onInitialize((params): InitializeResult => {

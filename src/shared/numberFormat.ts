@@ -88,3 +88,32 @@ export function formatAmount(v: string, precision: number | undefined, locale: s
 export function formatFiat(v: string, locale: string): string {
   return groupDigits(padFraction(trimToPrecision(v, 2), 2), separatorsFor(locale));
 }
+
+/**
+ * The fraction digits of an amount that matter to a reader: the fewest digits whose last unit is
+ * worth at most two cents of the fiat (`unitPrice` × 10^-digits ≤ 0.02: a stablecoin a hair above 1
+ * still gets 2 digits), never more than the currency's `precision` (GET /api/v3/currencies). USDT at
+ * 1.0003 USD → 2 ("195,991.71", not "195,991.71140772"); BTC at 67,000 USD → 7. Without a (positive)
+ * price: the currency's precision. The exact figure belongs in a tooltip.
+ */
+export function displayPrecision(precision: number | undefined, unitPrice: string | undefined): number | undefined {
+  if (unitPrice === undefined || !dec.isDecimal(unitPrice) || dec.isZero(unitPrice) || dec.isNegative(unitPrice)) return precision;
+  const cap = precision ?? 18;
+  for (let d = 0; d < cap; d++) if (dec.cmp(dec.mul(unitPrice, dec.precisionIncrement(d)), '0.02') <= 0) return d;
+  return cap;
+}
+
+/**
+ * The first, shortest useful part of a message for a narrow row — up to the first " (", " — " or
+ * ". " — at most `max` characters (cut with "…"); the whole message belongs in the tooltip:
+ * `headline("Unreachable: connection refused (GET /api/v1/…). Retrying in 4 s.")` → "Unreachable: connection refused".
+ */
+export function headline(message: string, max = 60): string {
+  let cut = message.length;
+  for (const sep of [' (', ' — ', '. ']) {
+    const i = message.indexOf(sep);
+    if (i > 0 && i < cut) cut = i;
+  }
+  const head = message.slice(0, cut).replace(/[.:;,]$/, '');
+  return head.length > max ? `${head.slice(0, max - 1)}…` : head;
+}

@@ -50,21 +50,25 @@ async function main(): Promise<void> {
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
 
     await runCommand(page, 'SpotDesk: Withdraw');
-    // Plain choices first; the counter shows no total until the choices that change the number of
-    // steps are made (where to, what the withdrawal carries, the currency), then n/7 — never a jump.
-    await atStep(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ });
+    // The currency first, then where it goes, then whether the travel-rule form is needed; "n/N" on
+    // every step (USDT on TRC20 to an address without the form: 7 steps).
+    await pick(page, { ...WITHDRAW(1, 7), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, { ...WITHDRAW(2, 7), placeholder: /^Chain for USDT/ }, 'TRC20');
+    await atStep(page, { ...WITHDRAW(3, 7), placeholder: /^Where do you send it\?$/ });
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Send to a KuCoin user (UID, e-mail, phone)' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: path.join(SHOTS, 'funding-step-send-to.png') });
-    await pick(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ }, 'address', /^Send to an address$/);
-    await pick(page, { ...WITHDRAW(2), placeholder: /^What does the withdrawal carry\?$/ }, 'plain', /^A plain address withdrawal$/);
-    await pick(page, { ...WITHDRAW(3), placeholder: /^Currency to withdraw/ }, 'USDT');
-    await pick(page, { ...WITHDRAW(4, 7), placeholder: /^Chain for USDT/ }, 'TRC20');
-    // An address that is not a TRON address is refused in place (format and checksum per chain).
-    await atStep(page, { ...WITHDRAW(5, 7), message: /USDT address on TRC20/ });
+    await pick(page, { ...WITHDRAW(3, 7), placeholder: /^Where do you send it\?$/ }, 'address', /^Send to an address$/);
+    // An address that is not a TRON address is refused in place (format and checksum per chain)…
+    await atStep(page, { ...WITHDRAW(4, 7), message: /USDT address on TRC20/ });
     await page.locator('.quick-input-widget input.input').fill('hello');
-    await atStep(page, { ...WITHDRAW(5, 7), message: /Not a valid address for this chain \(expected: TRON address/ }, 10_000);
+    await atStep(page, { ...WITHDRAW(4, 7), message: /Not a valid address for this chain \(expected: TRON address/ }, 10_000);
     await page.screenshot({ path: path.join(SHOTS, 'funding-address-refused.png') });
-    await type(page, WITHDRAW(5, 7), ADDRESS);
+    // …and one of another of USDT's chains is named as such.
+    await page.locator('.quick-input-widget input.input').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    await atStep(page, { ...WITHDRAW(4, 7), message: /This looks like an ERC20( or KCC)? address; you chose TRC20/ }, 10_000);
+    await page.screenshot({ path: path.join(SHOTS, 'funding-address-other-chain.png') });
+    await type(page, WITHDRAW(4, 7), ADDRESS);
+    await pick(page, { ...WITHDRAW(5, 7), placeholder: /^Does the receiving exchange need the travel-rule form\?$/ }, 'No', /^No: the address is enough$/);
     await type(page, { ...WITHDRAW(6, 7), message: /^Amount of USDT to withdraw/ }, '20');
     // The fee step explains each choice in amounts; it carries the step number and a Back button.
     await atStep(page, { ...WITHDRAW(7, 7), placeholder: /^Who pays the withdrawal fee\?$/ });

@@ -79,12 +79,9 @@ async function sequencePast(f: Frame, than: bigint): Promise<bigint> {
   return sequence(f);
 }
 
-/** Open a symbol from the Markets tree with the row's inline "Open Market" action. */
-async function openFromMarkets(page: Page, market: string, symbol: string): Promise<void> {
+/** Open a symbol from the Markets tree (flat by default: no folder to expand) with the row's inline "Open Market" action. */
+async function openFromMarkets(page: Page, symbol: string): Promise<void> {
   const markets = pane(page, 'Markets');
-  const marketRow = markets.locator('.monaco-list-row', { hasText: new RegExp(`^${market}$`) }).first();
-  await marketRow.waitFor({ timeout: 60_000 });
-  if ((await marketRow.getAttribute('aria-expanded')) !== 'true') await marketRow.click();
   const row = markets.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${symbol}$`) }) }).first();
   await row.waitFor({ timeout: 30_000 });
   await row.hover();
@@ -161,7 +158,6 @@ async function main(): Promise<void> {
     client = new SpotClient({ baseUrl: creds.baseUrl, credentials: creds });
     const rest = client;
     const info = (await rest.getSymbols()).find((s) => s.symbol === SYMBOL)!;
-    const info2 = (await rest.getSymbols()).find((s) => s.symbol === SYMBOL2)!;
 
     // A resting limit buy at the 6th bid level: the book marks it (the simulation's taker hits the best bid).
     const bids = (await rest.getLevel2(SYMBOL, 20)).bids;
@@ -170,11 +166,11 @@ async function main(): Promise<void> {
 
     let f!: Frame;
     await step('Markets → "Open Market" opens one panel per symbol; the same symbol again reveals its tab', async () => {
-      await openFromMarkets(page, info.market, SYMBOL);
+      await openFromMarkets(page, SYMBOL);
       await marketFrame(page, SYMBOL);
-      await openFromMarkets(page, info2.market, SYMBOL2);
+      await openFromMarkets(page, SYMBOL2);
       await marketFrame(page, SYMBOL2);
-      await openFromMarkets(page, info.market, SYMBOL);
+      await openFromMarkets(page, SYMBOL);
       f = await marketFrame(page, SYMBOL);
       const tabs = (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).filter((t) => t.startsWith('Market:')).sort();
       assert.deepEqual(tabs, [`Market: ${SYMBOL}`, `Market: ${SYMBOL2}`]);
@@ -391,7 +387,7 @@ async function main(): Promise<void> {
       const tabs = (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).filter((t) => t.startsWith('Market:')).sort();
       assert.deepEqual(tabs, [`Market: ${SYMBOL}`, `Market: ${SYMBOL2}`]);
       // A market opened now starts with the layout chosen last (the extension keeps it in its global state).
-      await openFromMarkets(page, info2.market, 'LTC-USDT');
+      await openFromMarkets(page, 'LTC-USDT');
       const f3 = await marketFrame(page, 'LTC-USDT');
       await f3.waitForSelector('.mk-tape.collapsed', { timeout: 30_000 });
       const ltcTab = page.locator('.tabs-container .tab', { hasText: 'Market: LTC-USDT' });

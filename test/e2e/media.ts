@@ -59,8 +59,6 @@ async function main(): Promise<void> {
     await client.placeOrder({ symbol: 'ETH-USDT', side: 'buy', type: 'limit', price: '1000', size: '0.05', clientOid: `media-e-${Date.now()}` });
     await pane(page, 'Active Orders').locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
     const markets = pane(page, 'Markets');
-    const usds = markets.locator('.monaco-list-row', { hasText: 'USDS' }).first();
-    if ((await usds.getAttribute('aria-expanded')) === 'false') await usds.click();
     await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
 
     // 1. The SpotDesk view (side bar and activity bar).

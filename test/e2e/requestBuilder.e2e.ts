@@ -12,7 +12,8 @@
  * Flow: fill a limit order, check live validation (price off the tick grid shows the reason next
  * to the field), fix it, run the order test, assert the result (200000, diagnosis, prehash,
  * masked key, no secret anywhere in the DOM), screenshot to screenshots/request-builder*.png.
- * Then a wrong-secret client: 400005 with the diagnosis, second screenshot.
+ * Then the Experiment (a timestamp 6 s ahead: 400002, marked as an experiment, for one run), and a
+ * wrong-secret client: 400005 with the diagnosis, more screenshots.
  *
  *   node esbuild.js --only webview-request-builder && npx tsx test/e2e/requestBuilder.e2e.ts
  */
@@ -214,6 +215,18 @@ async function main(): Promise<void> {
     assert.ok(html.includes(`${creds.apiKey.slice(0, 4)}…${creds.apiKey.slice(-4)}`), 'masked API key shown');
     await page.screenshot({ path: path.join(SHOTS, 'request-builder.png'), fullPage: true });
     console.log(`order test: ${banner}; ${meta.replace(/\s+/g, ' ')}`);
+
+    // The Experiment (sandbox profile): one order test signed 6 s ahead → 400002, marked as an experiment;
+    // the override is for that run only.
+    assert.equal(await page.isVisible('.rb-experiment'), true, 'the Experiment section shows on a sandbox profile');
+    await page.click('.rb-experiment summary');
+    await page.fill('#x-offset', '6000');
+    await page.click('text=Run experiment (order test)');
+    await page.waitForFunction(() => document.querySelector('.rb-banner strong')?.textContent === 'Experiment: Timestamp rejected (400002)');
+    assert.equal(await page.textContent('.rb-experiment-tag'), 'Signed wrongly on purpose: timestamp +6000 ms.');
+    assert.equal(await page.inputValue('#x-offset'), '', 'for one run only');
+    await page.screenshot({ path: path.join(SHOTS, 'request-builder-experiment.png'), fullPage: true });
+    console.log('experiment: timestamp +6000 ms → Timestamp rejected (400002)');
 
     // Wrong secret: 400005 and its diagnosis. (Key version 1 so the passphrase check passes.)
     const u = await fetch(`${sandbox.baseUrl}/sandbox/v1/users`, {

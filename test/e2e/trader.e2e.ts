@@ -8,9 +8,9 @@
  * Order"); the order book (prices padded to the tick, sizes to the lot); the request builder (no
  * error before input, Ctrl+Enter runs the test, the placement dialog naming the profile with the
  * notional and the fee); deposit panels (one tab per address, QR codes); the withdraw wizard's first
- * step; the example order document of the scratch workspace; and an unreachable profile (the order
- * book and Markets say "connection refused", with Retry), after which Markets still has the market
- * the person expanded.
+ * step (the currency, 1/7); the example order document of the scratch workspace; and an unreachable profile (the order
+ * book and Markets say "connection refused", with Retry), after which Markets shows the symbol's
+ * row again.
  *
  * Run: `npx tsx test/e2e/trader.e2e.ts [dark|light|hc …]` (builds first; exits non-zero on failure).
  */
@@ -153,10 +153,10 @@ async function main(): Promise<void> {
         await closeEditors(page);
       });
 
-      await step(`${theme}: the withdraw wizard starts with plain choices and an honest counter`, async () => {
+      await step(`${theme}: the withdraw wizard starts with the currency and an n/N counter`, async () => {
         await runCommand(page, 'SpotDesk: Withdraw');
-        await atStep(page, { title: /^SpotDesk: Withdraw \(1\)$/, placeholder: /^Where do you send it\?$/ });
-        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Send to a KuCoin user (UID, e-mail, phone)' }).waitFor();
+        await atStep(page, { title: /^SpotDesk: Withdraw \(1\/7\)$/, placeholder: /^Currency to withdraw/ });
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'USDT' }).first().waitFor();
         await shot(page, name('withdraw-step1'));
         await page.keyboard.press('Escape');
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
@@ -169,12 +169,11 @@ async function main(): Promise<void> {
         await closeEditors(page);
       });
 
-      await step(`${theme}: an unreachable profile — the order book and Markets say why, with Retry; the expanded market stays expanded`, async () => {
+      await step(`${theme}: an unreachable profile — the order book and Markets say why, with Retry; the symbol row is back after switching back`, async () => {
         const markets = pane(page, 'Markets');
-        const marketRow = markets.locator('.monaco-list-row', { hasText: new RegExp(`^${info.market}$`) }).first();
-        await marketRow.waitFor({ timeout: 30_000 });
-        if ((await marketRow.getAttribute('aria-expanded')) !== 'true') await marketRow.click();
-        await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
+        // The flat default: the symbol's row is shown without expanding anything (Favourites, on top, is open).
+        const symbolRow = markets.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${SYMBOL}$`) }) }).first();
+        await symbolRow.waitFor({ timeout: 30_000 });
         await runCommand(page, 'SpotDesk: Open Market');
         await pick(page, { placeholder: /^Symbol/ }, SYMBOL);
         await activeWebview(page).locator('.row.bid:not([hidden])').first().waitFor({ timeout: 30_000 });
@@ -192,8 +191,8 @@ async function main(): Promise<void> {
         await runCommand(page, 'SpotDesk: Select Profile');
         await pick(page, { title: /Select Profile/ }, 'Sandbox (local)', /Sandbox \(local\)$/);
         await activeWebview(page).locator('.row.bid:not([hidden])').first().waitFor({ timeout: 30_000 });
-        await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
-        assert.equal(await marketRow.getAttribute('aria-expanded'), 'true', 'the market is still expanded');
+        await symbolRow.waitFor({ timeout: 30_000 });
+        assert.ok(await symbolRow.isVisible(), 'the symbol row is back, nothing to expand');
         await shot(page, name('back-to-sandbox'));
         await closeEditors(page);
       });

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       const accounts = p.locator('.pane', { has: p.locator('.pane-header', { hasText: 'Accounts' }) });
       await accounts.locator('.monaco-list-row', { hasText: 'BTC' }).first().waitFor({ timeout: 90_000 });
       const markets = p.locator('.pane', { has: p.locator('.pane-header', { hasText: 'Markets' }) });
-      await markets.locator('.monaco-list-row').nth(2).waitFor({ timeout: 30_000 }); // market categories from GET /api/v1/markets
+      await markets.locator('.monaco-list-row').nth(2).waitFor({ timeout: 30_000 }); // symbols by volume (GET /api/v2/symbols + allTickers)
       const creds = path.join(userDataDir, 'User', 'globalStorage', `${pkg.publisher}.${pkg.name}`, 'sandbox', 'credentials.json');
       assert.ok(fs.existsSync(creds), 'the sandbox wrote its key into the extension global storage');
       await p.screenshot({ path: path.join(SHOTS, 'vsix-trees.png') });

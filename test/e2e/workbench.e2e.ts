@@ -133,11 +133,9 @@ async function main(): Promise<void> {
       assert.ok(text.includes(`0.0015 @ ${price}`), text);
     });
 
-    await step('Markets lists markets; expanding one shows symbols with last price and change', async () => {
+    await step('Markets lists the symbols (Favourites on top, then by volume) with last price and change, no folder to expand', async () => {
       const markets = pane(page, 'Markets');
-      const row = markets.locator('.monaco-list-row', { hasText: info.market }).first();
-      await row.waitFor({ timeout: 30_000 });
-      await row.click();
+      await markets.locator('.monaco-list-row', { hasText: 'Favourites' }).first().waitFor({ timeout: 30_000 });
       await markets.locator('.monaco-list-row', { hasText: SYMBOL }).first().waitFor({ timeout: 30_000 });
       const text = await markets.locator('.monaco-list-rows').innerText();
       assert.ok(text.includes(SYMBOL), text);

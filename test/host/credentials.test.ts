@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { SpotClient } from '../../src/api/client';
 import type { CurrencyNode } from '../../src/extension/views/accounts';
-import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
+import type { MarketSymbolNode } from '../../src/extension/views/markets';
 import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const PROFILE = 'Sandbox via profile';
@@ -57,7 +57,7 @@ describe('SpotDesk profiles and credentials', function () {
     await assert.rejects(api.services.client(), /has no API credentials\. Run "SpotDesk: Set API Credentials"/);
   });
 
-  it('without credentials, Markets and the status bar still show public data (GET /api/v1/markets, allTickers, status)', async () => {
+  it('without credentials, Markets and the status bar still show public data (GET /api/v2/symbols, allTickers, status)', async () => {
     // A user profile pointing at the sandbox's baseUrl, without credentials (also when run alone).
     const cfg = vscode.workspace.getConfiguration('spotdesk');
     await cfg.update('profiles', [{ name: PROFILE, baseUrl }], vscode.ConfigurationTarget.Global);
@@ -66,22 +66,16 @@ describe('SpotDesk profiles and credentials', function () {
     await waitFor('the user profile', () => api.services.profile().id === `user:${PROFILE}`);
     assert.strictEqual(await api.services.credentialsPresent(), false);
     await api.trees.markets.refresh();
-    const roots = (await children(api.trees.markets)) as Array<MarketNode | { kind: string }>;
+    const roots = (await children(api.trees.markets)) as Array<MarketSymbolNode | { kind: string }>;
     assert.ok(!roots.some((r) => isError(r)), `no error item: ${JSON.stringify(roots)}`);
-    // The same markets as the sandbox lists to its own (signing) client.
+    // The same symbols as the sandbox lists to its own (signing) client (flat by default; Favourites too).
     const sandboxClient = await sandboxSigningClient();
-    const markets = await sandboxClient.getMarkets();
-    assert.deepStrictEqual(roots.map((r) => (r as MarketNode).market), markets);
+    const favourites = roots.find((r) => r.kind === 'favourites');
+    const syms = [...(favourites ? ((await children(api.trees.markets, favourites as never)) as MarketSymbolNode[]) : []), ...(roots.filter((r) => r.kind === 'marketSymbol') as MarketSymbolNode[])];
+    assert.deepStrictEqual(syms.map((s) => s.symbol).sort(), (await sandboxClient.getSymbols()).map((s) => s.symbol).sort());
     const pub = await api.services.publicClient();
     assert.strictEqual(pub.baseUrl, baseUrl);
     assert.strictEqual(pub.hasCredentials, false, 'a credential-less client');
-    const btc = (await sandboxClient.getSymbols()).find((s) => s.symbol === 'BTC-USDT')!;
-    const market = roots.find((r) => (r as MarketNode).market === btc.market) as MarketNode;
-    const syms = (await children(api.trees.markets, market)) as MarketSymbolNode[];
-    assert.deepStrictEqual(
-      syms.map((s) => s.symbol),
-      (await sandboxClient.getSymbols(market.market)).map((s) => s.symbol).sort((a, b) => a.localeCompare(b)),
-    );
     assert.ok(syms.find((s) => s.symbol === 'BTC-USDT')?.ticker, 'tickers from allTickers');
     sandboxClient.close();
     // Private endpoints stay unavailable: Accounts keeps its welcome content.

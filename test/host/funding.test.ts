@@ -88,7 +88,7 @@ function entryAnswers(e: Entry): StepAnswers {
       if (p.startsWith('Chain for')) return values.find((v) => (v as FundingChain).chainId === e.chain);
       if (p === 'Where do you send it?') return e.withdrawType === 'ADDRESS' ? 'address' : 'user';
       if (p === 'How do you identify the KuCoin user?') return e.withdrawType;
-      if (p === 'What does the withdrawal carry?') return e.apiVersion;
+      if (p === 'Does the receiving exchange need the travel-rule form?') return e.apiVersion;
       if (p === 'Who pays the withdrawal fee?') return e.feeDeduction;
       if (p.startsWith('Recipient type')) return r?.receiverType;
       if (p.startsWith('Recipient country')) return r?.country;
@@ -329,13 +329,15 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.deepStrictEqual(out.request, { endpoint: '/api/v1/withdrawals', body: { currency: 'USDT', amount: '20', chain: 'trx', feeDeductType: 'EXTERNAL', address: TRON_ADDR } });
       assert.deepStrictEqual(
         asked.map((a) => `${a.kind} ${a.options.step}/${a.options.totalSteps ?? '?'}`),
-        // An honest counter: no total until the choices that change the number of steps are made
-        // (where to, what the withdrawal carries, the currency — USDT's chains need no memo).
-        ['pick 1/?', 'pick 2/?', 'pick 3/?', 'pick 4/7', 'text 5/7', 'text 6/7', 'pick 7/7'],
-        'send to an address, plain (V1), currency, chain, address, amount, who pays the fee',
+        // One "n/N" counter throughout (USDT's chains need no memo, no travel-rule form: 7 steps).
+        ['pick 1/7', 'pick 2/7', 'pick 3/7', 'text 4/7', 'pick 5/7', 'text 6/7', 'pick 7/7'],
+        'currency, chain, send to an address, address, travel-rule form (no: V1), amount, who pays the fee',
       );
-      const totals = asked.map((a) => a.options.totalSteps).filter((t) => t !== undefined);
-      assert.ok(totals.every((t) => t === totals[0]), 'a total once shown never changes');
+      assert.deepStrictEqual(
+        asked.map((a) => (a.kind === 'pick' ? a.options.placeholder : a.options.prompt)),
+        ['Currency to withdraw (withdraw-enabled only)', 'Chain for USDT (withdraw-enabled only)', 'Where do you send it?', 'USDT address on TRC20', 'Does the receiving exchange need the travel-rule form?', asked[5].kind === 'text' ? asked[5].options.prompt : '', 'Who pays the withdrawal fee?'],
+        'the currency first, then the destination, then whether the travel-rule form is needed',
+      );
       assert.strictEqual(modals.length, 1);
       assert.strictEqual(modals[0].message, 'Withdraw 20 USDT via V1 (POST /api/v1/withdrawals) — Sandbox · play money');
       assert.deepStrictEqual(modals[0].detail.split('\n').slice(0, 10), [
@@ -546,6 +548,19 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.deepStrictEqual(modals, []);
       assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
       assert.deepStrictEqual((await balances(client, 'USDT')).main, { balance: '100', available: '100', holds: '0' });
+    });
+
+    it('the address step names an address of another of the currency\'s chains (an EVM address on TRC20): nothing is sent', async () => {
+      const { user, client } = await freshUser([{ currency: 'USDT', type: 'main', amount: '100' }]);
+      hooks.setClient(client);
+      const { asked, modals } = answerAs({ ...v1, destination: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', amount: '11' });
+      const out = await withdraw();
+      assert.strictEqual(out.status, 'cancelled');
+      const step = asked.find((a) => a.kind === 'text' && a.options.prompt === 'USDT address on TRC20');
+      assert.ok(step && step.kind === 'text');
+      assert.match(step.refused ?? '', /^This looks like an ERC20( or KCC)? address; you chose TRC20\. Go Back to pick (that|its) chain, or check the address\.$/);
+      assert.deepStrictEqual(modals, []);
+      assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
     });
 
     it('the amount step refuses an amount off the precision grid: nothing is confirmed or sent', async () => {

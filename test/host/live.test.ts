@@ -180,10 +180,36 @@ describe('SpotDesk live (issue 22)', function () {
     assert.strictEqual(top.symbol, SYMBOL);
     const expected = unrealizedPnl(fills, 'BTC', 'USDT', top.last, digits);
     assert.deepStrictEqual([top.position, top.costBasis, top.unrealized, top.realized], [expected.position, expected.costBasis, expected.unrealized, expected.realized]);
-    assert.ok(String(it.description).endsWith(` · uP&L ${signed(top.unrealized)} USDT`), String(it.description));
+    // Available, value, then the P&L (holds, when any, come last: a narrow side bar cuts the end).
+    assert.match(String(it.description), new RegExp(` avail · ≈ [\\d,.]+ USD · uP&L ${signed(top.unrealized).replace(/[.+]/g, '\\$&')} USDT( · .* on hold)?$`), String(it.description));
     const md = (it.tooltip as vscode.MarkdownString).value;
     assert.ok(md.includes(`**${SYMBOL}**: unrealized **${signed(top.unrealized)} USDT** on ${top.position} BTC (average cost ${top.averageCost}, last ${top.last}`), md);
     assert.match(md, /Weighted average cost from your fills/);
+  });
+
+  it('one price: the BTC row, its tooltip, the Portfolio total and the status bar use the P&L\'s BTC-USDT last × USDT\'s price', async () => {
+    const { accounts } = s.hooks.trees;
+    await accounts.refresh();
+    await s.hooks.holdings.recompute();
+    // Read everything in one synchronous run (ticks move the last price between event-loop turns).
+    const data = accounts.state.data!;
+    const nodes = accounts.nodes(data);
+    const last = s.hooks.holdings.lastPrice(SYMBOL);
+    assert.ok(last, 'BTC-USDT followed');
+    const usdtPrice = data.prices!.USDT;
+    const btc = nodes.find((r) => r.currency === 'BTC')!;
+    assert.strictEqual(btc.fiatValue, dec.mulDown(btc.total, dec.mul(last, usdtPrice), 2), 'the row: balance × last × USDT price');
+    const md = (accounts.getTreeItem(btc as never).tooltip as vscode.MarkdownString).value;
+    assert.ok(md.includes(`(the last ${SYMBOL} trade ${last} × ${dec.normalize(usdtPrice)} USD per USDT)`), md);
+    const top = s.hooks.holdings.of('BTC')?.pairs[0];
+    if (top?.symbol === SYMBOL) assert.strictEqual(top.last, last, 'the P&L is at the same last');
+    const portfolio = accounts.portfolio(nodes, 'USD')!;
+    assert.strictEqual(portfolio.total, nodes.filter((r) => r.fiatValue !== undefined).reduce((sum, r) => dec.add(sum, r.fiatValue!), '0'));
+    s.hooks.liveItem.update();
+    const text = s.hooks.liveItem.item.text;
+    const shown = dec.roundDown(portfolio.total, '0.01');
+    const [int, frac = ''] = shown.split('.');
+    assert.ok(text.endsWith(` · ${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0')} USD`), `${text} vs the Portfolio row ${portfolio.total}`);
   });
 
   describe('price alerts', () => {

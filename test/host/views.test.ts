@@ -9,10 +9,10 @@ import * as dec from '../../src/api/decimal';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/extension/views/accounts';
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
-import type { MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
+import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
 import type { ErrorNode } from '../../src/extension/views/pollingTree';
 import { percent } from '../../src/extension/views/format';
-import { formatAmount, formatFiat } from '../../src/shared/numberFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../src/shared/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
@@ -77,14 +77,17 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.strictEqual(typeof precision, 'number', 'GET /api/v3/currencies gives the precision');
     const cur = await item(api.trees.accounts, usdt);
     const value = `≈ ${formatFiat(usdt.fiatValue!, 'en')} USD`;
-    assert.strictEqual(String(cur.description).split(' · ').slice(0, 2).join(' · '), `${formatAmount(usdt.available, precision, 'en')} avail · ${value}`);
+    // To the digits that matter: a last digit worth at most two cents (USDT ≈ 1 USD → 2), within the precision.
+    const shown = displayPrecision(precision, api.trees.accounts.priceOf('USDT')?.price);
+    assert.strictEqual(shown, 2);
+    assert.strictEqual(String(cur.description).split(' · ').slice(0, 2).join(' · '), `${formatAmount(usdt.available, shown, 'en')} avail · ${value}`);
     assert.doesNotMatch(String(cur.description).split(' · ')[0], /\.\d*0 /, 'no trailing zeros in the amount');
     const tip = (cur.tooltip as vscode.MarkdownString).value;
     for (const a of [wire('main'), wire('trade')]) for (const v of [a.balance, a.available, a.holds]) assert.ok(tip.includes(v), `tooltip has the exact ${v}`);
     for (const row of rows) {
       const ti = await item(api.trees.accounts, row);
       assert.strictEqual(ti.contextValue, `spotdesk.account.${row.account.type}`);
-      assert.match(String(ti.description), new RegExp(`^${formatAmount(row.account.available, precision, 'en').replace(/[.,]/g, '\\$&')} avail`));
+      assert.match(String(ti.description), new RegExp(`^${formatAmount(row.account.available, shown, 'en').replace(/[.,]/g, '\\$&')} avail`));
     }
     assert.match(api.trees.accounts.view!.description ?? '', /^updated \d\d:\d\d:\d\d$/);
   });
@@ -112,6 +115,10 @@ describe('SpotDesk tree views on the sandbox', function () {
     };
     const cfg = () => vscode.workspace.getConfiguration('spotdesk');
     await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    // These figures are valued at the data's GET /api/v1/prices only: no live USDT-pair price here.
+    const market = api.trees.accounts.market;
+    api.trees.accounts.market = undefined;
+    try {
     let nodes = api.trees.accounts.nodes(data);
     assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'DOGE', 'ZZZ'], 'by value; unpriced ZZZ last');
     const [btc, usdt] = nodes;
@@ -122,7 +129,9 @@ describe('SpotDesk tree views on the sandbox', function () {
     const before = api.trees.accounts.state.data;
     api.trees.accounts.state.data = data;
     try {
-      assert.strictEqual((await item(api.trees.accounts, btc)).description, '12.25000001 avail · ≈ 839,913.75 USD · 0.25 on hold');
+      // BTC at 67193.1: 7 digits matter (12.25000001 → 12.25); the tooltip keeps the exact figures.
+      assert.strictEqual((await item(api.trees.accounts, btc)).description, '12.25 avail · ≈ 839,913.75 USD · 0.25 on hold');
+      assert.ok(((await item(api.trees.accounts, btc)).tooltip as vscode.MarkdownString).value.includes('12.00000001'));
       assert.strictEqual((await item(api.trees.accounts, usdt)).description, '99,989 avail · ≈ 100,018.99 USD');
       assert.strictEqual((await item(api.trees.accounts, nodes[3])).description, '5 avail');
       assert.strictEqual((await item(api.trees.accounts, btc.accounts[1])).description, '0.25 avail · 0.25 on hold');
@@ -132,7 +141,10 @@ describe('SpotDesk tree views on the sandbox', function () {
     await cfg().update('accounts.hideZeroBalances', true, vscode.ConfigurationTarget.Global);
     nodes = api.trees.accounts.nodes(data);
     assert.deepStrictEqual(nodes.map((n) => n.currency), ['BTC', 'USDT', 'ZZZ']);
-    await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    } finally {
+      api.trees.accounts.market = market;
+      await cfg().update('accounts.hideZeroBalances', false, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Transfer… moves exactly the typed amount from main to trade', async () => {
@@ -327,54 +339,97 @@ describe('SpotDesk tree views on the sandbox', function () {
     assert.deepStrictEqual(await client.getActiveOrders(SYMBOL), []);
   });
 
-  it('Markets lists the markets, then each market\'s symbols with last price and 24 h change', async () => {
-    await api.trees.markets.refresh();
-    const client = await api.services.client();
-    const markets = await client.getMarkets();
-    const roots = (await children(api.trees.markets)) as MarketNode[];
-    assert.deepStrictEqual(roots.map((r) => r.market), markets);
-    const btcInfo = (await client.getSymbols()).find((s) => s.symbol === SYMBOL)!;
-    const market = roots.find((r) => r.market === btcInfo.market)!;
-    const syms = (await children(api.trees.markets, market)) as MarketSymbolNode[];
-    const expected = (await client.getSymbols(btcInfo.market)).map((s) => s.symbol).sort((a, b) => a.localeCompare(b));
-    assert.deepStrictEqual(syms.map((s) => s.symbol), expected);
-    const btc = syms.find((s) => s.symbol === SYMBOL)!;
-    const ti = await item(api.trees.markets, btc);
-    const tickers = await client.getAllTickers();
-    assert.ok(tickers.ticker.some((t) => t.symbol === SYMBOL), 'allTickers lists the symbol');
-    assert.ok(btc.ticker, 'the node carries the ticker of its symbol');
-    if (btc.ticker.last) {
-      // "<last>  <±change %>" exactly as received (the sim may have moved the price since).
-      assert.strictEqual(ti.description, `${btc.ticker.last}  ${percent(btc.ticker.changeRate)}`.trimEnd());
-    } else {
-      assert.strictEqual(ti.description, 'no trades');
+  it('Markets: by default the watchlist as Favourites on top, then every other symbol by 24 h volume (volValue), with last price and 24 h change', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    const watch = cfg().get<string[]>('watchlist');
+    await cfg().update('markets.groupByCategory', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('watchlist', ['ETH-USDT', 'NOPE-USDT'], vscode.ConfigurationTarget.Global);
+    try {
+      await api.trees.markets.refresh();
+      const client = await api.services.client();
+      const roots = (await children(api.trees.markets)) as Array<FavouritesNode | MarketSymbolNode>;
+      assert.deepStrictEqual(roots[0], { kind: 'favourites' }, 'Favourites first');
+      const fav = (await children(api.trees.markets, roots[0])) as MarketSymbolNode[];
+      assert.deepStrictEqual(fav.map((s) => s.symbol), ['ETH-USDT'], 'the watchlist, listed symbols only');
+      assert.strictEqual((await item(api.trees.markets, roots[0])).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+      const flat = roots.slice(1) as MarketSymbolNode[];
+      assert.ok(flat.every((r) => r.kind === 'marketSymbol'), 'no folders by default');
+      // Every listed symbol once: the favourites in their group, the rest at the top level.
+      const listed = (await client.getSymbols()).map((x) => x.symbol).sort();
+      assert.deepStrictEqual([...fav, ...flat].map((x) => x.symbol).sort(), listed);
+      // By volValue of the data the rows were built from, highest first (exact compare).
+      const tickers = api.trees.markets.state.data!.tickers;
+      const vol = (r: MarketSymbolNode) => tickers.get(r.symbol)?.volValue ?? '0';
+      for (let i = 1; i < flat.length; i++) assert.ok(dec.cmp(vol(flat[i - 1]), vol(flat[i])) >= 0, `${flat[i - 1].symbol} (${vol(flat[i - 1])}) before ${flat[i].symbol} (${vol(flat[i])})`);
+      const btc = flat.find((s) => s.symbol === SYMBOL)!;
+      const ti = await item(api.trees.markets, btc);
+      assert.ok(btc.ticker, 'the node carries the ticker of its symbol');
+      if (btc.ticker.last) {
+        // "<last>  <±change %>" exactly as received (the sim may have moved the price since).
+        assert.strictEqual(ti.description, `${btc.ticker.last}  ${percent(btc.ticker.changeRate)}`.trimEnd());
+      } else {
+        assert.strictEqual(ti.description, 'no trades');
+      }
+      assert.strictEqual(ti.contextValue, 'spotdesk.marketSymbol');
+      assert.deepStrictEqual(ti.command?.command, 'spotdesk.openMarket');
+      assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
+      // An empty watchlist: no Favourites group.
+      await cfg().update('watchlist', [], vscode.ConfigurationTarget.Global);
+      const none = (await children(api.trees.markets)) as MarketSymbolNode[];
+      assert.ok(none.every((r) => r.kind === 'marketSymbol'));
+      assert.strictEqual(none.length, listed.length);
+    } finally {
+      await cfg().update('watchlist', watch, vscode.ConfigurationTarget.Global);
     }
-    assert.strictEqual(ti.contextValue, 'spotdesk.marketSymbol');
-    assert.deepStrictEqual(ti.command?.command, 'spotdesk.openMarket');
-    assert.deepStrictEqual(ti.command?.arguments, [SYMBOL]);
   });
 
-  it('Markets keeps the markets the person expanded across a profile switch', async () => {
+  it('Markets grouped by KuCoin\'s categories (the title action): only categories with symbols, each by volume; never an empty folder', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('spotdesk');
+    await vscode.commands.executeCommand('spotdesk.markets.showCategories');
+    try {
+      assert.strictEqual(cfg().get('markets.groupByCategory'), true);
+      await api.trees.markets.refresh();
+      const client = await api.services.client();
+      const markets = await client.getMarkets();
+      const symbols = await client.getSymbols();
+      const roots = ((await children(api.trees.markets)) as Array<FavouritesNode | MarketNode>).filter((r): r is MarketNode => r.kind === 'market');
+      assert.deepStrictEqual(roots.map((r) => r.market), markets.filter((m) => symbols.some((x) => x.market === m)), 'the exchange\'s order, without empty ones');
+      assert.ok(markets.some((m) => !symbols.some((x) => x.market === m)), 'the sandbox does list empty categories (e.g. AI)');
+      for (const r of roots) {
+        const syms = (await children(api.trees.markets, r)) as MarketSymbolNode[];
+        assert.ok(syms.length > 0, `${r.market} is not empty`);
+        assert.deepStrictEqual(syms.map((x) => x.symbol).sort(), symbols.filter((x) => x.market === r.market).map((x) => x.symbol).sort());
+      }
+    } finally {
+      await vscode.commands.executeCommand('spotdesk.markets.showFlat');
+    }
+    assert.strictEqual(cfg().get('markets.groupByCategory'), false);
+    assert.ok(((await children(api.trees.markets)) as Array<{ kind: string }>).every((r) => r.kind !== 'market'), 'flat again');
+  });
+
+  it('Markets (grouped) keeps the markets the person expanded across a profile switch', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    const cfg = vscode.workspace.getConfiguration('spotdesk');
+    await cfg.update('markets.groupByCategory', true, vscode.ConfigurationTarget.Global);
     await api.trees.markets.refresh();
     const client = await api.services.client();
     const market = (await client.getSymbols()).find((s) => s.symbol === SYMBOL)!.market;
     const node: MarketNode = { kind: 'market', market };
     await api.trees.markets.view!.reveal(node, { expand: true });
     await waitFor('the market expanded', () => api.trees.markets.expandedState(`mkt:${market}`) === true);
-    const cfg = vscode.workspace.getConfiguration('spotdesk');
     try {
       // Another profile (public data of the same sandbox, no credentials needed for Markets).
       await cfg.update('profiles', [{ name: 'Same sandbox', baseUrl: client.baseUrl }], vscode.ConfigurationTarget.Global);
       await cfg.update('activeProfile', 'Same sandbox', vscode.ConfigurationTarget.Global);
       await waitFor('the profile switch', () => api.services.profile().name === 'Same sandbox');
       await api.trees.markets.refresh();
-      const roots = (await children(api.trees.markets)) as MarketNode[];
+      const roots = ((await children(api.trees.markets)) as Array<FavouritesNode | MarketNode>).filter((r): r is MarketNode => r.kind === 'market');
       const after = await item(api.trees.markets, roots.find((r) => r.market === market)!);
       assert.strictEqual(after.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, 'still expanded');
       const other = roots.find((r) => r.market !== market && api.trees.markets.expandedState(`mkt:${r.market}`) === undefined)!;
       assert.strictEqual((await item(api.trees.markets, other)).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'the others as they were');
     } finally {
+      await cfg.update('markets.groupByCategory', undefined, vscode.ConfigurationTarget.Global);
       await useSandboxProfile();
     }
   });

@@ -733,6 +733,19 @@ export class Exchange {
     return out;
   }
 
+  /**
+   * The most recent public trade of a symbol still in the tape's window (3 × 24 h), or undefined when
+   * none: what GET /api/v1/prices derives fiat prices from. O(1), unlike {@link trades}.
+   * @throws ExchangeError 900001 unknown symbol.
+   */
+  lastTrade(symbol: string): PublicTrade | undefined {
+    const s = this.st.sym(symbol);
+    if (s.tapeCount === 0) return undefined;
+    const slot = (s.tapeCount - 1) % TAPE_MAX;
+    if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] < this.st.winStart(this.st.now())) return undefined;
+    return tradeView(s, slot);
+  }
+
   /** Register a listener called synchronously after every trade (taker side). Returns an unsubscribe function. */
   onTrade(listener: (t: PublicTrade) => void): () => void {
     this.matcher.tradeListeners.push(listener);

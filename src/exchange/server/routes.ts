@@ -12,6 +12,7 @@ import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../api/end
 import type * as S from '../../api/schemas';
 import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../api/withdrawalAddress';
 import { sampleDepositAddress } from './depositAddresses';
+import { marketUsdPrices, usdPriceOf } from './market/fiatPrices';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
 import { REFDATA_HANDLERS } from './refdata';
@@ -295,15 +296,18 @@ export const HANDLERS: Handlers = {
   },
   prices: ({ state, params }) => {
     const base = (params.base || 'USD').toUpperCase();
-    // Sandbox: fiat rates against USD (fixed, documented).
+    // Sandbox: fiat rates against USD (fixed, documented); USD prices follow the market.
     const fiat: Record<string, string> = { USD: '1', EUR: '0.92', GBP: '0.79', JPY: '149.5', CNY: '7.1', TRY: '34.3' };
     const rate = fiat[base];
     if (!rate) throw new SandboxError('400100', `base: ${base} is not a supported fiat currency (${Object.keys(fiat).join(', ')})`);
     const wanted = params.currencies?.split(',').map((c) => c.trim()).filter(Boolean);
     const out: Record<string, string> = {};
     const codes = wanted && wanted.length ? wanted : [...state.world.usdPrices.keys()];
+    // Follow the sandbox's own market: last trades through the USDT pairs (market/fiatPrices.ts).
+    state.syncClock();
+    const market = marketUsdPrices(state.world, (symbol) => state.exchange.lastTrade(symbol)?.price);
     for (const c of codes) {
-      const p = state.world.usdPrices.get(c);
+      const p = usdPriceOf(state.world, market, c);
       if (p !== undefined) out[c] = D.fromUnitsFixed(D.toUnits(D.mul(p, rate), 16, 'down'), 16);
     }
     return out;

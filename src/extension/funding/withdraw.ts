@@ -40,7 +40,7 @@ import {
   type WithdrawalDraft,
   type WithdrawType,
 } from '../../shared/funding/types';
-import { checkAmount, checkDestination, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../../shared/funding/validate';
+import { checkAmount, checkDestinationOn, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../../shared/funding/validate';
 import type { FundingClient } from './client';
 import type { PickItem, Step } from '../multiStep';
 
@@ -267,15 +267,21 @@ interface Collect {
 }
 
 /**
- * Interactive draft collection through `prompts.steps`, in a person's words first: where to send
- * ("Send to an address" / "Send to a KuCoin user (UID, e-mail, phone)"), then how (a plain address
- * withdrawal or one with the recipient's identity; a user by UID, e-mail or phone), then currency,
- * chain, destination, memo, amount and who pays the fee ("Recipient pays the fee" / "I pay the
- * fee"). The API terms (V1/V4, ADDRESS/UID/…, INTERNAL/EXTERNAL) stay visible as each choice's
- * detail. The step counter is honest: "n/total" only once the remaining path is known (the choices
- * that add or remove steps are made); before that only "n". The currency of the Accounts row (if
- * any) skips the currency step, and a currency with one withdraw-enabled chain skips the chain step.
- * Undefined when the person cancelled.
+ * Interactive draft collection through `prompts.steps`, in the order a person thinks of it: the
+ * currency (and its chain, when it has more than one withdraw-enabled chain), then where it goes —
+ * "Send to an address" or "Send to a KuCoin user (UID, e-mail, phone)", then the address (and memo)
+ * or the user — and only then, for an address, whether the travel-rule form (V4, the recipient's
+ * identity) is needed; then the amount and who pays the fee ("Recipient pays the fee" / "I pay the
+ * fee"), and the travel-rule fields when asked for. The API terms (V1/V4, ADDRESS/UID/…,
+ * INTERNAL/EXTERNAL) stay visible as each choice's detail.
+ *
+ * The step counter is "n/N" on every step: N is the length of the path as chosen so far (open
+ * choices counted as their default: an address, no memo, no travel-rule form), so a choice that adds
+ * or removes steps — a KuCoin user, a chain with a memo, the travel-rule form — changes N from the
+ * next step on, never behind the person's back. The currency of the Accounts row (if any) skips the
+ * currency step, and a currency with one withdraw-enabled chain skips the chain step.
+ * An address that is valid on another of the currency's chains is refused with what it looks like
+ * ("this looks like an ERC20 address; you chose TRC20"). Undefined when the person cancelled.
  */
 async function collectDraft(prompts: Prompts, client: FundingClient, currencies: FundingCurrency[], args: WithdrawArgs): Promise<WithdrawalDraft | undefined> {
   const list = withdrawCurrencies(currencies);
@@ -290,26 +296,22 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
 
   const v4 = () => s.sendTo === 'user' || s.d.apiVersion === 'V4';
   const plan = (): StepId[] => {
-    const out: StepId[] = ['sendTo', s.sendTo === 'user' ? 'userBy' : 'version'];
+    const out: StepId[] = [];
     if (!currencyPreset) out.push('currency');
     if (!s.currency || withdrawChains(s.currency).length > 1) out.push('chain');
+    out.push('sendTo');
+    if (s.sendTo === 'user') out.push('userBy');
     out.push('destination');
-    if (s.sendTo === 'address' && s.chain && needsMemo(s.chain)) out.push('memo');
+    if (s.sendTo !== 'user' && s.chain && needsMemo(s.chain)) out.push('memo');
+    if (s.sendTo !== 'user') out.push('version');
     out.push('amount', 'fee');
     if (v4()) out.push('receiver', s.r.receiverType === 'company' ? 'company' : 'names', 'country', 'identity', 'reason');
     return out;
   };
-  /** Whether no choice that changes the number of steps is still open. */
-  const pathKnown = (): boolean => {
-    if (!s.sendTo || (s.sendTo === 'address' && !s.d.apiVersion) || !s.currency) return false;
-    if (s.sendTo === 'user' || s.chain) return true;
-    const memo = withdrawChains(s.currency).map(needsMemo);
-    return memo.every((m) => m === memo[0]);
-  };
   const title = 'SpotDesk: Withdraw';
   const pos = (id: StepId) => {
     const p = plan();
-    return { step: p.indexOf(id) + 1, totalSteps: pathKnown() ? p.length : undefined };
+    return { step: p.indexOf(id) + 1, totalSteps: p.length };
   };
   const next = (id: StepId): Step | void => {
     const p = plan();
@@ -321,10 +323,10 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
   const steps: Record<StepId, Step> = {
     version: async (input) => {
       const items: PickItem<'V1' | 'V4'>[] = [
-        { label: 'A plain address withdrawal', description: 'V1 · POST /api/v1/withdrawals', detail: 'The address (and memo) is all the exchange needs.', value: 'V1' },
-        { label: "With the recipient's identity (travel rule)", description: 'V4 · POST /api/v4/withdrawals', detail: "Adds the recipient's name, country and ID, which some exchanges and countries require.", value: 'V4' },
+        { label: 'No: the address is enough', description: 'V1 · POST /api/v1/withdrawals', detail: 'The address (and memo) is all the exchange needs.', value: 'V1' },
+        { label: "Yes: add the recipient's identity (travel rule)", description: 'V4 · POST /api/v4/withdrawals', detail: "Adds the recipient's name, country and ID (5 more steps), which some exchanges and countries require.", value: 'V4' },
       ];
-      s.d.apiVersion = await input.pick({ title, ...pos('version'), placeholder: 'What does the withdrawal carry?', items, active: items.find((i) => i.value === s.d.apiVersion) });
+      s.d.apiVersion = await input.pick({ title, ...pos('version'), placeholder: 'Does the receiving exchange need the travel-rule form?', items, active: items.find((i) => i.value === (s.d.apiVersion ?? 'V1')) });
       return next('version');
     },
     currency: async (input) => {
@@ -382,7 +384,7 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
         title, ...pos('destination'),
         prompt: t === 'ADDRESS' ? `${cur()} address on ${s.chain?.chainName ?? ''}` : `Recipient ${t === 'UID' ? 'KuCoin UID' : t === 'MAIL' ? 'e-mail' : 'phone number'}`,
         value: s.d.destination,
-        validate: (v) => checkDestination(t, v, s.chain?.chainId),
+        validate: (v) => checkDestinationOn(t, v, s.chain, s.currency ? withdrawChains(s.currency) : []),
       });
       return next('destination');
     },
@@ -466,7 +468,7 @@ async function collectDraft(prompts: Prompts, client: FundingClient, currencies:
     },
   };
 
-  if (!(await prompts.steps(steps.sendTo))) return undefined;
+  if (!(await prompts.steps(steps[plan()[0]]))) return undefined;
   if (!s.currency || !s.chain) return undefined;
   const isV4 = v4();
   return {

@@ -15,6 +15,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
+  bookMarket,
   MARKET_REQUEST,
   ORDER_LANGUAGE_ID,
   PROFILE_NOTIFICATION,
@@ -95,7 +96,7 @@ export class OrderLanguageClient {
     const client = new LanguageClient('spotdesk.orderLanguage', 'SpotDesk Order Documents', serverOptions, clientOptions);
     this.clientValue = client;
     this.disposables.push(
-      client.onRequest(MARKET_REQUEST, (p: MarketParams) => this.market(p.symbol)),
+      client.onRequest(MARKET_REQUEST, async (p: MarketParams) => (p.depth ? bookMarket(await (await this.services.publicClient()).getLevel2(p.symbol, 20)) : this.market(p.symbol))),
       this.services.onDidChangeProfile(() => {
         this.tickers = undefined;
         void this.profileParams().then((p) => client.sendNotification(PROFILE_NOTIFICATION, p));

@@ -12,11 +12,16 @@
  * /api/v1/market/allTickers once, then the ticker stream (`/market/ticker:{symbol}`), re-rendered at
  * most every 2 s. The P&L covers only what the fills explain: coins deposited, or bought before the
  * exchange's fill history, have no cost here — the tooltip says how much of the balance that is.
+ *
+ * The same last prices are the ONE live price source the Accounts view values holdings at
+ * (src/shared/valuation.ts): every held currency's `C-USDT` pair is followed too, so the row's value,
+ * its tooltip, the Portfolio total, the status bar and the P&L all use the same last trade.
  */
 import * as vscode from 'vscode';
 import * as D from '../../api/decimal';
 import type { HfFill, SymbolInfo } from '../../api/schemas';
 import { unrealizedPnl, type HoldingPnl } from '../../shared/pnl';
+import { valuationPair } from '../../shared/valuation';
 import { failureText } from '../../shared/failure';
 import type { Services } from '../services';
 import type { AccountsTree } from '../views/accounts';
@@ -25,6 +30,8 @@ import { allFills, quoteDigits } from '../views/fills';
 
 /** Pairs whose fills are read per recompute, at most. */
 const MAX_PAIRS = 10;
+/** Held currencies whose `C-USDT` last price is followed for their value, at most. */
+const MAX_VALUED = 30;
 /** Shortest interval between two re-renders caused by price ticks, ms. */
 const TICK_RENDER_MS = 2000;
 
@@ -38,6 +45,8 @@ export interface CurrencyPnl {
 export class HoldingsPnl implements vscode.Disposable {
   private readonly fills = new Map<string, HfFill[]>();
   private readonly last = new Map<string, string>();
+  /** The last prices as of the latest compute: what the P&L figures AND the valuation use (they agree). */
+  private priced: ReadonlyMap<string, string> = new Map();
   private readonly byCurrency = new Map<string, CurrencyPnl>();
   private readonly tickerSubs = new Map<string, { dispose(): void }>();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -46,6 +55,8 @@ export class HoldingsPnl implements vscode.Disposable {
   private running: Promise<void> | undefined;
   private again = false;
   private symbols: readonly SymbolInfo[] = [];
+  /** The pairs whose P&L is computed (a subset of the followed prices). */
+  private pnlPairs: readonly string[] = [];
   /** Fires when a figure changed (the Accounts view re-renders). */
   readonly onDidChange = this.changed.event;
   /** Recomputes done (tests). */
@@ -68,6 +79,14 @@ export class HoldingsPnl implements vscode.Disposable {
   /** The P&L of `currency`, if it has fills in a traded pair. */
   of(currency: string): CurrencyPnl | undefined {
     return this.byCurrency.get(currency);
+  }
+
+  /**
+   * The last trade price of `symbol` (decimal string) as of the latest P&L figures — not a newer tick,
+   * so a value computed with it agrees with the P&L shown beside it; undefined when not followed.
+   */
+  lastPrice(symbol: string): string | undefined {
+    return this.priced.get(symbol);
   }
 
   /** A new fill of `symbol`: its fills are read again. */
@@ -102,12 +121,16 @@ export class HoldingsPnl implements vscode.Disposable {
       const traded = await historySymbols(client, this.services, this.noted);
       const pairs = traded.filter((s) => held.has(this.symbols.find((x) => x.symbol === s)?.baseCurrency ?? '')).slice(0, MAX_PAIRS);
       for (const s of pairs) if (!this.fills.has(s)) this.fills.set(s, await allFills(client, s));
-      const missing = pairs.filter((s) => !this.last.has(s));
+      const listed = new Set(this.symbols.map((x) => x.symbol));
+      const valued = [...held].map(valuationPair).filter((s): s is string => s !== undefined && listed.has(s)).slice(0, MAX_VALUED);
+      const followed = [...new Set([...pairs, ...valued])];
+      const missing = followed.filter((s) => !this.last.has(s));
       if (missing.length) {
         const all = (await (await this.services.publicClient()).getAllTickers()).ticker;
         for (const t of all) if (missing.includes(t.symbol) && t.last) this.last.set(t.symbol, t.last);
       }
-      await this.watchPrices(pairs);
+      await this.watchPrices(followed);
+      this.pnlPairs = pairs;
       this.compute(pairs);
     } catch (err) {
       this.services.log.debug(`holdings P&L unavailable: ${failureText(err)}`);
@@ -116,6 +139,7 @@ export class HoldingsPnl implements vscode.Disposable {
 
   private compute(pairs: readonly string[]): void {
     this.computations++;
+    this.priced = new Map(this.last);
     const next = new Map<string, Array<HoldingPnl & { symbol: string }>>();
     for (const symbol of pairs) {
       const info = this.symbols.find((x) => x.symbol === symbol);
@@ -139,7 +163,7 @@ export class HoldingsPnl implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Follow the last price of `pairs` on the ticker stream (re-render at most every 2 s). */
+  /** Follow the last price of `pairs` (P&L and valuation pairs) on the ticker stream (re-render at most every 2 s). */
   private async watchPrices(pairs: readonly string[]): Promise<void> {
     for (const [s, sub] of this.tickerSubs) {
       if (!pairs.includes(s)) {
@@ -170,7 +194,7 @@ export class HoldingsPnl implements vscode.Disposable {
     if (this.renderTimer) return;
     this.renderTimer = setTimeout(() => {
       this.renderTimer = undefined;
-      this.compute([...this.tickerSubs.keys()]);
+      this.compute(this.pnlPairs);
     }, TICK_RENDER_MS);
   }
 
@@ -179,7 +203,9 @@ export class HoldingsPnl implements vscode.Disposable {
     this.tickerSubs.clear();
     this.fills.clear();
     this.last.clear();
+    this.priced = new Map();
     this.byCurrency.clear();
+    this.pnlPairs = [];
   }
 
   dispose(): void {

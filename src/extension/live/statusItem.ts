@@ -1,8 +1,8 @@
 /**
  * The live status bar item (issue 22): the state of SpotDesk's streams — `live`, `reconnecting`
  * (with the jittered backoff's next attempt) or `polling` (the reason in the tooltip) — and the total
- * portfolio value in `spotdesk.fiatCurrency` (main + trade balances × GET /api/v1/prices, from the
- * Accounts view's data, exact decimals rounded to cents). Click: the SpotDesk log.
+ * portfolio value in `spotdesk.fiatCurrency` (main + trade balances × the Accounts view's prices —
+ * src/shared/valuation.ts, the same the Portfolio row uses — exact decimals rounded to cents). Click: the SpotDesk log.
  */
 import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
@@ -93,7 +93,7 @@ export function liveItemView(input: LiveItemInput): { text: string; tooltip: str
   if (input.accounts) {
     const v = portfolioValue(input.accounts, input.prices);
     value = ` · ${money(v.total)} ${input.fiat}`;
-    valueLine = `Portfolio: **${money(v.total)} ${input.fiat}** (main + trade accounts at GET /api/v1/prices${input.pricesAt ? ` of ${hhmmss(input.pricesAt)}` : ''})${v.missing.length ? `; without a ${input.fiat} price: ${v.missing.join(', ')}` : ''}`;
+    valueLine = `Portfolio: **${money(v.total)} ${input.fiat}** (main + trade accounts at the Accounts view's prices: each USDT pair's last trade × USDT's price of GET /api/v1/prices${input.pricesAt ? ` (${hhmmss(input.pricesAt)})` : ''})${v.missing.length ? `; without a ${input.fiat} price: ${v.missing.join(', ')}` : ''}`;
   }
   const lines = [
     `**SpotDesk live** — ${word}`,

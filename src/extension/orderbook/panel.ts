@@ -19,6 +19,7 @@ import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
 import { quoteTicket, type TicketContext, type TicketQuote } from '../../shared/market/ticket';
+import { walkSummary } from '../../shared/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
 import { failureText } from '../../shared/failure';
 import type { StreamChannel } from '../live/feed';
@@ -362,6 +363,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         rules: { ...m, quoteIncrement: m.quoteIncrement, baseMinSize: m.baseMinSize, quoteMinSize: m.quoteMinSize, baseMaxSize: m.baseMaxSize, quoteMaxSize: m.quoteMaxSize, minFunds: m.minFunds ?? null },
         bestBid: best.bid,
         bestAsk: best.ask,
+        // The levels the person sees: a market order is estimated by walking them (as in the ticket).
+        bids: this.feedData.lastPosted?.bids ?? null,
+        asks: this.feedData.lastPosted?.asks ?? null,
         last: this.feedData.stats?.last ?? this.feedData.trades[this.feedData.trades.length - 1]?.price ?? null,
         availableBase: fresh.base,
         availableQuote: fresh.quote,
@@ -380,7 +384,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
       const head = `${msg.side === 'buy' ? 'Buy' : 'Sell'} ${q.order.size} ${m.baseCurrency} ${msg.orderType === 'limit' ? `at ${q.order.price}` : 'at market'} on ${this.symbol}?`;
       const detail = [
         `Profile: ${where}.`,
-        q.notional !== null ? `Notional: ${q.notional} ${m.quoteCurrency}${msg.orderType === 'market' ? ` (estimated at the ${msg.side === 'buy' ? 'best ask' : 'best bid'} ${q.referencePrice})` : ''}.` : 'Notional: unknown (no price in the book).',
+        q.notional !== null
+          ? `Notional: ${q.notional} ${m.quoteCurrency}${msg.orderType === 'market' ? (q.walk ? ` (${walkSummary(q.walk, msg.side, m.quoteCurrency)})` : ` (estimated at the ${msg.side === 'buy' ? 'best ask' : 'best bid'} ${q.referencePrice})`) : ''}.`
+          : 'Notional: unknown (no price in the book).',
         q.fee !== null ? `Estimated fee: ${q.fee} ${m.quoteCurrency} (${q.liquidity} rate ${q.feeRate}).` : 'Estimated fee: unknown (fee rates unavailable).',
         `Available: ${q.available.amount ?? 'unknown'} ${q.available.currency} in the trade account.`,
         ...q.warnings.map((w) => `⚠ ${w.message}`),

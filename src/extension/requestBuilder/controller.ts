@@ -14,7 +14,7 @@ import { failureText } from '../../shared/failure';
 import { estimateLines, estimateOrder, symbolFeeRates, type OrderEstimate } from '../../shared/orderEstimate';
 import { fractionDigits } from '../../api/decimal';
 import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, isExperiment, type Experiment, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 import type { Confirmation } from '../moneyGate';
 import { fundsKind, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
@@ -49,6 +49,15 @@ export interface ControllerDeps {
   afterPlace(symbol: string): void;
   /** Log line (never contains secrets). */
   log(line: string): void;
+}
+
+/** What an experiment changes, in words ("timestamp +6000 ms; key version 1; passphrase plain"). */
+export function experimentText(e: Experiment): string {
+  const parts: string[] = [];
+  if (e.timestampOffsetMs !== undefined) parts.push(`timestamp ${e.timestampOffsetMs >= 0 ? '+' : ''}${e.timestampOffsetMs} ms`);
+  if (e.keyVersion !== undefined) parts.push(`KC-API-KEY-VERSION ${e.keyVersion}`);
+  if (e.passphraseEncoding !== undefined) parts.push(`passphrase ${e.passphraseEncoding === 'plain' ? 'in plain text' : 'as HMAC'}`);
+  return parts.join('; ') || 'nothing changed';
 }
 
 /** Convert the client's prepared request to the display form sent to the webview. */
@@ -158,11 +167,23 @@ export class RequestBuilderController {
    * may send invalid orders on purpose to see the exchange's answer).
    * @throws Error when the profile has no credentials.
    */
-  async prepare(draft: OrderDraft, endpoint: 'testOrder' | 'placeOrder' = 'testOrder'): Promise<{ client: SpotClient; prepared: PreparedRequest }> {
+  async prepare(draft: OrderDraft, endpoint: 'testOrder' | 'placeOrder' = 'testOrder', experiment?: Experiment): Promise<{ client: SpotClient; prepared: PreparedRequest }> {
     const client = await this.deps.client();
     const order = draftToOrder(draft);
-    const prepared = client.prepare(endpoint, order as never, { validate: false, rawBody: JSON.stringify(order) });
+    const prepared = client.prepare(endpoint, order as never, { validate: false, rawBody: JSON.stringify(order), ...(experiment ? { experiment } : {}) });
     return { client, prepared };
+  }
+
+  /**
+   * Why `experiment` may not run now, or undefined when it may: only the order test (it moves no
+   * money), only on a sandbox profile (the built-in sandbox: its keys are play money and its answers
+   * are the diagnoses to learn). Checked here, in the extension — the webview only hides the section.
+   */
+  experimentRefusal(kind: 'test' | 'place'): string | undefined {
+    if (kind !== 'test') return 'An experiment signs only the order test (POST /api/v1/hf/orders/test), never a placement.';
+    const p = this.deps.profile();
+    if (p.sandbox !== true) return `Experiments run on sandbox profiles only; "${p.name}" is not one, so nothing was sent.`;
+    return undefined;
   }
 
   /**
@@ -197,7 +218,12 @@ export class RequestBuilderController {
    * @returns undefined when the placement was not confirmed or was refused locally.
    * @throws Error without credentials; TransportError when no answer arrived.
    */
-  async run(kind: 'test' | 'place', draft: OrderDraft): Promise<RunOutcome | undefined> {
+  async run(kind: 'test' | 'place', draft: OrderDraft, experiment?: Experiment): Promise<RunOutcome | undefined> {
+    const exp = isExperiment(experiment) ? experiment : undefined;
+    if (exp) {
+      const refused = this.experimentRefusal(kind);
+      if (refused) throw new Error(refused);
+    }
     const order = draftToOrder(draft);
     const map = await this.symbolMap();
     const rules = map?.get(String(order.symbol ?? ''));
@@ -210,7 +236,8 @@ export class RequestBuilderController {
       confirmation = await this.deps.confirmPlacement(c.message, c.detail, PLACE_ACTION, "Don't Place");
       if (!confirmation) return undefined;
     }
-    const { client, prepared } = await this.prepare(draft, kind === 'test' ? 'testOrder' : 'placeOrder');
+    const { client, prepared } = await this.prepare(draft, kind === 'test' ? 'testOrder' : 'placeOrder', exp);
+    if (exp) this.deps.log(`request builder: EXPERIMENT on a sandbox profile — ${experimentText(exp)}`);
     const send = await this.deps.withConfirmation(confirmation, () => client.send(prepared));
     let measuredSkewMs: number | undefined;
     if (send.code === '400002') {
@@ -241,6 +268,7 @@ export class RequestBuilderController {
       },
       diagnosis,
       prepared: view,
+      ...(exp ? { experiment: exp } : {}),
     };
     this.deps.log(`request builder: ${kind} ${order.symbol} → HTTP ${send.status} ${send.code ?? '-'} in ${result.latencyMs} ms`);
     if (kind === 'place' && send.code === '200000') this.deps.afterPlace(String(order.symbol));
@@ -264,8 +292,18 @@ export class RequestBuilderController {
     const fees = base ? symbolFeeRates(base, info) : undefined;
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     return estimateOrder(
-      { side: order.side === 'sell' ? 'sell' : 'buy', type: order.type === 'market' ? 'market' : 'limit', price: str(order.price), size: str(order.size), funds: str(order.funds), postOnly: order.postOnly === true },
-      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0] },
+      {
+        side: order.side === 'sell' ? 'sell' : 'buy',
+        type: order.type === 'market' ? 'market' : 'limit',
+        price: str(order.price),
+        size: str(order.size),
+        funds: str(order.funds),
+        postOnly: order.postOnly === true,
+        base: rules?.baseCurrency ?? '',
+        baseDigits: rules ? fractionDigits(rules.baseIncrement) : 8,
+      },
+      // A market order walks these 20 levels (its average price, slippage, and whether it is larger than them).
+      { bestBid: book?.bids[0]?.[0], bestAsk: book?.asks[0]?.[0], bids: book?.bids, asks: book?.asks },
       fees,
       rules?.quoteCurrency ?? '',
       rules ? fractionDigits(rules.quoteIncrement) : 8,
@@ -328,7 +366,7 @@ export function placementConfirmation(
   const where = `Profile: ${fundsPhrase(profile)}.`;
   return {
     message,
-    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote).join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
+    detail: `${orderSummary(order)}\n\n${estimateLines(estimate, quote, order.side === 'sell' ? 'sell' : 'buy', typeof order.symbol === 'string' ? order.symbol.split('-')[0] : '').join('\n')}\n\n${where} This sends POST /api/v1/hf/orders: the order goes to the matching engine.`,
   };
 }
 
@@ -464,7 +502,7 @@ export class RequestBuilderSession {
           this.draft = msg.draft;
           this.post({ type: 'busy', busy: true });
           try {
-            const out = await this.controller.run(msg.type === 'runTest' ? 'test' : 'place', msg.draft);
+            const out = await this.controller.run(msg.type === 'runTest' ? 'test' : 'place', msg.draft, msg.type === 'runTest' ? msg.experiment : undefined);
             if (!out) {
               this.post({ type: 'notice', level: 'info', message: 'Placement cancelled.' });
               return;

@@ -2,7 +2,9 @@
  * The Accounts view (issue 25, "numbers a trader can read"): per currency, its `main` and `trade`
  * accounts (GET /api/v1/accounts, spec "Account"), with
  *
- * - the figure that matters first: what is available, then its fiat value (GET /api/v1/prices),
+ * - the figure that matters first: what is available, then its fiat value (src/shared/valuation.ts:
+ *   the live last trade of the `C-USDT` pair × USDT's fiat price, else GET /api/v1/prices — the one
+ *   price the tooltip, the Portfolio total, the status bar and the P&L use too),
  *   then what is on hold — each trimmed to the currency's precision (GET /api/v3/currencies) and
  *   grouped for the display language;
  * - currencies sorted by value (unpriced ones after, by code), zero balances hidden as the setting
@@ -15,13 +17,14 @@ import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
 import * as dec from '../../api/decimal';
 import { CachedFetch } from '../../shared/cachedFetch';
-import { formatAmount, formatFiat } from '../../shared/numberFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../shared/numberFormat';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
 import type { WsBalance } from '../../api/streamSchemas';
 import { applyBalance } from '../live/accountUpdates';
 import { fiatValue } from './format';
 import { fundsKind, fundsLabel, fundsPhrase } from '../../shared/moneyWords';
+import { currencyPrice, currencyPrices, priceSource, type CurrencyPrice } from '../../shared/valuation';
 
 /** Data of one Accounts load. */
 export interface AccountsData {
@@ -79,6 +82,12 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
    */
   pnl: ((currency: string, total: string) => { description: string; tooltip: string } | undefined) | undefined;
 
+  /**
+   * The live last trade price of a symbol (src/extension/live/holdings.ts follows the held
+   * currencies' USDT pairs), undefined when unknown; unset = GET /api/v1/prices only.
+   */
+  market: ((symbol: string) => string | undefined) | undefined;
+
   constructor(services: Services) {
     super('spotdesk.accounts', services);
     this.precisions = new CachedFetch(
@@ -117,6 +126,21 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return { accounts, prices, fiat, precisions };
   }
 
+  /** The price `currency` is valued at (src/shared/valuation.ts), from `data` (default: the view's). */
+  priceOf(currency: string, data: AccountsData | undefined = this.state.data): CurrencyPrice | undefined {
+    return currencyPrice(currency, data?.prices, (s) => this.market?.(s));
+  }
+
+  /**
+   * Every account currency's price by the same rule (the status bar item values the portfolio with
+   * these, so it agrees with the Portfolio row); undefined without data or without any fiat price.
+   */
+  valuationPrices(): FiatPrices | undefined {
+    const data = this.state.data;
+    if (!data?.prices) return undefined;
+    return currencyPrices(new Set(data.accounts.map((a) => a.currency)), data.prices, (s) => this.market?.(s));
+  }
+
   /** Currency nodes by value (highest first; unpriced ones after, by code), zero balances filtered if asked. */
   nodes(data: AccountsData): CurrencyNode[] {
     const byCurrency = new Map<string, Account[]>();
@@ -137,7 +161,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
         total,
         available: sum((a) => a.available),
         holds: sum((a) => a.holds),
-        fiatValue: fiatValue(total, data.prices?.[currency]),
+        fiatValue: fiatValue(total, this.priceOf(currency, data)?.price),
         accounts: list.map((account) => ({ kind: 'account', currency, account })),
       });
     }
@@ -185,9 +209,13 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return this.hideZero() ? 'No non-zero balances (zero balances are hidden).' : 'No accounts yet.';
   }
 
-  /** `v` of `currency` for display: trimmed to its precision, grouped. */
+  /**
+   * `v` of `currency` for display: to the digits that matter (src/shared/numberFormat.ts
+   * `displayPrecision`: a last digit worth at most two cents at the holding's price, never beyond the
+   * currency's precision), rounded down, trailing zeros trimmed, grouped. The tooltip has it exactly.
+   */
   amount(v: string, currency: string): string {
-    return formatAmount(v, this.state.data?.precisions?.get(currency), this.locale());
+    return formatAmount(v, displayPrecision(this.state.data?.precisions?.get(currency), this.priceOf(currency)?.price), this.locale());
   }
 
   protected item(node: Node): vscode.TreeItem {
@@ -202,7 +230,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
       it.iconPath = new vscode.ThemeIcon('pie-chart');
       it.contextValue = 'spotdesk.portfolio';
       it.tooltip = new vscode.MarkdownString(
-        `**Portfolio** ≈ ${formatFiat(node.total, loc)} ${node.fiat}: the balances of every priced currency at GET /api/v1/prices.` +
+        `**Portfolio** ≈ ${formatFiat(node.total, loc)} ${node.fiat}: the balances of every priced currency, each at the last trade of its USDT pair × USDT's price (GET /api/v1/prices), or at GET /api/v1/prices without one.` +
           (funds ? `\n\nProfile: ${fundsPhrase(this.services.profile())}.` : '') +
           (node.unpriced.length ? `\n\nNot counted (no ${node.fiat} price): ${node.unpriced.join(', ')}.` : ''),
       );
@@ -211,18 +239,20 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     if (node.kind === 'currency') {
       const it = new vscode.TreeItem(node.currency, vscode.TreeItemCollapsibleState.Expanded);
       it.id = `acc:${node.currency}`;
+      // Shortest useful text first (a narrow side bar cuts the end): available, value, P&L, then holds;
+      // everything, exactly, in the tooltip.
       const parts = [`${this.amount(node.available, node.currency)} avail`];
       if (node.fiatValue !== undefined) parts.push(`≈ ${formatFiat(node.fiatValue, loc)} ${fiat}`);
+      const tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
+      const pnl = this.pnl?.(node.currency, node.total);
+      if (pnl) {
+        parts.push(pnl.description);
+        tooltip.appendMarkdown(`\n\n${pnl.tooltip}`);
+      }
       if (!dec.isZero(node.holds)) parts.push(`${this.amount(node.holds, node.currency)} on hold`);
       it.description = parts.join(' · ');
       it.iconPath = new vscode.ThemeIcon('symbol-number');
       it.contextValue = 'spotdesk.currency';
-      const tooltip = this.breakdown(node.currency, node.accounts.map((a) => a.account), node.fiatValue, fiat);
-      const pnl = this.pnl?.(node.currency, node.total);
-      if (pnl) {
-        it.description = `${it.description} · ${pnl.description}`;
-        tooltip.appendMarkdown(`\n\n${pnl.tooltip}`);
-      }
       it.tooltip = tooltip;
       return it;
     }
@@ -243,10 +273,14 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     md.appendMarkdown(`**${name}**\n\n`);
     const rows = accounts.map((a) => `${a.type.padEnd(6)} ${a.available.padStart(24)} ${a.holds.padStart(24)} ${a.balance.padStart(24)}`);
     md.appendCodeblock([`${'account'.padEnd(6)} ${'available'.padStart(24)} ${'on hold'.padStart(24)} ${'balance'.padStart(24)}`, ...rows].join('\n'), 'text');
-    const price = this.state.data?.prices?.[currency];
-    if (price !== undefined) md.appendMarkdown(`\n\n1 ${currency} ≈ ${dec.isDecimal(price) ? dec.normalize(price) : price} ${fiat}${value !== undefined ? ` · value ≈ ${formatFiat(value, this.locale())} ${fiat}` : ''}`);
+    const price = this.priceOf(currency);
+    if (price !== undefined) {
+      md.appendMarkdown(`\n\n1 ${currency} ≈ ${dec.normalize(price.price)} ${fiat}${value !== undefined ? ` · value ≈ ${formatFiat(value, this.locale())} ${fiat}` : ''}`);
+      md.appendMarkdown(` (${priceSource(price, fiat)})`);
+    }
     const precision = this.state.data?.precisions?.get(currency);
-    md.appendMarkdown(`\n\nShown ${precision !== undefined ? `to ${currency}'s precision of ${precision} decimals` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
+    const shown = displayPrecision(precision, price?.price);
+    md.appendMarkdown(`\n\nShown ${shown !== undefined ? `to ${shown} decimals (${shown !== precision ? `a last digit worth at most two cents; ${currency}'s precision is ${precision ?? 'unknown'}` : `${currency}'s precision`})` : 'exactly'}; the figures above are exact.${accounts.length === 1 ? ` Account id ${accounts[0].id}.` : ''}`);
     return md;
   }
 }

@@ -94,6 +94,12 @@ export class FillsTree extends PollingTree<FillsData, Node> {
     return this.symbolCache.symbols;
   }
 
+  /** Fraction digits of `symbol`'s quote increment (fill funds are shown to it), from the cached symbol list. */
+  quoteDigitsOf(symbol: string): number | undefined {
+    const list = this.symbolCache?.symbols;
+    return list?.some((s) => s.symbol === symbol) ? quoteDigits(list, symbol) : undefined;
+  }
+
   protected async load(): Promise<FillsData> {
     const client = await this.services.client();
     const symbols = await historySymbols(client, this.services, this.notedSymbols);
@@ -154,6 +160,6 @@ export class FillsTree extends PollingTree<FillsData, Node> {
       it.iconPath = new vscode.ThemeIcon('info');
       return it;
     }
-    return historyItem(fillRow(node.fill, node.realized), `fills:${node.symbol}:${node.fill.id}`, node.fill.side, 'spotdesk.fill');
+    return historyItem(fillRow(node.fill, node.realized, this.quoteDigitsOf(node.symbol)), `fills:${node.symbol}:${node.fill.id}`, node.fill.side, 'spotdesk.fill');
   }
 }

@@ -7,6 +7,7 @@ import type { DepositItem, HfFill, HfOrder, WithdrawalItem } from '../../api/sch
 import * as dec from '../../api/decimal';
 import { isoTime, toCsv } from '../../shared/csv';
 import { fillOrder, realizedPnl, type PairPnl } from '../../shared/pnl';
+import { trimToPrecision } from '../../shared/numberFormat';
 
 /** Text of one tree row. */
 export interface RowText {
@@ -43,8 +44,13 @@ export function orderRow(o: HfOrder): RowText {
   };
 }
 
-/** Row of a fill: `BUY 0.01 @ 50000` · `taker · fee 0.5 USDT · 2024-…Z`. */
-export function fillRow(f: HfFill, realized?: string): RowText {
+/**
+ * Row of a fill: `BUY 0.01 @ 50000` · `taker · fee 0.5 USDT · 2024-…Z`; its funds in the tooltip to
+ * the quote increment's `quoteDigits` (rounded down; the exact figure beside it when it differs).
+ */
+export function fillRow(f: HfFill, realized?: string, quoteDigits?: number): RowText {
+  const funds = quoteDigits === undefined ? f.funds : trimToPrecision(f.funds, quoteDigits);
+  const quote = f.symbol.slice(f.symbol.indexOf('-') + 1);
   return {
     label: `${f.side.toUpperCase()} ${f.size} @ ${f.price}`,
     description: `${f.liquidity} · fee ${f.fee} ${f.feeCurrency} · ${isoTime(f.createdAt)}${realized !== undefined && f.side === 'sell' ? ` · P&L ${realized}` : ''}`,
@@ -52,7 +58,7 @@ export function fillRow(f: HfFill, realized?: string): RowText {
       `fill ${f.id} · trade ${f.tradeId}`,
       `order ${f.orderId} (counter order ${f.counterOrderId})`,
       `${f.symbol} ${f.side} ${f.type} · ${f.liquidity}${f.forceTaker ? ' (charged as taker)' : ''}`,
-      `price ${f.price} · size ${f.size} · funds ${f.funds}`,
+      `price ${f.price} · size ${f.size} · funds ${funds} ${quote}${dec.isDecimal(f.funds) && funds !== dec.normalize(f.funds) ? ` (exactly ${f.funds})` : ''}`,
       `fee ${f.fee} ${f.feeCurrency} (rate ${f.feeRate})`,
       `time ${isoTime(f.createdAt)}`,
     ],

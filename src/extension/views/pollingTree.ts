@@ -20,6 +20,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { UserFacingError } from '../connection';
 import { failureText } from '../../shared/failure';
+import { headline } from '../../shared/numberFormat';
 import { backoffMs, hhmmss } from './format';
 import { COMMANDS } from '../commandIds';
 
@@ -322,7 +323,8 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
   getTreeItem(node: AnyNode<N>): vscode.TreeItem {
     if (node instanceof StaleNode) {
       const age = ageText(Date.now() - node.updatedAt.getTime());
-      const it = new vscode.TreeItem(`Stale: ${age} old — ${node.message}`, vscode.TreeItemCollapsibleState.None);
+      // A narrow side bar: the shortest useful text in the row, the whole message in the tooltip.
+      const it = new vscode.TreeItem(`Stale: ${age} old — ${headline(node.message)}`, vscode.TreeItemCollapsibleState.None);
       it.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       it.description = 'click to retry';
       it.tooltip = `The figures below were loaded at ${hhmmss(node.updatedAt)} (${age} ago) and may be out of date.\n\nThe last update failed: ${node.message}\n\nClick to retry now (SpotDesk also retries by itself, backing off).`;
@@ -331,7 +333,9 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
       return it;
     }
     if (node instanceof ErrorNode) {
-      const it = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+      const short = headline(node.message);
+      const it = new vscode.TreeItem(short, vscode.TreeItemCollapsibleState.None);
+      if (short !== node.message) it.description = node.fixCommand ? 'click to fix' : 'click to retry';
       it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
       it.tooltip = `${node.message}\n\nClick to retry.`;
       it.contextValue = 'spotdesk.error';

@@ -64,6 +64,24 @@ export function checkDestination(type: WithdrawalDraft['withdrawType'], destinat
 }
 
 /**
+ * {@link checkDestination} on `chain`, and when an ADDRESS fails there but passes the format of
+ * another of the currency's `chains` (e.g. an EVM 0x… address while TRC20 is chosen), the message
+ * says so: "This looks like an ERC20 address; you chose TRC20." — the usual cause of a lost
+ * withdrawal is the wrong network, not a typo. Chains without a known format never match.
+ * @param chains the currency's (withdraw-enabled) chains.
+ * @returns an issue message or undefined.
+ */
+export function checkDestinationOn(type: WithdrawalDraft['withdrawType'], destination: string, chain: Pick<FundingChain, 'chainId' | 'chainName'> | undefined, chains: readonly Pick<FundingChain, 'chainId' | 'chainName'>[]): string | undefined {
+  const issue = checkDestination(type, destination, chain?.chainId);
+  if (!issue || type !== 'ADDRESS' || !chain) return issue;
+  const fits = chains.filter((c) => c.chainId !== chain.chainId && checkWithdrawalDestination('ADDRESS', destination, c.chainId).verified && checkWithdrawalDestination('ADDRESS', destination, c.chainId).ok);
+  if (!fits.length) return issue;
+  const names = fits.map((c) => c.chainName);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  return `This looks like ${/^[AEIOU]/i.test(list) ? 'an' : 'a'} ${list} address; you chose ${chain.chainName}. Go Back to pick ${names.length === 1 ? 'that chain' : 'its chain'}, or check the address.`;
+}
+
+/**
  * Check the amount alone: a plain decimal, positive, a multiple of the amount precision
  * (10^-precision) and at least the chain's `withdrawalMinSize`.
  * @returns an issue message or undefined.
@@ -94,7 +112,7 @@ export function validateWithdrawal(draft: WithdrawalDraft, ctx: ValidationContex
   if (draft.chain !== chain.chainId) issues.push({ field: 'chain', message: `Draft chain ${draft.chain} does not match ${chain.chainId}.` });
   if (!chain.isWithdrawEnabled) issues.push({ field: 'chain', message: `Withdrawals of ${currency.currency} on ${chain.chainName} are disabled.` });
 
-  const destIssue = checkDestination(draft.withdrawType, draft.destination, chain.chainId);
+  const destIssue = checkDestinationOn(draft.withdrawType, draft.destination, chain, currency.chains ?? []);
   if (destIssue) issues.push({ field: 'destination', message: destIssue });
   if (draft.withdrawType === 'ADDRESS' && needsMemo(chain) && !(draft.memo ?? '').trim()) {
     issues.push({ field: 'memo', message: `${chain.chainName} needs a memo/tag for ${currency.currency}; without it the funds may be lost.` });

@@ -6,9 +6,10 @@
  * with the request builder, so the ticket and the builder never disagree.
  *
  * Definitions (all exact decimal strings, src/api/decimal.ts; never binary floating point):
- * - **reference price**: a limit order's price; a market buy's best ask, a market sell's best bid
- *   (an estimate: a market order walks the book);
- * - **notional** = reference price × size, in the quote currency;
+ * - **reference price**: a limit order's price; a market order's volume-weighted average price over
+ *   the visible levels it would take (src/shared/orderEstimate.ts `walkBook`, the ONE walk the request
+ *   builder and the order documents' hover use too), or its best opposite price without levels;
+ * - **notional** = what the visible book charges for the size (a market order), else reference price × size;
  * - **liquidity**: a market order, or a limit order that crosses the spread (buy at ≥ best ask,
  *   sell at ≤ best bid), executes at once as a **taker**; any other limit order rests as a **maker**;
  * - **fee estimate** = notional × the user's fee rate for that liquidity (KuCoin: the base fee rate
@@ -27,7 +28,7 @@
  */
 import * as D from '../../api/decimal';
 import { validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
-import { FAR_FROM_MARKET } from '../orderEstimate';
+import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../orderEstimate';
 
 /** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
 export { FAR_FROM_MARKET };
@@ -49,6 +50,9 @@ export interface TicketContext {
   readonly rules: SymbolRules & { baseCurrency: string; quoteCurrency: string };
   readonly bestBid: string | null;
   readonly bestAsk: string | null;
+  /** The visible levels, best first (a market order walks them); absent = best price only. */
+  readonly bids?: readonly BookLevel[] | null;
+  readonly asks?: readonly BookLevel[] | null;
   /** Last traded price (for "far from the market" when a side of the book is empty). */
   readonly last: string | null;
   /** Available in the trade account: base and quote currency. */
@@ -61,7 +65,7 @@ export interface TicketContext {
 
 /** A warning the ticket and the confirmation show. */
 export interface TicketWarning {
-  readonly code: 'crosses-spread' | 'far-from-market' | 'insufficient-balance' | 'no-market-price';
+  readonly code: 'crosses-spread' | 'far-from-market' | 'insufficient-balance' | 'no-market-price' | 'beyond-depth';
   readonly message: string;
 }
 
@@ -73,6 +77,8 @@ export interface TicketQuote {
   readonly issues: readonly RuleIssue[];
   /** Price used for the figures (see the module docs), or null. */
   readonly referencePrice: string | null;
+  /** A market order's walk of the visible book (average price, slippage, depth), or null. */
+  readonly walk: BookWalk | null;
   /** Notional in quote, or null when price or size is unknown. */
   readonly notional: string | null;
   /** `maker` or `taker`, or null without a price. */
@@ -128,9 +134,16 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
 
   let referencePrice: string | null = null;
   let liquidity: 'maker' | 'taker' | null = null;
+  let walk: BookWalk | null = null;
   if (input.type === 'market') {
     referencePrice = input.side === 'buy' ? (positive(ask) ? ask : null) : positive(bid) ? bid : null;
     liquidity = 'taker';
+    const levels = input.side === 'buy' ? ctx.asks : ctx.bids;
+    if (levels && levels.length && positive(size)) {
+      walk = walkBook(input.side, levels, { size }, D.fractionDigits(D.normalize(rules.baseIncrement)));
+      if (walk.averagePrice !== null) referencePrice = walk.averagePrice;
+      if (walk.exceedsDepth) warnings.push({ code: 'beyond-depth', message: depthWarning(walk, input.side, base, quote) });
+    }
     if (referencePrice === null) warnings.push({ code: 'no-market-price', message: `No ${input.side === 'buy' ? 'ask' : 'bid'} in the book: the figures cannot be estimated.` });
   } else if (positive(price)) {
     referencePrice = price;
@@ -147,7 +160,8 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
     }
   }
 
-  const notional = referencePrice !== null && positive(size) ? D.mul(referencePrice, size) : null;
+  // A market order: what the visible levels charge (past them, the average price stands in).
+  const notional = walk && walk.averagePrice !== null && !walk.exceedsDepth ? walk.funds : referencePrice !== null && positive(size) ? D.mul(referencePrice, size) : null;
   const feeRate = liquidity === null ? null : dec(liquidity === 'maker' ? ctx.makerFeeRate : ctx.takerFeeRate);
   const fee = notional !== null && feeRate !== null ? D.normalize(D.mulUp(notional, feeRate, D.fractionDigits(D.normalize(rules.quoteIncrement)))) : null;
   const availCurrency = input.side === 'buy' ? quote : base;
@@ -162,6 +176,7 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
     order,
     issues,
     referencePrice,
+    walk,
     notional,
     liquidity,
     feeRate,

@@ -153,6 +153,25 @@ export const RateLimitSchema = v.object({
   reset: optText(40),
 });
 
+/**
+ * The request builder's "Experiment" (sandbox profiles only; the extension refuses it elsewhere): sign
+ * ONE order test wrongly on purpose, to see the exchange's answer and SpotDesk's diagnosis — a
+ * timestamp offset (ms, ±10 min; beyond ±5 s KuCoin answers 400002), another KC-API-KEY-VERSION, or
+ * the passphrase in plain text / HMAC whatever the key version (400004). Absent fields are not changed.
+ */
+export const ExperimentSchema = v.object({
+  timestampOffsetMs: v.optional(v.number({ int: true, min: -600_000, max: 600_000 })),
+  keyVersion: v.optional(v.oneOf(['1', '2', '3'] as const)),
+  passphraseEncoding: v.optional(v.oneOf(['plain', 'hmac'] as const)),
+});
+/** See {@link ExperimentSchema}. */
+export type Experiment = v.Infer<typeof ExperimentSchema>;
+
+/** Whether `e` changes anything (an empty experiment is a normal run). */
+export function isExperiment(e: Experiment | undefined): e is Experiment {
+  return !!e && (e.timestampOffsetMs !== undefined || e.keyVersion !== undefined || e.passphraseEncoding !== undefined);
+}
+
 /** Result of an order test or placement as shown in the panel. */
 export const RunResultSchema = v.object({
   kind: v.oneOf(['test', 'place'] as const),
@@ -165,6 +184,8 @@ export const RunResultSchema = v.object({
   diagnosis: DiagnosisSchema,
   /** What was signed and sent for this run. */
   prepared: PreparedViewSchema,
+  /** The experiment this run signed with, when it was one (the panel marks the result as such). */
+  experiment: v.optional(ExperimentSchema),
 });
 /** See {@link RunResultSchema}. */
 export type RunResult = v.Infer<typeof RunResultSchema>;
@@ -205,8 +226,8 @@ export const REQUEST_BUILDER_PROTOCOL = defineProtocol({
     ready: v.object({}),
     /** The form changed: re-sign for the preview. */
     draft: v.object({ draft: OrderDraftSchema, seq: v.optional(v.number({ int: true })) }),
-    /** "Run order test": POST /api/v1/hf/orders/test with this draft. */
-    runTest: v.object({ draft: OrderDraftSchema }),
+    /** "Run order test": POST /api/v1/hf/orders/test with this draft (signed wrongly on purpose with `experiment`: sandbox only). */
+    runTest: v.object({ draft: OrderDraftSchema, experiment: v.optional(ExperimentSchema) }),
     /** "Place order": POST /api/v1/hf/orders after a modal confirmation in the extension. */
     place: v.object({ draft: OrderDraftSchema }),
     /** "Copy as curl"; `includeSecrets` asks the extension to confirm and include real credentials. */

@@ -179,7 +179,7 @@ export class OrderBookController {
           this.freshness.snapshot(now);
           this.rerender();
           this.tick();
-          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast);
+          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast, msg.snapshot);
         } else if (r === 'duplicate') {
           this.stats.rejectedSequence++;
           this.freshness.snapshot(now); // same book confirmed: still live

@@ -12,6 +12,9 @@
  */
 import type { AccountInfo, SymbolMeta } from '../../shared/orderbook/protocol';
 import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote } from '../../shared/market/ticket';
+import type { BookLevel } from '../../shared/orderEstimate';
+import { formatAmount } from '../../shared/numberFormat';
+import { fractionDigits, normalize } from '../../api/decimal';
 
 /** What the ticket asks the controller for. */
 export interface TicketEvents {
@@ -71,6 +74,8 @@ export class TicketView {
   private meta: SymbolMeta | null = null;
   private account: AccountInfo | null = null;
   private market: { bid: string | null; ask: string | null; last: string | null } = { bid: null, ask: null, last: null };
+  /** The visible levels a market order walks (src/shared/orderEstimate.ts walkBook, through quoteTicket). */
+  private book: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] } | null = null;
   /** The figures of the current input (tests read them). */
   quote: TicketQuote | null = null;
 
@@ -187,8 +192,10 @@ export class TicketView {
   }
 
   /** Best bid/ask and last price (the book and the tape). Re-renders only the figures that depend on them. */
-  setMarket(bid: string | null, ask: string | null, last: string | null): void {
-    if (bid === this.market.bid && ask === this.market.ask && last === this.market.last) return;
+  setMarket(bid: string | null, ask: string | null, last: string | null, book?: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] }): void {
+    const levelsMatter = book !== undefined && book !== this.book && this.type === 'market';
+    if (book !== undefined) this.book = book;
+    if (!levelsMatter && bid === this.market.bid && ask === this.market.ask && last === this.market.last) return;
     this.market = { bid, ask, last };
     this.render();
   }
@@ -240,6 +247,8 @@ export class TicketView {
       rules: { ...m, quoteIncrement: m.quoteIncrement, baseMinSize: m.baseMinSize, quoteMinSize: m.quoteMinSize, baseMaxSize: m.baseMaxSize, quoteMaxSize: m.quoteMaxSize, minFunds: m.minFunds ?? null },
       bestBid: this.market.bid,
       bestAsk: this.market.ask,
+      bids: this.book?.bids ?? null,
+      asks: this.book?.asks ?? null,
       last: this.market.last,
       availableBase: this.account?.availableBase ?? null,
       availableQuote: this.account?.availableQuote ?? null,
@@ -266,9 +275,12 @@ export class TicketView {
     }
     const q = quoteTicket(this.input(), ctx);
     this.quote = q;
-    this.figures.notional.data = q.notional !== null ? `${q.notional} ${quote}${this.type === 'market' ? ' (est.)' : ''}` : '—';
+    const walked = q.walk && q.walk.averagePrice !== null ? ` · avg ${q.walk.averagePrice}${q.walk.slippageBps !== null && q.walk.slippageBps !== '0' ? `, ${q.walk.slippageBps} bps` : ''}` : '';
+    this.figures.notional.data = q.notional !== null ? `${q.notional} ${quote}${this.type === 'market' ? ` (est.${walked})` : ''}` : '—';
     this.figures.fee.data = q.fee !== null ? `${q.fee} ${quote} · ${q.liquidity} ${pct(q.feeRate)}` : q.liquidity ? `— (${q.liquidity})` : '—';
-    this.figures.available.data = q.available.amount !== null ? `${q.available.amount} ${q.available.currency}` : '—';
+    // Grouped and to the lot / quote increment, as elsewhere ("95,991.71 USDT"); rounded down (never more than there is).
+    const inc = q.available.currency === quote ? this.meta?.quoteIncrement : this.meta?.baseIncrement;
+    this.figures.available.data = q.available.amount !== null ? `${formatAmount(q.available.amount, inc ? fractionDigits(normalize(inc)) : undefined, navigator.language || 'en')} ${q.available.currency}` : '—';
     // Errors at their field, once the person typed there (or tried to place).
     const show = (f: 'price' | 'size') => this.attempted || this.touched.has(f);
     const errorsOf = (f: 'price' | 'size') =>

@@ -3,12 +3,15 @@
  *
  * Renders the HF order form with live rule validation (src/shared/requestBuilder/orderRules),
  * the signed preview sent by the extension (prehash parts, body bytes, redacted KC-API-*
- * headers, key version, clock offset) and test/placement results with their diagnosis. All
+ * headers, key version, clock offset) and test/placement results with their diagnosis; on sandbox
+ * profiles an "Experiment" section signs ONE order test wrongly on purpose (timestamp offset, key
+ * version, passphrase encoding) to show each signature diagnosis (the extension refuses it on any
+ * other profile: hiding it here is only the display). All
  * strings from the API go through `textContent`; no inline handlers; messages are validated with
  * the protocol's schemas on receipt (src/webview/vscodeApi.ts). The API secret never reaches this code.
  */
 import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
+import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type Experiment, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
 import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
 import { onHostMessage, webviewApi } from '../vscodeApi';
 import { shownIssues } from '../../shared/requestBuilder/formIssues';
@@ -186,7 +189,47 @@ placeBtn.title = PLACE_TITLE;
 actions.append(testBtn, curlBtn, curlSecretsBtn);
 const guarded = el('div', 'rb-guarded');
 guarded.append(placeBtn, el('span', 'rb-muted', 'Sends the same signed body to POST /api/v1/hf/orders after a confirmation.'));
-formCol.append(actions, guarded, statusLine);
+formCol.append(actions, guarded);
+
+// Experiment (sandbox profiles only): one order test signed wrongly on purpose.
+const experiment = el('details', 'rb-experiment');
+experiment.hidden = true;
+const expSummary = el('summary', undefined, 'Experiment: sign one order test wrongly (sandbox only)');
+const expNote = el('p', 'rb-muted', 'Overrides apply to the next "Run experiment" only, then reset. Each shows the exchange\'s answer and SpotDesk\'s diagnosis.');
+const expOffset = textInput('e.g. 6000 (beyond ±5 s: 400002)', 'numeric');
+expOffset.id = 'x-offset';
+const expVersion = select([['', "the key's own"], ['1', '1 (plain passphrase)'], ['2', '2'], ['3', '3']]);
+expVersion.id = 'x-version';
+const expPass = select([['', 'as the key version says'], ['plain', 'plain text'], ['hmac', 'HMAC (base64)']]);
+expPass.id = 'x-passphrase';
+const expRows: [string, HTMLInputElement | HTMLSelectElement][] = [['Timestamp offset (ms)', expOffset], ['KC-API-KEY-VERSION', expVersion], ['Passphrase', expPass]];
+const expBtn = el('button', 'rb-secondary rb-experiment-run', 'Run experiment (order test)');
+expBtn.type = 'button';
+expBtn.title = 'POST /api/v1/hf/orders/test signed with these overrides: creates no order';
+experiment.append(expSummary, expNote);
+for (const [label, control] of expRows) {
+  const row = el('div', 'rb-row');
+  const lab = el('label', 'rb-label', label);
+  lab.htmlFor = control.id;
+  row.append(lab, control);
+  experiment.append(row);
+}
+experiment.append(expBtn);
+// Its controls are not order fields: keep their events away from the form's handler.
+for (const t of ['input', 'change']) experiment.addEventListener(t, (e) => e.stopPropagation());
+formCol.append(experiment, statusLine);
+
+/** The overrides entered (undefined when none, or the offset is not a whole number of ms within ±10 min). */
+function readExperiment(): Experiment | 'invalid' | undefined {
+  const o = expOffset.value.trim();
+  const n = o === '' ? undefined : Number(o);
+  if (n !== undefined && (!/^[+-]?\d+$/.test(o) || Math.abs(n) > 600_000)) return 'invalid';
+  const e: { timestampOffsetMs?: number; keyVersion?: '1' | '2' | '3'; passphraseEncoding?: 'plain' | 'hmac' } = {};
+  if (n !== undefined) e.timestampOffsetMs = n;
+  if (expVersion.value) e.keyVersion = expVersion.value as '1' | '2' | '3';
+  if (expPass.value) e.passphraseEncoding = expPass.value as 'plain' | 'hmac';
+  return Object.keys(e).length ? e : undefined;
+}
 
 // Preview
 const previewTitle = el('h2', undefined, 'What will be signed');
@@ -347,7 +390,12 @@ function renderResult(r: RunResult): void {
   clear(resultBox);
   const d = r.diagnosis;
   const banner = el('div', `rb-banner rb-banner-${d.severity}`);
-  banner.append(el('strong', undefined, `${r.kind === 'test' ? 'Order test' : 'Place order'}: ${d.title}`));
+  banner.append(el('strong', undefined, `${r.experiment ? 'Experiment' : r.kind === 'test' ? 'Order test' : 'Place order'}: ${d.title}`));
+  if (r.experiment) {
+    const x = r.experiment;
+    const what = [x.timestampOffsetMs !== undefined ? `timestamp ${x.timestampOffsetMs >= 0 ? '+' : ''}${x.timestampOffsetMs} ms` : '', x.keyVersion ? `key version ${x.keyVersion}` : '', x.passphraseEncoding ? `passphrase ${x.passphraseEncoding}` : ''].filter(Boolean);
+    banner.append(el('div', 'rb-experiment-tag', `Signed wrongly on purpose: ${what.join(', ')}.`));
+  }
   resultBox.append(banner);
   const meta = el('dl', 'rb-meta');
   kv(meta, 'HTTP status', String(r.status));
@@ -391,7 +439,7 @@ function clearResult(): void {
 
 function setBusy(b: boolean): void {
   busy = b;
-  for (const btn of [testBtn, curlBtn, curlSecretsBtn]) btn.disabled = b;
+  for (const btn of [testBtn, curlBtn, curlSecretsBtn, expBtn]) btn.disabled = b;
   placeBtn.disabled = b || hasErrors;
   testBtn.textContent = b ? 'Running…' : 'Run order test';
 }
@@ -430,6 +478,17 @@ testBtn.addEventListener('click', () => {
   attempt();
   post({ type: 'runTest', draft });
 });
+expBtn.addEventListener('click', () => {
+  const x = readExperiment();
+  if (x === 'invalid') return setStatus('error', 'The timestamp offset is a whole number of milliseconds within ±600000.');
+  if (!x) return setStatus('info', 'Choose at least one override for the experiment.');
+  attempt();
+  post({ type: 'runTest', draft, experiment: x });
+  // For one run only.
+  expOffset.value = '';
+  expVersion.value = '';
+  expPass.value = '';
+});
 curlBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: false }));
 curlSecretsBtn.addEventListener('click', () => post({ type: 'copyCurl', draft: readForm(), includeSecrets: true }));
 placeBtn.addEventListener('click', () => {
@@ -450,6 +509,8 @@ onHostMessage(REQUEST_BUILDER_PROTOCOL, (msg) => {
       profileBadge.textContent = `Profile: ${msg.profile.name}${msg.profile.sandbox ? ' · sandbox' : ' · LIVE'}`;
       profileBadge.title = msg.profile.sandbox ? 'The offline sandbox exchange: nothing real is traded' : 'A real exchange: "Place order" trades real funds';
       profileBadge.classList.toggle('rb-badge-live', !msg.profile.sandbox);
+      experiment.hidden = !msg.profile.sandbox;
+      if (!msg.profile.sandbox) experiment.open = false;
       if (msg.profileChanged) {
         // The result and the preview were another exchange's.
         clearResult();

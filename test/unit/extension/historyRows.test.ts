@@ -110,6 +110,10 @@ describe('history rows and exports (published payloads)', () => {
     assert.equal(p.realized, '0.021447'); // 0.0214468240 at 6 digits
     assert.equal(pnlSummary(p, 2), 'P&L 0.021447 USDT · position 0 BTC · 2 fills');
     assert.match(fillRow(sell, p.perFill[sell.id]).description, / · P&L 0\.021447$/);
+    // Funds to the quote increment (6 digits for BTC-USDT), rounded down; the exact figure beside it.
+    const odd = { ...f, funds: '0.677176123' };
+    assert.ok(fillRow(odd, undefined, 6).tooltip.includes('price 67717.6 · size 0.00001 · funds 0.677176 USDT (exactly 0.677176123)'), fillRow(odd, undefined, 6).tooltip.join('\n'));
+    assert.ok(fillRow(f, undefined, 6).tooltip.includes(`price 67717.6 · size 0.00001 · funds ${f.funds} USDT`));
     const rows = readCsv(fillsCsv(new Map([['BTC-USDT', [sell, f]]]), () => 6));
     assert.deepEqual(rows[0].slice(-2), ['realizedPnl', 'pnlCurrency']);
     assert.deepEqual(rows.slice(1).map((x) => [x[1], x[4], x[14], x[15]]), [

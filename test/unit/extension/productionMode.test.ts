@@ -76,7 +76,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     activate(PRODUCTION, secrets);
 
     // The person answers the steps (as they would for this very draft) and dismisses the modal.
-    const answers: Record<string, string> = { 'Chain for USDT': 'TRC20', 'Where do you send it?': 'Send to an address', 'Who pays the withdrawal fee?': 'I pay the fee', 'What does the withdrawal carry?': 'A plain address withdrawal' };
+    const answers: Record<string, string> = { 'Chain for USDT': 'TRC20', 'Where do you send it?': 'Send to an address', 'Who pays the withdrawal fee?': 'I pay the fee', 'Does the receiving exchange need the travel-rule form?': 'No: the address is enough' };
     fake.ui = {
       pick: (s, items) => items.find((i) => i.label.replace(/^\$\([^)]*\) /, '').startsWith(Object.entries(answers).find(([k]) => s.placeholder?.startsWith(k))?.[1] ?? '\u0000')),
       input: (s) => (s.prompt?.includes('address on') ? TRON : s.prompt?.startsWith('Amount of') ? '20' : undefined),
@@ -102,7 +102,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     assert.equal(confirmCalls, 0, 'the confirmation function in the argument was never called');
     assert.deepEqual(
       fake.shown.map((s) => s.placeholder ?? s.prompt),
-      ['Where do you send it?', 'What does the withdrawal carry?', 'Chain for USDT (withdraw-enabled only)', `USDT address on TRC20`, fake.shown[4].prompt, 'Who pays the withdrawal fee?'],
+      ['Chain for USDT (withdraw-enabled only)', 'Where do you send it?', `USDT address on TRC20`, 'Does the receiving exchange need the travel-rule form?', fake.shown[4].prompt, 'Who pays the withdrawal fee?'],
       'every step but the currency was asked',
     );
     const modal = fake.messages.find((m) => m.modal);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { checkAmount, checkDestination, checkRecipient, identityTypeFor, validateWithdrawal } from '../../../src/shared/funding/validate';
+import { checkAmount, checkDestination, checkDestinationOn, checkRecipient, identityTypeFor, validateWithdrawal } from '../../../src/shared/funding/validate';
 import { BTC, BTCLN, ERC20, LN_INVOICE, OMNI, TRC20, USDT, XRP, XRP_CHAIN, usdtAccounts, v1Draft } from './fixtures';
 
 const ctx = (main: string, trade = '0', chain = ERC20, remainAmount?: string) => ({
@@ -35,6 +35,29 @@ describe('funding validation', () => {
     it('rejects amounts below withdrawalMinSize', () => {
       assert.equal(checkAmount('9.999999', USDT, ERC20), 'The minimum withdrawal on ERC20 is 10 USDT.');
       assert.equal(checkAmount('1.4', USDT, TRC20), 'The minimum withdrawal on TRC20 is 1.5 USDT.');
+    });
+  });
+
+  describe('checkDestinationOn: an address of another of the currency\'s chains is named as such', () => {
+    const USDT = [
+      { chainId: 'omni', chainName: 'OMNI' },
+      { chainId: 'eth', chainName: 'ERC20' },
+      { chainId: 'trx', chainName: 'TRC20' },
+      { chainId: 'kcc', chainName: 'KCC' },
+    ];
+    const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    it('an EVM address on TRC20: "this looks like an ERC20 or KCC address; you chose TRC20"', () => {
+      assert.equal(checkDestinationOn('ADDRESS', EVM, USDT[2], USDT), 'This looks like an ERC20 or KCC address; you chose TRC20. Go Back to pick its chain, or check the address.');
+      assert.equal(checkDestinationOn('ADDRESS', EVM, USDT[2], USDT.slice(0, 3)), 'This looks like an ERC20 address; you chose TRC20. Go Back to pick that chain, or check the address.');
+      assert.equal(checkDestinationOn('ADDRESS', TRON, USDT[1], USDT), 'This looks like a TRC20 address; you chose ERC20. Go Back to pick that chain, or check the address.');
+    });
+    it('valid on the chosen chain: no issue; valid on no chain: the chain\'s own message; not an address type: unchanged', () => {
+      assert.equal(checkDestinationOn('ADDRESS', TRON, USDT[2], USDT), undefined);
+      assert.equal(checkDestinationOn('ADDRESS', 'hello', USDT[2], USDT), checkDestination('ADDRESS', 'hello', 'trx'));
+      assert.equal(checkDestinationOn('UID', 'abc', USDT[2], USDT), checkDestination('UID', 'abc'));
+      // A chain with no known format (generic syntax) never claims an address.
+      assert.equal(checkDestinationOn('ADDRESS', EVM, USDT[2], [...USDT.slice(2, 3), { chainId: 'btcp', chainName: 'BTCP' }]), checkDestination('ADDRESS', EVM, 'trx'));
     });
   });
 

@@ -40,7 +40,7 @@ export interface StartOptions {
   /** Extra command-line arguments after `--stdio`. */
   args?: string[];
   /** Answers `spotdesk/market` requests (when init.market is 'client'). */
-  market?: (symbol: string) => MarketResult | Promise<MarketResult>;
+  market?: (symbol: string, depth?: boolean) => MarketResult | Promise<MarketResult>;
   /** Advertise snippet support in completion (default false: plain text is easier to assert). */
   snippets?: boolean;
 }
@@ -225,10 +225,10 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   conn.onNotification('window/logMessage', (p: { message: string }) => {
     (ref.session ? ref.session.logs : logs).push(p.message);
   });
-  conn.onRequest('spotdesk/market', async (p: { symbol: string }) => {
+  conn.onRequest('spotdesk/market', async (p: { symbol: string; depth?: boolean }) => {
     (ref.session ? ref.session.marketRequests : marketRequests).push(p.symbol);
     if (!opts.market) throw new Error('no market in this test');
-    return opts.market(p.symbol);
+    return opts.market(p.symbol, p.depth);
   });
   conn.onRequest('workspace/codeLens/refresh', () => {
     if (ref.session) ref.session.lensRefreshes++;

@@ -316,9 +316,16 @@ describe('language server: hover with the market the client supplies (spotdesk/m
 
   before(async () => {
     sb = await startTestSandbox();
-    lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), market: 'client' }, market: (symbol) =>
+    lsp = await startLsp({ init: { baseUrl: sb.baseUrl, cacheDir: tmpDir(), market: 'client' }, market: (symbol, depth) =>
         symbol === 'ETH-USDT'
-          ? { bestBid: '100', bestAsk: '102', last: '101.5', time: 1_700_000_000_000, source: 'test feed' }
+          ? {
+              bestBid: '100',
+              bestAsk: '102',
+              last: '101.5',
+              time: 1_700_000_000_000,
+              source: depth ? 'test book' : 'test feed',
+              ...(depth ? { bids: [['100', '0.2'], ['99', '0.5'], ['90', '1']] as const, asks: [['102', '1']] as const } : {}),
+            }
           : symbol === 'LTC-USDT'
             ? { bestBid: null, bestAsk: '0', last: null, time: 1_700_000_000_000, source: 'test feed' }
             : null,
@@ -351,14 +358,20 @@ describe('language server: hover with the market the client supplies (spotdesk/m
     assert.equal(((await lsp.hover(uri, at(text, '"0.5"', 1)))!.contents as MarkupContent).value, 'price 0.5 USDT: no mid to compare with.');
   });
 
-  it('symbol: the client\'s bid/ask/last and source; a market order\'s size estimated at the side it takes', async () => {
+  it('symbol: the client\'s bid/ask/last and source; a market order\'s size and funds walk the side it takes (average, slippage, depth)', async () => {
     const uri = newUri();
-    const text = '{"clientOid":"p4","symbol":"ETH-USDT","side":"sell","type":"market","size":"0.5"}';
+    const text = '[\n  {"clientOid":"p4","symbol":"ETH-USDT","side":"sell","type":"market","size":"0.5"},\n  {"clientOid":"p7","symbol":"ETH-USDT","side":"sell","type":"market","size":"2"},\n  {"clientOid":"p8","symbol":"ETH-USDT","side":"buy","type":"market","funds":"51"}\n]';
     lsp.open(uri, text);
     const sym = ((await lsp.hover(uri, at(text, 'ETH-USDT', 1)))!.contents as MarkupContent).value;
     assert.ok(sym.includes('bid **100** · ask **102** · last 101.5 · mid 101 · spread 2 (198.01 bps)  \n_test feed at 2023-11-14T22:13:20.000Z_'), sym);
     const size = ((await lsp.hover(uri, at(text, '"0.5"', 1)))!.contents as MarkupContent).value;
-    assert.equal(size, 'size 0.5 ETH ≈ **50 USDT** at the best bid 100 (a market order may fill deeper in the book).');
+    // 0.2 × 100 + 0.3 × 99 = 49.7 over 0.5 → 99.4; (50 − 49.7) / 50 = 60 bps
+    assert.equal(size, 'size 0.5 ETH ≈ **49.7 USDT** — ≈ 99.4 USDT average over 2 bid levels, 60 bps below the best bid 100.\n\n_test book_');
+    const deep = ((await lsp.hover(uri, at(text, '"2"', 1)))!.contents as MarkupContent).value;
+    assert.match(deep, /^size 2 ETH ≈ \*\*/);
+    assert.ok(deep.includes('⚠ Larger than the visible book: its 3 bid levels hold 1.7 ETH (159.5 USDT); the rest fills at prices nobody can see, or not at all.'), deep);
+    const funds = ((await lsp.hover(uri, at(text, '"51"', 1)))!.contents as MarkupContent).value;
+    assert.equal(funds, 'funds 51 USDT ≈ **0.5 ETH** — ≈ 102 USDT average over 1 ask level (the best ask).\n\n_test book_');
   });
 });
 

@@ -48,6 +48,17 @@ describe('requestBuilder/controller helpers (vscode-free)', () => {
     assert.doesNotMatch(local.detail, /REAL/);
   });
 
+  it('a market order\'s confirmation walks the visible book: average price, slippage, and a warning past its depth', () => {
+    const asks = [['100', '1'], ['101', '1']] as const;
+    const order = { symbol: 'ETH-USDT', side: 'buy', type: 'market', size: '3' };
+    const estimate = estimateOrder({ side: 'buy', type: 'market', size: '3', base: 'ETH' }, { bestAsk: '100', asks }, { takerFeeRate: '0.001', makerFeeRate: '0.001' }, 'USDT', 6);
+    const c = placementConfirmation(order, { name: 'Sandbox (local)', sandbox: true }, estimate, 'USDT');
+    const lines = c.detail.split('\n');
+    assert.ok(lines.includes('Market price: ≈ 100.5 USDT average over 2 ask levels, 50 bps above the best ask 100 (2 ETH from the visible book)'), c.detail);
+    assert.ok(lines.includes('⚠ Larger than the visible book: its 2 ask levels hold 2 ETH (201 USDT); the rest fills at prices nobody can see, or not at all.'), c.detail);
+    assert.ok(lines.includes('Notional: ≈ 301.5 USDT'), c.detail);
+  });
+
   it('toView keeps only display fields, timestamp as a string', () => {
     const p = {
       endpoint: 'testOrder', method: 'POST', url: 'http://h/api/v1/hf/orders/test', path: '/api/v1/hf/orders/test', pathWithRawQuery: '/api/v1/hf/orders/test',

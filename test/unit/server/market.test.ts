@@ -4,6 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { SpotClient } from '../../../src/api/client';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
+import * as D from '../../../src/api/decimal';
+import { marketUsdPrices } from '../../../src/exchange/server/market/fiatPrices';
+import { buildWorld } from '../../../src/exchange/server/world';
 import { credsOf, rawRequest, signed, startTestSandbox } from './helpers';
 
 describe('sandbox server: market data', () => {
@@ -148,5 +151,37 @@ describe('sandbox server: market data', () => {
     assert.equal(tick.changePrice, String(Math.round((Number(last) - Number(first)) * 100) / 100));
     assert.equal(tick.buy, book.bids[0][0]);
     assert.ok(tick.sell !== null);
+  });
+  it('fiat prices follow the market: a trade on KCS-USDT moves KCS to last × the USD price of USDT, in USD and EUR', async () => {
+    const seeded = sb.state.world.usdPrices;
+    const before = await client.getPrices({ currencies: 'KCS,LTC' });
+    assert.equal(D.cmp(before.KCS, seeded.get('KCS')!), 0, 'no trade yet: the seeded price');
+    const ask = (await client.call('level2_20', { symbol: 'KCS-USDT' })).asks[1][0];
+    const r = await signed(sb, credsOf(sb), 'POST', '/api/v1/hf/orders', { symbol: 'KCS-USDT', side: 'buy', type: 'limit', price: ask, size: '2', timeInForce: 'IOC' });
+    assert.equal(r.json.code, '200000', r.text);
+    const last = (await client.getAllTickers()).ticker.find((t) => t.symbol === 'KCS-USDT')!.last!;
+    assert.equal(last, sb.state.exchange.lastTrade('KCS-USDT')!.price);
+    const usdt = seeded.get('USDT')!;
+    const after = await client.getPrices({ currencies: 'KCS,LTC,USDT' });
+    assert.equal(D.cmp(after.KCS, D.mul(last, usdt)), 0, `KCS ${after.KCS} = ${last} × ${usdt}`);
+    assert.notEqual(D.cmp(after.KCS, seeded.get('KCS')!), 0, 'the price moved off the seed');
+    assert.equal(D.cmp(after.LTC, seeded.get('LTC')!), 0, 'LTC has not traded: still the seed');
+    assert.equal(D.cmp(after.USDT, usdt), 0);
+    const eur = await client.getPrices({ base: 'EUR', currencies: 'KCS' });
+    assert.equal(eur.KCS, D.fromUnitsFixed(D.toUnits(D.mul(D.mul(last, usdt), '0.92'), 16, 'down'), 16));
+  });
+
+  it('marketUsdPrices: USDT pairs first, then chains through priced quotes (NEO-ETH via ETH-USDT); unpriced chains keep the seed', () => {
+    const world = buildWorld();
+    const lasts: Record<string, string> = { 'ETH-USDT': '2000', 'NEO-ETH': '0.005', 'ETH-BTC': '0.05', 'TRX-ETH': '0' };
+    const m = marketUsdPrices(world, (s) => lasts[s]);
+    const usdt = world.usdPrices.get('USDT')!;
+    assert.equal(m.get('ETH')!.price, D.mul('2000', usdt));
+    assert.equal(m.get('ETH')!.via, 'ETH-USDT');
+    assert.equal(m.get('NEO')!.price, D.mul('0.005', D.mul('2000', usdt)));
+    assert.equal(m.get('NEO')!.via, 'NEO-ETH');
+    assert.equal(m.has('BTC'), false, 'BTC-USDT has not traded; ETH-BTC prices ETH, not BTC');
+    assert.equal(m.has('TRX'), false, 'a zero last price is ignored');
+    assert.equal(m.get('USDT')!.price, usdt);
   });
 });

@@ -180,8 +180,8 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
       const issues = validateOrder(order, { symbols: new Map([[RULES.symbol, RULES]]) });
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const estimate = estimateOrder(
-        { side: t.side, type: t.type, price: str(order.price), size: str(order.size) },
-        { bestBid: c.bestBid ?? undefined, bestAsk: c.bestAsk ?? undefined },
+        { side: t.side, type: t.type, price: str(order.price), size: str(order.size), base: 'BTC', baseDigits: D.fractionDigits(RULES.baseIncrement) },
+        { bestBid: c.bestBid ?? undefined, bestAsk: c.bestAsk ?? undefined, bids: c.bids ?? undefined, asks: c.asks ?? undefined },
         c.makerFeeRate && c.takerFeeRate ? { makerFeeRate: c.makerFeeRate, takerFeeRate: c.takerFeeRate } : undefined,
         'USDT',
         D.fractionDigits(RULES.quoteIncrement),
@@ -203,6 +203,9 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
       assert.equal(q.fee ?? undefined, b.estimate.fee, `fee of ${label}`);
       const crosses = b.estimate.warnings.some((w) => /crosses the spread/.test(w));
       assert.equal(codes(q.warnings).includes('crosses-spread'), crosses, `crossing warning of ${label}`);
+      assert.deepEqual(q.walk ?? undefined, b.estimate.walk, `book walk of ${label}`);
+      const deep = b.estimate.warnings.filter((w) => /^Larger than the visible book/.test(w));
+      assert.deepEqual(q.warnings.filter((w) => w.code === 'beyond-depth').map((w) => w.message), deep, `depth warning of ${label}`);
       if (c.bestBid && c.bestAsk) {
         const far = b.estimate.warnings.some((w) => /the market \(mid/.test(w));
         assert.equal(codes(q.warnings).includes('far-from-market'), far, `far-from-market warning of ${label}`);
@@ -211,6 +214,18 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
 
     it('on a fixed set of drafts: same issues, notional, liquidity, fee, crossing and far-from-market warnings', () => {
       for (const t of drafts) assertAgree(t, ctx());
+    });
+
+    it('market orders walk the same visible book: same average price, slippage, notional and depth warning', () => {
+      const book = { bids: [['60000', '0.01'], ['59990', '0.02'], ['59900', '0.5']] as const, asks: [['60010', '0.01'], ['60020', '0.02'], ['60100', '0.03']] as const };
+      const c = ctx({ bids: book.bids, asks: book.asks });
+      for (const size of ['0.005', '0.01', '0.025', '0.06', '0.07', '1']) for (const side of ['buy', 'sell'] as const) assertAgree({ side, type: 'market', price: '', size }, c);
+      const q = quoteTicket({ side: 'buy', type: 'market', price: '', size: '0.025' }, c);
+      // 0.01 × 60010 + 0.015 × 60020 = 600.1 + 900.3 = 1500.4 over 0.025 BTC → 60016 average, 0.99 bps above 60010
+      assert.deepEqual([q.notional, q.referencePrice, q.walk?.levels, q.walk?.slippageBps, q.walk?.exceedsDepth], ['1500.4', '60016', 2, '0.99', false]);
+      const deep = quoteTicket({ side: 'buy', type: 'market', price: '', size: '0.07' }, c);
+      assert.deepEqual(codes(deep.warnings), ['beyond-depth']);
+      assert.equal(deep.warnings[0].message, 'Larger than the visible book: its 3 ask levels hold 0.06 BTC (3603.5 USDT); the rest fills at prices nobody can see, or not at all.');
     });
 
     it('property: on random drafts and books', () => {
