@@ -8,7 +8,9 @@
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
  * STATE_DIR/admin-token (0600) → listen (HTTP, or HTTPS with `tls` (tls.ts: a local CA kept in the state
- * dir), and WebSocket upgrades of `/ws` handed to the feed, feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
+ * dir), and WebSocket upgrades of `/ws` handed to the feed, feed/index.ts) → start the market simulation when
+ * `sim` (`market`: the agent-based market of market/, whose first start also builds 3 × 24 h of history before
+ * the seeded books and the listener; or `quiet`, sim.ts). Clean shutdown (`close()`) writes a
  * last snapshot, so the next start reads one snapshot and an empty journal.
  */
 import * as fs from 'node:fs';
@@ -20,6 +22,7 @@ import type { RateLimitOption } from './ratelimit';
 import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { startSimulation } from './sim';
+import { buildMarketHistory, startMarket, type MarketProfileName } from './market';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
 import { snapshotWorkerScript } from './snapshotWorker';
 import { StateStore } from './stateStore';
@@ -40,7 +43,13 @@ export interface SandboxOptions {
   stateDir?: string;
   /** Run the market simulation (bots). Default true. */
   sim?: boolean;
-  /** Milliseconds between simulation steps (default 1000, the simulation's own default; benchmarks load it harder). */
+  /**
+   * Market profile (market/profiles.ts): `realistic` (default) and `volatile` run the agent-based market and
+   * build 3 × 24 h of history on a fresh state dir before listening; `quiet` runs the two bots of sim.ts
+   * (slow, cheap, no history: for tests). Only with `sim`.
+   */
+  market?: MarketProfileName;
+  /** Milliseconds between steps of the `quiet` market (default 1000, sim.ts's own default; benchmarks load it harder). */
   simIntervalMs?: number;
   /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
   manualClock?: boolean;
@@ -97,6 +106,8 @@ export interface RunningSandbox {
   state: SandboxState;
   /** Warnings from recovering the state dir (snapshot fallback, torn journal tail, replay failures). */
   warnings: string[];
+  /** Time (ms) the first start's market history took to build (market/history.ts); null when none was built. */
+  historyBuildMs: number | null;
   /** The state dir's snapshots and journals (undefined in memory). */
   store: StateStore | undefined;
   /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, `wss://` with TLS; tokens from the bullet endpoints). */
@@ -189,14 +200,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let server: http.Server | https.Server | undefined;
   let tlsInfo: RunningSandbox['tls'];
   const timers: NodeJS.Timeout[] = [];
-  let sim: { stop(): void } | undefined;
+  let simulation: { stop(): void } | undefined;
   let feed: Feed | undefined;
   let baseUrl = '';
   let credentials: SandboxCredentials;
+  let historyMs: number | null = null;
   try {
     state.attachJournal(journal);
     for (const w of warnings) log(`sandbox: ${w}`);
 
+    const sim = opts.sim ?? true;
+    const market = opts.market ?? 'realistic';
+    let historyBuildMs: number | null = null;
+    if (!state.isSeeded && sim && market !== 'quiet') {
+      // history from the first minute: the seeded books, then the agents' past market, before the listener
+      historyBuildMs = buildMarketHistory(state, { seed, profile: market, now: state.now() }).ms;
+      log(`sandbox: built ${market} market history in ${historyBuildMs.toFixed(0)} ms`);
+    }
+    historyMs = historyBuildMs;
     if (!state.isSeeded) state.run('world.seed', { seed });
     let user: UserRecord | undefined = state.defaultUser();
     if (!user) {
@@ -274,12 +295,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       t.unref();
       timers.push(t);
     }
-    if (opts.sim ?? true) {
-      sim = startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs });
+    if (sim) {
+      simulation =
+        market === 'quiet'
+          ? startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs })
+          : startMarket(state, { seed, profile: market, log });
     }
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
-    sim?.stop();
+    simulation?.stop();
     feed?.close();
     for (const t of timers) clearInterval(t);
     const srv = server;
@@ -299,13 +323,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     adminToken,
     state,
     warnings,
+    historyBuildMs: historyMs,
     store,
     feed: wsFeed,
     tls: tlsInfo,
     close: async () => {
       if (closed) return;
       closed = true;
-      sim?.stop();
+      simulation?.stop();
       wsFeed.close();
       for (const t of timers) clearInterval(t);
       await new Promise<void>((resolve) => {

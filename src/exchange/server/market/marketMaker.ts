@@ -7,7 +7,8 @@
  * MINOR_SPREAD_BP basis points on the minor pairs), `nearLevels` levels `nearSpacingTicks` apart behind it,
  * then `farLevels` levels on a fixed grid of `farGridTicks` (they stay put while the price moves inside the
  * grid, so a move re-quotes only the near levels, as on a real book). Past `maxInventoryUnits` of inventory
- * the maker stops quoting the side that would add to it (only its grid levels stay).
+ * the maker trades out (executor.ts); past {@link EMERGENCY_FACTOR} times that it also stops quoting the near
+ * levels of the side that would add to it (only its grid levels stay).
  *
  * Re-quoting ({@link requote}): orders at prices outside the ladder are cancelled, missing prices are quoted
  * with a fresh size (`levelUnits` × 1–2, deeper levels larger); besides, at `refreshPerSecond` per second one
@@ -29,6 +30,9 @@ export interface MakerParams {
   maxInventoryUnits: number;
   refreshPerSecond: number;
 }
+
+/** Past this multiple of its inventory limit a maker stops quoting the side that adds to it (it trades out from the limit on: executor.ts). */
+export const EMERGENCY_FACTOR = 4;
 
 /** A quote the maker wants: price in ticks, size in unit sizes. */
 export interface Quote {
@@ -60,8 +64,8 @@ export function quoteLadder(p: MakerParams, fairTicks: number, inventoryUnits: n
   const ask0 = bid0 + p.spreadTicks;
   const bids: number[] = [];
   const asks: number[] = [];
-  const longCap = inventoryUnits > p.maxInventoryUnits;
-  const shortCap = inventoryUnits < -p.maxInventoryUnits;
+  const longCap = inventoryUnits > EMERGENCY_FACTOR * p.maxInventoryUnits;
+  const shortCap = inventoryUnits < -EMERGENCY_FACTOR * p.maxInventoryUnits;
   for (let k = 0; k < p.nearLevels; k++) {
     if (!longCap) bids.push(bid0 - k * p.nearSpacingTicks);
     if (!shortCap) asks.push(ask0 + k * p.nearSpacingTicks);

@@ -23,6 +23,8 @@ export const enum AgentKind {
   MeanReversion = 2,
   Informed = 3,
   Arbitrage = 4,
+  /** a market maker trading out of too much inventory */
+  Maker = 5,
 }
 
 /** Intent kinds in {@link OrderFlow}'s buffer. */
