@@ -316,6 +316,36 @@ export class MarketTape {
   }
 
   /**
+   * Open, high, low, last, volume and turnover of the 1-minute rows of `symbol` that overlap [since, ∞)
+   * (ms; the row holding `since` counts whole), the still-open row included; null prices when none.
+   * Decimal strings. The 24 h statistics use it when the engine's own trade tape does not reach back
+   * ({@link MarketTape.oldestMinute}).
+   */
+  minuteWindow(symbol: string, since: number): { open: string | null; high: string | null; low: string | null; last: string | null; vol: string; value: string } {
+    const rows = this.symbols.get(symbol)?.candles['1min'] ?? [];
+    let i = rows.length;
+    while (i > 0 && (rows[i - 1].t + 60) * 1000 > since) i--;
+    let high: string | null = null;
+    let low: string | null = null;
+    let vol = '0';
+    let value = '0';
+    for (let k = i; k < rows.length; k++) {
+      const r = rows[k];
+      if (high === null || D.cmp(r.h, high) > 0) high = r.h;
+      if (low === null || D.cmp(r.l, low) < 0) low = r.l;
+      vol = D.add(vol, r.v);
+      value = D.add(value, r.q);
+    }
+    return { open: i < rows.length ? rows[i].o : null, high, low, last: i < rows.length ? rows[rows.length - 1].c : null, vol, value };
+  }
+
+  /** Start (ms) of the oldest 1-minute row of `symbol`, or null when it has none. */
+  oldestMinute(symbol: string): number | null {
+    const rows = this.symbols.get(symbol)?.candles['1min'];
+    return rows && rows.length > 0 ? rows[0].t * 1000 : null;
+  }
+
+  /**
    * Install a symbol's past as finished candle rows of every interval (oldest first, each interval's rows
    * aggregated from the same 1-minute rows), before any trade of that symbol: trades added later continue
    * the last rows. `rows['1min']` must not be empty; the last 1-minute row counts as folded already (it is

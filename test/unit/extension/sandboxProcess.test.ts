@@ -18,7 +18,7 @@ describe('sandbox process (forked, IPC)', function () {
   const procs: SandboxProcess[] = [];
   const log: string[] = [];
   const start = async (stateDir: string | null, port = 0): Promise<SandboxProcess> => {
-    const p = await startSandboxProcess({ entry, stateDir, port, log: (l) => log.push(l) });
+    const p = await startSandboxProcess({ entry, stateDir, port, log: (l) => log.push(l), market: 'quiet' });
     procs.push(p);
     return p;
   };
@@ -61,7 +61,7 @@ describe('sandbox process (forked, IPC)', function () {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const err = await startSandboxProcess({ entry, stateDir: null, port, log: () => undefined }).then(
+      const err = await startSandboxProcess({ entry, stateDir: null, port, log: () => undefined, market: 'quiet' }).then(
         () => assert.fail('started on a port in use'),
         (e: unknown) => e,
       );
@@ -71,7 +71,7 @@ describe('sandbox process (forked, IPC)', function () {
     }
     const dir = path.join(work, 'shared');
     const holder = await start(dir);
-    const err = await startSandboxProcess({ entry, stateDir: dir, port: 0, log: () => undefined }).then(
+    const err = await startSandboxProcess({ entry, stateDir: dir, port: 0, log: () => undefined, market: 'quiet' }).then(
       () => assert.fail('two sandboxes on one state dir'),
       (e: unknown) => e,
     );
@@ -85,7 +85,7 @@ describe('sandbox process (forked, IPC)', function () {
     fs.writeFileSync(
       script,
       `const { fork } = require('child_process');
-       const c = fork(${JSON.stringify(entry)}, ['--ipc', '--in-memory', '--port', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+       const c = fork(${JSON.stringify(entry)}, ['--ipc', '--in-memory', '--port', '0', '--market', 'quiet'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
        c.on('message', (m) => { if (m.type === 'ready') { console.log(c.pid); process.exit(0); } });`,
     );
     const { execFileSync } = await import('node:child_process');
