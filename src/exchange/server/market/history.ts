@@ -11,17 +11,22 @@
  * (`setClock`), so every trade carries its own time.
  *
  * Cost (the hard part: ≤ 3 s for 12 symbols × 72 h on a 2-core machine), so two fidelities:
- * - the distant past (all but the last `fineHistoryMs`) steps the model every {@link COARSE_STEP_S} seconds
- *   and only its marketable orders (they alone move the price; noiseTrader.ts draws them by Poisson
- *   thinning). Its trades are printed through the engine: per minute with any marketable order, up to four
- *   trades at the minute's first, highest, lowest and last fair prices (in time order) that share the
- *   minute's volume; each print is a resting limit order of the symbol's maker taken by an IOC order of the
- *   trader at the same price (validated, matched and settled by the engine, on the public tape and in the
- *   candles). The history starts at the world's reference prices, where `world.seed` put the seeded books
- *   just before it: as the price wanders off, the prints (IOC orders, price-time priority) take the seeded
- *   orders they reach first, so the stale liquidity is consumed the way a real market would;
- * - the last `fineHistoryMs` (2 minutes) run at live fidelity: every agent's orders, the makers' ladders,
- *   cancellations, step by step (executor.ts), so the recent tape and the book look like the live market.
+ * - the distant past (all but the last `fineHistoryMs`, ending on a minute boundary) steps the model every
+ *   {@link COARSE_STEP_S} seconds and only its marketable orders (they alone move the fair price;
+ *   noiseTrader.ts draws them by Poisson thinning). Its candles are made from the agents' prints of each
+ *   minute — up to four, at the minute's first, highest, lowest and last fair prices (in time order; as many
+ *   as there were orders), sharing the minute's marketable volume — and written into the candle tape at once
+ *   (MarketTape.importHistory), every interval aggregated from the same 1-minute rows in whole ticks and lots.
+ *   They do NOT go through the engine: about 150,000 engine trades with their candle folds took about 7 s;
+ *   the numbers take a few hundred ms. So the distant past has candles and 24 h statistics (marketStats.ts
+ *   reads the candles where the engine's trade tape does not reach back) but no individual trades;
+ * - the last `fineHistoryMs` (a minute) run at live fidelity: every agent's orders, the makers' ladders,
+ *   cancellations, step by step through the engine (executor.ts, batch.ts applied directly: it is one
+ *   command), so the recent trades and the book look like the live market.
+ * The fair prices are anchored so that the distant past ends at the world's reference prices, where
+ * `world.seed` put the seeded books (seeded just before the history), so that the live part and the seeded
+ * liquidity agree; a cross pair's anchor is its legs' ratio, and its arbitrageur takes the seeded orders
+ * that disagree with it.
  */
 import type { SandboxState } from '../state';
 import { applyBatch, BatchBuilder, type BatchTarget } from './batch';
@@ -113,7 +118,6 @@ export function applyHistory(state: SandboxState, a: MarketHistoryArgs, setClock
   const profile = AGENT_PROFILES[a.profile];
   if (!profile) throw new Error(`market.history: unknown profile ${String(a.profile)}`);
   if (!Number.isSafeInteger(a.seed) || !Number.isSafeInteger(a.from) || !Number.isSafeInteger(a.to) || a.to <= a.from) throw new Error('market.history: bad seed, from or to');
-  const tStart = cpuMs();
   const specs = simulatedSpecs(state);
   const bots = findBots(state, specs);
   const model = new MarketModel(
@@ -139,7 +143,6 @@ export function applyHistory(state: SandboxState, a: MarketHistoryArgs, setClock
       counts[i][k] = Math.min(65535, m.marketCount);
     }
   }
-  const tLatent = cpuMs();
   // 2. anchors: the distant past ends at the world's reference prices, where world.seed put the seeded books
   //    (a cross pair: at its legs' ratio, ETH-BTC = ETH-USDT / BTC-USDT, which its arbitrageur keeps)
   for (let i = 0; i < n; i++) specs[i].anchorTicks *= Math.exp(-(coarseSteps > 0 ? xs[i][coarseSteps - 1] : 0));
@@ -160,7 +163,6 @@ export function applyHistory(state: SandboxState, a: MarketHistoryArgs, setClock
   }
   const unsubscribe = state.exchange.onTrade(() => void trades++);
   try {
-    const tPrints = cpuMs();
     // 4. the last minutes at live fidelity
     const executor = new Executor(state, model, specs, bots, a.seed);
     const target = batchTarget(state);
@@ -174,7 +176,6 @@ export function applyHistory(state: SandboxState, a: MarketHistoryArgs, setClock
       if (b.size > 0) executor.absorb(applyBatch(target, b.args), refs);
     }
     handovers.set(state, { model, executor, specs, profile, seed: a.seed, end: t });
-    if (process.env.SPOTDESK_MARKET_DEBUG) process.stderr.write(`history: latent ${(tLatent - tStart).toFixed(0)} ms, prints ${(tPrints - tLatent).toFixed(0)} ms, fine ${(cpuMs() - tPrints).toFixed(0)} ms (CPU)\n`);
   } finally {
     unsubscribe();
   }
@@ -291,8 +292,3 @@ function decimal(units: bigint, digits: number): string {
   return neg ? `-${s}` : s;
 }
 
-/** CPU time of this process, ms (the debug timings). */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}

@@ -78,7 +78,7 @@ describe('agent-based market', function () {
       assert.ok(D.cmp(h, o) >= 0 && D.cmp(h, c) >= 0 && D.cmp(l, o) <= 0 && D.cmp(l, c) <= 0, 'high/low bound open and close');
     }
     const btc = computeTickers(state).ticker.find((t) => t.symbol === 'BTC-USDT')!;
-    assert.ok(D.cmp(btc.volValue, '1000000') > 0, `24 h volume ${btc.volValue} USDT`);
+    assert.ok(D.cmp(btc.volValue ?? '0', '1000000') > 0, `24 h volume ${btc.volValue} USDT`);
     assert.ok(btc.high !== null && btc.low !== null && D.cmp(btc.high, btc.low) > 0);
     const book = state.exchange.level2('BTC-USDT', 1);
     assert.equal(D.sub(book.asks[0][0], book.bids[0][0]), '0.1', 'BTC-USDT at a 1-tick spread');
