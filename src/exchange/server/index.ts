@@ -23,6 +23,7 @@ import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { startSimulation } from './sim';
 import { buildMarketHistory, startMarket, type MarketProfileName } from './market';
+import { MARKET_SNAPSHOT_EVERY_BYTES } from './market/profiles';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
 import { snapshotWorkerScript } from './snapshotWorker';
 import { StateStore } from './stateStore';
@@ -108,6 +109,8 @@ export interface RunningSandbox {
   warnings: string[];
   /** Time (ms) the first start's market history took to build (market/history.ts); null when none was built. */
   historyBuildMs: number | null;
+  /** The running market simulation (`step()` runs one step now: benchmarks on a manual clock), if any. */
+  simulation: { stop(): void; step(): void } | undefined;
   /** The state dir's snapshots and journals (undefined in memory). */
   store: StateStore | undefined;
   /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, `wss://` with TLS; tokens from the bullet endpoints). */
@@ -170,7 +173,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         {
           fsync: opts.fsync,
           snapshotEveryRecords: opts.snapshotEveryRecords,
-          snapshotEveryBytes: opts.snapshotEveryBytes,
+          // the agent-based market's journal rotates sooner (market/profiles.ts MARKET_SNAPSHOT_EVERY_BYTES)
+          snapshotEveryBytes: opts.snapshotEveryBytes ?? ((opts.sim ?? true) && opts.market !== 'quiet' ? MARKET_SNAPSHOT_EVERY_BYTES : undefined),
           log,
           onSnapshotWrite: opts.onSnapshotWrite,
           worker: opts.backgroundSnapshots === false ? undefined : snapshotWorkerScript(),
@@ -200,7 +204,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let server: http.Server | https.Server | undefined;
   let tlsInfo: RunningSandbox['tls'];
   const timers: NodeJS.Timeout[] = [];
-  let simulation: { stop(): void } | undefined;
+  let simulation: { stop(): void; step(): void } | undefined;
   let feed: Feed | undefined;
   let baseUrl = '';
   let credentials: SandboxCredentials;
@@ -216,6 +220,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       // history from the first minute: the seeded books, then the agents' past market, before the listener
       historyBuildMs = buildMarketHistory(state, { seed, profile: market, now: state.now() }).ms;
       log(`sandbox: built ${market} market history in ${historyBuildMs.toFixed(0)} ms`);
+      // into a snapshot at once: a kill now must not replay the history's command
+      store?.rotate();
     }
     historyMs = historyBuildMs;
     if (!state.isSeeded) state.run('world.seed', { seed });
@@ -324,6 +330,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     state,
     warnings,
     historyBuildMs: historyMs,
+    simulation,
     store,
     feed: wsFeed,
     tls: tlsInfo,

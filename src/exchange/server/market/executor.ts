@@ -49,6 +49,8 @@ export const HEDGES_PER_SECOND = 2;
 /** A maker picks off others' orders left through the fair price (up to this many unit sizes) when the fair price moved by a spread, and every PICK_OFF_EVERY steps. */
 export const PICK_OFF_UNITS = 60;
 export const PICK_OFF_EVERY = 16;
+/** Quote refreshes per second of a maker at activity 1 (one near quote replaced with a new size: queue churn). */
+export const REFRESH_PER_SECOND = 8;
 /** Steps between two reads of a maker's inventory. */
 export const INVENTORY_EVERY = 8;
 /** Steps between two arbitrage checks of the real books. */
@@ -194,7 +196,7 @@ export class Executor {
     for (const spec of specs) {
       const model = this.model.bySymbol.get(spec.symbol);
       if (!model) continue;
-      spec.maker.refreshPerSecond = 14 * model.activity;
+      spec.maker.refreshPerSecond = REFRESH_PER_SECOND * model.activity;
       const e: ExecSymbol = { spec, model, maker: bots.makers.get(spec.symbol) as string, resting: [], inventoryBase: NaN, inventory: 0, lastFair: NaN, legs: null };
       this.syms.push(e);
       bySym.set(spec.symbol, e);

@@ -4,7 +4,8 @@
  * ask, so that it sells more than it buys).
  *
  * The ladder ({@link quoteLadder}): the touch at `spreadTicks` apart (1 tick on the majors, about
- * MINOR_SPREAD_BP basis points on the minor pairs), `nearLevels` levels `nearSpacingTicks` apart behind it,
+ * MINOR_SPREAD_BP basis points on the minor pairs; the best bid on multiples of `nearSpacingTicks`, so that
+ * a move smaller than that re-quotes nothing), `nearLevels` levels `nearSpacingTicks` apart behind it,
  * then `farLevels` levels on a fixed grid of `farGridTicks` (they stay put while the price moves inside the
  * grid, so a move re-quotes only the near levels, as on a real book). Past `maxInventoryUnits` of inventory
  * the maker trades out (executor.ts); past {@link EMERGENCY_FACTOR} times that it also stops quoting the near
@@ -60,7 +61,9 @@ export interface Requote {
  */
 export function quoteLadder(p: MakerParams, fairTicks: number, inventoryUnits: number): { bids: number[]; asks: number[] } {
   const center = fairTicks - p.skewTicksPerUnit * inventoryUnits;
-  const bid0 = Math.floor(center - (p.spreadTicks - 1) / 2);
+  // the touch moves on the grid of the near levels: a move smaller than their spacing re-quotes nothing
+  const g0 = p.nearSpacingTicks;
+  const bid0 = Math.floor((center - (p.spreadTicks - 1) / 2) / g0) * g0;
   const ask0 = bid0 + p.spreadTicks;
   const bids: number[] = [];
   const asks: number[] = [];

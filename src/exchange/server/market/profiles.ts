@@ -73,5 +73,13 @@ export const MAJORS: ReadonlySet<string> = new Set(['BTC-USDT', 'ETH-USDT']);
 /** Quoted spread of the minor pairs' makers, basis points of the price. */
 export const MINOR_SPREAD_BP = 6;
 
+/**
+ * Journal size at which a sandbox running the agent-based market rotates (snapshot + new journal), unless
+ * `snapshotEveryBytes` is given: its batches are bigger than the API's commands (about 600 bytes and 20
+ * orders each, 13 a second), so a full default journal (16 MiB) would take about 1.5 s to replay after a
+ * kill; 6 MiB keeps a restart within 1 s (a rotation every ten minutes or so).
+ */
+export const MARKET_SNAPSHOT_EVERY_BYTES = 6 << 20;
+
 /** Trading-volume share of a symbol's noise-trader event rate at activity 1 (BTC-USDT), events per second. */
 export const BASE_NOISE_RATE = 1.3;
