@@ -20,7 +20,9 @@
  * 4. every few steps on a cross pair, the arbitrageur's check of the real books (arbitrage.ts);
  * 5. the maker's re-quote around the new fair price (marketMaker.ts), against its resting orders as the
  *    engine reports them: it cancels its stale quotes, takes (IOC) the orders of others that the price move
- *    left through the fair price, then places its new ladder (post-only).
+ *    left through the fair price, then places its new ladder (post-only); on a major (BTC-USDT, ETH-USDT), when
+ *    nothing else changed its book in the step, it re-sizes one of its quotes, so that the book changes in
+ *    every step.
  */
 import * as D from '../../../api/decimal';
 import type { BalanceGrant, SandboxState } from '../state';
@@ -250,6 +252,7 @@ export class Executor {
   private planSymbol(e: ExecSymbol, b: BatchBuilder, refs: PlanRefs): void {
     const { spec, model } = e;
     const sym = spec.symbol;
+    const before = b.size;
     const trader = this.bots.trader;
     const lots = (units: number): number => Math.max(spec.minLots, Math.round(units * spec.unitLots));
     // 1. the maker's inventory limit
@@ -298,6 +301,13 @@ export class Executor {
     e.lastFair = fair;
     for (const x of q.bids) b.push(BatchOp.PostOnly, e.maker, sym, 0, x.ticks, lots(x.units));
     for (const x of q.asks) b.push(BatchOp.PostOnly, e.maker, sym, 1, x.ticks, lots(x.units));
+    // a major's book changes in every step, as KuCoin's do (tens of level-2 messages a second): when nothing
+    // else did, the maker re-sizes one of its near quotes behind the touch
+    if (b.size === before && MAJORS.has(sym) && resting.length > 0) {
+      const o = resting[model.rng.int(0, resting.length - 1)];
+      b.push(BatchOp.Cancel, e.maker, sym, o.seq, 0, 0);
+      b.push(BatchOp.PostOnly, e.maker, sym, o.side, o.ticks, lots(spec.maker.levelUnits * (1 + model.rng.next())));
+    }
   }
 
   private arbitrage(e: ExecSymbol, b: BatchBuilder): void {
