@@ -1,9 +1,9 @@
 /**
- * The market's two commands as SandboxState.exec applies them: `market.batch` (batch.ts) and
+ * The market's two commands as MarketHost.exec applies them: `market.batch` (batch.ts) and
  * `market.history` (history.ts). Malformed args throw {@link MarketCommandError} before anything changed
  * (state.ts answers it as 400100).
  */
-import type { SandboxState } from '../state';
+import type { MarketHost } from './host';
 import { applyBatch, checkBatch, type MarketBatchArgs, type MarketBatchResult } from './batch';
 import { applyHistory, batchTarget, type MarketHistoryArgs, type MarketHistoryResult } from './history';
 
@@ -19,7 +19,7 @@ export class MarketCommandError extends Error {
 }
 
 /** Apply `market.batch`. @throws MarketCommandError on malformed args. */
-export function execMarketBatch(state: SandboxState, args: MarketBatchArgs): MarketBatchResult {
+export function execMarketBatch(state: MarketHost, args: MarketBatchArgs): MarketBatchResult {
   const target = batchTarget(state);
   try {
     checkBatch(target, args);
@@ -30,7 +30,7 @@ export function execMarketBatch(state: SandboxState, args: MarketBatchArgs): Mar
 }
 
 /** Apply `market.history`; `setClock` moves the engine's clock through the past. @throws MarketCommandError on bad args or missing bots. */
-export function execMarketHistory(state: SandboxState, args: MarketHistoryArgs, setClock: (ms: number) => void): MarketHistoryResult {
+export function execMarketHistory(state: MarketHost, args: MarketHistoryArgs, setClock: (ms: number) => void): MarketHistoryResult {
   // only a fresh state has no past: nothing may have traded yet
   for (const s of state.world.symbols) if (state.exchange.hasSymbol(s.symbol) && state.exchange.trades(s.symbol).length > 0) throw new MarketCommandError('market.history runs only on a fresh state, before any trade');
   try {

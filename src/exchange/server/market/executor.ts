@@ -6,7 +6,7 @@
  * Bots (users labelled `sim-…`, which keep no history and no ledger, state.ts "Retention"): one market maker
  * per symbol (`sim-mm-<SYMBOL>`, its base balance is its inventory) and one `sim-trader` for the noise,
  * momentum, mean-reversion, informed and arbitrage traders. They are created with large balances
- * ({@link botGrants}) and topped up by the live scheduler (`funds.grant`) when one runs low.
+ * (scheduler.ts botGrants, ensureBots) and topped up by the live scheduler (`funds.grant`) when one runs low.
  *
  * Grid: a symbol's fair price in ticks is `anchorTicks · e^x` (x from model.ts); a unit size is worth
  * about {@link UNIT_USD} (at least the symbol's minimum order); sizes round to whole lots, prices to whole
@@ -25,7 +25,7 @@
  *    every step.
  */
 import * as D from '../../../api/decimal';
-import type { BalanceGrant, SandboxState } from '../state';
+import type { MarketHost } from './host';
 import { referencePrice, type SymbolInfo } from '../world';
 import { BatchBuilder, BatchOp, type MarketBatchResult } from './batch';
 import { requote, type MakerParams, type RestingQuote } from './marketMaker';
@@ -82,7 +82,7 @@ function lotsOf(size: string, inc: string): number {
  * The grid of a symbol: anchored at `priceTicks` (default the world's reference price; the history anchors
  * at its own start). Null when the symbol has no price.
  */
-export function symbolSpec(state: SandboxState, info: SymbolInfo, priceTicks?: number): SymbolSpec | null {
+export function symbolSpec(state: MarketHost, info: SymbolInfo, priceTicks?: number): SymbolSpec | null {
   const ref = referencePrice(state.world, info);
   const anchorTicks = priceTicks ?? (ref ? Number(D.divDown(ref, info.priceIncrement, 0)) : 0);
   if (!(anchorTicks > 0)) return null;
@@ -109,52 +109,10 @@ export function symbolSpec(state: SandboxState, info: SymbolInfo, priceTicks?: n
   return { info, symbol: info.symbol, inc: Number(info.priceIncrement), anchorTicks, bpTicks, unitLots, minLots, maker };
 }
 
-/** Balances a bot starts with (and is topped up to): `units` unit sizes of each currency it trades, per symbol. */
-export function botGrants(state: SandboxState, specs: readonly SymbolSpec[], units: number): BalanceGrant[] {
-  const need = new Map<string, string>();
-  const add = (c: string, v: string): void => void need.set(c, D.add(need.get(c) ?? '0', v));
-  for (const s of specs) {
-    const base = D.mul(String(s.unitLots * units), s.info.baseIncrement);
-    add(s.info.baseCurrency, base);
-    add(s.info.quoteCurrency, D.mul(D.mul(base, D.mul(String(Math.round(s.anchorTicks)), s.info.priceIncrement)), '3'));
-  }
-  return [...need].map(([currency, v]) => {
-    const prec = state.world.currencyMap.get(currency)?.precision ?? 8;
-    return { currency, type: 'trade' as const, amount: D.roundUp(D.add(v, '1'), D.precisionIncrement(prec)) };
-  });
-}
-
 /** The bot users: the trader and one maker per symbol. */
 export interface Bots {
   trader: string;
   makers: Map<string, string>;
-}
-
-/** Unit sizes per symbol the trader and the makers start with. */
-export const TRADER_UNITS = 400_000;
-export const MAKER_UNITS = 100_000;
-
-/**
- * Find the bots by label, creating the missing ones with `user.create` at clock `t` (journaled).
- * Random key material: nobody is given these keys.
- */
-export function ensureBots(state: SandboxState, specs: readonly SymbolSpec[], t: number, keys: () => { apiKey: string; apiSecret: string; apiPassphrase: string }): Bots {
-  const byLabel = new Map<string, string>();
-  for (const u of state.users.values()) byLabel.set(u.label, u.uid);
-  const create = (label: string, grants: BalanceGrant[]): string => {
-    const found = byLabel.get(label);
-    if (found) return found;
-    const u = state.exec({
-      op: 'user.create',
-      t,
-      args: { ...keys(), keyVersion: '2', permissions: [], takerFeeRate: '0', makerFeeRate: '0', label, balances: grants },
-    }) as { uid: string };
-    return u.uid;
-  };
-  const trader = create(TRADER_LABEL, botGrants(state, specs, TRADER_UNITS));
-  const makers = new Map<string, string>();
-  for (const s of specs) makers.set(s.symbol, create(`${MAKER_LABEL_PREFIX}${s.symbol}`, botGrants(state, [s], MAKER_UNITS)));
-  return { trader, makers };
 }
 
 /** Per-symbol state of the executor that is not the model's. */
@@ -187,7 +145,7 @@ export class Executor {
   private readonly scratch: number[] = [];
 
   constructor(
-    private readonly state: SandboxState,
+    private readonly state: MarketHost,
     readonly model: MarketModel,
     specs: readonly SymbolSpec[],
     readonly bots: Bots,

@@ -28,7 +28,7 @@
  * liquidity agree; a cross pair's anchor is its legs' ratio, and its arbitrageur takes the seeded orders
  * that disagree with it.
  */
-import type { SandboxState } from '../state';
+import type { MarketHost } from './host';
 import { applyBatch, BatchBuilder, type BatchTarget } from './batch';
 import { Executor, MAKER_LABEL_PREFIX, TRADER_LABEL, symbolSpec, type Bots, type SymbolSpec } from './executor';
 import { MarketModel } from './model';
@@ -66,17 +66,17 @@ export interface HistoryHandover {
   end: number;
 }
 
-const handovers = new WeakMap<SandboxState, HistoryHandover>();
+const handovers = new WeakMap<MarketHost, HistoryHandover>();
 
 /** The model and executor the history of `state` ended with (once; undefined after a restart). */
-export function takeHistory(state: SandboxState): HistoryHandover | undefined {
+export function takeHistory(state: MarketHost): HistoryHandover | undefined {
   const h = handovers.get(state);
   handovers.delete(state);
   return h;
 }
 
 /** The bots by label; throws when one is missing (they are created before the history). */
-export function findBots(state: SandboxState, specs: readonly SymbolSpec[]): Bots {
+export function findBots(state: MarketHost, specs: readonly SymbolSpec[]): Bots {
   const byLabel = new Map<string, string>();
   for (const u of state.users.values()) byLabel.set(u.label, u.uid);
   const trader = byLabel.get(TRADER_LABEL);
@@ -91,7 +91,7 @@ export function findBots(state: SandboxState, specs: readonly SymbolSpec[]): Bot
 }
 
 /** The symbols the agent-based market simulates: trading enabled and a reference price known. */
-export function simulatedSpecs(state: SandboxState): SymbolSpec[] {
+export function simulatedSpecs(state: MarketHost): SymbolSpec[] {
   const out: SymbolSpec[] = [];
   for (const info of state.world.symbols) {
     if (!info.enableTrading) continue;
@@ -102,7 +102,7 @@ export function simulatedSpecs(state: SandboxState): SymbolSpec[] {
 }
 
 /** The batch target of a state (what batch.ts needs). */
-export function batchTarget(state: SandboxState): BatchTarget {
+export function batchTarget(state: MarketHost): BatchTarget {
   return {
     exchange: state.exchange,
     baseIncrement: (s) => state.world.symbolMap.get(s)?.baseIncrement,
@@ -111,10 +111,10 @@ export function batchTarget(state: SandboxState): BatchTarget {
 }
 
 /**
- * Apply `market.history` (inside SandboxState.exec; see module doc). `setClock(ms)` sets the engine's clock.
+ * Apply `market.history` (inside MarketHost.exec; see module doc). `setClock(ms)` sets the engine's clock.
  * @throws Error on bad args or missing bots (nothing changed then).
  */
-export function applyHistory(state: SandboxState, a: MarketHistoryArgs, setClock: (ms: number) => void): MarketHistoryResult {
+export function applyHistory(state: MarketHost, a: MarketHistoryArgs, setClock: (ms: number) => void): MarketHistoryResult {
   const profile = AGENT_PROFILES[a.profile];
   if (!profile) throw new Error(`market.history: unknown profile ${String(a.profile)}`);
   if (!Number.isSafeInteger(a.seed) || !Number.isSafeInteger(a.from) || !Number.isSafeInteger(a.to) || a.to <= a.from) throw new Error('market.history: bad seed, from or to');

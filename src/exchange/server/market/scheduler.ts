@@ -16,12 +16,54 @@
  */
 import * as D from '../../../api/decimal';
 import { ExchangeError } from '../../core';
-import { newKeyMaterial, SandboxError, type SandboxState } from '../state';
+import { newKeyMaterial, SandboxError, type BalanceGrant, type SandboxState } from '../state';
 import { BatchBuilder, type MarketBatchResult } from './batch';
-import { botGrants, ensureBots, Executor, MAKER_UNITS, TRADER_UNITS, symbolSpec, type Bots, type SymbolSpec } from './executor';
+import { Executor, MAKER_LABEL_PREFIX, TRADER_LABEL, symbolSpec, type Bots, type SymbolSpec } from './executor';
 import { simulatedSpecs, takeHistory } from './history';
 import { MarketModel } from './model';
 import { AGENT_PROFILES, type AgentProfile } from './profiles';
+
+/** Balances a bot starts with (and is topped up to): `units` unit sizes of each currency it trades, per symbol. */
+export function botGrants(state: SandboxState, specs: readonly SymbolSpec[], units: number): BalanceGrant[] {
+  const need = new Map<string, string>();
+  const add = (c: string, v: string): void => void need.set(c, D.add(need.get(c) ?? '0', v));
+  for (const s of specs) {
+    const base = D.mul(String(s.unitLots * units), s.info.baseIncrement);
+    add(s.info.baseCurrency, base);
+    add(s.info.quoteCurrency, D.mul(D.mul(base, D.mul(String(Math.round(s.anchorTicks)), s.info.priceIncrement)), '3'));
+  }
+  return [...need].map(([currency, v]) => {
+    const prec = state.world.currencyMap.get(currency)?.precision ?? 8;
+    return { currency, type: 'trade' as const, amount: D.roundUp(D.add(v, '1'), D.precisionIncrement(prec)) };
+  });
+}
+
+/** Unit sizes per symbol the trader and the makers start with. */
+export const TRADER_UNITS = 400_000;
+export const MAKER_UNITS = 100_000;
+
+/**
+ * Find the bots by label, creating the missing ones with `user.create` at clock `t` (journaled).
+ * Random key material: nobody is given these keys.
+ */
+export function ensureBots(state: SandboxState, specs: readonly SymbolSpec[], t: number, keys: () => { apiKey: string; apiSecret: string; apiPassphrase: string }): Bots {
+  const byLabel = new Map<string, string>();
+  for (const u of state.users.values()) byLabel.set(u.label, u.uid);
+  const create = (label: string, grants: BalanceGrant[]): string => {
+    const found = byLabel.get(label);
+    if (found) return found;
+    const u = state.exec({
+      op: 'user.create',
+      t,
+      args: { ...keys(), keyVersion: '2', permissions: [], takerFeeRate: '0', makerFeeRate: '0', label, balances: grants },
+    }) as { uid: string };
+    return u.uid;
+  };
+  const trader = create(TRADER_LABEL, botGrants(state, specs, TRADER_UNITS));
+  const makers = new Map<string, string>();
+  for (const s of specs) makers.set(s.symbol, create(`${MAKER_LABEL_PREFIX}${s.symbol}`, botGrants(state, [s], MAKER_UNITS)));
+  return { trader, makers };
+}
 
 /** Steps between two balance checks of the bots. */
 export const TOPUP_EVERY = 2000;
