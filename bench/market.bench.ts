@@ -41,6 +41,10 @@ async function child(dir: string, profile: string): Promise<void> {
   const startMs = performance.now() - t0;
   process.stdout.write(`${JSON.stringify({ baseUrl: sb.baseUrl, pid: process.pid, historyBuildMs: sb.historyBuildMs, startMs })}\n`);
   process.stdin.resume();
+  // "steps\n": how many market steps ran (a stalled event loop, e.g. journal writes blocked by a busy disk, runs fewer)
+  process.stdin.on('data', (d: Buffer) => {
+    if (d.toString().includes('steps')) process.stdout.write(`${JSON.stringify({ steps: (sb.simulation as unknown as { steps: number }).steps })}\n`);
+  });
   process.stdin.on('end', () => void sb.close().then(() => process.exit(0)));
 }
 
@@ -101,6 +105,16 @@ async function main(): Promise<void> {
     proc.once('exit', (code) => reject(new Error(`sandbox child exited with ${code}`)));
   });
   const base = ready.baseUrl;
+  let stepsReply: (n: number) => void = () => undefined;
+  proc.stdout.on('data', (d: Buffer) => {
+    const m = /\{"steps":(\d+)\}/.exec(d.toString());
+    if (m) stepsReply(Number(m[1]));
+  });
+  const steps = (): Promise<number> =>
+    new Promise((resolve) => {
+      stepsReply = resolve;
+      proc.stdin.write('steps\n');
+    });
   const rows: string[] = [];
   const check = (what: string, ok: boolean, shown: string): void => void rows.push(`  ${ok ? 'MET   ' : 'MISSED'} ${what}: ${shown}`);
   try {
@@ -178,6 +192,7 @@ async function main(): Promise<void> {
         b.seq = d.sequenceEnd;
       }
     }
+    const steps0 = await steps();
     const cpu0 = cpuSeconds(ready.pid);
     t0 = performance.now();
     measuring = true;
@@ -196,9 +211,11 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     const elapsed = (performance.now() - t0) / 1000;
     const cpu = (cpuSeconds(ready.pid) - cpu0) / elapsed;
+    const stepsPerSecond = ((await steps()) - steps0) / elapsed;
     ws.close();
 
     console.log(`history build (first start, before listening): ${ready.historyBuildMs?.toFixed(0)} ms; whole start ${ready.startMs.toFixed(0)} ms`);
+    console.log(`market steps in the sandbox during the window: ${stepsPerSecond.toFixed(1)} per second (the profile's 75 ms step: 13.3; fewer means the sandbox's event loop was held up)`);
     for (const s of SYMBOLS) {
       const scale = SYMBOL_ACTIVITY[s];
       const h = hist.get(s)!;
