@@ -49,6 +49,16 @@ describe('sandbox process (forked, IPC)', function () {
     await assert.rejects(fetch(`${p.baseUrl}/api/v1/timestamp`));
   });
 
+  it('passes the market profile (setting spotdesk.sandbox.market): quiet starts without history, realistic with 3 days of it', async () => {
+    const candles = async (p: SandboxProcess): Promise<number> =>
+      ((await (await fetch(`${p.baseUrl}/api/v1/market/candles?type=1hour&symbol=BTC-USDT`)).json()) as { data: unknown[] }).data.length;
+    const quiet = await start(path.join(work, 'quiet'));
+    assert.equal(await candles(quiet), 0);
+    const p = await startSandboxProcess({ entry, stateDir: null, port: 0, log: () => undefined, market: 'realistic' });
+    procs.push(p);
+    assert.ok((await candles(p)) >= 72, 'hourly candles of the last 3 days');
+  });
+
   it('reports an unexpected death (SIGKILL) to its owner', async () => {
     const p = await start(null);
     const died = new Promise<[number | null, string | null]>((resolve) => p.onUnexpectedExit((c, s) => resolve([c, s])));
