@@ -127,7 +127,7 @@ async function main(): Promise<void> {
       vols.set(s, await get<{ vol: string; volValue: string }>(base, `/api/v1/market/stats?symbol=${s}`));
     }
     // ---- live window ----
-    const bullet = await (await fetch(`${base}/api/v1/bullet-public`, { method: 'POST' })).json() as { data: { token: string; instanceServers: { endpoint: string }[] } };
+    const bullet = (await (await fetch(`${base}/api/v1/bullet-public`, { method: 'POST' })).json()) as { data: { token: string; instanceServers: { endpoint: string; pingInterval?: number }[] } };
     const ws = new WebSocket(`${bullet.data.instanceServers[0].endpoint}?token=${encodeURIComponent(bullet.data.token)}&connectId=bench`, { perMessageDeflate: false });
     const live = new Map<string, Live>(SYMBOLS.map((s) => [s, { l2Messages: 0, secondsWithChange: new Set(), trades: 0, sizes: [], spreads: [], firstBookMs: null, increments: 0 }]));
     const books = new Map<string, { seq: number; bids: Map<string, number>; asks: Map<string, number>; pending: unknown[] | null }>();
@@ -170,6 +170,10 @@ async function main(): Promise<void> {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
+    // the protocol's keep-alive: without a ping within pingTimeout the server closes the connection
+    const pinger = setInterval(() => ws.send(JSON.stringify({ id: `p${Date.now()}`, type: 'ping' })), Math.min(10_000, bullet.data.instanceServers[0].pingInterval ?? 10_000));
+    let closedEarly = false;
+    ws.once('close', () => (closedEarly = measuring));
     for (const s of SYMBOLS) {
       subscribedAt.set(s, performance.now());
       books.set(s, { seq: 0, bids: new Map(), asks: new Map(), pending: [] });
@@ -212,6 +216,8 @@ async function main(): Promise<void> {
     const elapsed = (performance.now() - t0) / 1000;
     const cpu = (cpuSeconds(ready.pid) - cpu0) / elapsed;
     const stepsPerSecond = ((await steps()) - steps0) / elapsed;
+    clearInterval(pinger);
+    if (closedEarly) throw new Error('the WebSocket closed during the window: the live figures would be wrong');
     ws.close();
 
     console.log(`history build (first start, before listening): ${ready.historyBuildMs?.toFixed(0)} ms; whole start ${ready.startMs.toFixed(0)} ms`);
