@@ -20,7 +20,7 @@
  *   They do NOT go through the engine: about 150,000 engine trades with their candle folds took about 7 s;
  *   the numbers take a few hundred ms. So the distant past has candles and 24 h statistics (marketStats.ts
  *   reads the candles where the engine's trade tape does not reach back) but no individual trades;
- * - the last `fineHistoryMs` (a minute) run at live fidelity: every agent's orders, the makers' ladders,
+ * - the last `fineHistoryMs` (30 s) run at live fidelity: every agent's orders, the makers' ladders,
  *   cancellations, step by step through the engine (executor.ts, batch.ts applied directly: it is one
  *   command), so the recent trades and the book look like the live market.
  * The fair prices are anchored so that the distant past ends at the world's reference prices, where
@@ -244,14 +244,16 @@ function pastCandles(spec: SymbolSpec, xs: Float64Array, units: Float64Array, co
 function formatRows(spec: SymbolSpec, minutes: readonly NumRow[]): Record<CandleType, CandleRow[]> {
   const pd = digits(spec.info.priceIncrement);
   const sd = digits(spec.info.baseIncrement);
-  const px = (ticks: number): string => decimal(BigInt(ticks) * pd.mul, pd.digits);
+  const pm = Number(pd.mul);
+  const sm = Number(sd.mul);
+  const px = (ticks: number): string => decimal(ticks * pm, pd.digits);
   const out = {} as Record<CandleType, CandleRow[]>;
   for (const type of CANDLE_TYPES) {
     const rows: NumRow[] = [];
     for (const m of minutes) {
       const start = type === '1min' ? m.t : candleStart(type, m.t);
       const last = rows[rows.length - 1];
-      if (last === undefined || last.t !== start) rows.push({ ...m, t: start });
+      if (last === undefined || last.t !== start) rows.push({ t: start, o: m.o, h: m.h, l: m.l, c: m.c, v: m.v, q: m.q });
       else {
         last.c = m.c;
         if (m.h > last.h) last.h = m.h;
@@ -266,7 +268,7 @@ function formatRows(spec: SymbolSpec, minutes: readonly NumRow[]): Record<Candle
       c: px(r.c),
       h: px(r.h),
       l: px(r.l),
-      v: decimal(BigInt(r.v) * sd.mul, sd.digits),
+      v: decimal(r.v * sm, sd.digits),
       q: decimal(r.q * pd.mul * sd.mul, pd.digits + sd.digits),
     }));
   }
@@ -279,10 +281,10 @@ function digits(inc: string): { mul: bigint; digits: number } {
   return { mul: BigInt((i + f).replace(/^0+/, '') || '0'), digits: f.length };
 }
 
-/** `units × 10^−digits` as a normalised decimal string (no trailing zeros), like the engine's. */
-function decimal(units: bigint, digits: number): string {
-  const neg = units < 0n;
-  let s = (neg ? -units : units).toString();
+/** `units × 10^−digits` (a safe integer or a bigint) as a normalised decimal string (no trailing zeros), like the engine's. */
+function decimal(units: bigint | number, digits: number): string {
+  const neg = units < 0;
+  let s = String(neg ? -units : units);
   if (digits > 0) {
     s = s.padStart(digits + 1, '0');
     let frac = s.slice(s.length - digits).replace(/0+$/, '');

@@ -40,8 +40,8 @@ export interface AgentProfile {
 
 /** Profiles of the agent-based market. */
 export const AGENT_PROFILES: Readonly<Record<AgentProfile['name'], AgentProfile>> = {
-  realistic: { name: 'realistic', tickMs: 75, activity: 1, impact: 1, historyMs: 3 * 86_400_000, fineHistoryMs: 60_000 },
-  volatile: { name: 'volatile', tickMs: 75, activity: 1.6, impact: 1.8, historyMs: 3 * 86_400_000, fineHistoryMs: 60_000 },
+  realistic: { name: 'realistic', tickMs: 75, activity: 1, impact: 1, historyMs: 3 * 86_400_000, fineHistoryMs: 30_000 },
+  volatile: { name: 'volatile', tickMs: 75, activity: 1.6, impact: 1.8, historyMs: 3 * 86_400_000, fineHistoryMs: 30_000 },
 };
 
 /**
