@@ -29,6 +29,10 @@
  * state-dir bytes, restart ms, RSS; then the 7-day / 1-day ratios and each target (7 days: restart ≤ 1 s,
  * state dir ≤ 100 MB, RSS ≤ 300 MB; each ratio ≤ 1.5) as MET / MISSED.
  *
+ * Market: BENCH_RESTART_MARKET, default `realistic` (the default profile: the agent-based market, its history built
+ * at the first start, one step per 75 ms of simulated time, each a `clock.set` then the market's step); `quiet` runs
+ * the two bots of sim.ts (one step per simulated second), as before the agent-based market.
+ *
  * Run: `npm run bench -- restart`. Env: BENCH_RESTART_DAYS (default "1,7"; the first value is the baseline),
  * BENCH_RESTART_DIR (default a temp dir, removed at the end unless BENCH_RESTART_KEEP=1).
  */
@@ -88,14 +92,19 @@ async function simulate(dir: string, days: number[]): Promise<void> {
   const { startSandbox } = await import('../src/exchange/server/index');
   const { startSimulation } = await import('../src/exchange/server/sim');
   const { DEFAULT_SNAPSHOT_EVERY_BYTES, DEFAULT_SNAPSHOT_EVERY_RECORDS } = await import('../src/exchange/server/stateStore');
+  const { AGENT_PROFILES, MARKET_SNAPSHOT_EVERY_BYTES } = await import('../src/exchange/server/market/profiles');
   const rotations: number[] = [];
   const stalls: number[] = [];
   let background = 0;
   let snapshotBytes = 0;
+  const market = (process.env.BENCH_RESTART_MARKET ?? 'realistic') as 'quiet' | 'realistic' | 'volatile';
+  const agents = market !== 'quiet';
   const sb = await startSandbox({
     stateDir: dir,
     manualClock: true,
-    sim: false,
+    // the agent-based market: started (and its history built) by startSandbox, stepped below
+    sim: agents,
+    market,
     seed: 1,
     port: 0,
     rateLimits: { disabled: true },
@@ -115,13 +124,15 @@ async function simulate(dir: string, days: number[]): Promise<void> {
   let commands = 0;
   state.onCommand(() => void commands++);
   const start = state.now();
-  const sim = startSimulation(state, { seed: 1, intervalMs: 0 });
+  const sim = agents ? (sb.simulation as { stop(): void; step(): void }) : startSimulation(state, { seed: 1, intervalMs: 0 });
+  // one step of simulated time: a second for the quiet bots, the profile's tick for the agents
+  const stepMs = agents ? AGENT_PROFILES[market as 'realistic'].tickMs : 1000;
   const t0 = performance.now();
   let steps = 0;
   const results: SimResult[] = [];
   for (const d of days) {
     const end = start + d * DAY_MS;
-    for (let now = state.now() + 1000; now <= end; now += 1000) {
+    for (let now = state.now() + stepMs; now <= end; now += stepMs) {
       state.run('clock.set', { now });
       sim.step();
       steps++;
@@ -129,11 +140,12 @@ async function simulate(dir: string, days: number[]): Promise<void> {
       store.rotateIfDue();
       // while the worker writes a snapshot, let its messages in (a real sandbox yields between requests)
       if (store.snapshotInProgress && steps % 20 === 0) await new Promise<void>((r) => setImmediate(r));
-      if (steps % 86_400 === 0) process.stderr.write(`  simulated ${steps / 86_400} day(s): ${commands} commands, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+      if (steps % Math.round(86_400_000 / stepMs) === 0) process.stderr.write(`  simulated ${((steps * stepMs) / 86_400_000).toFixed(0)} day(s): ${commands} commands, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
     }
     // the worst case for a restart after a kill: the current journal nearly full (a rotation is ≤ 1,000 records away)
-    while (store.journalSize.records < DEFAULT_SNAPSHOT_EVERY_RECORDS - 1000 && store.journalSize.bytes < DEFAULT_SNAPSHOT_EVERY_BYTES - (256 << 10)) {
-      state.run('clock.set', { now: state.now() + 1000 });
+    const everyBytes = agents ? MARKET_SNAPSHOT_EVERY_BYTES : DEFAULT_SNAPSHOT_EVERY_BYTES;
+    while (store.journalSize.records < DEFAULT_SNAPSHOT_EVERY_RECORDS - 1000 && store.journalSize.bytes < everyBytes - (64 << 10)) {
+      state.run('clock.set', { now: state.now() + stepMs });
       sim.step();
       steps++;
       store.rotateIfDue();
@@ -222,7 +234,7 @@ async function main(): Promise<void> {
   const dir = path.join(root, 'state');
   fs.rmSync(dir, { recursive: true, force: true });
   for (const d of days) fs.rmSync(`${dir}-${d}d`, { recursive: true, force: true });
-  console.log(`restart bench: default market simulation (12 symbols, 5 levels, seed 1), 1 step = clock.set +1 s + sim.step(); days ${days.join(', ')}; node ${process.version}, ${os.cpus().length} cpus`);
+  console.log(`restart bench: market ${process.env.BENCH_RESTART_MARKET ?? 'realistic'} (12 symbols, seed 1), 1 step = clock.set + one market step (75 ms of simulated time; quiet: 1 s); days ${days.join(', ')}; node ${process.version}, ${os.cpus().length} cpus`);
   // baseline, same harness: a start on a fresh state dir (world seeded, default user created, nothing simulated)
   const fresh = path.join(root, 'fresh');
   const base = lastJson<{ ms: number; rss: number; heap: number }>(child([`--restart=${fresh}`]));

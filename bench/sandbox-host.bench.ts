@@ -133,11 +133,11 @@ async function main(): Promise<void> {
     const outDir = copy('out');
     const inDir = copy('in');
     const outOfProcess = await run(async () => {
-      const p = await startSandboxProcess({ entry, stateDir: outDir, port: 0, log: () => undefined, extraArgs: ['--sim-interval-ms', String(SIM_INTERVAL_MS)] });
+      const p = await startSandboxProcess({ entry, stateDir: outDir, port: 0, log: () => undefined, extraArgs: ['--market', 'quiet', '--sim-interval-ms', String(SIM_INTERVAL_MS)] });
       return { baseUrl: p.baseUrl, close: () => p.stop() };
     });
     const inProcess = await run(async () => {
-      const s = await startSandbox({ stateDir: inDir, simIntervalMs: SIM_INTERVAL_MS });
+      const s = await startSandbox({ stateDir: inDir, market: 'quiet', simIntervalMs: SIM_INTERVAL_MS });
       return { baseUrl: s.baseUrl, close: () => s.close() };
     });
     const row = (name: string, r: Result): string =>

@@ -18,6 +18,9 @@ async function main() {
   const { runTests } = require('@vscode/test-electron');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-electron-tests-'));
   const report = path.join(tmp, 'report.json');
+  // the tests' sandbox: the slow, deterministic market they were written for
+  fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(tmp, 'user-data', 'User', 'settings.json'), JSON.stringify({ 'spotdesk.sandbox.market': 'quiet' }, null, 2));
   await runTests({
     version: opt('--version', '1.100.3'),
     extensionDevelopmentPath: cs.ROOT,

@@ -150,6 +150,8 @@ async function startCodeServer({ port = 8080, workspace, userDataDir, settings =
         'update.mode': 'none',
         'git.openRepositoryInParentFolders': 'never',
         'workbench.enableExperiments': false,
+        // the tests' sandbox: the slow, deterministic market they were written for (a test may set another)
+        'spotdesk.sandbox.market': 'quiet',
         ...existing,
         ...settings,
       },

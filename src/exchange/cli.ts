@@ -5,9 +5,11 @@
  *   --port N           port (default 0 = a free port)
  *   --state-dir DIR    journal, credentials.json, admin-token (default ./.spotdesk-sandbox)
  *   --no-sim           no market simulation bots
+ *   --market PROFILE   market simulation: quiet (two slow bots, no history: for tests), realistic (default:
+ *                      the agent-based market with 3 × 24 h of history on a fresh state dir) or volatile
  *   --manual-clock     time moves only via admin POST /sandbox/v1/clock
  *   --seed N           seed of the initial books and the simulation (default 1)
- *   --sim-interval-ms N  milliseconds between simulation steps (default 1000)
+ *   --sim-interval-ms N  milliseconds between steps of the quiet market (default 1000)
  *   --in-memory        keep no state on disk (no state dir; a fresh world every start)
  *   --tls              serve HTTPS and WSS with a certificate for 127.0.0.1, ::1 and localhost, signed by a
  *                      local CA created once as STATE_DIR/ca.pem (key ca-key.pem, 0600) and reused; with
@@ -25,6 +27,7 @@
  */
 import * as path from 'node:path';
 import { startSandbox, SandboxOptions, StateDirInUseError, type SandboxCredentials } from './server/index';
+import { isMarketProfile, MARKET_PROFILES } from './server/market/profiles';
 
 /** Parsed command line. */
 export interface CliArgs extends SandboxOptions {
@@ -62,7 +65,7 @@ export type SandboxIpcCommand = { type: 'stop' };
  * Parse argv (without node and script). @throws Error with a usage message for unknown/invalid options.
  */
 export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false };
+  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, market: 'realistic', manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -89,6 +92,12 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--no-sim':
         out.sim = false;
         break;
+      case '--market': {
+        const v = value();
+        if (!isMarketProfile(v)) throw new Error(`--market must be one of ${MARKET_PROFILES.join(', ')}, got ${v}`);
+        out.market = v;
+        break;
+      }
       case '--manual-clock':
         out.manualClock = true;
         break;
@@ -125,7 +134,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose]\n' +
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose]\n' +
   '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
   '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
   '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.';

@@ -293,7 +293,9 @@ export class Connection implements vscode.Disposable {
     const log = (msg: string) => this.log.debug(`[sandbox] ${redact(msg)}`);
     const pinned = vscode.workspace.getConfiguration('spotdesk').get<number>('sandbox.port', 0);
     let port = this.portOverride ?? (Number.isInteger(pinned) && pinned > 0 && pinned < 65536 ? pinned : 0);
-    const start = (dir: string | null) => startSandboxProcess({ entry, stateDir: dir, port, log });
+    const marketSetting = vscode.workspace.getConfiguration('spotdesk').get<string>('sandbox.market', 'realistic');
+    const market = marketSetting === 'quiet' || marketSetting === 'volatile' ? marketSetting : 'realistic';
+    const start = (dir: string | null) => startSandboxProcess({ entry, stateDir: dir, port, log, market });
     let s: SandboxProcess;
     try {
       s = await start(stateDir);

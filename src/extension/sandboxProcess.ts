@@ -24,6 +24,8 @@ export interface SandboxProcessOptions {
   log: (line: string) => void;
   /** Give up when the child has not reported readiness after this long, ms. Default 120 000 (a long replay). */
   startTimeoutMs?: number;
+  /** Market profile of the simulation (`--market`; setting `spotdesk.sandbox.market`); the CLI's default (realistic) when omitted. */
+  market?: 'quiet' | 'realistic' | 'volatile';
   /** Extra sandbox CLI arguments (benchmarks: e.g. `--sim-interval-ms 100`). */
   extraArgs?: string[];
 }
@@ -63,6 +65,7 @@ export function startSandboxProcess(o: SandboxProcessOptions): Promise<SandboxPr
   const args = ['--ipc', '--host', '127.0.0.1', '--port', String(o.port)];
   if (o.stateDir) args.push('--state-dir', o.stateDir);
   else args.push('--in-memory');
+  if (o.market) args.push('--market', o.market);
   if (o.extraArgs) args.push(...o.extraArgs);
   const child: ChildProcess = fork(o.entry, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
   let stderr = '';

@@ -143,7 +143,7 @@ async function expectBookMatches(page: Page, s: BookSnapshot): Promise<void> {
 async function main(): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   buildBundle();
-  const sb = await startSandbox({ sim: true });
+  const sb = await startSandbox({ sim: true, market: 'quiet' });
   let harness: Harness | undefined;
   try {
     harness = await startHarness();

@@ -358,7 +358,7 @@ describe('SpotDesk live (issue 22)', function () {
     before(async () => {
       entry = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'sandbox-cli.js');
       stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-live-'));
-      proc = await startSandboxProcess({ entry, stateDir, port: 0, log: () => undefined });
+      proc = await startSandboxProcess({ entry, stateDir, port: 0, log: () => undefined, market: 'quiet' });
       const c = proc.credentials;
       await cfg().update('profiles', [{ name: PROFILE, baseUrl: proc.baseUrl }], vscode.ConfigurationTarget.Global);
       await s.hooks.connection.storeCredentials({ id: `user:${PROFILE}`, name: PROFILE, baseUrl: proc.baseUrl, sandbox: false }, { apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion });
@@ -422,7 +422,7 @@ describe('SpotDesk live (issue 22)', function () {
       assert.ok(accounts.state.error !== undefined && accounts.state.data === data, 'still stale after a failed retry');
 
       // Back on the same port: live again, the views resync and are no longer stale.
-      proc = await startSandboxProcess({ entry, stateDir, port: Number(new URL(proc!.baseUrl).port), log: () => undefined });
+      proc = await startSandboxProcess({ entry, stateDir, port: Number(new URL(proc!.baseUrl).port), log: () => undefined, market: 'quiet' });
       await waitFor('live again', () => /^\$\(radio-tower\) live/.test(item.text) && s.hooks.live.privateLive, 60_000);
       await waitFor('views fresh again', () => accounts.state.error === undefined && orders.state.error === undefined && accounts.isLive && orders.isLive, 30_000);
       assert.notStrictEqual((await children(accounts))[0] && ((await children(accounts))[0] as { kind: string }).kind, 'stale');

@@ -44,7 +44,7 @@ import { Ledger } from './ledger';
 import { Matcher } from './matching';
 import { OrderBook } from './orderbook';
 import { OrderParser, type LimitTicksOptions } from './parser';
-import { LF_SEQ, LF_STRIDE, type OrderRows, type OrderState } from './rows';
+import { F_SELL, LF_SEQ, LF_STRIDE, LF_TICKS, type OrderRows, type OrderState } from './rows';
 import { SnapshotCodec, type SnapshotRecord } from './snapshot';
 import { StopBook } from './stops';
 import { CoreState, type CoreOptions } from './state';
@@ -571,6 +571,23 @@ export class Exchange {
       .map((o) => this.st.liveState(o))
       .sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq)
       .map((o) => orderView(o));
+  }
+
+  /**
+   * A user's active orders on a symbol as numbers, appended to `out` (cleared first) as triples
+   * `[sequence, side (0 buy, 1 sell), price in ticks]`, oldest first: what the sandbox's market makers
+   * (src/exchange/server/market) re-quote against many times a second, without building order views.
+   * Read-only. @throws ExchangeError 900001 unknown symbol.
+   */
+  activeQuotes(uid: string, symbol: string, out: number[] = []): number[] {
+    this.book.expire(this.st.now());
+    const s = this.st.sym(symbol);
+    out.length = 0;
+    const u = this.st.users[uid];
+    if (!u) return out;
+    const lf = this.rows.lf;
+    for (const o of this.st.activeSlots(u.us(s))) out.push(lf[o * LF_STRIDE + LF_SEQ], this.rows.flags(o) & F_SELL ? 1 : 0, lf[o * LF_STRIDE + LF_TICKS]);
+    return out;
   }
 
   /**

@@ -8,7 +8,9 @@
  * user with all permissions and funded `main` + `trade` balances (`user.create`, journaled, so the
  * same key comes back on restart) → write STATE_DIR/credentials.json (0600) and
  * STATE_DIR/admin-token (0600) → listen (HTTP, or HTTPS with `tls` (tls.ts: a local CA kept in the state
- * dir), and WebSocket upgrades of `/ws` handed to the feed, feed/index.ts) → start the market simulation (sim.ts) when `sim`. Clean shutdown (`close()`) writes a
+ * dir), and WebSocket upgrades of `/ws` handed to the feed, feed/index.ts) → start the market simulation when
+ * `sim` (`market`: the agent-based market of market/, whose first start also builds 3 × 24 h of history before
+ * the seeded books and the listener; or `quiet`, sim.ts). Clean shutdown (`close()`) writes a
  * last snapshot, so the next start reads one snapshot and an empty journal. `reset()` (admin POST
  * /sandbox/v1/reset) swaps in a freshly seeded world and rebuilds the feed, the request handler and the
  * simulation around it, on the same server (reset.ts).
@@ -22,6 +24,8 @@ import type { RateLimitOption } from './ratelimit';
 import { Feed, type FeedOptions } from './feed';
 import { createRequestHandler } from './http';
 import { startSimulation } from './sim';
+import { buildMarketHistory, startMarket, type MarketProfileName } from './market';
+import { MARKET_SNAPSHOT_EVERY_BYTES } from './market/profiles';
 import { acquireStateDirLock, type StateDirLock } from './stateLock';
 import { snapshotWorkerScript } from './snapshotWorker';
 import { commitReset, defaultUserArgs, FreshWorlds, type ResetResult } from './reset';
@@ -44,7 +48,13 @@ export interface SandboxOptions {
   stateDir?: string;
   /** Run the market simulation (bots). Default true. */
   sim?: boolean;
-  /** Milliseconds between simulation steps (default 1000, the simulation's own default; benchmarks load it harder). */
+  /**
+   * Market profile (market/profiles.ts): `realistic` (default) and `volatile` run the agent-based market and
+   * build 3 × 24 h of history on a fresh state dir before listening; `quiet` runs the two bots of sim.ts
+   * (slow, cheap, no history: for tests). Only with `sim`.
+   */
+  market?: MarketProfileName;
+  /** Milliseconds between steps of the `quiet` market (default 1000, sim.ts's own default; benchmarks load it harder). */
   simIntervalMs?: number;
   /** Manual clock: time moves only via admin POST /sandbox/v1/clock. Default false. */
   manualClock?: boolean;
@@ -108,6 +118,10 @@ export interface RunningSandbox {
   readonly state: SandboxState;
   /** Warnings from recovering the state dir (snapshot fallback, torn journal tail, replay failures). */
   warnings: string[];
+  /** Time (ms) the first start's market history took to build (market/history.ts); null when none was built. */
+  historyBuildMs: number | null;
+  /** The running market simulation (`step()` runs one step now: benchmarks on a manual clock), if any. */
+  simulation: { stop(): void; step(): void } | undefined;
   /** The state dir's snapshots and journals (undefined in memory). */
   store: StateStore | undefined;
   /** The WebSocket feed (endpoint `ws://HOST:PORT/ws`, `wss://` with TLS; tokens from the bullet endpoints); a reset replaces it. */
@@ -172,7 +186,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         {
           fsync: opts.fsync,
           snapshotEveryRecords: opts.snapshotEveryRecords,
-          snapshotEveryBytes: opts.snapshotEveryBytes,
+          // the agent-based market's journal rotates sooner (market/profiles.ts MARKET_SNAPSHOT_EVERY_BYTES)
+          snapshotEveryBytes: opts.snapshotEveryBytes ?? ((opts.sim ?? true) && opts.market !== 'quiet' ? MARKET_SNAPSHOT_EVERY_BYTES : undefined),
           log,
           onSnapshotWrite: opts.onSnapshotWrite,
           worker: opts.backgroundSnapshots === false ? undefined : snapshotWorkerScript(),
@@ -202,7 +217,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let server: http.Server | https.Server | undefined;
   let tlsInfo: RunningSandbox['tls'];
   const timers: NodeJS.Timeout[] = [];
-  let sim: { stop(): void } | undefined;
+  let simulation: { stop(): void; step(): void } | undefined;
   let feed: Feed | undefined;
   let handler: http.RequestListener = (_req, res) => res.destroy();
   let worlds: FreshWorlds | undefined;
@@ -211,10 +226,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   };
   let baseUrl = '';
   let credentials: SandboxCredentials;
+  let historyMs: number | null = null;
   try {
     state.attachJournal(journal);
     for (const w of warnings) log(`sandbox: ${w}`);
 
+    const sim = opts.sim ?? true;
+    const market = opts.market ?? 'realistic';
+    let historyBuildMs: number | null = null;
+    if (!state.isSeeded && sim && market !== 'quiet') {
+      // history from the first minute: the seeded books, then the agents' past market, before the listener
+      historyBuildMs = buildMarketHistory(state, { seed, profile: market, now: state.now() }).ms;
+      log(`sandbox: built ${market} market history in ${historyBuildMs.toFixed(0)} ms`);
+      // into a snapshot at once: a kill now must not replay the history's command
+      store?.rotate();
+    }
+    historyMs = historyBuildMs;
     if (!state.isSeeded) state.run('world.seed', { seed });
     let user: UserRecord | undefined = state.defaultUser();
     if (!user) {
@@ -247,7 +274,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       handler = createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws, onReset: () => reset() });
     };
     const startSim = (): void => {
-      if (opts.sim ?? true) sim = startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs });
+      if (!sim) return;
+      simulation =
+        market === 'quiet'
+          ? startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs })
+          : startMarket(state, { seed, profile: market, log });
     };
     reset = (): ResetResult => {
       const t0 = performance.now();
@@ -255,8 +286,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const fresh = (worlds as FreshWorlds).take(state.now());
       // durable first: if the new journal cannot be written, the old world stays as it was
       journal = commitReset(store, fresh).journal;
-      sim?.stop();
-      sim = undefined;
+      simulation?.stop();
+      simulation = undefined;
       feed?.close('sandbox reset: reconnect for the fresh world');
       // a request that was still reading its body when the reset came runs on the old world, as if it had
       // come before the reset: what it changes must not reach the new journal
@@ -323,7 +354,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     worlds.prepareSoon();
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
-    sim?.stop();
+    simulation?.stop();
     feed?.close();
     worlds?.dispose();
     for (const t of timers) clearInterval(t);
@@ -345,6 +376,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       return state;
     },
     warnings,
+    historyBuildMs: historyMs,
+    get simulation() {
+      return simulation;
+    },
     store,
     get feed() {
       return feed as Feed;
@@ -357,7 +392,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     close: async () => {
       if (closed) return;
       closed = true;
-      sim?.stop();
+      simulation?.stop();
       feed?.close();
       worlds?.dispose();
       for (const t of timers) clearInterval(t);

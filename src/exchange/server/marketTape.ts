@@ -14,15 +14,18 @@
  * ({@link MarketTape.prune}, run by SandboxState with the server's other history every 10 minutes of
  * command clock) and no query shows them (the `since` arguments). An interval that overlaps the window
  * keeps its whole row. So candles reach back 3 × 24 h: a 1min … 12hour chart shows at most the last 72 h
- * (1min: its last {@link MAX_CANDLE_ROWS} rows, 25 h), a 1day chart 3 or 4 rows, a 1week chart 1 or 2.
+ * (1min: 4,320 rows, {@link MAX_CANDLE_ROWS} per request, the older ones with `endAt`), a 1day chart 3 or 4
+ * rows, a 1week chart 1 or 2.
  *
  * Candles:
  * - intervals 1min … 1week ({@link CANDLE_SECONDS}); an interval starts at a multiple of its length
  *   since the epoch (UTC), except weeks, which start on Monday 00:00 UTC (sandbox choice);
  * - a row is `[start (s), open, close, high, low, volume (base), turnover (quote = Σ price × size)]`,
  *   exact decimals; intervals without a trade have no row (KuCoin leaves gaps too);
- * - bounded: at most {@link MAX_CANDLE_ROWS} rows per symbol and interval (the oldest are dropped),
- *   so 1min candles reach back about 25 hours, 1week candles about 29 years;
+ * - bounded: at most {@link MAX_KEPT_ROWS} rows per symbol and interval (the oldest are dropped), more than
+ *   the retention keeps of any interval;
+ * - history built at once ({@link MarketTape.importHistory}: the market simulation's past, market/history.ts)
+ *   arrives as finished rows of every interval, not as trades;
  * - cost per trade: only the current 1min row is updated (two comparisons, two additions, one
  *   multiplication); a finished 1min row is folded into the twelve coarser intervals once, when the
  *   next minute's first trade arrives (or merged on the fly by a query while it is still open).
@@ -37,8 +40,14 @@ export const CANDLE_SECONDS: Readonly<Record<CandleType, number>> = INTERVAL_SEC
 /** Candle intervals, finest first. */
 export const CANDLE_TYPES = Object.keys(CANDLE_SECONDS) as CandleType[];
 
-/** Rows kept per symbol and interval (KuCoin answers at most 1500 per request). */
+/** Rows answered per request (KuCoin answers at most 1500; older rows are read with `endAt`). */
 export const MAX_CANDLE_ROWS = 1500;
+
+/**
+ * Rows kept per symbol and interval: 3 × 24 h of 1-minute rows (4,320) plus the 10-minute pruning interval
+ * and slack, so that every interval reaches back over the whole history window.
+ */
+export const MAX_KEPT_ROWS = 4_400;
 
 /** Public trades kept per symbol for GET /api/v1/market/histories. */
 export const RECENT_TRADES = 100;
@@ -185,10 +194,10 @@ class SymbolTape {
   }
 }
 
-/** Append, dropping the oldest row beyond {@link MAX_CANDLE_ROWS}. */
+/** Append, dropping the oldest row beyond {@link MAX_KEPT_ROWS}. */
 function push(rows: CandleRow[], row: CandleRow): void {
   rows.push(row);
-  if (rows.length > MAX_CANDLE_ROWS) rows.shift();
+  if (rows.length > MAX_KEPT_ROWS) rows.shift();
 }
 
 /** Merge `src` (a finer, later row) into the row of `rows` starting at `start` (new row if none). In place when `inPlace`, else the last row is replaced by a merged copy. */
@@ -280,7 +289,7 @@ export class MarketTape {
   /**
    * Restore {@link exportRecords}' records into this (empty) tape.
    * @throws Error on a record of an unknown kind or interval, rows before their symbol's record or out of
-   *   time order, more rows than {@link MAX_CANDLE_ROWS}.
+   *   time order, more rows than {@link MAX_KEPT_ROWS}.
    */
   importRecords(records: Iterable<unknown>): void {
     for (const rec of records) {
@@ -299,11 +308,59 @@ export class MarketTape {
           if (rows.length > 0 && rows[rows.length - 1].t >= t) throw new Error(`snapshot: ${r.symbol} ${r.type} candle rows out of order at ${t}`);
           rows.push({ t, o, c, h, l, v, q });
         }
-        if (rows.length > MAX_CANDLE_ROWS) throw new Error(`snapshot: ${r.symbol} ${r.type} has more than ${MAX_CANDLE_ROWS} candle rows`);
+        if (rows.length > MAX_KEPT_ROWS) throw new Error(`snapshot: ${r.symbol} ${r.type} has more than ${MAX_KEPT_ROWS} candle rows`);
       } else {
         throw new Error(`snapshot: unknown record ${String((r as { k: unknown }).k)} of section tape`);
       }
     }
+  }
+
+  /**
+   * Open, high, low, last, volume and turnover of the 1-minute rows of `symbol` that overlap [since, ∞)
+   * (ms; the row holding `since` counts whole), the still-open row included; null prices when none.
+   * Decimal strings. The 24 h statistics use it when the engine's own trade tape does not reach back
+   * ({@link MarketTape.oldestMinute}).
+   */
+  minuteWindow(symbol: string, since: number): { open: string | null; high: string | null; low: string | null; last: string | null; vol: string; value: string } {
+    const rows = this.symbols.get(symbol)?.candles['1min'] ?? [];
+    let i = rows.length;
+    while (i > 0 && (rows[i - 1].t + 60) * 1000 > since) i--;
+    let high: string | null = null;
+    let low: string | null = null;
+    let vol = '0';
+    let value = '0';
+    for (let k = i; k < rows.length; k++) {
+      const r = rows[k];
+      if (high === null || D.cmp(r.h, high) > 0) high = r.h;
+      if (low === null || D.cmp(r.l, low) < 0) low = r.l;
+      vol = D.add(vol, r.v);
+      value = D.add(value, r.q);
+    }
+    return { open: i < rows.length ? rows[i].o : null, high, low, last: i < rows.length ? rows[rows.length - 1].c : null, vol, value };
+  }
+
+  /** Start (ms) of the oldest 1-minute row of `symbol`, or null when it has none. */
+  oldestMinute(symbol: string): number | null {
+    const rows = this.symbols.get(symbol)?.candles['1min'];
+    return rows && rows.length > 0 ? rows[0].t * 1000 : null;
+  }
+
+  /**
+   * Install a symbol's past as finished candle rows of every interval (oldest first, each interval's rows
+   * aggregated from the same 1-minute rows), before any trade of that symbol: trades added later continue
+   * the last rows. `rows['1min']` must not be empty; the last 1-minute row counts as folded already (it is
+   * in the coarser rows). @throws Error when the symbol has a tape already or an interval is missing.
+   */
+  importHistory(symbol: string, rows: Record<CandleType, CandleRow[]>): void {
+    if (this.symbols.has(symbol)) throw new Error(`market tape: ${symbol} has trades already`);
+    const st = new SymbolTape();
+    for (const t of CANDLE_TYPES) {
+      if (!Array.isArray(rows[t])) throw new Error(`market tape: history of ${symbol} lacks ${t} rows`);
+      st.candles[t] = rows[t].slice(-MAX_KEPT_ROWS);
+    }
+    const minute = st.candles['1min'];
+    st.folded = minute.length ? minute[minute.length - 1].t : -1;
+    this.symbols.set(symbol, st);
   }
 
   /** Plain-data copy of the whole tape (for snapshots). */

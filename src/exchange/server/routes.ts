@@ -20,6 +20,8 @@ import { ADVANCED_HANDLERS } from './orders/advancedRoutes';
 import { CLASSIC_ORDER_HANDLERS } from './orders/classic';
 import { checkCanCancel, checkCanPlace, requireSymbol, uidOf, withTax } from './orders/common';
 import { HF_ORDER_HANDLERS } from './orders/hf';
+import { candleStats } from './marketStats';
+import { windowStats } from './feed/publisher';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
@@ -104,34 +106,18 @@ export function computeTickers(state: SandboxState): WireResponseOf<'allTickers'
 }
 
 /**
- * The ticker of one symbol over the 24 h before `now` (ms), from the engine's public trade tape:
- * best bid/ask, high, low, volume (base), volume value (quote), last price, change since the first
+ * The ticker of one symbol over the 24 h before `now` (ms), from the engine's public trade tape, or from the
+ * 1-minute candles where that tape does not reach back (marketStats.ts): best bid/ask, high, low, volume (base), volume value (quote), last price, change since the first
  * trade of the 24 h, average price; the base fee rates (0.001) and the symbol's coefficients.
  */
 function tickerOf(state: SandboxState, s: SymbolInfo, now: number): S.Ticker {
   const ex = state.exchange;
   const bba = ex.bestBidAsk(s.symbol);
   const all = ex.trades(s.symbol);
-  const day = all.filter((t) => t.time > now - DAY_MS);
-  let high: string | null = null;
-  let low: string | null = null;
-  let vol = '0';
-  let volValue = '0';
-  for (const t of day) {
-    if (high === null || D.cmp(t.price, high) > 0) high = t.price;
-    if (low === null || D.cmp(t.price, low) < 0) low = t.price;
-    vol = D.add(vol, t.size);
-    volValue = D.add(volValue, D.mul(t.price, t.size));
-  }
+  const day = candleStats(state, s.symbol, now - DAY_MS, s.quoteIncrement, all) ?? windowStats(all, now - DAY_MS, s.quoteIncrement);
   const lastTrade = all.length ? all.reduce((a, b) => (b.time > a.time || (b.time === a.time && b.tradeId > a.tradeId) ? b : a)) : undefined;
-  const firstDay = day.length ? day.reduce((a, b) => (b.time < a.time || (b.time === a.time && b.tradeId < a.tradeId) ? b : a)) : undefined;
-  const last = lastTrade ? lastTrade.price : null;
-  let changePrice: string | null = null;
-  let changeRate: string | null = null;
-  if (firstDay && last) {
-    changePrice = D.sub(last, firstDay.price);
-    changeRate = D.divDown(changePrice, firstDay.price, 4);
-  }
+  const last = lastTrade ? lastTrade.price : day.last;
+  const { high, low, vol, volValue, changePrice, changeRate } = day;
   const rates = { taker: '0.001', maker: '0.001' };
   return {
     symbol: s.symbol,
@@ -145,9 +131,9 @@ function tickerOf(state: SandboxState, s: SymbolInfo, now: number): S.Ticker {
     high,
     low,
     vol,
-    volValue: D.roundDown(volValue, s.quoteIncrement),
+    volValue,
     last,
-    averagePrice: D.isZero(vol) ? null : D.divDown(volValue, vol, 8),
+    averagePrice: day.averagePrice,
     takerFeeRate: rates.taker,
     makerFeeRate: rates.maker,
     takerCoefficient: s.takerFeeCoefficient,

@@ -50,6 +50,7 @@ import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
 import { MarketTape } from './marketTape';
 import { applyAdvanced, isAdvancedCommand, type AdvancedCommand, type AdvancedResults } from './orders/advancedCommands';
 import { applyOrderCommand, type OrderCommand, type OrderCommandResults } from './orders/commands';
+import { execMarketBatch, execMarketHistory, MarketCommandError, type MarketBatchArgs, type MarketBatchResult, type MarketHistoryArgs, type MarketHistoryResult } from './market/commands';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -191,6 +192,8 @@ export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
  * - `status.set` {status, msg}.
  * - `whitelist.set` {uid, enabled, favorites}.
  * - `clock.set` {now}: manual clock moves to `now` (≥ current); `t` equals `now`.
+ * - `market.batch` {u, s, a}: one step of the market simulation's bot orders (market/batch.ts).
+ * - `market.history` {seed, profile, from, to}: a fresh state's past market (market/history.ts).
  */
 export type Command =
   | { op: 'world.seed'; t: number; args: { seed: number } }
@@ -244,6 +247,8 @@ export type Command =
   | { op: 'status.set'; t: number; args: S.ServiceStatus }
   | { op: 'whitelist.set'; t: number; args: { uid: string; enabled: boolean; favorites: FavoriteAddress[] } }
   | { op: 'clock.set'; t: number; args: { now: number } }
+  | { op: 'market.batch'; t: number; args: MarketBatchArgs }
+  | { op: 'market.history'; t: number; args: MarketHistoryArgs }
   /** stop and OCO orders: orders/advancedCommands.ts */
   | AdvancedCommand;
 
@@ -272,6 +277,8 @@ export interface CommandResults extends AdvancedResults, OrderCommandResults {
   'status.set': S.ServiceStatus;
   'whitelist.set': UserRecord['whitelist'];
   'clock.set': { now: number };
+  'market.batch': MarketBatchResult;
+  'market.history': MarketHistoryResult;
 }
 /** Result type of an op. */
 export type CommandResult<O extends CommandOp> = CommandResults[O];
@@ -754,6 +761,15 @@ export class SandboxState {
         this.manualNow = cmd.args.now;
         return { now: this.manualNow };
       }
+      case 'market.batch':
+      case 'market.history':
+        try {
+          // the history runs the engine's clock through the past it builds
+          return cmd.op === 'market.batch' ? execMarketBatch(this, cmd.args) : execMarketHistory(this, cmd.args, (ms) => (this.execT = ms));
+        } catch (e) {
+          if (e instanceof MarketCommandError) throw new SandboxError('400100', e.message, 400);
+          throw e;
+        }
       default: {
         const never: never = cmd;
         throw new SandboxError('400100', `unknown command op ${(never as { op: string }).op}`, 400);

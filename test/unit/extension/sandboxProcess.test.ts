@@ -18,7 +18,7 @@ describe('sandbox process (forked, IPC)', function () {
   const procs: SandboxProcess[] = [];
   const log: string[] = [];
   const start = async (stateDir: string | null, port = 0): Promise<SandboxProcess> => {
-    const p = await startSandboxProcess({ entry, stateDir, port, log: (l) => log.push(l) });
+    const p = await startSandboxProcess({ entry, stateDir, port, log: (l) => log.push(l), market: 'quiet' });
     procs.push(p);
     return p;
   };
@@ -49,6 +49,16 @@ describe('sandbox process (forked, IPC)', function () {
     await assert.rejects(fetch(`${p.baseUrl}/api/v1/timestamp`));
   });
 
+  it('passes the market profile (setting spotdesk.sandbox.market): quiet starts without history, realistic with 3 days of it', async () => {
+    const candles = async (p: SandboxProcess): Promise<number> =>
+      ((await (await fetch(`${p.baseUrl}/api/v1/market/candles?type=1hour&symbol=BTC-USDT`)).json()) as { data: unknown[] }).data.length;
+    const quiet = await start(path.join(work, 'quiet'));
+    assert.equal(await candles(quiet), 0);
+    const p = await startSandboxProcess({ entry, stateDir: null, port: 0, log: () => undefined, market: 'realistic' });
+    procs.push(p);
+    assert.ok((await candles(p)) >= 72, 'hourly candles of the last 3 days');
+  });
+
   it('reports an unexpected death (SIGKILL) to its owner', async () => {
     const p = await start(null);
     const died = new Promise<[number | null, string | null]>((resolve) => p.onUnexpectedExit((c, s) => resolve([c, s])));
@@ -61,7 +71,7 @@ describe('sandbox process (forked, IPC)', function () {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const err = await startSandboxProcess({ entry, stateDir: null, port, log: () => undefined }).then(
+      const err = await startSandboxProcess({ entry, stateDir: null, port, log: () => undefined, market: 'quiet' }).then(
         () => assert.fail('started on a port in use'),
         (e: unknown) => e,
       );
@@ -71,7 +81,7 @@ describe('sandbox process (forked, IPC)', function () {
     }
     const dir = path.join(work, 'shared');
     const holder = await start(dir);
-    const err = await startSandboxProcess({ entry, stateDir: dir, port: 0, log: () => undefined }).then(
+    const err = await startSandboxProcess({ entry, stateDir: dir, port: 0, log: () => undefined, market: 'quiet' }).then(
       () => assert.fail('two sandboxes on one state dir'),
       (e: unknown) => e,
     );
@@ -85,7 +95,7 @@ describe('sandbox process (forked, IPC)', function () {
     fs.writeFileSync(
       script,
       `const { fork } = require('child_process');
-       const c = fork(${JSON.stringify(entry)}, ['--ipc', '--in-memory', '--port', '0'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+       const c = fork(${JSON.stringify(entry)}, ['--ipc', '--in-memory', '--port', '0', '--market', 'quiet'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
        c.on('message', (m) => { if (m.type === 'ready') { console.log(c.pid); process.exit(0); } });`,
     );
     const { execFileSync } = await import('node:child_process');

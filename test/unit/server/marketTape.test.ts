@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { CANDLE_SECONDS, CANDLE_TYPES, candleStart, MarketTape, MAX_CANDLE_ROWS, RECENT_TRADES, type TapeTrade } from '../../../src/exchange/server/marketTape';
+import { CANDLE_SECONDS, CANDLE_TYPES, candleStart, MarketTape, MAX_CANDLE_ROWS, MAX_KEPT_ROWS, RECENT_TRADES, type TapeTrade } from '../../../src/exchange/server/marketTape';
 
 /** Trades of one symbol with non-decreasing times (ms), prices and sizes as decimal strings. */
 const tradesArb = fc
@@ -86,15 +86,19 @@ describe('MarketTape', () => {
     );
   });
 
-  it('keeps at most MAX_CANDLE_ROWS rows per interval (the oldest go)', () => {
+  it('keeps at most MAX_KEPT_ROWS rows per interval (the oldest go) and answers at most MAX_CANDLE_ROWS', () => {
     const tape = new MarketTape();
     const trades: TapeTrade[] = [];
-    for (let i = 0; i < MAX_CANDLE_ROWS + 37; i++) trades.push({ symbol: 'ETH-USDT', sequence: String(i), price: String(100 + (i % 7)), size: '1', side: 'buy', time: 1_700_000_000_000 + i * 60_000 });
+    for (let i = 0; i < MAX_KEPT_ROWS + 37; i++) trades.push({ symbol: 'ETH-USDT', sequence: String(i), price: String(100 + (i % 7)), size: '1', side: 'buy', time: 1_700_000_000_000 + i * 60_000 });
     for (const t of trades) tape.add(t);
     const rows = tape.candles('ETH-USDT', '1min');
     assert.equal(rows.length, MAX_CANDLE_ROWS);
     assert.deepEqual(rows, bruteForce(trades, '1min'));
-    assert.equal((tape.export().symbols['ETH-USDT'].candles['1min']).length, MAX_CANDLE_ROWS);
+    assert.equal((tape.export().symbols['ETH-USDT'].candles['1min']).length, MAX_KEPT_ROWS);
+    // the older rows page in with endAt
+    const older = tape.candles('ETH-USDT', '1min', 0, Number(rows[rows.length - 1][0]) - 1);
+    assert.equal(older.length, MAX_CANDLE_ROWS);
+    assert.equal(Number(older[0][0]), Number(rows[rows.length - 1][0]) - 60);
   });
 
   it('export/import: plain JSON data; the imported tape answers and continues exactly like the original (property)', () => {

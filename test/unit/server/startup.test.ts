@@ -22,12 +22,13 @@ describe('sandbox start-up', () => {
 
   it('parseArgs: defaults, every option, errors', () => {
     const stateDir = path.join(os.tmpdir(), 'x');
-    assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
-    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', stateDir, '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100']), {
+    assert.deepEqual(parseArgs([]), { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, market: 'realistic', manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false });
+    assert.deepEqual(parseArgs(['--host', '0.0.0.0', '--port=8100', '--state-dir', stateDir, '--no-sim', '--manual-clock', '--seed', '7', '--ipc', '--in-memory', '--sim-interval-ms', '100', '--market', 'quiet']), {
       host: '0.0.0.0',
       port: 8100,
       stateDir,
       sim: false,
+      market: 'quiet',
       manualClock: true,
       seed: 7,
       verbose: false,
@@ -39,6 +40,8 @@ describe('sandbox start-up', () => {
     assert.throws(() => parseArgs(['--port', '70000']), /--port must be an integer in \[0, 65535\]/);
     assert.throws(() => parseArgs(['--port']), /--port needs a value/);
     assert.throws(() => parseArgs(['--bogus']), /unknown option --bogus/);
+    assert.equal(parseArgs(['--market=volatile']).market, 'volatile');
+    assert.throws(() => parseArgs(['--market', 'wild']), /--market must be one of quiet, realistic, volatile, got wild/);
   });
 
   it('writes credentials.json and admin-token (0600); a restart keeps the default user, its orders and balances', async () => {

@@ -48,6 +48,7 @@ import {
   type WindowStats,
 } from './payloads';
 import { CHANNELS, symbolOfKey, type Channel, type TopicKey } from './topics';
+import { candleStats } from '../marketStats';
 
 /** A subscriber as the publisher sees it. */
 export interface Subscriber {
@@ -602,8 +603,9 @@ export class Publisher implements CoreEventSink {
     const info = this.state.world.symbolMap.get(sym);
     if (!info) return undefined;
     const t = this.tickerState(sym, now);
-    const trades = this.state.exchange.trades(sym, now - DAY_MS);
-    const w = (since: number): WindowStats => windowStats(trades, since, info.quoteIncrement);
+    const trades = this.state.exchange.trades(sym);
+    // the candles where the engine's trades do not reach back (marketStats.ts)
+    const w = (since: number): WindowStats => candleStats(this.state, sym, since, info.quoteIncrement, trades) ?? windowStats(trades, since, info.quoteIncrement);
     return snapshotMessage(
       {
         symbol: sym,
