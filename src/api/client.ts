@@ -699,6 +699,69 @@ export class SpotClient {
   async getActiveOrderSymbols(): Promise<string[]> {
     return (await this.call('activeOrderSymbols', {})).symbols;
   }
+
+  // --- stop and OCO orders (KuCoin /api/v1/stop-order, /api/v3/oco; schemas src/api/schemas/advancedOrders.ts)
+
+  /** Place a stop order (POST /api/v1/stop-order): it waits for `stopPrice` (`stop` loss: at or below, entry: at or above; default loss). */
+  placeStopOrder(req: ParamsOf<'stopOrderPlace'>): Promise<ResponseOf<'stopOrderPlace'>> {
+    return this.call('stopOrderPlace', req);
+  }
+  /** Cancel a waiting stop order (DELETE /api/v1/stop-order/{orderId}); an OCO leg's id cancels its OCO order. @returns the cancelled ids. */
+  async cancelStopOrder(orderId: string): Promise<string[]> {
+    return (await this.call('stopOrderCancel', { orderId })).cancelledOrderIds;
+  }
+  /** Cancel the waiting stop order of a clientOid (DELETE /api/v1/stop-order/cancelOrderByClientOid). */
+  cancelStopOrderByClientOid(clientOid: string, symbol?: string): Promise<ResponseOf<'stopOrderCancelByClientOid'>> {
+    return this.call('stopOrderCancelByClientOid', { clientOid, symbol });
+  }
+  /** Cancel waiting stop orders: all, of `symbol`, or `orderIds` (comma-separated) (DELETE /api/v1/stop-order/cancel). @returns the cancelled ids. */
+  async cancelStopOrders(query: ParamsOf<'stopOrderCancelBatch'> = {}): Promise<string[]> {
+    return (await this.call('stopOrderCancelBatch', query)).cancelledOrderIds;
+  }
+  /** One page of waiting stop orders, newest first (GET /api/v1/stop-order). */
+  getStopOrders(query: ParamsOf<'stopOrders'> = {}): Promise<ResponseOf<'stopOrders'>> {
+    return this.call('stopOrders', query);
+  }
+  /** One stop order (GET /api/v1/stop-order/{orderId}). */
+  getStopOrder(orderId: string): Promise<ResponseOf<'stopOrder'>> {
+    return this.call('stopOrder', { orderId });
+  }
+  /** The stop orders of a clientOid (GET /api/v1/stop-order/queryOrderByClientOid). */
+  getStopOrdersByClientOid(clientOid: string, symbol?: string): Promise<ResponseOf<'stopOrderByClientOid'>> {
+    return this.call('stopOrderByClientOid', { clientOid, symbol });
+  }
+  /** Place an OCO order (POST /api/v3/oco/order): a limit leg at `price` and a stop leg (`stopPrice` → `limitPrice`). */
+  placeOcoOrder(req: ParamsOf<'ocoPlace'>): Promise<ResponseOf<'ocoPlace'>> {
+    return this.call('ocoPlace', req);
+  }
+  /** Cancel an OCO order (DELETE /api/v3/oco/order/{orderId}). @returns its legs' ids. */
+  async cancelOcoOrder(orderId: string): Promise<string[]> {
+    return (await this.call('ocoCancel', { orderId })).cancelledOrderIds;
+  }
+  /** Cancel an OCO order by clientOid (DELETE /api/v3/oco/client-order/{clientOid}). @returns its legs' ids. */
+  async cancelOcoOrderByClientOid(clientOid: string): Promise<string[]> {
+    return (await this.call('ocoCancelByClientOid', { clientOid })).cancelledOrderIds;
+  }
+  /** Cancel OCO orders: `orderIds`, else all of `symbol`, else all (DELETE /api/v3/oco/orders). @returns the legs' ids. */
+  async cancelOcoOrders(query: ParamsOf<'ocoCancelBatch'> = {}): Promise<string[]> {
+    return (await this.call('ocoCancelBatch', query)).cancelledOrderIds;
+  }
+  /** One OCO order (GET /api/v3/oco/order/{orderId}). */
+  getOcoOrder(orderId: string): Promise<ResponseOf<'ocoOrder'>> {
+    return this.call('ocoOrder', { orderId });
+  }
+  /** One OCO order by clientOid (GET /api/v3/oco/client-order/{clientOid}). */
+  getOcoOrderByClientOid(clientOid: string): Promise<ResponseOf<'ocoOrderByClientOid'>> {
+    return this.call('ocoOrderByClientOid', { clientOid });
+  }
+  /** One OCO order with its two legs (GET /api/v3/oco/order/details/{orderId}). */
+  getOcoOrderDetail(orderId: string): Promise<ResponseOf<'ocoOrderDetail'>> {
+    return this.call('ocoOrderDetail', { orderId });
+  }
+  /** One page of OCO orders, newest first (GET /api/v3/oco/orders). */
+  getOcoOrders(query: ParamsOf<'ocoOrders'> = {}): Promise<ResponseOf<'ocoOrders'>> {
+    return this.call('ocoOrders', query);
+  }
   /** The user's fee rates of 1 to 10 pairs (GET /api/v1/trade-fees?symbols=). */
   getTradeFees(symbols: readonly string[]): Promise<ResponseOf<'tradeFees'>> {
     return this.call('tradeFees', { symbols: symbols.join(',') });

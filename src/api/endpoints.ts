@@ -128,6 +128,24 @@ export const ENDPOINTS = def({
   transferable: { method: 'GET', path: '/api/v1/accounts/transferable', permission: 'General', pool: 'management', weight: 20, params: S.TransferableQuery, response: S.Transferable, envelope: 'standard', summary: 'Transferable balance of an account' },
   ledgers: { method: 'GET', path: '/api/v1/accounts/ledgers', permission: 'General', pool: 'management', weight: 2, params: S.LedgersQuery, response: S.LedgerPage, envelope: 'standard', summary: 'Account ledger, main and trade (paged)' },
   hfLedgers: { method: 'GET', path: '/api/v1/hf/accounts/ledgers', permission: 'General', pool: 'spot', weight: 2, params: S.HfLedgersQuery, response: S.HfLedgerList, envelope: 'standard', summary: 'Account ledger, trade_hf (paged by lastId)' },
+
+  // --- stop and OCO orders (KuCoin "Add Stop Order" … "Get OCO Order List"): permission, pool and weight from
+  // kucoin-universal-sdk 1.3.0's API tables (generate/spot/order/api_order.d.ts); schemas src/api/schemas/advancedOrders.ts
+  stopOrderPlace: { method: 'POST', path: '/api/v1/stop-order', permission: 'Spot', pool: 'spot', weight: 1, params: S.StopOrderRequest, response: S.StopOrderResult, envelope: 'standard', summary: 'Place a stop order (waits for its trigger price)', moves: 'place' },
+  stopOrderCancel: { method: 'DELETE', path: '/api/v1/stop-order/{orderId}', permission: 'Spot', pool: 'spot', weight: 3, params: S.AdvancedOrderIdPath, response: S.CancelledOrderIds, envelope: 'standard', summary: 'Cancel a stop order' },
+  stopOrderCancelByClientOid: { method: 'DELETE', path: '/api/v1/stop-order/cancelOrderByClientOid', permission: 'Spot', pool: 'spot', weight: 5, params: S.StopClientOidQuery, response: S.CancelStopByClientOidResult, envelope: 'standard', summary: 'Cancel a stop order by clientOid' },
+  stopOrderCancelBatch: { method: 'DELETE', path: '/api/v1/stop-order/cancel', permission: 'Spot', pool: 'spot', weight: 3, params: S.StopBatchCancelQuery, response: S.CancelledOrderIds, envelope: 'standard', summary: 'Cancel stop orders (all, of a pair, or by ids)', moves: 'cancelAll' },
+  stopOrders: { method: 'GET', path: '/api/v1/stop-order', permission: 'General', pool: 'spot', weight: 8, params: S.StopOrdersQuery, response: S.StopOrderPage, envelope: 'standard', summary: 'Waiting stop orders (paged)' },
+  stopOrder: { method: 'GET', path: '/api/v1/stop-order/{orderId}', permission: 'General', pool: 'spot', weight: 3, params: S.AdvancedOrderIdPath, response: S.StopOrder, envelope: 'standard', summary: 'One stop order' },
+  stopOrderByClientOid: { method: 'GET', path: '/api/v1/stop-order/queryOrderByClientOid', permission: 'General', pool: 'spot', weight: 3, params: S.StopClientOidQuery, response: S.StopOrderList, envelope: 'standard', summary: 'Stop orders of a clientOid' },
+  ocoPlace: { method: 'POST', path: '/api/v3/oco/order', permission: 'Spot', pool: 'spot', weight: 2, params: S.OcoOrderRequest, response: S.OcoOrderResult, envelope: 'standard', summary: 'Place an OCO order (take profit + stop loss)', moves: 'place' },
+  ocoCancel: { method: 'DELETE', path: '/api/v3/oco/order/{orderId}', permission: 'Spot', pool: 'spot', weight: 3, params: S.AdvancedOrderIdPath, response: S.CancelledOrderIds, envelope: 'standard', summary: 'Cancel an OCO order' },
+  ocoCancelByClientOid: { method: 'DELETE', path: '/api/v3/oco/client-order/{clientOid}', permission: 'Spot', pool: 'spot', weight: 3, params: S.OcoClientOidPath, response: S.CancelledOrderIds, envelope: 'standard', summary: 'Cancel an OCO order by clientOid' },
+  ocoCancelBatch: { method: 'DELETE', path: '/api/v3/oco/orders', permission: 'Spot', pool: 'spot', weight: 3, params: S.OcoBatchCancelQuery, response: S.CancelledOrderIds, envelope: 'standard', summary: 'Cancel OCO orders (by ids, of a pair, or all)', moves: 'cancelAll' },
+  ocoOrder: { method: 'GET', path: '/api/v3/oco/order/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.AdvancedOrderIdPath, response: S.OcoOrder, envelope: 'standard', summary: 'One OCO order' },
+  ocoOrderByClientOid: { method: 'GET', path: '/api/v3/oco/client-order/{clientOid}', permission: 'General', pool: 'spot', weight: 2, params: S.OcoClientOidPath, response: S.OcoOrder, envelope: 'standard', summary: 'One OCO order by clientOid' },
+  ocoOrderDetail: { method: 'GET', path: '/api/v3/oco/order/details/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.AdvancedOrderIdPath, response: S.OcoOrderDetail, envelope: 'standard', summary: 'One OCO order with its two legs' },
+  ocoOrders: { method: 'GET', path: '/api/v3/oco/orders', permission: 'General', pool: 'spot', weight: 2, params: S.OcoOrdersQuery, response: S.OcoOrderPage, envelope: 'standard', summary: 'OCO orders (paged)' },
 });
 
 /** Name of an endpoint of the table. */

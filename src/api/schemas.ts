@@ -1315,3 +1315,4 @@ export function describeZodError(err: unknown): string {
   }
   return err instanceof Error ? err.message : String(err);
 }
+export * from './schemas/advancedOrders';

@@ -338,7 +338,12 @@ export const WsBalance = z.object({
 /** Type of {@link WsBalance}. */
 export type WsBalance = z.infer<typeof WsBalance>;
 
-/** `/spotMarket/advancedOrders`, subject `stopOrder` (stop orders; the sandbox has none, parsed for completeness). */
+/**
+ * `/spotMarket/advancedOrders`, subject `stopOrder` (KuCoin docs-new "Stop Order" push; fixture
+ * WS_spotMarket_advancedOrders.json): a stop order or OCO leg `open`ed, `triggered` (`triggerSuccess`, and
+ * `error` when its order was refused — the sandbox's fields beyond the published example) or `cancel`led;
+ * `stop` loss | entry or an OCO leg's kind (l_l_o, l_s_o, e_l_o, e_s_o); `createdAt` ms, `ts` ns.
+ */
 export const WsStopOrder = z.object({
   orderId: z.string(),
   symbol: z.string(),
@@ -346,13 +351,18 @@ export const WsStopOrder = z.object({
   orderType: z.string(),
   type: z.string(),
   size: Dec.optional(),
+  funds: Dec.optional(),
   orderPrice: Dec.optional(),
   stop: z.string().optional(),
   stopPrice: Dec.optional(),
   tradeType: z.string().optional(),
+  triggerSuccess: z.boolean().optional(),
+  error: z.string().optional(),
   createdAt: WsMillis,
   ts: NanoTime,
 });
+/** Type of {@link WsStopOrder}. */
+export type WsStopOrder = z.infer<typeof WsStopOrder>;
 
 /** The data schema of each subject (`/market/ticker:all` messages are dispatched by topic instead). */
 export const SUBJECT_SCHEMAS = {

@@ -26,6 +26,37 @@ export interface CoreEventSink {
   order(e: OrderEvent): void;
   /** A ledger account of a WATCHED user changed (private feed). */
   balance(e: BalanceEvent): void;
+  /** A stop order or OCO leg of a WATCHED user was placed, triggered or cancelled (stops.ts; optional). */
+  advanced?(e: AdvancedOrderEvent): void;
+}
+
+/**
+ * A stop order or an OCO leg of a watched user changed (`/spotMarket/advancedOrders`, subject `stopOrder`):
+ * `open` when it is placed, `triggered` when its trigger price was reached (`triggerSuccess` false, with `error`,
+ * when its order was then refused: balance, rules), `cancel` when it is cancelled (by the user, or an OCO leg
+ * whose sibling triggered). Decimal strings; `orderPrice` only for limit orders, `size` / `funds` as placed.
+ */
+export interface AdvancedOrderEvent {
+  uid: string;
+  symbol: string;
+  /** the stop order's (leg's) id, `vs…` */
+  orderId: string;
+  type: 'open' | 'triggered' | 'cancel';
+  side: 'buy' | 'sell';
+  /** `loss` / `entry`, or an OCO leg's kind (`l_l_o`, `l_s_o`, `e_l_o`, `e_s_o`) */
+  stop: string;
+  stopPrice: string;
+  orderPrice?: string;
+  size?: string;
+  funds?: string;
+  /** the id of the order that entered matching (`triggered` with success only) */
+  triggeredOrderId?: string;
+  triggerSuccess?: boolean;
+  error?: string;
+  /** ms */
+  createdAt: number;
+  /** ms of this change */
+  time: number;
 }
 
 /** A visible level change. `sequence` = the symbol's book sequence this change consumed. Decimal strings. */

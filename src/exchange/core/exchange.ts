@@ -42,6 +42,7 @@ import { OrderBook } from './orderbook';
 import { OrderParser, type LimitTicksOptions } from './parser';
 import { LF_SEQ, LF_STRIDE, type OrderRows, type OrderState } from './rows';
 import { SnapshotCodec, type SnapshotRecord } from './snapshot';
+import { StopBook } from './stops';
 import { CoreState, type CoreOptions } from './state';
 import { fillView, orderView, tradeView } from './views';
 
@@ -72,6 +73,7 @@ export class Exchange {
   private declare readonly matcher: Matcher;
   private declare readonly invariants: Invariants;
   private declare readonly snapshots: SnapshotCodec;
+  private declare readonly stops: StopBook;
 
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
@@ -90,7 +92,8 @@ export class Exchange {
     this.book = new OrderBook(st, this.ledger, this.events);
     this.matcher = new Matcher(st, this.ledger, this.events, this.book);
     this.invariants = new Invariants(st, this.ledger);
-    this.snapshots = new SnapshotCodec(st, this.ledger, this.book, this.invariants);
+    this.stops = new StopBook(st, this.parser, this.matcher, this.book, this.events);
+    this.snapshots = new SnapshotCodec(st, this.ledger, this.book, this.invariants, this.stops);
   }
 
   /**
@@ -237,7 +240,10 @@ export class Exchange {
     this.book.expire(now);
     const p = this.parser.parseOrder(uid, req, true);
     this.st.tNow = now;
+    const s = p.sym;
+    const from = s.tapeCount;
     const seq = this.matcher.submit(p);
+    if (this.stops.live > 0) this.stops.afterTrades(s, from);
     return { orderId: orderIdString(seq), clientOid: p.clientOid };
   }
 
@@ -252,7 +258,21 @@ export class Exchange {
     if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
     const p = this.parser.limitTicks(uid, symbol, side, ticks, lots, opts);
     this.st.tNow = now;
-    return this.matcher.submit(p);
+    if (this.stops.live === 0) return this.matcher.submit(p);
+    const s = p.sym;
+    const from = s.tapeCount;
+    const seq = this.matcher.submit(p);
+    this.stops.afterTrades(s, from);
+    return seq;
+  }
+
+  /**
+   * Stop and OCO orders (stops.ts; KuCoin /api/v1/stop-order and /api/v3/oco): place, cancel, query. They
+   * wait outside the book, hold nothing, and fire on the last trade price inside the command of the trade
+   * that reaches them (docs/engine.md, "Stop and OCO orders").
+   */
+  get advanced(): StopBook {
+    return this.stops;
   }
 
   /** Order id string of an order sequence number (see {@link placeLimitTicks}). */

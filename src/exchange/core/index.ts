@@ -7,6 +7,7 @@
 export * from './errors';
 export * from './types';
 export { Exchange, HISTORY_WINDOW_MS, LEDGER_SCALE, ORDER_ID_PREFIX, RATE_SCALE, type BestBidAsk, type LimitTicksOptions } from './exchange';
-export type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, OrderEventType, TradeEvent } from './events';
+export type { AdvancedOrderEvent, BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, OrderEventType, TradeEvent } from './events';
 export { SNAPSHOT_VERSION, type SnapshotRecord } from './snapshot';
 export type { CoreOptions } from './state';
+export { OCO_ID_PREFIX, STOP_ID_PREFIX, type StopListFilter, type StopBook } from './stops';

@@ -12,7 +12,8 @@
  * Records are plain objects of strings, numbers (non-finite ones included: the encoder must carry them),
  * BigInts as decimal strings, and typed arrays (Float64Array / Int32Array blocks of up to 4,096 records:
  * 128–416 KiB) that the encoder writes as bytes. Order: core, sym…, users…, us…, live…, book…, wholds,
- * archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…, end. */
+ * archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…, stops (only once a stop or OCO order was
+ * placed: stops.ts), end. */
 import { LEDGER_SCALE, RateTable, TIF_GTT, pow10 } from './base';
 import { Sym, TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import type { ArchiveData, ArchivedExt, ChunkData, KeptRecord, WideRecord } from './archive';
@@ -21,6 +22,7 @@ import { FillStore, type FillStoreData } from './fillstore';
 import type { Invariants } from './invariants';
 import type { Ledger } from './ledger';
 import type { OrderBook } from './orderbook';
+import type { StopBook, StopsSnapshot } from './stops';
 import { Acc, User, UserSym, Wallet } from './accounts';
 import {
   F_EXT,
@@ -126,6 +128,8 @@ export type SnapshotRecord =
   | { t: 'fills'; firstChunk: number; count: number }
   | { t: 'fchunk'; f: Float64Array; i: Int32Array; maxT: number }
   | { t: 'fbig'; list: [number, [string, string, string]][] }
+  /** the stop book (stops.ts), present once a stop or OCO order was placed */
+  | ({ t: 'stops' } & StopsSnapshot)
   | { t: 'end'; live: number; users: number; syms: number; us: number };
 
 function* blocks<T>(list: readonly T[], make: (part: T[]) => SnapshotRecord): Generator<SnapshotRecord> {
@@ -149,8 +153,10 @@ export class SnapshotCodec {
   private declare readonly ledger: Ledger;
   private declare readonly book: OrderBook;
   private declare readonly invariants: Invariants;
+  private declare readonly stops: StopBook;
 
-  constructor(st: CoreState, ledger: Ledger, book: OrderBook, invariants: Invariants) {
+  constructor(st: CoreState, ledger: Ledger, book: OrderBook, invariants: Invariants, stops: StopBook) {
+    this.stops = stops;
     this.st = st;
     this.ledger = ledger;
     this.book = book;
@@ -252,6 +258,8 @@ export class SnapshotCodec {
     yield { t: 'fills', firstChunk: f.firstChunk, count: f.count };
     for (const ch of f.chunks) yield { t: 'fchunk', f: ch.f, i: ch.i, maxT: ch.maxT };
     yield* blocks(f.big, (part) => ({ t: 'fbig', list: part.map(([k, v]) => [k, [String(v[0]), String(v[1]), String(v[2])]]) }));
+    const stops = this.stops.exportData();
+    if (stops.stopSeq > 0 || stops.ocoSeq > 0) yield { t: 'stops', ...stops };
     yield { t: 'end', live: slots.length, users: this.st.userList.length, syms: this.st.symList.length, us: this.st.usList.length };
   }
 
@@ -293,8 +301,8 @@ export class SnapshotCodec {
    * @throws Error ("snapshot: …") on a record out of place, a value that does not fit, or a failed invariant.
    */
   importRecords(records: Iterable<SnapshotRecord>): void {
-    const ORDER = ['core', 'sym', 'users', 'us', 'live', 'book', 'wholds', 'archive', 'achunk', 'abig', 'aext', 'awide', 'akept', 'fills', 'fchunk', 'fbig', 'end'];
-    const ONCE = new Set(['core', 'wholds', 'archive', 'fills', 'end']);
+    const ORDER = ['core', 'sym', 'users', 'us', 'live', 'book', 'wholds', 'archive', 'achunk', 'abig', 'aext', 'awide', 'akept', 'fills', 'fchunk', 'fbig', 'stops', 'end'];
+    const ONCE = new Set(['core', 'wholds', 'archive', 'fills', 'stops', 'end']);
     let at = -1;
     const slotOf = new Map<number, number>();
     const queued = new Set<number>();
@@ -449,6 +457,9 @@ export class SnapshotCodec {
           break;
         case 'fbig':
           for (const [pos, v] of r.list) (fills ?? fail('fill store missing')).big.push([pos, [big(v[0]), big(v[1]), big(v[2])]]);
+          break;
+        case 'stops':
+          this.stops.importData(r);
           break;
         case 'end':
           if (fills === null) fail('fill store missing');

@@ -10,7 +10,7 @@
  *   by uid), in the core's order, synchronously inside the command.
  * Nothing is watched and no event is built while nobody asks (the core's zero-cost guarantee holds).
  */
-import type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../core';
+import type { AdvancedOrderEvent, BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../core';
 
 /** What the core offers (and what each consumer gets from the hub): one sink, watch flags (docs/events.md). */
 export interface EventSource {
@@ -77,5 +77,8 @@ export class EventHub implements CoreEventSink {
   }
   balance(e: BalanceEvent): void {
     for (const c of this.consumers) if (c.sink !== null && c.users.has(e.uid)) c.sink.balance(e);
+  }
+  advanced(e: AdvancedOrderEvent): void {
+    for (const c of this.consumers) if (c.sink !== null && c.sink.advanced !== undefined && c.users.has(e.uid)) c.sink.advanced(e);
   }
 }

@@ -14,6 +14,7 @@ import { checkWithdrawalDestination, INCORRECT_WITHDRAWAL_ADDRESS } from '../../
 import { sampleDepositAddress } from './depositAddresses';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
+import { ADVANCED_HANDLERS } from './orders/advancedRoutes';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
@@ -642,6 +643,7 @@ export const HANDLERS: Handlers = {
     const uid = uidOf(ctx);
     return hfLedgerList(ctx.state, uid, ctx.params);
   },
+  ...ADVANCED_HANDLERS,
 };
 
 /**

@@ -48,6 +48,7 @@ import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFe
 import { EventHub, type EventSource } from './eventHub';
 import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
 import { MarketTape } from './marketTape';
+import { applyAdvanced, isAdvancedCommand, type AdvancedCommand, type AdvancedResults } from './orders/advancedCommands';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -235,7 +236,9 @@ export type Command =
     }
   | { op: 'status.set'; t: number; args: S.ServiceStatus }
   | { op: 'whitelist.set'; t: number; args: { uid: string; enabled: boolean; favorites: FavoriteAddress[] } }
-  | { op: 'clock.set'; t: number; args: { now: number } };
+  | { op: 'clock.set'; t: number; args: { now: number } }
+  /** stop and OCO orders: orders/advancedCommands.ts */
+  | AdvancedCommand;
 
 /** Names of all ops. */
 export type CommandOp = Command['op'];
@@ -243,7 +246,7 @@ export type CommandOp = Command['op'];
 export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
 
 /** What {@link SandboxState.exec} returns for each op (the op list in {@link Command}'s docstring). */
-export interface CommandResults {
+export interface CommandResults extends AdvancedResults {
   'world.seed': { orders: number };
   'user.create': UserRecord;
   'fees.set': null;
@@ -661,6 +664,7 @@ export class SandboxState {
   }
 
   private apply(cmd: Command, t: number): CommandResults[CommandOp] {
+    if (isAdvancedCommand(cmd)) return applyAdvanced(this.exchange, cmd);
     switch (cmd.op) {
       case 'world.seed':
         return this.applySeed(cmd.args.seed, t);

@@ -6,7 +6,7 @@
  */
 import type { CoreEventSink } from '../../core';
 
-export type { BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../core';
+export type { AdvancedOrderEvent, BalanceEvent, CoreEventSink, LevelEvent, OrderEvent, TradeEvent } from '../../core';
 
 /** What the feed needs from the core: the sink and the per-symbol / per-user watch flags (`Exchange` has them). */
 export interface FeedEventSource {

@@ -6,7 +6,7 @@
  * 2^53 ever passes through a JS number. Free-form strings (clientOid) go through JSON.stringify;
  * everything else is from a known alphabet (decimal strings, symbols, hex ids, uids, currency codes).
  */
-import type { BalanceEvent, OrderEvent, TradeEvent } from './events';
+import type { AdvancedOrderEvent, BalanceEvent, OrderEvent, TradeEvent } from './events';
 
 /**
  * Nanosecond timestamps as digit strings, strictly increasing: `ms` followed by a 6-digit counter
@@ -206,4 +206,24 @@ export function controlMessage(id: string, type: 'welcome' | 'pong' | 'ack'): st
 /** An error message `{"id", "type": "error", "code", "data"}`. */
 export function errorMessage(id: string | undefined, code: number, data: string): string {
   return id === undefined ? `{"type":"error","code":${code},"data":${JSON.stringify(data)}}` : `{"id":${JSON.stringify(id)},"type":"error","code":${code},"data":${JSON.stringify(data)}}`;
+}
+
+/**
+ * A `stopOrder` message of `/spotMarket/advancedOrders` (KuCoin docs-new, fixture WS_spotMarket_advancedOrders.json):
+ * `type` open | triggered | cancel, `orderType` "stop", `stop` loss | entry or an OCO leg's kind, `createdAt` ms,
+ * `ts` ns as a raw number literal; `orderPrice` for limit orders, `size` / `funds` as placed; on `triggered`
+ * `triggerSuccess` (and `error` when the order was refused).
+ */
+export function advancedOrderMessage(e: AdvancedOrderEvent, tsNs: string): string {
+  let opt = '';
+  if (e.orderPrice !== undefined) opt += `,"orderPrice":"${e.orderPrice}"`;
+  if (e.size !== undefined) opt += `,"size":"${e.size}"`;
+  if (e.funds !== undefined) opt += `,"funds":"${e.funds}"`;
+  if (e.triggerSuccess !== undefined) opt += `,"triggerSuccess":${e.triggerSuccess}`;
+  if (e.error !== undefined) opt += `,"error":${JSON.stringify(e.error)}`;
+  return (
+    `{"topic":"/spotMarket/advancedOrders","type":"message","subject":"stopOrder","userId":"${e.uid}","channelType":"private","data":{` +
+    `"createdAt":${e.createdAt},"orderId":"${e.orderId}","orderType":"stop","side":"${e.side}","stop":"${e.stop}","stopPrice":"${e.stopPrice}",` +
+    `"symbol":"${e.symbol}","tradeType":"TRADE","ts":${tsNs},"type":"${e.type}"${opt}}}`
+  );
 }

@@ -26,9 +26,10 @@
  */
 import * as D from '../../../api/decimal';
 import type { SandboxState } from '../state';
-import type { BalanceEvent, CoreEventSink, FeedEventSource, LevelEvent, OrderEvent, TradeEvent } from './events';
+import type { AdvancedOrderEvent, BalanceEvent, CoreEventSink, FeedEventSource, LevelEvent, OrderEvent, TradeEvent } from './events';
 import {
   NanoClock,
+  advancedOrderMessage,
   balanceMessage,
   depthMessage,
   l2Change,
@@ -279,6 +280,16 @@ export class Publisher implements CoreEventSink {
   /** A balance change: `account.balance`. */
   balance(e: BalanceEvent): void {
     this.handle('balance event', this.onBalance, e);
+  }
+
+  /** A stop order or OCO leg placed, triggered or cancelled: `stopOrder` on /spotMarket/advancedOrders. */
+  advanced(e: AdvancedOrderEvent): void {
+    this.handle('advanced order event', this.onAdvanced, e);
+  }
+
+  private onAdvanced(e: AdvancedOrderEvent): void {
+    if (!this.subs.advanced.has(e.uid)) return;
+    this.enqueue({ channel: 'advanced', key: e.uid, text: advancedOrderMessage(e, this.nanos.next(e.time)) });
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 
 /** A channel of the feed. */
-export type Channel = 'l2' | 'depth5' | 'depth50' | 'ticker' | 'snapshot' | 'match' | 'orderV2' | 'orderV1' | 'balance';
+export type Channel = 'l2' | 'depth5' | 'depth50' | 'ticker' | 'snapshot' | 'match' | 'orderV2' | 'orderV1' | 'balance' | 'advanced';
 
 /** Facts of one channel. */
 export interface ChannelDef {
@@ -27,6 +27,8 @@ export const CHANNELS: Readonly<Record<Channel, ChannelDef>> = {
   orderV2: { prefix: '/spotMarket/tradeOrdersV2', private: true },
   orderV1: { prefix: '/spotMarket/tradeOrders', private: true },
   balance: { prefix: '/account/balance', private: true },
+  /** stop and OCO orders (subject `stopOrder`) */
+  advanced: { prefix: '/spotMarket/advancedOrders', private: true },
 };
 
 const BY_PREFIX = new Map<string, Channel>(Object.entries(CHANNELS).map(([c, d]) => [d.prefix, c as Channel]));
