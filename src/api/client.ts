@@ -819,6 +819,110 @@ export class SpotClient {
     });
   }
 
+  // --- HF order variants (KuCoin spot "Pro account"; rows hf* of the endpoint table) -------------------
+
+  /** Place an HF order and get it back after matching (POST /api/v1/hf/orders/sync). */
+  placeOrderSync(order: ParamsOf<'hfPlaceOrderSync'>): Promise<ResponseOf<'hfPlaceOrderSync'>> {
+    return this.call('hfPlaceOrderSync', order);
+  }
+  /** Place up to 5 HF orders, each on its own pair; a refused one fails alone (POST /api/v1/hf/orders/multi). */
+  placeOrders(orderList: ParamsOf<'hfPlaceMulti'>['orderList']): Promise<ResponseOf<'hfPlaceMulti'>> {
+    return this.call('hfPlaceMulti', { orderList });
+  }
+  /** {@link placeOrders}, each placed order back after matching (POST /api/v1/hf/orders/multi/sync). */
+  placeOrdersSync(orderList: ParamsOf<'hfPlaceMultiSync'>['orderList']): Promise<ResponseOf<'hfPlaceMultiSync'>> {
+    return this.call('hfPlaceMultiSync', { orderList });
+  }
+  /** Cancel an HF order and get its final sizes (DELETE /api/v1/hf/orders/sync/{orderId}?symbol=). */
+  cancelOrderSync(symbol: string, orderId: string): Promise<ResponseOf<'hfCancelOrderSync'>> {
+    return this.call('hfCancelOrderSync', { orderId, symbol });
+  }
+  /** Cancel an HF order by clientOid and get its final sizes (DELETE /api/v1/hf/orders/sync/client-order/{clientOid}?symbol=). */
+  cancelOrderByClientOidSync(symbol: string, clientOid: string): Promise<ResponseOf<'hfCancelByClientOidSync'>> {
+    return this.call('hfCancelByClientOidSync', { clientOid, symbol });
+  }
+  /** Cancel `cancelSize` (decimal string) of an HF order; it keeps its queue place (DELETE /api/v1/hf/orders/cancel/{orderId}). */
+  cancelPartialOrder(symbol: string, orderId: string, cancelSize: string): Promise<ResponseOf<'hfCancelPartial'>> {
+    return this.call('hfCancelPartial', { orderId, symbol, cancelSize });
+  }
+  /** Cancel every HF order of every pair (DELETE /api/v1/hf/orders/cancelAll): `{succeedSymbols, failedSymbols}`. */
+  cancelAllOrdersOfAllSymbols(): Promise<ResponseOf<'hfCancelAllSymbols'>> {
+    return this.call('hfCancelAllSymbols', {});
+  }
+  /**
+   * Modify an HF order (POST /api/v1/hf/orders/alter): KuCoin cancels it and places a new order, whose id
+   * comes back as `newOrderId` (null when `newSize` is not above the dealt size: only cancelled).
+   */
+  alterOrder(req: ParamsOf<'hfAlterOrder'>): Promise<ResponseOf<'hfAlterOrder'>> {
+    return this.call('hfAlterOrder', req);
+  }
+  /** One page of the active HF orders of a pair, newest first (GET /api/v1/hf/orders/active/page). */
+  getActiveOrdersPage(query: ParamsOf<'hfActiveOrdersPage'>): Promise<ResponseOf<'hfActiveOrdersPage'>> {
+    return this.call('hfActiveOrdersPage', query);
+  }
+  /**
+   * Set (`timeout` 5..86400 s), renew or unset (−1) the dead-man's switch over `symbols` (none: every pair)
+   * (POST /api/v1/hf/orders/dead-cancel-all): `{currentTime, triggerTime}` in seconds.
+   */
+  setDeadCancel(timeout: number, symbols: readonly string[] = []): Promise<ResponseOf<'hfSetDeadCancel'>> {
+    return this.call('hfSetDeadCancel', { timeout, ...(symbols.length > 0 ? { symbols: symbols.join(',') } : {}) });
+  }
+  /** The dead-man's switch, or null when none is set (GET /api/v1/hf/orders/dead-cancel-all/query). */
+  getDeadCancel(): Promise<ResponseOf<'hfGetDeadCancel'>> {
+    return this.call('hfGetDeadCancel', {});
+  }
+
+  // --- the classic (low-frequency) order API (rows classic* of the endpoint table) -------------------
+
+  /** Place an order through the classic API (POST /api/v1/orders; clientOid required). */
+  placeClassicOrder(order: ParamsOf<'classicPlaceOrder'>): Promise<ResponseOf<'classicPlaceOrder'>> {
+    return this.call('classicPlaceOrder', order);
+  }
+  /** Validate an order through the classic API; nothing is created (POST /api/v1/orders/test). */
+  testClassicOrder(order: ParamsOf<'classicTestOrder'>): Promise<ResponseOf<'classicTestOrder'>> {
+    return this.call('classicTestOrder', order);
+  }
+  /** Place up to 5 orders of one pair through the classic API (POST /api/v1/orders/multi). */
+  placeClassicOrders(symbol: string, orderList: ParamsOf<'classicPlaceMulti'>['orderList']): Promise<ResponseOf<'classicPlaceMulti'>> {
+    return this.call('classicPlaceMulti', { symbol, orderList });
+  }
+  /** One page of orders, active or done (GET /api/v1/orders). */
+  getClassicOrders(query: ParamsOf<'classicOrders'> = {}): Promise<ResponseOf<'classicOrders'>> {
+    return this.call('classicOrders', query);
+  }
+  /** The orders of the last 24 h, at most 1000 (GET /api/v1/limit/orders). */
+  getRecentClassicOrders(): Promise<ResponseOf<'classicRecentOrders'>> {
+    return this.call('classicRecentOrders', {});
+  }
+  /** One order by id, any pair (GET /api/v1/orders/{orderId}). */
+  getClassicOrder(orderId: string): Promise<ResponseOf<'classicOrder'>> {
+    return this.call('classicOrder', { orderId });
+  }
+  /** One ACTIVE order by clientOid, any pair (GET /api/v1/order/client-order/{clientOid}). */
+  getClassicOrderByClientOid(clientOid: string): Promise<ResponseOf<'classicOrderByClientOid'>> {
+    return this.call('classicOrderByClientOid', { clientOid });
+  }
+  /** Cancel an order by id (DELETE /api/v1/orders/{orderId}): `{cancelledOrderIds}`. */
+  cancelClassicOrder(orderId: string): Promise<ResponseOf<'classicCancelOrder'>> {
+    return this.call('classicCancelOrder', { orderId });
+  }
+  /** Cancel an order by clientOid (DELETE /api/v1/order/client-order/{clientOid}). */
+  cancelClassicOrderByClientOid(clientOid: string): Promise<ResponseOf<'classicCancelByClientOid'>> {
+    return this.call('classicCancelByClientOid', { clientOid });
+  }
+  /** Cancel every order of `symbol`, or of every pair (DELETE /api/v1/orders): `{cancelledOrderIds}`. */
+  cancelAllClassicOrders(query: ParamsOf<'classicCancelAll'> = {}): Promise<ResponseOf<'classicCancelAll'>> {
+    return this.call('classicCancelAll', query);
+  }
+  /** One page of fills (GET /api/v1/fills). */
+  getClassicFills(query: ParamsOf<'classicFills'> = {}): Promise<ResponseOf<'classicFills'>> {
+    return this.call('classicFills', query);
+  }
+  /** The fills of the last 24 h, at most 1000 (GET /api/v1/limit/fills). */
+  getRecentClassicFills(): Promise<ResponseOf<'classicRecentFills'>> {
+    return this.call('classicRecentFills', {});
+  }
+
   /**
    * Items of a list paged by `lastId` (HF fills, done HF orders, the trade_hf ledger), page by page
    * from `query.lastId`: `get` is asked for `{limit, lastId?}` (limit = `query.limit` capped at

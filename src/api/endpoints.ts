@@ -16,6 +16,8 @@
  */
 import type { z } from 'zod';
 import * as S from './schemas';
+import * as C from './schemas/classicOrders';
+import * as H from './schemas/hfOrders';
 
 /**
  * What an endpoint requires (spec "Authentication"): `'public'` (no key) or one permission of a key
@@ -146,6 +148,31 @@ export const ENDPOINTS = def({
   ocoOrderByClientOid: { method: 'GET', path: '/api/v3/oco/client-order/{clientOid}', permission: 'General', pool: 'spot', weight: 2, params: S.OcoClientOidPath, response: S.OcoOrder, envelope: 'standard', summary: 'One OCO order by clientOid' },
   ocoOrderDetail: { method: 'GET', path: '/api/v3/oco/order/details/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.AdvancedOrderIdPath, response: S.OcoOrderDetail, envelope: 'standard', summary: 'One OCO order with its two legs' },
   ocoOrders: { method: 'GET', path: '/api/v3/oco/orders', permission: 'General', pool: 'spot', weight: 2, params: S.OcoOrdersQuery, response: S.OcoOrderPage, envelope: 'standard', summary: 'OCO orders (paged)' },
+  // --- HF order variants and the classic (low-frequency) order API (KuCoin spot; issue 31). Permission, pool
+  // and weight from kucoin-universal-sdk 1.3.0's API tables (spot/order/api_order.d.ts).
+  hfPlaceOrderSync: { method: 'POST', path: '/api/v1/hf/orders/sync', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: H.PlaceOrderSyncResult, envelope: 'standard', summary: 'Place an HF order and get it back after matching', moves: 'place' },
+  hfPlaceMulti: { method: 'POST', path: '/api/v1/hf/orders/multi', permission: 'Spot', pool: 'spot', weight: 1, params: H.BatchOrdersRequest, response: H.BatchOrdersResult, envelope: 'standard', summary: 'Place up to 5 HF orders', moves: 'place' },
+  hfPlaceMultiSync: { method: 'POST', path: '/api/v1/hf/orders/multi/sync', permission: 'Spot', pool: 'spot', weight: 1, params: H.BatchOrdersRequest, response: H.BatchOrdersSyncResult, envelope: 'standard', summary: 'Place up to 5 HF orders and get them back after matching', moves: 'place' },
+  hfCancelOrderSync: { method: 'DELETE', path: '/api/v1/hf/orders/sync/{orderId}', permission: 'Spot', pool: 'spot', weight: 1, params: H.OrderIdSymbolQuery, response: H.CancelSyncResult, envelope: 'standard', summary: 'Cancel an HF order and get its final sizes' },
+  hfCancelByClientOidSync: { method: 'DELETE', path: '/api/v1/hf/orders/sync/client-order/{clientOid}', permission: 'Spot', pool: 'spot', weight: 1, params: H.ClientOidSymbolQuery, response: H.CancelByClientOidSyncResult, envelope: 'standard', summary: 'Cancel an HF order by clientOid and get its final sizes' },
+  hfCancelPartial: { method: 'DELETE', path: '/api/v1/hf/orders/cancel/{orderId}', permission: 'Spot', pool: 'spot', weight: 2, params: H.CancelPartialQuery, response: H.CancelPartialResult, envelope: 'standard', summary: 'Cancel part of an HF order (keeps its queue place)' },
+  hfCancelAllSymbols: { method: 'DELETE', path: '/api/v1/hf/orders/cancelAll', permission: 'Spot', pool: 'spot', weight: 30, params: S.NoParams, response: H.CancelAllSymbolsResult, envelope: 'standard', summary: 'Cancel every HF order of every pair', moves: 'cancelAll' },
+  hfAlterOrder: { method: 'POST', path: '/api/v1/hf/orders/alter', permission: 'Spot', pool: 'spot', weight: 1, params: H.AlterOrderRequest, response: H.AlterOrderResult, envelope: 'standard', summary: 'Modify an HF order (cancel + a new order with a new id)', moves: 'place' },
+  hfActiveOrdersPage: { method: 'GET', path: '/api/v1/hf/orders/active/page', permission: 'General', pool: 'spot', weight: 2, params: H.ActiveOrdersPageQuery, response: H.ActiveOrdersPage, envelope: 'standard', summary: 'Active HF orders of a pair, one page' },
+  hfSetDeadCancel: { method: 'POST', path: '/api/v1/hf/orders/dead-cancel-all', permission: 'Spot', pool: 'spot', weight: 2, params: H.SetDeadCancelRequest, response: H.SetDeadCancelResult, envelope: 'standard', summary: "Set, renew or unset the dead-man's switch (DCP)" },
+  hfGetDeadCancel: { method: 'GET', path: '/api/v1/hf/orders/dead-cancel-all/query', permission: 'Spot', pool: 'spot', weight: 2, params: S.NoParams, response: H.DeadCancelSetting, envelope: 'standard', summary: "The dead-man's switch (DCP) setting" },
+  classicPlaceOrder: { method: 'POST', path: '/api/v1/orders', permission: 'Spot', pool: 'spot', weight: 2, params: C.ClassicPlaceOrderRequest, response: C.ClassicPlaceOrderResult, envelope: 'standard', summary: 'Place an order (classic API)', moves: 'place' },
+  classicTestOrder: { method: 'POST', path: '/api/v1/orders/test', permission: 'Spot', pool: 'spot', weight: 2, params: C.ClassicPlaceOrderRequest, response: C.ClassicPlaceOrderResult, envelope: 'standard', summary: 'Validate an order without placing it (classic API)' },
+  classicPlaceMulti: { method: 'POST', path: '/api/v1/orders/multi', permission: 'Spot', pool: 'spot', weight: 3, params: C.ClassicBatchRequest, response: C.ClassicBatchResult, envelope: 'standard', summary: 'Place up to 5 orders of a pair (classic API)', moves: 'place' },
+  classicCancelOrder: { method: 'DELETE', path: '/api/v1/orders/{orderId}', permission: 'Spot', pool: 'spot', weight: 3, params: C.ClassicOrderIdPath, response: C.ClassicCancelResult, envelope: 'standard', summary: 'Cancel an order (classic API)' },
+  classicCancelByClientOid: { method: 'DELETE', path: '/api/v1/order/client-order/{clientOid}', permission: 'Spot', pool: 'spot', weight: 3, params: C.ClassicClientOidPath, response: C.ClassicCancelByClientOidResult, envelope: 'standard', summary: 'Cancel an order by clientOid (classic API)' },
+  classicCancelAll: { method: 'DELETE', path: '/api/v1/orders', permission: 'Spot', pool: 'spot', weight: 20, params: C.ClassicCancelAllQuery, response: C.ClassicCancelResult, envelope: 'standard', summary: 'Cancel all orders, of a pair or of every pair (classic API)', moves: 'cancelAll' },
+  classicOrders: { method: 'GET', path: '/api/v1/orders', permission: 'General', pool: 'spot', weight: 2, params: C.ClassicOrdersQuery, response: C.ClassicOrdersPage, envelope: 'standard', summary: 'Orders, active or done, paged (classic API)' },
+  classicRecentOrders: { method: 'GET', path: '/api/v1/limit/orders', permission: 'General', pool: 'spot', weight: 3, params: S.NoParams, response: C.ClassicOrderList, envelope: 'standard', summary: 'Orders of the last 24 h (classic API)' },
+  classicOrder: { method: 'GET', path: '/api/v1/orders/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: C.ClassicOrderIdPath, response: C.ClassicOrder, envelope: 'standard', summary: 'One order (classic API)' },
+  classicOrderByClientOid: { method: 'GET', path: '/api/v1/order/client-order/{clientOid}', permission: 'General', pool: 'spot', weight: 3, params: C.ClassicClientOidPath, response: C.ClassicOrder, envelope: 'standard', summary: 'One active order by clientOid (classic API)' },
+  classicFills: { method: 'GET', path: '/api/v1/fills', permission: 'General', pool: 'spot', weight: 10, params: C.ClassicFillsQuery, response: C.ClassicFillsPage, envelope: 'standard', summary: 'Fills, paged (classic API)' },
+  classicRecentFills: { method: 'GET', path: '/api/v1/limit/fills', permission: 'General', pool: 'spot', weight: 20, params: S.NoParams, response: C.ClassicFillList, envelope: 'standard', summary: 'Fills of the last 24 h (classic API)' },
 });
 
 /** Name of an endpoint of the table. */
@@ -186,15 +213,13 @@ export function pathParamNames(template: string): string[] {
 
 /**
  * Path segments that KuCoin uses right after a templated prefix of the table (key: the prefix) for
- * endpoints the sandbox does not implement (HF order sync, batch, partial cancel, modify, dead-man
- * switch). A path parameter never takes one of these values, nor a literal segment that another
- * row has at the same place after the same prefix (`done`, `active`, `client-order`, `test` …):
- * such a path names an endpoint, not an id, so it answers 404000 ("not found") instead of being
- * read as, say, order id "done".
+ * endpoints the sandbox does not implement. A path parameter never takes one of these values, nor a
+ * literal segment that another row has at the same place after the same prefix (`done`, `active`,
+ * `client-order`, `test`, `sync`, `multi`, `cancel`, `cancelAll`, `alter`, `dead-cancel-all` …): such a
+ * path names an endpoint, not an id, so it answers 404000 ("not found") instead of being read as, say,
+ * order id "done". Empty today: every KuCoin sub-resource of the HF orders is a row of the table.
  */
-export const KUCOIN_RESERVED_SEGMENTS: Readonly<Record<string, readonly string[]>> = {
-  '/api/v1/hf/orders': ['sync', 'multi', 'cancel', 'cancelAll', 'alter', 'dead-cancel-all'],
-};
+export const KUCOIN_RESERVED_SEGMENTS: Readonly<Record<string, readonly string[]>> = {};
 
 interface Compiled {
   name: EndpointName;

@@ -27,10 +27,14 @@ import {
   MAX_LOTS,
   RATE_SCALE,
   SELL,
+  STP_NAMES,
+  TIF_GTT,
+  TIF_NAMES,
   ZERO,
   orderIdString,
   perr,
   pow10,
+  seqOfOrderId,
 } from './base';
 import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } from './book';
 import { FS_MARKET, FS_SIDE } from './fillstore';
@@ -255,7 +259,7 @@ export class Exchange {
    */
   placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
     const now = this.st.now();
-    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
+    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq || now >= this.st.deadCancelAt) this.book.expire(now);
     const p = this.parser.limitTicks(uid, symbol, side, ticks, lots, opts);
     this.st.tNow = now;
     if (this.stops.live === 0) return this.matcher.submit(p);
@@ -304,12 +308,197 @@ export class Exchange {
    * Returns false (and changes nothing) when it is not an active order of `uid`. */
   cancelSeq(uid: string, seq: number): boolean {
     const now = this.st.now();
-    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
+    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq || now >= this.st.deadCancelAt) this.book.expire(now);
     const o = this.st.liveOf(seq);
     if (o < 0 || this.st.usOf(o).user.uid !== uid) return false;
     this.st.tNow = now;
     this.book.cancelResting(o);
     return true;
+  }
+
+  /**
+   * Modify an active limit order (POST /api/v1/hf/orders/alter, KuCoin "Modify Order"): as KuCoin does it,
+   * the order is cancelled and a NEW order (a new id, at the back of its price level's queue) is placed on the
+   * same symbol with the same side, timeInForce (a GTT order counts its cancelAfter from the new order's
+   * creation), postOnly, hidden, iceberg, stp, clientOid, remark and tags, at `newPrice` (default: the old
+   * price) for `newSize` − dealSize (default: the old order's remaining size). When `newSize` is not above the
+   * dealt size the order is only cancelled and `newOrderId` is null. The new order takes the user's current
+   * fee rates and matches like any placement.
+   *
+   * Atomic: the new order is checked (increments, min/max, balance with the old order's hold counted as
+   * free) before anything changes; on error nothing changes. So holds stay exact: the old order's hold is
+   * released and the new order holds what a fresh placement of it holds.
+   * @param ref the order: `orderId`, or else `clientOid` (one of them is required).
+   * @returns `{newOrderId, clientOid}` (clientOid '' when the order has none).
+   * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists" (unknown, another user's or
+   *   symbol's, no longer readable), "order is not active" (done), a rule violation of the new order naming the
+   *   field (newPrice / newSize rules are the placement's: `price …`, `size …`); 200004 when even with the old
+   *   hold released the balance does not cover the new order.
+   */
+  alterOrder(uid: string, symbol: string, ref: { orderId?: string; clientOid?: string }, change: { newPrice?: string; newSize?: string }): { newOrderId: string | null; clientOid: string } {
+    const now = this.st.now();
+    this.book.expire(now);
+    const sym = this.st.sym(symbol);
+    const win = this.st.winStart(now);
+    let seq: number;
+    if (ref.orderId !== undefined) seq = this.st.findSeq(uid, symbol, ref.orderId, win);
+    else if (ref.clientOid !== undefined) {
+      seq = this.st.users[uid]?.byClientOid.get(ref.clientOid) ?? -1;
+      if (!this.st.owns(uid, symbol, seq, win)) seq = -1;
+    } else throw perr('orderId or clientOid is required');
+    if (seq < 0) throw perr('order not exists');
+    const o = this.st.liveOf(seq);
+    if (o < 0) throw perr('order is not active');
+    const old = this.st.liveState(o);
+    let lots = old.remain;
+    if (change.newSize !== undefined) {
+      let u: bigint;
+      try {
+        u = toUnits(change.newSize, LEDGER_SCALE);
+      } catch {
+        throw perr('newSize must be a decimal with at most 18 fraction digits');
+      }
+      if (u <= 0n) throw perr('newSize must be positive');
+      if (u % sym.lotUnits !== 0n) throw perr(`newSize must be a multiple of baseIncrement ${sym.rules.baseIncrement}`);
+      const total = u / sym.lotUnits;
+      lots = total > BigInt(old.deal) ? Number(total - BigInt(old.deal)) : 0;
+    }
+    if (lots === 0) {
+      this.st.tNow = now;
+      this.book.cancelResting(o);
+      return { newOrderId: null, clientOid: old.clientOid };
+    }
+    const req: PlaceOrderRequest = {
+      symbol,
+      side: old.side === BUY ? 'buy' : 'sell',
+      type: 'limit',
+      price: change.newPrice ?? sym.priceStr(old.ticks),
+      size: sym.sizeStr(lots),
+      timeInForce: TIF_NAMES[old.tif],
+      ...(old.tif === TIF_GTT ? { cancelAfter: old.cancelAfter } : {}),
+      ...(old.postOnly ? { postOnly: true } : {}),
+      ...(old.hidden ? { hidden: true } : {}),
+      ...(old.iceberg ? { iceberg: true, visibleSize: sym.sizeStr(Math.min(old.visible, lots)) } : {}),
+      ...(old.stp !== 0 ? { stp: STP_NAMES[old.stp] as PlaceOrderRequest['stp'] } : {}),
+      ...(old.remark !== '' ? { remark: old.remark } : {}),
+      ...(old.tags !== '' ? { tags: old.tags } : {}),
+    };
+    // check the new order as if the old one's hold were free (its clientOid is still taken: left out here)
+    const acc = this.st.accOf(o);
+    const held = this.ledger.holdBig(o);
+    acc.addHoldsBig(-held);
+    try {
+      this.parser.parseOrder(uid, req, false);
+    } finally {
+      acc.addHoldsBig(held);
+    }
+    this.st.tNow = now;
+    this.book.cancelResting(o);
+    if (old.clientOid !== '') req.clientOid = old.clientOid;
+    const p = this.parser.parseOrder(uid, req, true);
+    this.st.tNow = now;
+    const newSeq = this.matcher.submit(p);
+    return { newOrderId: orderIdString(newSeq), clientOid: old.clientOid };
+  }
+
+  /**
+   * Cancel part of an active order (DELETE /api/v1/hf/orders/cancel/{orderId}?symbol=&cancelSize=, KuCoin
+   * "Cancel Partial Order"): its remaining size decreases by `cancelSize` (cancelledSize grows, the hold is
+   * recomputed from the new remaining size) and it keeps its place in the queue; a `cancelSize` of at least
+   * the remaining size cancels the order.
+   * @returns `{orderId, cancelSize}`: the size actually cancelled (at most the remaining size).
+   * @throws ExchangeError 900001 unknown symbol; 400100 "order not exists", "order is not active",
+   *   `cancelSize …` (not a positive multiple of baseIncrement).
+   */
+  cancelPartial(uid: string, symbol: string, orderId: string, cancelSize: string): { orderId: string; cancelSize: string } {
+    const now = this.st.now();
+    this.book.expire(now);
+    const sym = this.st.sym(symbol);
+    let u: bigint;
+    try {
+      u = toUnits(cancelSize, LEDGER_SCALE);
+    } catch {
+      throw perr('cancelSize must be a decimal with at most 18 fraction digits');
+    }
+    if (u <= 0n) throw perr('cancelSize must be positive');
+    if (u % sym.lotUnits !== 0n) throw perr(`cancelSize must be a multiple of baseIncrement ${sym.rules.baseIncrement}`);
+    const seq = this.st.findSeq(uid, symbol, orderId, this.st.winStart(now));
+    if (seq < 0) throw perr('order not exists');
+    const o = this.st.liveOf(seq);
+    if (o < 0) throw perr('order is not active');
+    const remain = this.rows.remainLots(o);
+    const want = u / sym.lotUnits;
+    const d = want >= BigInt(remain) ? remain : Number(want);
+    this.st.tNow = now;
+    this.book.reduceResting(o, this.st.levelOf(o) as Level, d);
+    return { orderId, cancelSize: sym.sizeStr(d) };
+  }
+
+  /**
+   * Set, renew or unset a user's dead-man's switch (POST /api/v1/hf/orders/dead-cancel-all, KuCoin "Set
+   * DCP"): `timeout` seconds (5..86400) from now every active order of the user on `symbols` (at most 50;
+   * empty = every symbol) is cancelled, unless the switch is set again (which replaces it) or unset
+   * (`timeout` −1) before; it fires once, stamped with its trigger time, on the engine's clock (docs/engine.md).
+   * @returns `{currentTime, triggerTime}` in SECONDS (KuCoin's units); when unset, triggerTime is 0.
+   * @throws ExchangeError 400100 on a timeout outside −1 / 5..86400 or more than 50 symbols; 900001 on an
+   *   unknown symbol.
+   */
+  setDeadCancel(uid: string, timeout: number, symbols: readonly string[]): { currentTime: number; triggerTime: number } {
+    const now = this.st.now();
+    this.book.expire(now);
+    if (!Number.isInteger(timeout) || (timeout !== -1 && (timeout < 5 || timeout > 86_400))) throw perr('timeout must be -1 (unset) or 5..86400 seconds');
+    if (symbols.length > 50) throw perr('symbols: at most 50 trading pairs');
+    for (const s of symbols) this.st.sym(s);
+    const u = this.st.user(uid);
+    const currentTime = Math.floor(now / 1000);
+    if (timeout === -1) {
+      this.st.deadCancels.delete(u);
+      this.st.nextDeadCancel();
+      return { currentTime, triggerTime: 0 };
+    }
+    const triggerAt = now + timeout * 1000;
+    this.st.deadCancels.set(u, { timeout, symbols: [...new Set(symbols)], triggerAt });
+    this.st.nextDeadCancel();
+    return { currentTime, triggerTime: Math.floor(triggerAt / 1000) };
+  }
+
+  /**
+   * A user's dead-man's switch as GET /api/v1/hf/orders/dead-cancel-all/query answers it: `{timeout (s),
+   * symbols (comma-separated, '' = all), currentTime, triggerTime (s)}`, or null when none is set (never set,
+   * unset, or fired).
+   */
+  deadCancelOf(uid: string): { timeout: number; symbols: string; currentTime: number; triggerTime: number } | null {
+    const now = this.st.now();
+    this.book.expire(now);
+    const u = this.st.users[uid];
+    const dc = u === undefined ? undefined : this.st.deadCancels.get(u);
+    if (dc === undefined) return null;
+    return { timeout: dc.timeout, symbols: dc.symbols.join(','), currentTime: Math.floor(now / 1000), triggerTime: Math.floor(dc.triggerAt / 1000) };
+  }
+
+  /**
+   * The symbol of an order of `uid` that the user can still read (live, or done within the 3 × 24 h window),
+   * or null: for the endpoints that name an order without its symbol (the classic order API).
+   */
+  orderSymbol(uid: string, orderId: string): string | null {
+    const now = this.st.now();
+    this.book.expire(now);
+    return this.st.symbolOfSeq(uid, seqOfOrderId(orderId), this.st.winStart(now))?.rules.symbol ?? null;
+  }
+
+  /** Like {@link orderSymbol}, for the user's most recent order with `clientOid`. */
+  orderSymbolByClientOid(uid: string, clientOid: string): string | null {
+    const now = this.st.now();
+    this.book.expire(now);
+    const seq = this.st.users[uid]?.byClientOid.get(clientOid) ?? -1;
+    return this.st.symbolOfSeq(uid, seq, this.st.winStart(now))?.rules.symbol ?? null;
+  }
+
+  /** True when `orderId` is an ACTIVE order of `uid` (any symbol). */
+  isActiveOrder(uid: string, orderId: string): boolean {
+    this.book.expire(this.st.now());
+    const o = this.st.liveOf(seqOfOrderId(orderId));
+    return o >= 0 && this.st.usOf(o).user.uid === uid;
   }
 
   /** Cancel an active order by clientOid (DELETE /api/v1/hf/orders/client-order/{clientOid}).
@@ -386,8 +575,9 @@ export class Exchange {
    * AFTER the done order of that sequence number in this order (the sequence is the counter part of an order id;
    * pass the last item's to get the next page).
    * None for a user that keeps no history.
-   * @throws ExchangeError 900001 unknown symbol; 400100 "lastId: …" when lastId is not a done order of this user
-   *   and symbol still readable (within the window).
+   * A `lastId` that is no done order of this user and symbol still readable (within the window) gives an empty
+   * page (KuCoin answers an unknown lastId so).
+   * @throws ExchangeError 900001 unknown symbol.
    */
   doneOrders(
     uid: string,
@@ -397,9 +587,9 @@ export class Exchange {
     const now = this.st.now();
     this.book.expire(now);
     this.st.sym(symbol);
-    if (q.lastId !== undefined && (!this.st.owns(uid, symbol, q.lastId, this.st.winStart(now)) || this.st.liveOf(q.lastId) >= 0)) {
-      throw perr(`lastId: ${q.lastId} is not a done order of this user and symbol within the 3 × 24 h window`);
-    }
+    // a lastId that is no done order of this list (unknown, live, another user's or symbol's, gone): an empty
+    // page, as KuCoin answers it
+    if (q.lastId !== undefined && (!this.st.owns(uid, symbol, q.lastId, this.st.winStart(now)) || this.st.liveOf(q.lastId) >= 0)) return [];
     const u = this.st.users[uid];
     if (!u) return [];
     if (!u.keepHistory) return [];

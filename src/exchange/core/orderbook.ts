@@ -6,8 +6,8 @@
  * next to its canonical version {@link OrderBook.cancelCanonical} (docs/engine.md, "Fast paths").
  */
 import { TIF_GTT, ZERO } from './base';
-import type { Level } from './book';
-import type { Acc, UserSym } from './accounts';
+import type { Level, Sym } from './book';
+import type { Acc, User, UserSym } from './accounts';
 import type { EventPublisher } from './events';
 import type { Ledger } from './ledger';
 import {
@@ -37,7 +37,7 @@ import {
   type OrderExt,
   type OrderRows,
 } from './rows';
-import type { CoreState } from './state';
+import type { CoreState, DeadCancel } from './state';
 
 /** Book queues, active lists, rest / cancel / finish, GTT expiry. */
 export class OrderBook {
@@ -289,19 +289,51 @@ export class OrderBook {
   }
 
   /**
-   * Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time; first a
-   * release pass when one is due (CoreState.releaseHistory). Every command and query starts here.
+   * Cancel GTT orders with expireAt ≤ now, in (expireAt, seq) order, stamped with their expiry time, and fire
+   * the dead-man's switches (CoreState.deadCancels) with triggerAt ≤ now, stamped with their trigger time; both
+   * in time order (a GTT expiry before a switch at the same time). First a release pass when one is due
+   * (CoreState.releaseHistory). Every command and query starts here.
    */
   expire(now: number): void {
     if (now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq) this.st.releaseHistory(now);
     const h = this.st.gtt;
-    for (let e = h.peek(); e !== undefined && e.expireAt <= now; e = h.peek()) {
-      h.pop();
-      const o = this.st.liveOf(e.seq);
-      if (o >= 0) {
-        this.st.tNow = e.expireAt;
-        this.cancelResting(o);
+    for (;;) {
+      const e = h.peek();
+      const g = e !== undefined && e.expireAt <= now ? e.expireAt : Infinity;
+      const d = this.st.deadCancelAt <= now ? this.st.deadCancelAt : Infinity;
+      if (g === Infinity && d === Infinity) return;
+      if (g <= d) {
+        h.pop();
+        const o = this.st.liveOf((e as { seq: number }).seq);
+        if (o >= 0) {
+          this.st.tNow = g;
+          this.cancelResting(o);
+        }
+      } else {
+        this.fireDeadCancels(d);
       }
     }
+  }
+
+  /**
+   * Fire the dead-man's switches due at `t` (users in creation order): each cancels its user's active orders
+   * on its symbols (every symbol when it names none), stamped `t`, and is gone afterwards (set it again to
+   * re-arm it, as KuCoin's docs describe renewal).
+   */
+  private fireDeadCancels(t: number): void {
+    const due: [User, DeadCancel][] = [];
+    for (const [u, dc] of this.st.deadCancels) if (dc.triggerAt === t) due.push([u, dc]);
+    due.sort((a, b) => a[0].idx - b[0].idx);
+    this.st.tNow = t;
+    for (const [u, dc] of due) {
+      this.st.deadCancels.delete(u);
+      const syms = dc.symbols.length === 0 ? this.st.symList : dc.symbols.map((n) => this.st.syms.get(n)).filter((s): s is Sym => s !== undefined);
+      for (const s of syms) {
+        const us = u.perSym.get(s);
+        if (us === undefined) continue;
+        for (const o of this.st.activeSlots(us)) this.cancelResting(o);
+      }
+    }
+    this.st.nextDeadCancel();
   }
 }

@@ -12,8 +12,8 @@
  * Records are plain objects of strings, numbers (non-finite ones included: the encoder must carry them),
  * BigInts as decimal strings, and typed arrays (Float64Array / Int32Array blocks of up to 4,096 records:
  * 128–416 KiB) that the encoder writes as bytes. Order: core, sym…, users…, us…, live…, book…, wholds,
- * archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…, stops (only once a stop or OCO order was
- * placed: stops.ts), end. */
+ * dcp (only when a dead-man's switch is set), archive, achunk…, abig…, aext…, awide…, akept…, fills, fchunk…, fbig…,
+ * stops (only once a stop or OCO order was placed: stops.ts), end. */
 import { LEDGER_SCALE, RateTable, TIF_GTT, pow10 } from './base';
 import { Sym, TAPE_MAX, TAPE_STRIDE, type Level } from './book';
 import type { ArchiveData, ArchivedExt, ChunkData, KeptRecord, WideRecord } from './archive';
@@ -119,6 +119,8 @@ export type SnapshotRecord =
   | { t: 'book'; s: number; side: number; levels: [number, number[]][] }
   /** withdrawal holds: id, user index, currency, amount */
   | { t: 'wholds'; list: [string, number, string, string][] }
+  /** dead-man's switches (CoreState.deadCancels): user index, timeout (s), symbols, triggerAt (ms); only when some is set */
+  | { t: 'dcp'; list: [number, number, string[], number][] }
   | { t: 'archive'; count: number; sealedUpTo: number; retained: number[]; lastDone: Float64Array; keptDue: number; outside: number[] }
   | ({ t: 'achunk' } & ChunkData)
   | { t: 'abig'; list: [number, string[]][] }
@@ -247,6 +249,8 @@ export class SnapshotCodec {
       }
     }
     yield { t: 'wholds', list: [...this.st.wholds].map(([id, h]) => [id, h.user.idx, h.cur, h.amount.toString()]) };
+    // only when a switch is set: a snapshot without one reads the same in an engine that predates them
+    if (this.st.deadCancels.size > 0) yield { t: 'dcp', list: [...this.st.deadCancels].map(([u, d]) => [u.idx, d.timeout, [...d.symbols], d.triggerAt]) };
     const a: ArchiveData = this.st.archive.exportData();
     yield { t: 'archive', count: a.count, sealedUpTo: a.sealedUpTo, retained: a.retained, lastDone: a.lastDone.subarray(0, this.st.usList.length), keptDue: a.keptDue, outside: a.outside };
     for (const ch of a.chunks) yield { t: 'achunk', ...ch };
@@ -301,8 +305,8 @@ export class SnapshotCodec {
    * @throws Error ("snapshot: …") on a record out of place, a value that does not fit, or a failed invariant.
    */
   importRecords(records: Iterable<SnapshotRecord>): void {
-    const ORDER = ['core', 'sym', 'users', 'us', 'live', 'book', 'wholds', 'archive', 'achunk', 'abig', 'aext', 'awide', 'akept', 'fills', 'fchunk', 'fbig', 'stops', 'end'];
-    const ONCE = new Set(['core', 'wholds', 'archive', 'fills', 'stops', 'end']);
+    const ORDER = ['core', 'sym', 'users', 'us', 'live', 'book', 'wholds', 'dcp', 'archive', 'achunk', 'abig', 'aext', 'awide', 'akept', 'fills', 'fchunk', 'fbig', 'stops', 'end'];
+    const ONCE = new Set(['core', 'wholds', 'dcp', 'archive', 'fills', 'stops', 'end']);
     let at = -1;
     const slotOf = new Map<number, number>();
     const queued = new Set<number>();
@@ -428,6 +432,13 @@ export class SnapshotCodec {
             const w = u.wallets.get(cur) ?? fail(`withdrawal hold ${id} of a currency the user has no wallet of`);
             this.st.wholds.set(id, { acc: w.main, user: u, amount: big(amount), cur });
           }
+          break;
+        case 'dcp':
+          for (const [ui, timeout, symbols, triggerAt] of r.list) {
+            for (const n of symbols) if (!this.st.syms.has(n)) fail(`dead-man's switch of user ${ui} names unknown symbol ${n}`);
+            this.st.deadCancels.set(userAt(ui), { timeout, symbols: [...symbols], triggerAt });
+          }
+          this.st.nextDeadCancel();
           break;
         case 'archive':
           arch = { count: r.count, sealedUpTo: r.sealedUpTo, chunks: [], retained: r.retained, lastDone: r.lastDone, big: [], ext: [], wide: [], outside: r.outside, kept: [], keptDue: r.keptDue };

@@ -51,6 +51,20 @@ export interface CoreOptions {
   release?: boolean;
 }
 
+/**
+ * A user's dead-man's switch (KuCoin "Set DCP", POST /api/v1/hf/orders/dead-cancel-all): at `triggerAt`
+ * (ms) every active order of the user on `symbols` (empty: every symbol) is cancelled, unless the switch
+ * was set again or unset before.
+ */
+export interface DeadCancel {
+  /** the timeout it was set with, seconds (5..86400) */
+  timeout: number;
+  /** symbols it covers, in the order given; empty = all */
+  symbols: string[];
+  /** clock time (ms) at which it fires */
+  triggerAt: number;
+}
+
 /** Clock time (ms) between two release passes at most (one also runs every CHUNK orders). */
 export const RELEASE_EVERY_MS = 10 * 60 * 1000;
 
@@ -98,6 +112,10 @@ export class CoreState {
   relSeq = 0;
   /** uids whose order and balance events are on (User.watched; kept for users not created yet) */
   readonly watchedUids = new Set<string>();
+  /** dead-man's switches (Exchange.setDeadCancel), by user; fired by OrderBook.expire */
+  readonly deadCancels = new Map<User, DeadCancel>();
+  /** the earliest triggerAt of {@link deadCancels} (Infinity: none), so that expire() tests one number */
+  deadCancelAt = Infinity;
 
   /** Disable the Number fast path (tests run the model on both paths). */
   readonly bigOnly: boolean;
@@ -227,6 +245,27 @@ export class CoreState {
     if (!this.archive.hasDone(seq) || this.archive.lastUpdatedAt(seq) < winStart) return false;
     const us = this.usList[this.archive.usIdx(seq)];
     return us.user.keepHistory && us.user.uid === uid && us.sym.rules.symbol === symbol;
+  }
+
+  /**
+   * The symbol of order `seq` when `uid` can still see it (live, or done and readable: see {@link owns}),
+   * else null. For the endpoints that name an order without its symbol (the classic order API).
+   */
+  symbolOfSeq(uid: string, seq: number, winStart: number): Sym | null {
+    if (!(seq >= 1 && seq <= this.orderSeq)) return null;
+    const o = this.liveOf(seq);
+    let sym: Sym;
+    if (o >= 0) sym = this.usOf(o).sym;
+    else if (this.archive.hasDone(seq)) sym = this.usList[this.archive.usIdx(seq)].sym;
+    else return null;
+    return this.owns(uid, sym.rules.symbol, seq, winStart) ? sym : null;
+  }
+
+  /** Recompute {@link deadCancelAt} after {@link deadCancels} changed. */
+  nextDeadCancel(): void {
+    let t = Infinity;
+    for (const d of this.deadCancels.values()) if (d.triggerAt < t) t = d.triggerAt;
+    this.deadCancelAt = t;
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */

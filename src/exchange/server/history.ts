@@ -5,6 +5,7 @@
  */
 import type { ParsedParamsOf, WireResponseOf } from '../../api/endpoints';
 import type { LedgerRecord } from './ledger';
+import { withTax } from './orders/common';
 import { SandboxError, type SandboxState } from './state';
 
 /** Filters shared by both ledger queries. */
@@ -81,7 +82,8 @@ export function hfLedgerList(state: SandboxState, uid: string, q: ParsedParamsOf
  * filtered by side/type and [startAt, endAt] (ms, within the last 3 × 24 h), after `lastId`, at most
  * `limit` (default 20), as the core pages them (`Exchange.doneOrders`). `lastId` of the answer = the
  * order sequence number of the last item (the counter part of its id), to pass back for the next
- * page; 0 when the page is empty. A `lastId` that is no done order of this list → 400100 naming it.
+ * page; 0 when the page is empty. A `lastId` that is no done order of this list gives an empty page, as
+ * KuCoin answers it (`lastId` 0). Every order carries `tax` "0" (the sandbox charges no tax).
  */
 export function doneOrdersPage(state: SandboxState, uid: string, q: ParsedParamsOf<'doneOrders'>): WireResponseOf<'doneOrders'> {
   const items = state.exchange.doneOrders(uid, q.symbol, {
@@ -92,7 +94,7 @@ export function doneOrdersPage(state: SandboxState, uid: string, q: ParsedParams
     ...(q.lastId !== undefined ? { lastId: safeLastId(q.lastId) } : {}),
     limit: q.limit ?? 20,
   });
-  return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items };
+  return { lastId: items.length ? orderSeqOf(items[items.length - 1].id) : 0, items: items.map(withTax) };
 }
 
 /** A lastId (exact digit string) as an order sequence number. @throws SandboxError 400100 beyond 2^53. */

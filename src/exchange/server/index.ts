@@ -210,6 +210,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
     const settle = (): void => {
       try {
+        // time-driven engine work (GTT expiries, dead-man's switches) also happens while nobody sends a
+        // request, so that its WebSocket events go out on time
+        state.syncClock();
         state.settleDue();
       } catch (e) {
         log(`sandbox: settlement error: ${(e as Error).message}`);

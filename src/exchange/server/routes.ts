@@ -15,6 +15,9 @@ import { sampleDepositAddress } from './depositAddresses';
 import type { Feed } from './feed';
 import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
 import { ADVANCED_HANDLERS } from './orders/advancedRoutes';
+import { CLASSIC_ORDER_HANDLERS } from './orders/classic';
+import { checkCanCancel, checkCanPlace, requireSymbol, uidOf, withTax } from './orders/common';
+import { HF_ORDER_HANDLERS } from './orders/hf';
 import { randomHex, SandboxError, SandboxState, UserRecord, WithdrawalRecord, type DepositAddressRecord } from './state';
 import { normalizeMarket, resolveChain, type SymbolInfo } from './world';
 
@@ -37,8 +40,7 @@ export type Handler<N extends EndpointName> = (ctx: RouteContext<N>) => WireResp
 /** One handler per row of the endpoint table, each typed by its own row. */
 export type Handlers = { [N in EndpointName]: Handler<N> };
 
-/** Code answered when the service status forbids an operation (sandbox choice, documented in docs/sandbox.md). */
-export const E_SERVICE_STATUS = '400350';
+export { E_SERVICE_STATUS } from './orders/common';
 
 /**
  * Code and message of POST /api/v1/deposit-addresses when the user already has an address for that
@@ -50,15 +52,6 @@ export const E_DEPOSIT_ADDRESS_EXISTS = '260000';
 export const DEPOSIT_ADDRESS_EXISTS_MSG = 'Deposit address already exists.';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-function requireSymbol(state: SandboxState, symbol: string): void {
-  if (!state.world.symbolMap.has(symbol)) throw new SandboxError('900001', 'symbol not exists!');
-}
-
-function uidOf(ctx: RouteContext): string {
-  if (!ctx.user) throw new SandboxError('400001', 'Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE', 401);
-  return ctx.user.uid;
-}
 
 /**
  * The uid of a signed read of one symbol's orders or fills: checks the credentials (400001) and
@@ -89,17 +82,6 @@ function createDepositAddress(ctx: RouteContext<'depositAddress' | 'depositAddre
 function requireFeed(feed: Feed | undefined): Feed {
   if (!feed) throw new SandboxError('404000', 'this sandbox runs without its WebSocket feed', 404);
   return feed;
-}
-
-function checkCanPlace(state: SandboxState): void {
-  const s = state.status;
-  if (s.status === 'cancelonly') throw new SandboxError(E_SERVICE_STATUS, `The service is in cancel-only mode: orders can be cancelled but not placed${s.msg ? ` (${s.msg})` : ''}`);
-  if (s.status === 'close') throw new SandboxError(E_SERVICE_STATUS, `The service is closed: trading is stopped${s.msg ? ` (${s.msg})` : ''}`);
-}
-
-function checkCanCancel(state: SandboxState): void {
-  const s = state.status;
-  if (s.status === 'close') throw new SandboxError(E_SERVICE_STATUS, `The service is closed: trading is stopped${s.msg ? ` (${s.msg})` : ''}`);
 }
 
 /** A well-formed random deposit address for the chain (generated before exec: journaled with the command). */
@@ -348,11 +330,11 @@ export const HANDLERS: Handlers = {
   order: (ctx) => {
     const uid = userSymbolRead(ctx, ctx.params.symbol);
     // The engine applies the spec's 3 × 24 h window to done orders (400100 "order not exists").
-    return ctx.state.exchange.getOrder(uid, ctx.params.symbol, ctx.params.orderId);
+    return withTax(ctx.state.exchange.getOrder(uid, ctx.params.symbol, ctx.params.orderId));
   },
   activeOrders: (ctx) => {
     const uid = userSymbolRead(ctx, ctx.params.symbol);
-    return ctx.state.exchange.activeOrders(uid, ctx.params.symbol);
+    return ctx.state.exchange.activeOrders(uid, ctx.params.symbol).map(withTax);
   },
   baseFee: (ctx) => {
     const uid = uidOf(ctx);
@@ -547,7 +529,7 @@ export const HANDLERS: Handlers = {
   },
   orderByClientOid: (ctx) => {
     const uid = userSymbolRead(ctx, ctx.params.symbol);
-    return ctx.state.exchange.getOrderByClientOid(uid, ctx.params.symbol, ctx.params.clientOid);
+    return withTax(ctx.state.exchange.getOrderByClientOid(uid, ctx.params.symbol, ctx.params.clientOid));
   },
   cancelOrderByClientOid: (ctx) => {
     const uid = uidOf(ctx);
@@ -644,6 +626,10 @@ export const HANDLERS: Handlers = {
     return hfLedgerList(ctx.state, uid, ctx.params);
   },
   ...ADVANCED_HANDLERS,
+
+  // --- HF order variants and the classic order API (orders/hf.ts, orders/classic.ts) ---
+  ...HF_ORDER_HANDLERS,
+  ...CLASSIC_ORDER_HANDLERS,
 };
 
 /**

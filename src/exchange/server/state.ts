@@ -49,6 +49,7 @@ import { EventHub, type EventSource } from './eventHub';
 import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
 import { MarketTape } from './marketTape';
 import { applyAdvanced, isAdvancedCommand, type AdvancedCommand, type AdvancedResults } from './orders/advancedCommands';
+import { applyOrderCommand, type OrderCommand, type OrderCommandResults } from './orders/commands';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -181,6 +182,11 @@ export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
  * - `withdrawal.cancel` {uid, withdrawalId} → WithdrawalRecord: the user cancels a PROCESSING
  *   withdrawal (DELETE /api/v1/withdrawals/{withdrawalId}); the hold is released, status FAILURE.
  * - `order.cancelByClientOid` {uid, symbol, clientOid} → {clientOid}.
+ * - `order.alter` {uid, symbol, orderId | clientOid, newPrice?, newSize?} → {newOrderId, clientOid} (Exchange.alterOrder).
+ * - `order.cancelPartial` {uid, symbol, orderId, cancelSize} → {orderId, cancelSize} (Exchange.cancelPartial).
+ * - `order.cancelAllSymbols` {uid} → {succeedSymbols, failedSymbols, cancelledOrderIds}: every active order of
+ *   every symbol (orders/hf.ts, orders/classic.ts).
+ * - `order.deadCancel` {uid, timeout, symbols} → {currentTime, triggerTime} (Exchange.setDeadCancel).
  * - `depositAddress.create` {uid, currency, chainId, to, address, memo} → DepositAddressRecord.
  * - `status.set` {status, msg}.
  * - `whitelist.set` {uid, enabled, favorites}.
@@ -216,6 +222,7 @@ export type Command =
   | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
   | { op: 'order.cancelAll'; t: number; args: { uid: string; symbol: string } }
   | { op: 'order.cancelByClientOid'; t: number; args: { uid: string; symbol: string; clientOid: string } }
+  | (OrderCommand & { t: number })
   | {
       op: 'withdrawal.create';
       t: number;
@@ -246,7 +253,7 @@ export type CommandOp = Command['op'];
 export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
 
 /** What {@link SandboxState.exec} returns for each op (the op list in {@link Command}'s docstring). */
-export interface CommandResults extends AdvancedResults {
+export interface CommandResults extends AdvancedResults, OrderCommandResults {
   'world.seed': { orders: number };
   'user.create': UserRecord;
   'fees.set': null;
@@ -695,6 +702,12 @@ export class SandboxState {
       case 'order.cancelByClientOid':
         this.requireUser(cmd.args.uid);
         return this.exchange.cancelOrderByClientOid(cmd.args.uid, cmd.args.symbol, cmd.args.clientOid);
+      case 'order.alter':
+      case 'order.cancelPartial':
+      case 'order.cancelAllSymbols':
+      case 'order.deadCancel':
+        this.requireUser(cmd.args.uid);
+        return applyOrderCommand(this.exchange, cmd);
       case 'withdrawal.create':
         return this.applyWithdrawalCreate(cmd.args, t);
       case 'withdrawal.settle':

@@ -170,11 +170,21 @@ describe('endpoints table', () => {
     assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/active/symbols')?.name, 'activeOrderSymbols');
     assert.deepEqual(matchEndpoint('DELETE', '/api/v1/hf/orders/client-order/my-oid')?.pathParams, { clientOid: 'my-oid' });
     // literal siblings (done, active, test, client-order) and KuCoin's own sub-resources are no ids
-    for (const seg of ['done', 'active', 'test', 'client-order', ...KUCOIN_RESERVED_SEGMENTS['/api/v1/hf/orders']]) {
-      assert.equal(matchEndpoint('DELETE', `/api/v1/hf/orders/${seg}`), undefined, `DELETE ${seg}`);
-      if (seg !== 'done' && seg !== 'active') assert.equal(matchEndpoint('GET', `/api/v1/hf/orders/${seg}`), undefined, `GET ${seg}`);
+    for (const seg of ['done', 'active', 'test', 'client-order', 'sync', 'multi', 'cancel', 'cancelAll', 'alter', 'dead-cancel-all', ...(KUCOIN_RESERVED_SEGMENTS['/api/v1/hf/orders'] ?? [])]) {
+      assert.notEqual(matchEndpoint('DELETE', `/api/v1/hf/orders/${seg}`)?.name, 'cancelOrder', `DELETE ${seg}`);
+      assert.notEqual(matchEndpoint('GET', `/api/v1/hf/orders/${seg}`)?.name, 'order', `GET ${seg}`);
     }
-    assert.equal(pathExists('/api/v1/hf/orders/cancelAll'), false);
+    assert.equal(matchEndpoint('DELETE', '/api/v1/hf/orders/sync'), undefined);
+    assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/alter'), undefined);
+    // KuCoin's own sub-resources are endpoints now, never an order id
+    assert.equal(matchEndpoint('DELETE', '/api/v1/hf/orders/cancelAll')?.name, 'hfCancelAllSymbols');
+    assert.equal(matchEndpoint('DELETE', '/api/v1/hf/orders/sync/abc')?.name, 'hfCancelOrderSync');
+    assert.deepEqual(matchEndpoint('DELETE', '/api/v1/hf/orders/sync/client-order/my-oid')?.pathParams, { clientOid: 'my-oid' });
+    assert.equal(matchEndpoint('DELETE', '/api/v1/hf/orders/cancel/abc')?.name, 'hfCancelPartial');
+    assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/dead-cancel-all/query')?.name, 'hfGetDeadCancel');
+    assert.equal(matchEndpoint('DELETE', '/api/v1/orders/multi'), undefined);
+    assert.equal(matchEndpoint('DELETE', '/api/v1/orders/test'), undefined);
+    assert.equal(matchEndpoint('GET', '/api/v1/orders/6717422bd51c29000775ea03')?.name, 'classicOrder');
     assert.equal(pathExists('/api/v1/hf/orders/done'), true);
     // a clientOid is the user's word: only literal siblings (none under client-order/) are excluded
     assert.equal(matchEndpoint('GET', '/api/v1/hf/orders/client-order/sync')?.name, 'orderByClientOid');

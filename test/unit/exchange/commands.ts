@@ -79,6 +79,12 @@ export type EngineCmd =
   | { k: 'cancelSeq'; u: number; pick: number }
   | { k: 'cancelCoid'; u: number; coid: string }
   | { k: 'cancelAll'; u: number }
+  /** Exchange.alterOrder of the `pick`-th order (by id, or by its clientOid when `byCoid`) */
+  | { k: 'alter'; u: number; pick: number; newPrice?: string; newSize?: string; byCoid: boolean }
+  /** Exchange.cancelPartial of the `pick`-th order */
+  | { k: 'partial'; u: number; pick: number; size: string }
+  /** Exchange.setDeadCancel: `timeout` s (−1 unsets), on the symbol or on every symbol */
+  | { k: 'dcp'; u: number; timeout: number; onSymbol: boolean }
   | { k: 'transfer'; u: number; cur: 'USDT' | 'BTC'; toTrade: boolean; amt: string }
   | { k: 'deposit'; u: number; cur: 'USDT' | 'BTC'; amt: string }
   | { k: 'wdHold'; u: number; cur: 'USDT' | 'BTC'; amt: string }
@@ -117,6 +123,14 @@ export const engineCmdArb: fc.Arbitrary<EngineCmd> = fc.oneof(
   { weight: 10, arbitrary: fc.record({ k: fc.constant('cancelSeq' as const), u: userArb, pick: fc.nat() }) },
   { weight: 10, arbitrary: fc.record({ k: fc.constant('cancelCoid' as const), u: userArb, coid: coidArb }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), u: userArb }) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .record({ k: fc.constant('alter' as const), u: userArb, pick: fc.nat(), newPrice: fc.option(priceArb, { nil: undefined }), newSize: fc.option(sizeArb, { nil: undefined }), byCoid: fc.boolean() })
+      .map((c) => (c.newPrice === undefined && c.newSize === undefined ? { ...c, newSize: '1' } : c)),
+  },
+  { weight: 4, arbitrary: fc.record({ k: fc.constant('partial' as const), u: userArb, pick: fc.nat(), size: sizeArb }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('dcp' as const), u: userArb, timeout: fc.constantFrom(-1, 5, 8, 30), onSymbol: fc.boolean() }) },
   {
     weight: 10,
     arbitrary: fc.record({ k: fc.constant('transfer' as const), u: userArb, cur: fc.constantFrom('USDT' as const, 'BTC' as const), toTrade: fc.boolean(), amt: amountArb }),
@@ -217,6 +231,23 @@ export class Driver {
           return { ok: ex.cancelOrderByClientOid(uid, SYM, c.coid) };
         case 'cancelAll':
           return { ok: ex.cancelAll(uid, SYM) };
+        case 'alter': {
+          if (this.ids.length === 0) return { ok: null };
+          const id = this.ids[c.pick % this.ids.length];
+          const change = { ...(c.newPrice !== undefined ? { newPrice: c.newPrice } : {}), ...(c.newSize !== undefined ? { newSize: c.newSize } : {}) };
+          let ref: { orderId?: string; clientOid?: string } = { orderId: id };
+          if (c.byCoid) {
+            const coid = ex.getOrder(uid, SYM, id).clientOid;
+            if (coid) ref = { clientOid: coid };
+          }
+          const r = ex.alterOrder(uid, SYM, ref, change);
+          if (r.newOrderId !== null) this.ids.push(r.newOrderId);
+          return { ok: r };
+        }
+        case 'partial':
+          return this.ids.length === 0 ? { ok: null } : { ok: ex.cancelPartial(uid, SYM, this.ids[c.pick % this.ids.length], c.size) };
+        case 'dcp':
+          return { ok: ex.setDeadCancel(uid, c.timeout, c.onSymbol ? [SYM] : []) };
         case 'transfer': {
           const [from, to] = c.toTrade ? (['main', 'trade'] as const) : (['trade', 'main'] as const);
           ex.transfer(uid, c.cur, from, to, c.amt);
@@ -302,7 +333,7 @@ export class Driver {
         if (pg.items.length < 100) break;
         lastId = pg.lastId;
       }
-      out[u] = { accounts: ex.accounts(u), active: ex.activeOrders(u, SYM), done: ex.doneOrders(u, SYM), fills };
+      out[u] = { accounts: ex.accounts(u), active: ex.activeOrders(u, SYM), done: ex.doneOrders(u, SYM), fills, deadCancel: ex.deadCancelOf(u) };
     }
     // each id as every user reads it (the owner gets the order, the others 400100)
     out.orders = this.ids.map((id) => USERS.map((u) => orderOrCode(ex, u, id)));

@@ -196,6 +196,66 @@ export class Model {
     return null;
   }
 
+  /**
+   * Modify (Exchange.alterOrder, KuCoin "Modify Order"): cancel `id` and place a new limit order with its
+   * flags at `newPrice` (default its price) for `newSize` − dealt (default its remaining size); only the
+   * cancel when that is not positive (returns null). Checked first, with the old order's hold counted as
+   * free: price × size ≥ quoteMinSize 0.1 (400100) and the balance (200004); nothing changes on error.
+   */
+  alter(uid: string, id: string, newPrice: string | undefined, newSize: string | undefined, now: number): string | MOrder | null {
+    this.expire(now);
+    const o = this.orders.find((x) => x.id === id && x.uid === uid);
+    if (!o || !o.active) return '400100';
+    const size = newSize === undefined ? o.remain : D.sub(newSize, o.deal);
+    if (!isPos(size)) {
+      this.cancel(o, now);
+      return null;
+    }
+    const price = newPrice ?? o.price;
+    if (D.cmp(D.mul(price, size), '0.1') < 0) return '400100';
+    const r: MReq = { side: o.side, type: 'limit', price, size, timeInForce: o.tif as MReq['timeInForce'] };
+    if (o.tif === 'GTT') r.cancelAfter = o.cancelAfter;
+    if (o.postOnly) r.postOnly = true;
+    if (o.hidden) r.hidden = true;
+    if (o.iceberg) {
+      r.iceberg = true;
+      r.visibleSize = minD(o.visible, size);
+    }
+    if (o.stp) r.stp = o.stp as MReq['stp'];
+    const cur = o.side === 'buy' ? 'USDT' : 'BTC';
+    const oldHold = o.side === 'buy' ? this.limitHold(o) : o.remain;
+    const [taker] = this.rates.get(uid) ?? ['0.001', '0.001'];
+    const cost = D.mul(price, size);
+    const newHold = o.side === 'buy' ? D.add(cost, feeCeil(taker, cost)) : size;
+    if (gt(newHold, D.add(this.available(uid, cur), oldHold))) return '200004';
+    this.cancel(o, now);
+    return this.place(uid, r, now);
+  }
+
+  /**
+   * Partial cancel (Exchange.cancelPartial): the remaining size of an active order decreases by
+   * min(cancelSize, remaining), in place (same queue position); the order is done when nothing remains.
+   * Returns the size cancelled, or the error code.
+   */
+  cancelPartial(uid: string, id: string, cancelSize: string, now: number): string {
+    this.expire(now);
+    const o = this.orders.find((x) => x.id === id && x.uid === uid);
+    if (!o || !o.active) return '400100';
+    const d = minD(cancelSize, o.remain);
+    o.remain = D.sub(o.remain, d);
+    o.cancelled = D.add(o.cancelled, d);
+    o.cancelExist = true;
+    o.lastUpdatedAt = now;
+    if (!isPos(o.remain)) {
+      o.active = false;
+      o.inBook = false;
+      o.shown = '0';
+    } else {
+      o.shown = minD(o.shown, o.remain);
+    }
+    return d;
+  }
+
   /** Place; returns the error code or the new order. */
   place(uid: string, r: MReq, now: number): string | MOrder {
     this.expire(now);

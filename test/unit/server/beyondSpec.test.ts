@@ -286,11 +286,11 @@ describe('sandbox server: endpoints beyond the spec', function () {
     it('a path under a known prefix that names no endpoint answers 404000, not a business error', async () => {
       for (const [m, p] of [
         ['GET', '/api/v1/hf/orders/cancelAll?symbol=BTC-USDT'],
-        ['DELETE', '/api/v1/hf/orders/cancelAll'],
         ['GET', '/api/v1/hf/orders/sync?symbol=BTC-USDT'],
         ['DELETE', '/api/v1/hf/orders/multi?symbol=BTC-USDT'],
         ['DELETE', '/api/v1/hf/orders/done?symbol=BTC-USDT'],
-        ['GET', '/api/v1/hf/orders/active/page?symbol=BTC-USDT'],
+        ['DELETE', '/api/v1/hf/orders/cancel?symbol=BTC-USDT'],
+        ['GET', '/api/v1/hf/orders/alter?symbol=BTC-USDT'],
         ['GET', '/api/v1/hf/orders/client-order?symbol=BTC-USDT'],
       ] as const) {
         const r = await signed(sb, credsOf(sb), m, p);
