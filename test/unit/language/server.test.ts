@@ -111,7 +111,8 @@ describe('language server: order documents over LSP (stdio)', function () {
     await lsp.diagnosticsNow(uri);
     const keys = await lsp.completion(uri, at(text, '"" }', 1));
     const labels = keys.map((k) => k.label);
-    assert.deepEqual(labels, ['price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize', 'stp', 'remark', 'tags']);
+    // an HF order's own fields, then those that make it a stop order
+    assert.deepEqual(labels, ['price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize', 'stp', 'remark', 'tags', 'stop', 'stopPrice']);
     const price = keys.find((k) => k.label === 'price')!;
     assert.match((price.documentation as MarkupContent).value, /priceIncrement/);
     assert.deepEqual(price.textEdit, { range: { start: pos(text, at(text, '"" }')), end: pos(text, at(text, '"" }') + 2) }, newText: '"price": ""' });
@@ -143,15 +144,19 @@ describe('language server: order documents over LSP (stdio)', function () {
     assert.deepEqual(stp.map((s) => s.label), ['DC', 'CO', 'CN', 'CB']);
   });
 
-  it('offers a limit and a market order skeleton between orders', async () => {
+  it('offers a limit, a market, a stop-limit and an OCO order skeleton between orders', async () => {
     const uri = newUri();
     const text = '[\n  \n]';
     lsp.open(uri, text);
     const items = await lsp.completion(uri, 4);
-    assert.deepEqual(items.map((i) => i.label), ['limit order', 'market order']);
+    assert.deepEqual(items.map((i) => i.label), ['limit order', 'market order', 'stop-limit order', 'OCO order']);
     const inserted = applyEdits(text, [items[0].textEdit as TextEdit]);
     const order = JSON.parse(inserted)[0];
     assert.deepEqual(Object.keys(order), ['clientOid', 'symbol', 'side', 'type', 'price', 'size']);
+    const stop = JSON.parse(applyEdits(text, [items[2].textEdit as TextEdit]).replace(/\$\{\d+\|([a-z]+),[a-z,]+\|\}|\$\{\d+:([^}]*)\}|\$\d+/g, (_m, a?: string, b?: string) => a ?? b ?? ''))[0];
+    assert.deepEqual(Object.keys(stop), ['clientOid', 'symbol', 'side', 'type', 'price', 'size', 'stopPrice', 'stop']);
+    const oco = JSON.parse(applyEdits(text, [items[3].textEdit as TextEdit]).replace(/\$\{\d+\|([a-z]+),[a-z,]+\|\}|\$\{\d+:([^}]*)\}|\$\d+/g, (_m, a?: string, b?: string) => a ?? b ?? ''))[0];
+    assert.deepEqual(Object.keys(oco), ['clientOid', 'symbol', 'side', 'price', 'size', 'stopPrice', 'limitPrice']);
   });
 
   it('hovers a symbol with its rules and the live best bid/ask and last price (GET /api/v1/market/allTickers of the sandbox)', async () => {

@@ -159,7 +159,8 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
   });
 
   describe('the ticket and the request builder agree (one rules module, one estimate)', () => {
-    const drafts: Array<TicketInput> = [
+    type HfInput = TicketInput & { type: 'limit' | 'market' };
+    const drafts: Array<HfInput> = [
       { side: 'buy', type: 'limit', price: '59990.1', size: '0.01' },
       { side: 'buy', type: 'limit', price: '60010', size: '0.01' }, // crosses
       { side: 'sell', type: 'limit', price: '70000', size: '0.01' }, // far
@@ -174,7 +175,7 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
     ];
 
     /** What the request builder does with the same order: its draft, the rules, its placement estimate. */
-    function builder(t: TicketInput, c: TicketContext) {
+    function builder(t: HfInput, c: TicketContext) {
       const draft = { ...emptyDraft('BTC-USDT', 'agree-1'), side: t.side, type: t.type, price: t.price, size: t.size };
       const order = draftToOrder(draft);
       const issues = validateOrder(order, { symbols: new Map([[RULES.symbol, RULES]]) });
@@ -189,7 +190,7 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
       return { issues, estimate };
     }
 
-    function assertAgree(t: TicketInput, c: TicketContext): void {
+    function assertAgree(t: HfInput, c: TicketContext): void {
       const q = quoteTicket(t, c);
       const b = builder(t, c);
       const key = (i: { code: string; field: string | null; severity: string }) => `${i.severity} ${i.code} ${i.field}`;
