@@ -141,8 +141,15 @@ function unknownFields(order: Record<string, unknown>, known: readonly string[],
   for (const k of Object.keys(order)) if (!known.includes(k)) issues.push({ code: 'unknown-field', field: k, severity: 'warning', message: `"${k}" is not a field of ${what}: the exchange ignores it.` });
 }
 
-/** Validate an order object of any kind ({@link orderKind}) with the rules of its kind. Never throws. */
-export function validateAnyOrder(order: Record<string, unknown>, options: ValidateOptions = {}): RuleIssue[] {
-  const kind = orderKind(order);
+/**
+ * Validate `order` as an order of `kind` (a form that knows what it builds: a stop order without its stopPrice yet
+ * is still a stop order). Never throws.
+ */
+export function validateKind(kind: OrderKind, order: Record<string, unknown>, options: ValidateOptions = {}): RuleIssue[] {
   return kind === 'oco' ? validateOcoOrder(order, options) : kind === 'stop' ? validateStopOrder(order, options) : validateOrder(order, options);
+}
+
+/** Validate an order object of any kind ({@link orderKind}: what its fields make it) with the rules of its kind. Never throws. */
+export function validateAnyOrder(order: Record<string, unknown>, options: ValidateOptions = {}): RuleIssue[] {
+  return validateKind(orderKind(order), order, options);
 }

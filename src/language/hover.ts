@@ -131,7 +131,7 @@ export async function hoverAt(doc: OrderDocument, offset: number, ctx: HoverCont
     if (!last || !D.isDecimal(last) || D.isZero(last)) return done(`${head}; no last price to compare with${error ? ` (${error})` : ''}.`);
     const met = sign === '≤' ? D.cmp(last, price) <= 0 : D.cmp(last, price) >= 0;
     const pct = D.divDown(D.mul(D.sub(price, last), '100'), last, 2);
-    return done(`${head}; the last price is ${last}${met ? ': **already met, it fires at once**' : ` (${pct.startsWith('-') ? pct.slice(1) : pct} % ${pct.startsWith('-') ? 'below' : 'above'} it)`}.`);
+    return done(`${head}; the last price is ${last}${met ? ': **already met, it fires at once**' : `, the trigger ${pct.startsWith('-') ? pct.slice(1) : pct} % ${pct.startsWith('-') ? 'below' : 'above'} it`}.`);
   };
   if (kind !== 'order') {
     const stop = str(order.stopPrice);

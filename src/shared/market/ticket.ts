@@ -35,7 +35,7 @@
  */
 import * as D from '../../api/decimal';
 import type { RuleIssue, SymbolRules } from '../../api/orderRules';
-import { stopFor, triggerSign, validateAnyOrder } from '../../api/advancedOrderRules';
+import { stopFor, triggerSign, validateKind } from '../../api/advancedOrderRules';
 import { FAR_FROM_MARKET } from '../orderEstimate';
 
 /** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
@@ -162,7 +162,7 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
     if (kind === 'stop' && stopPrice !== null) trigger = `${triggerSign((order.stop = stopFor(input.side, stopPrice, last)))} ${stopPrice} (${order.stop})`;
     if (kind === 'oco') set('limitPrice', input.limitPrice);
   }
-  const issues = validateAnyOrder(order, { symbols: new Map([[rules.symbol, rules]]) }).filter((i) => i.code !== 'missing-client-oid');
+  const issues = validateKind(kind, order, { symbols: new Map([[rules.symbol, rules]]) }).filter((i) => i.code !== 'missing-client-oid');
   const price = limit || t === 'oco' ? dec(input.price) : null;
   const size = dec(input.size);
   const warnings: TicketWarning[] = [];
