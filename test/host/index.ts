@@ -24,6 +24,7 @@ function loadSuites(): void {
   require('./history.test');
   require('./language.test');
   require('./live.test');
+  require('./advancedOrders.test');
 }
 
 /** Run every suite; rejects when a test failed. */

@@ -8,6 +8,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { WsStopOrder } from '../../../src/api/streamSchemas';
+import { StopOrder } from '../../../src/api/schemas';
 import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, type AdvancedData, type StopRow } from '../../../src/extension/views/advancedRows';
 import { editPriceError, editRequest, editSizeError } from '../../../src/extension/views/orderEdit';
 import { advancedOrderArg } from '../../../src/extension/commandArgs';
@@ -28,7 +29,9 @@ function sandboxOrders() {
   const a = state.exchange.advanced;
   const stop = a.place(uid, { symbol: 'BTC-USDT', side: 'sell', type: 'limit', price: '29000', size: '0.01', stopPrice: '29500', stop: 'loss', clientOid: 's1' });
   const oco = a.placeOco(uid, { clientOid: 'o1', symbol: 'BTC-USDT', side: 'sell', price: '31000', size: '0.02', stopPrice: '29500', limitPrice: '29400' });
-  return { stop: a.stopOrder(uid, stop.orderId), oco: a.ocoOrderDetail(uid, oco.orderId) };
+  // as the client reads them (the wire schema: orderTime, ns, as a digit string)
+  const view = a.stopOrder(uid, stop.orderId);
+  return { stop: StopOrder.parse({ ...view, orderTime: String(view.orderTime) }), oco: a.ocoOrderDetail(uid, oco.orderId) };
 }
 
 const row = (over: Partial<StopRow> = {}): StopRow => ({

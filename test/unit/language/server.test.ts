@@ -328,7 +328,7 @@ describe('language server: order documents over LSP (stdio)', function () {
       ['missing-client-oid', '{', 6],
     ]);
     const diags = await lsp.diagnosticsNow(uri);
-    assert.match(diags.find((d) => d.code === 'oco-price-side')!.message, /sell OCO needs price \(take profit\) above stopPrice/);
+    assert.match(String(diags.find((d) => d.code === 'oco-price-side')!.message), /sell OCO needs price \(take profit\) above stopPrice/);
     assert.equal(diags.find((d) => d.code === 'missing-client-oid')!.severity, 1, 'an OCO order without a clientOid is an error, not a hint');
     // the rounding quick fix works on a trigger too
     const fixes = await lsp.codeActions(uri, at(text, '"29500.05"', 1), at(text, '"29500.05"', 1), diags);
