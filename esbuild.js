@@ -33,7 +33,7 @@ const targets = [
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
   { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
-  { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true },
+  { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
   // The market panel's charts (candles with TradingView's lightweight-charts, ~160 KB minified by
   // itself, and the depth chart), loaded by the panel when a chart section is shown: a budget of its
   // own, CHART_TARGET_KB, so that the book, tape and ticket (webview-orderbook) keep the 60 KB target.
@@ -51,10 +51,18 @@ const WEBVIEW_TARGET_KB = 60;
  * library update, and still fails the build if something else heavy slips in.
  */
 const CHART_TARGET_KB = 200;
+/**
+ * Budget of the market panel's book, tape and ticket bundle (webview-orderbook), KB minified: the webview
+ * target plus 6 KB for the ticket's stop-limit, stop-market and OCO orders and their rules
+ * (src/api/advancedOrderRules.ts, ~3.5 KB of it: the same checks as order documents), 64.3 KB when they came,
+ * and 2 KB for a market order's estimate by walking the visible book (src/api/bookWalk.ts, shared with the
+ * request builder and order documents): 66.2 KB with both.
+ */
+const MARKET_TARGET_KB = 68;
 
 /** The minified budget of a webview target, KB. */
 function budgetOf(target) {
-  return target.budgetKB === 'chart' ? CHART_TARGET_KB : WEBVIEW_TARGET_KB;
+  return target.budgetKB === 'chart' ? CHART_TARGET_KB : target.budgetKB === 'market' ? MARKET_TARGET_KB : WEBVIEW_TARGET_KB;
 }
 
 /**
@@ -99,7 +107,7 @@ async function main() {
       const budget = budgetOf({ budgetKB });
       const ok = min <= budget * 1024;
       if (!ok) overTarget++;
-      line += ` — webview target ≤ ${budget} KB minified${budget !== WEBVIEW_TARGET_KB ? ' (charts bundle)' : ''}: ${kb(min)} ${ok ? 'ok' : 'OVER TARGET'}`;
+      line += ` — webview target ≤ ${budget} KB minified${budgetKB === 'chart' ? ' (charts bundle)' : budgetKB === 'market' ? ' (market panel with the ticket)' : ''}: ${kb(min)} ${ok ? 'ok' : 'OVER TARGET'}`;
     }
     console.log(line);
   }
@@ -114,4 +122,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { targets, WEBVIEW_TARGET_KB, CHART_TARGET_KB, budgetOf, minifiedBytes };
+module.exports = { targets, WEBVIEW_TARGET_KB, CHART_TARGET_KB, MARKET_TARGET_KB, budgetOf, minifiedBytes };

@@ -77,7 +77,7 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts'],
     rules: layer([
-      { regex: apiExcept('decimal', 'schemas', 'orderRules', 'orderFields', 'withdrawalFee', 'withdrawalAddress', 'candleIntervals', 'bookWalk'), message: msg('src/shared may import the pure modules of src/api only (decimal, schemas, orderRules, orderFields, withdrawalFee, withdrawalAddress, candleIntervals, bookWalk)') },
+      { regex: apiExcept('decimal', 'schemas', 'orderRules', 'advancedOrderRules', 'orderFields', 'withdrawalFee', 'withdrawalAddress', 'candleIntervals', 'bookWalk'), message: msg('src/shared may import the pure modules of src/api only (decimal, schemas, orderRules, advancedOrderRules, orderFields, withdrawalFee, withdrawalAddress, candleIntervals)') },
       { regex: folder('exchange', 'extension', 'webview'), message: msg('src/shared imports no exchange, extension or webview code') },
       { regex: NODE_API, message: msg('src/shared runs in webviews too: no Node APIs') },
     ]),
@@ -87,7 +87,7 @@ export default tseslint.config(
     files: ['src/webview/**/*.ts'],
     rules: layer([
       { regex: '(^|/)api/schemas$', allowTypeImports: true, message: msg('a webview takes only the TYPES of src/api/schemas (zod stays out of webview bundles)') },
-      { regex: apiExcept('decimal', 'orderRules', 'orderFields', 'schemas', 'candleIntervals'), message: msg('a webview may import src/shared and src/api/decimal, orderRules, orderFields, candleIntervals only') },
+      { regex: apiExcept('decimal', 'orderRules', 'advancedOrderRules', 'orderFields', 'schemas', 'candleIntervals'), message: msg('a webview may import src/shared and src/api/decimal, orderRules, advancedOrderRules, orderFields, candleIntervals only') },
       { regex: folder('exchange', 'extension'), message: msg('a webview imports no exchange or extension code') },
       { regex: NODE_API, message: msg('webview code runs in the browser: no Node APIs') },
     ]),

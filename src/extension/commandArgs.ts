@@ -12,7 +12,8 @@
  * - Accounts tree (`spotdesk.currency`, `spotdesk.account.*` rows): the row object, with `currency`
  *   (and, for an account row, `account.type`).
  * - Active Orders tree (`spotdesk.order`, `spotdesk.orderSymbol` rows): the row object, with
- *   `symbol` (and, for an order row, `order.id`).
+ *   `symbol` (and, for an order row, `order.id`); stop and OCO rows (`spotdesk.stopOrder`,
+ *   `spotdesk.ocoOrder`): the row object, with `row.id`.
  * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
  * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
  *   `withdrawal.id`.
@@ -79,6 +80,20 @@ export function orderArg(raw: unknown): { symbol: string; orderId: string } | un
   const symbol = typeof o.symbol === 'string' && SYMBOL_RE.test(o.symbol) ? o.symbol.toUpperCase() : undefined;
   const orderId = typeof order.id === 'string' && ORDER_ID_RE.test(order.id) ? order.id : undefined;
   return symbol && orderId ? { symbol, orderId } : undefined;
+}
+
+/**
+ * Argument of `spotdesk.cancelOrder` on a stop order or OCO row of the Active Orders tree (`{kind: 'stopOrder' |
+ * 'ocoOrder', row: {id}}`). Only the id is kept; what the confirmation shows is re-read from the exchange (GET
+ * /api/v1/stop-order/{orderId}, GET /api/v3/oco/order/details/{orderId}).
+ * @returns `{kind: 'stop' | 'oco', orderId}` or undefined when the argument is not such a row.
+ */
+export function advancedOrderArg(raw: unknown): { kind: 'stop' | 'oco'; orderId: string } | undefined {
+  const o = record(raw);
+  const row = record(o?.row);
+  if ((o?.kind !== 'stopOrder' && o?.kind !== 'ocoOrder') || !row) return undefined;
+  const orderId = typeof row.id === 'string' && ORDER_ID_RE.test(row.id) ? row.id : undefined;
+  return orderId ? { kind: o.kind === 'stopOrder' ? 'stop' : 'oco', orderId } : undefined;
 }
 
 /**

@@ -31,6 +31,8 @@ export const COMMANDS = {
   withdraw: 'spotdesk.withdraw',
   cancelOrder: 'spotdesk.cancelOrder',
   cancelAllForSymbol: 'spotdesk.cancelAllForSymbol',
+  cancelAllOrders: 'spotdesk.cancelAllOrders',
+  editOrder: 'spotdesk.editOrder',
   showFills: 'spotdesk.showFills',
   copyOrderId: 'spotdesk.copyOrderId',
   copyOrderJson: 'spotdesk.copyOrderJson',

@@ -3,7 +3,8 @@
  * Accounts, Active Orders and Markets views. Feature commands (order book, funding, request
  * builder) are registered by their own modules.
  *
- * The commands that move money or cancel orders (Transfer…, Cancel Order, Cancel All) keep only
+ * The commands that move money or cancel orders (Transfer…, Cancel Order — of an HF, stop or OCO order —,
+ * Cancel All; Edit Order… and Cancel All Orders (Every Symbol)… are in ./orderCommands.ts) keep only
  * the identity of the tree row they were run on (./commandArgs.ts) and re-read what they show and
  * check from the exchange: a row object forged by another extension cannot change what the
  * person is asked, and nothing is sent without the person's answer.
@@ -15,7 +16,8 @@ import { SANDBOX_PROFILE_NAME } from './connection';
 import type { Prompts } from './prompts';
 import type { AccountsTree } from './views/accounts';
 import type { OrdersTree, OrderNode } from './views/orders';
-import { accountArg, orderArg, symbolArg, watchlistArg } from './commandArgs';
+import { accountArg, advancedOrderArg, orderArg, symbolArg, watchlistArg } from './commandArgs';
+import { cancelAdvancedOrder, registerOrderCommands } from './orderCommands';
 import type { MarketsTree } from './views/markets';
 import { maxTransferable, validateAmount } from './views/format';
 import type { Services } from './services';
@@ -44,6 +46,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const { runResetSandbox } = await import('./resetSandbox');
       return runResetSandbox(services, () => d.refreshAll());
     }),
+    ...registerOrderCommands(services, trees),
     reg(COMMANDS.selectProfile, async () => {
       const active = connection.profile();
       type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };
@@ -195,7 +198,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
 
     reg(COMMANDS.cancelOrder, async (row?: unknown) => {
       // A keyboard shortcut passes no row: the order selected in Active Orders (still confirmed).
-      const target = orderArg(row) ?? orderArg(trees.orders.view?.selection[0]);
+      const selected = orderArg(row) || advancedOrderArg(row) ? row : trees.orders.view?.selection[0];
+      const advanced = advancedOrderArg(selected);
+      if (advanced) return cancelAdvancedOrder(services, trees, advanced);
+      const target = orderArg(selected);
       if (!target) throw new Error('Run "Cancel Order" on an order of the Active Orders view.');
       const client = await connection.client();
       // What the person confirms is the order as the exchange has it (GET /api/v1/hf/orders/{orderId}).

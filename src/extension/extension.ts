@@ -21,6 +21,7 @@ import { AccountsTree } from './views/accounts';
 import { OrdersTree } from './views/orders';
 import { MarketsTree } from './views/markets';
 import { OrderHistoryTree } from './views/orderHistory';
+import { StopMemory } from './views/stopMemory';
 import { FillsTree } from './views/fills';
 import { FundingHistoryTree } from './views/fundingHistory';
 import { registerHistoryCommands } from './views/historyCommands';
@@ -118,11 +119,13 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
     },
   };
 
+  // The stop orders seen waiting, for Order History once they fired or were cancelled.
+  const stopMemory = new StopMemory(context.globalState, () => connection.profile().id);
   trees = {
     accounts: new AccountsTree(services),
-    orders: new OrdersTree(services, notedSymbols),
+    orders: new OrdersTree(services, notedSymbols, stopMemory),
     markets: new MarketsTree(services),
-    orderHistory: new OrderHistoryTree(services, notedSymbols),
+    orderHistory: new OrderHistoryTree(services, notedSymbols, stopMemory),
     fills: new FillsTree(services, notedSymbols),
     fundingHistory: new FundingHistoryTree(services),
   };

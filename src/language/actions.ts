@@ -44,9 +44,9 @@ const REMOVE_CODES: Record<string, string> = {
   'unknown-field': 'not an order field',
 };
 
-/** Increment of each decimal field's grid. */
+/** Increment of each decimal field's grid (a stop or OCO order's stopPrice and limitPrice are prices). */
 function incrementOf(field: string, rules: SymbolMeta): string | undefined {
-  if (field === 'price') return rules.priceIncrement;
+  if (field === 'price' || field === 'stopPrice' || field === 'limitPrice') return rules.priceIncrement;
   if (field === 'size' || field === 'visibleSize') return rules.baseIncrement;
   if (field === 'funds') return rules.quoteIncrement;
   return undefined;
@@ -130,13 +130,15 @@ export function fixesFor(doc: OrderDocument, issues: readonly DocIssue[], symbol
       const down = D.roundDown(value, inc);
       const up = D.roundUp(value, inc);
       const nearerUp = D.cmp(D.sub(up, value), D.sub(value, down)) < 0;
-      const unit = field === 'price' || field === 'funds' ? rules.quoteCurrency : rules.baseCurrency;
+      const isPrice = inc === rules.priceIncrement && field !== 'size' && field !== 'visibleSize' && field !== 'funds';
+      const unit = isPrice || field === 'funds' ? rules.quoteCurrency : rules.baseCurrency;
+      const grid = isPrice ? 'priceIncrement' : field === 'funds' ? 'quoteIncrement' : 'baseIncrement';
       if (!D.isZero(down)) {
         const edit = replaceValue(doc, e, field, down);
-        if (edit) fixes.push({ title: `Round ${field} down to ${down} ${unit} (${field === 'price' ? 'priceIncrement' : field === 'funds' ? 'quoteIncrement' : 'baseIncrement'} ${inc})`, issue, edits: [edit], preferred: !nearerUp });
+        if (edit) fixes.push({ title: `Round ${field} down to ${down} ${unit} (${grid} ${inc})`, issue, edits: [edit], preferred: !nearerUp });
       }
       const edit = replaceValue(doc, e, field, up);
-      if (edit) fixes.push({ title: `Round ${field} up to ${up} ${unit} (${field === 'price' ? 'priceIncrement' : field === 'funds' ? 'quoteIncrement' : 'baseIncrement'} ${inc})`, issue, edits: [edit], preferred: nearerUp || D.isZero(down) });
+      if (edit) fixes.push({ title: `Round ${field} up to ${up} ${unit} (${grid} ${inc})`, issue, edits: [edit], preferred: nearerUp || D.isZero(down) });
       continue;
     }
     if (code === 'size-min') {

@@ -1,7 +1,8 @@
 /**
  * Diagnostics of an order document: every order is checked with THE order rules module
  * (`validateOrder` of src/api/orderRules.ts — the same function the request
- * builder and the sandbox's validator follow, so the three never disagree), and each issue is
+ * builder and the sandbox's validator follow, so the three never disagree; a stop or OCO order with
+ * src/api/advancedOrderRules.ts, which builds on it, as the market panel's ticket does), and each issue is
  * given the exact range of the property at fault. On top of the per-order rules, the document-level
  * checks only a document can have: JSON syntax, a root that is not an order or an array of orders,
  * a `clientOid` used by two orders (the exchange rejects the second: 400100 "clientOid already
@@ -11,7 +12,8 @@
  * order's text changes) and keyed by the symbol metadata's version, so after a keystroke only the
  * edited order is validated again. Pure: no `vscode`, no Node APIs.
  */
-import { validateOrder, type RuleIssue, type SymbolRules } from '../api/orderRules';
+import type { RuleIssue, SymbolRules } from '../api/orderRules';
+import { orderKind, validateAnyOrder } from '../api/advancedOrderRules';
 import type { OrderDocument, OrderEntry } from './document';
 
 /** Severity of a document issue (LSP's four levels). */
@@ -59,7 +61,7 @@ function orderIssues(doc: OrderDocument, e: OrderEntry, ctx: RulesContext): Entr
   const cached = e.cache as EntryCache | undefined;
   if (cached && cached.version === ctx.version) return cached;
   const value = e.value ?? {};
-  const rules: RuleIssue[] = validateOrder(value, { symbols: ctx.symbols, reportUnknownFields: true });
+  const rules: RuleIssue[] = validateAnyOrder(value, { symbols: ctx.symbols, reportUnknownFields: true });
   const base = doc.start(e);
   const issues: RelIssue[] = rules.map((r) => {
     let rel = 0;
@@ -121,7 +123,8 @@ export function analyze(doc: OrderDocument, ctx: RulesContext): DocIssue[] {
           field: 'clientOid',
         });
       }
-    } else if (e.value.clientOid === undefined) {
+    } else if (e.value.clientOid === undefined && orderKind(e.value) !== 'oco') {
+      // (an OCO order without one is an error of its rules: KuCoin requires it)
       out.push({
         offset: start,
         length: 1,

@@ -8,13 +8,17 @@
  *   walk the ticket and the request builder use) — average price, slippage in bps, and a warning
  *   when the order is larger than the visible depth;
  * - on a `funds` (market order): the base amount it buys or sells, by the same walk;
- * - on a property key: the field's documentation.
+ * - on a `stopPrice` (stop and OCO orders): when it fires (`stop` loss: the last trade price at or below it;
+ *   entry: at or above; an OCO's stop leg: the side's way) and how far the last price is from it, or that it
+ *   fires at once; on an OCO's `price` (take profit) the same for its leg; on an OCO's `limitPrice` its funds;
+ * - on a property key: the field's documentation (of the order's kind: HF, stop or OCO).
  * All arithmetic is exact decimal (src/api/decimal.ts): bps truncated to 2 places, estimates to
  * the symbol's increment.
  */
 import * as D from '../api/decimal';
 import type { OrderDocument, OrderEntry } from './document';
 import { enumValues, fieldDoc } from './fields';
+import { orderKind, triggerSign } from '../api/advancedOrderRules';
 import type { MarketResult, SymbolsStatus } from './protocol';
 import type { SymbolMeta } from './symbols';
 import { depthWarning, walkBook, walkSummary } from '../api/bookWalk';
@@ -111,15 +115,43 @@ export async function hoverAt(doc: OrderDocument, offset: number, ctx: HoverCont
   const at = propertyAt(doc, e, offset);
   if (!at) return undefined;
   const order = e.value;
+  const kind = orderKind(order);
   const done = (markdown: string): HoverResult => ({ markdown, offset: at.span.offset, length: at.span.length });
   if (at.on === 'key') {
-    const doc = fieldDoc(at.key);
-    return doc ? done(`**${at.key}** — ${doc}`) : done(`**${at.key}** is not an HF order field: the exchange ignores it.`);
+    const doc = fieldDoc(at.key, kind);
+    return doc ? done(`**${at.key}** — ${doc}`) : done(`**${at.key}** is not a field of ${kind === 'oco' ? 'an OCO' : kind === 'stop' ? 'a stop' : 'an HF'} order: the exchange ignores it.`);
   }
   const symbol = typeof order.symbol === 'string' ? order.symbol : undefined;
   const rules = symbol ? ctx.symbols?.get(symbol) : undefined;
   const quote = rules?.quoteCurrency ?? 'quote';
   const base = rules?.baseCurrency ?? 'base';
+  /** A trigger at `price` that fires at or below (≤) or at or above (≥) it, against the last trade price. */
+  const trigger = async (what: string, price: string, sign: '≤' | '≥'): Promise<HoverResult> => {
+    const head = `${what} fires when the last trade price is **${sign} ${price} ${quote}**`;
+    if (!symbol) return done(`${head}.`);
+    const { m, error } = await marketOf(ctx, symbol);
+    const last = m?.last;
+    if (!last || !D.isDecimal(last) || D.isZero(last)) return done(`${head}; no last price to compare with${error ? ` (${error})` : ''}.`);
+    const met = sign === '≤' ? D.cmp(last, price) <= 0 : D.cmp(last, price) >= 0;
+    const pct = D.divDown(D.mul(D.sub(price, last), '100'), last, 2);
+    return done(`${head}; the last price is ${last}${met ? ': **already met, it fires at once**' : `, the trigger ${pct.startsWith('-') ? pct.slice(1) : pct} % ${pct.startsWith('-') ? 'below' : 'above'} it`}.`);
+  };
+  if (kind !== 'order') {
+    const stop = str(order.stopPrice);
+    const sell = order.side === 'sell';
+    if (at.key === 'stopPrice' && stop) return trigger(kind === 'oco' ? 'The stop leg' : 'This stop order', stop, kind === 'oco' ? (sell ? '≤' : '≥') : triggerSign(typeof order.stop === 'string' ? order.stop : 'loss'));
+    if (kind === 'oco' && at.key === 'price') {
+      const price = str(order.price);
+      if (price) return trigger(`The take-profit leg (a limit order at ${price})`, price, sell ? '≥' : '≤');
+    }
+    if (kind === 'oco' && (at.key === 'limitPrice' || at.key === 'size')) {
+      const size = str(order.size);
+      const lp = str(order.limitPrice);
+      const tp = str(order.price);
+      if (!size) return undefined;
+      return done(`Each leg is ${size} ${base}: take profit ${tp ? `${size} × ${tp} = **${D.mul(size, tp)} ${quote}**` : '(no price yet)'}, stop leg ${lp ? `${size} × ${lp} = **${D.mul(size, lp)} ${quote}**` : '(no limitPrice yet)'}; only one executes.`);
+    }
+  }
   switch (at.key) {
     case 'symbol': {
       if (!symbol) return undefined;

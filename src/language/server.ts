@@ -30,6 +30,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fixesFor } from './actions';
+import { orderKind } from '../api/advancedOrderRules';
 import { analyze, orderErrorCount, type DocIssue, type IssueSeverity } from './analysis';
 import { completeAt } from './completion';
 import { OrderDocument } from './document';
@@ -311,29 +312,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const pos = d.text.positionAt(d.model.start(e));
       const range: Range = { start: pos, end: pos };
       const errors = orderErrorCount(d.model, e, ctx);
-      const label = `${String(e.value.side ?? '?')} ${String(e.value.symbol ?? '?')}`;
+      const kind = orderKind(e.value);
+      const label = `${String(e.value.side ?? '?')} ${String(e.value.symbol ?? '?')}${kind === 'oco' ? ' OCO' : kind === 'stop' ? ' stop' : ''}`;
       const args = [textDocument.uri, e.index];
-      lenses.push(
-        {
-          range,
-          command: {
-            title: errors ? `$(beaker) Test order (${errors} local error${errors > 1 ? 's' : ''})` : '$(beaker) Test order',
-            tooltip: `POST /api/v1/hf/orders/test for order #${e.index + 1} (${label})`,
-            command: cmds.testOrder,
-            arguments: args,
-          },
-        },
-        { range, command: { title: '$(key) Show signature', tooltip: 'Open the request builder on this order: prehash, body bytes and KC-API-* headers', command: cmds.showSignature, arguments: args } },
-        {
-          range,
-          command: {
-            title: '$(rocket) Place order…',
-            tooltip: `Place order #${e.index + 1} (${label}) for real: the request builder validates it and asks you to confirm first`,
-            command: cmds.placeOrder,
-            arguments: args,
-          },
-        },
-      );
+      // A stop or OCO order has no test endpoint of its own: the editor tests the limit or market order(s) it
+      // becomes (POST /api/v1/hf/orders/test) and places it with its own endpoint; the request builder's
+      // signature view is for HF orders.
+      const test =
+        kind === 'order'
+          ? `POST /api/v1/hf/orders/test for order #${e.index + 1} (${label})`
+          : `Test order #${e.index + 1} (${label}): POST /api/v1/hf/orders/test of the ${kind === 'oco' ? 'two limit orders its legs become' : 'order it becomes'}; the trigger is checked locally`;
+      const place =
+        kind === 'order'
+          ? `Place order #${e.index + 1} (${label}) for real: the request builder validates it and asks you to confirm first`
+          : `Place order #${e.index + 1} (${label}) for real with POST ${kind === 'oco' ? '/api/v3/oco/order' : '/api/v1/stop-order'}: validated locally, then you confirm first`;
+      lenses.push({ range, command: { title: errors ? `$(beaker) Test order (${errors} local error${errors > 1 ? 's' : ''})` : '$(beaker) Test order', tooltip: test, command: cmds.testOrder, arguments: args } });
+      if (kind === 'order') {
+        lenses.push({ range, command: { title: '$(key) Show signature', tooltip: 'Open the request builder on this order: prehash, body bytes and KC-API-* headers', command: cmds.showSignature, arguments: args } });
+      }
+      lenses.push({ range, command: { title: '$(rocket) Place order…', tooltip: place, command: cmds.placeOrder, arguments: args } });
     }
     return lenses;
   });

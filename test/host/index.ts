@@ -24,6 +24,7 @@ function loadSuites(): void {
   require('./history.test');
   require('./language.test');
   require('./live.test');
+  require('./advancedOrders.test');
   // last: a reset wipes the sandbox users the suites above made
   require('./sandboxReset.test');
 }

@@ -112,8 +112,8 @@ export const StopOrderRequest = z
     stp: z.enum(['', 'DC', 'CO', 'CN', 'CB']).optional(),
     remark: z.string().max(20).optional(),
     tags: z.string().max(20).optional(),
-    stop: z.enum(['loss', 'entry']).optional(),
-    stopPrice: PosDec,
+    stop: z.enum(['loss', 'entry']).optional().describe('Stop orders: "loss" (default) fires when the last trade price is at or below stopPrice, "entry" when it is at or above.'),
+    stopPrice: PosDec.describe("Stop orders: the trigger, a last trade price that is a multiple of the symbol's priceIncrement. Nothing is held until it fires."),
     tradeType: StopTradeType.optional(),
   })
   .superRefine((o, ctx) => {
@@ -247,14 +247,14 @@ export type CancelStopByClientOidResult = z.infer<typeof CancelStopByClientOidRe
  */
 export const OcoOrderRequest = z
   .object({
-    clientOid: ClientOid,
-    symbol: SymbolStr,
-    side: z.enum(['buy', 'sell']),
-    price: PosDec,
-    size: PosDec,
-    stopPrice: PosDec,
-    limitPrice: PosDec,
-    remark: z.string().max(20).optional(),
+    clientOid: ClientOid.describe('Client order id of the OCO order (required): 1-40 characters of letters, digits, "_" or "-".'),
+    symbol: SymbolStr.describe('Trading pair, e.g. "BTC-USDT".'),
+    side: z.enum(['buy', 'sell']).describe('"buy" or "sell": both legs trade this side.'),
+    price: PosDec.describe('OCO: the take-profit leg, a limit order at this price placed when the last trade price reaches it (a sell: above stopPrice; a buy: below).'),
+    size: PosDec.describe('OCO: the base amount of each leg (only one leg executes).'),
+    stopPrice: PosDec.describe('OCO: the stop-loss trigger; when the last trade price reaches it the stop leg is placed at limitPrice.'),
+    limitPrice: PosDec.describe("OCO: the stop leg's limit price, a multiple of the symbol's priceIncrement."),
+    remark: z.string().max(20).optional().describe('Order remark, at most 20 characters.'),
     tradeType: z.literal('TRADE').optional(),
   });
 /** Parsed type of {@link OcoOrderRequest}. */

@@ -3,7 +3,7 @@
  * (./feed.ts, loaded on first need by ./runtime.ts), the live account and the fill notifications.
  *
  * - **Accounts and Active Orders** follow the private stream (`/account/balance`,
- *   `/spotMarket/tradeOrdersV2`). The private connection starts after the first successful load of
+ *   `/spotMarket/tradeOrdersV2`, and for stop and OCO orders `/spotMarket/advancedOrders`). The private connection starts after the first successful load of
  *   either view (activation does no network I/O) or when a market panel opens, on a profile that can
  *   sign. On each (re)connection both views reload once from REST (`resync`) so nothing is missed;
  *   while the stream is up they do not poll (`PollingTree.setLive`); when it is down they poll again.
@@ -124,7 +124,7 @@ export class Live implements vscode.Disposable {
 
   /**
    * Start the private stream of the active profile if it can sign and it is not started yet:
-   * subscribes `/spotMarket/tradeOrdersV2` and `/account/balance`.
+   * subscribes `/spotMarket/tradeOrdersV2`, `/account/balance` and `/spotMarket/advancedOrders`.
    */
   async ensurePrivate(): Promise<void> {
     if (!(await this.services.credentialsPresent())) return;
@@ -138,6 +138,10 @@ export class Live implements vscode.Disposable {
       }),
       ch.subscribe('/account/balance', (m) => {
         if (m.subject === 'account.balance') this.onBalance(m.data);
+      }),
+      // stop and OCO orders (Active Orders' own groups): opened, triggered, cancelled
+      ch.subscribe('/spotMarket/advancedOrders', (m) => {
+        if (m.subject === 'stopOrder') this.trees.orders.applyStopChange(m.data);
       }),
       ch.onSynced(() => {
         // (Re)connected: reload both views once, whatever happened while the stream was down.

@@ -102,7 +102,11 @@ export function register(context: vscode.ExtensionContext, services: Services, s
         return { base: avail(base), quote: avail(quote) };
       },
       confirm: (message, detail, action) => services.gate.confirm('place', message, detail, action),
-      place: (order, confirmation) => services.gate.run(confirmation, async () => (await (await services.client()).placeOrder(order as never)).orderId),
+      place: (order, confirmation, kind) =>
+        services.gate.run(confirmation, async () => {
+          const c = await services.client();
+          return (await (kind === 'oco' ? c.placeOcoOrder(order as never) : kind === 'stop' ? c.placeStopOrder(order as never) : c.placeOrder(order as never))).orderId;
+        }),
       afterPlace: (symbol) => {
         services.noteSymbol(symbol);
         if (!live.privateLive) services.refresh('orders');

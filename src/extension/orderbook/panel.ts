@@ -18,7 +18,7 @@ import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo
 import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
-import { quoteTicket, type TicketContext, type TicketQuote } from '../../shared/market/ticket';
+import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../../shared/market/ticket';
 import { walkSummary } from '../../shared/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
 import { failureText } from '../../shared/failure';
@@ -30,6 +30,9 @@ import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../sha
 
 export type { BookSource } from './marketFeed';
 export { STATUS_EVERY_MS } from './marketFeed';
+
+/** How the confirmation names each ticket type (HF orders: nothing). */
+const TICKET_WORDS: Record<TicketType, string> = { limit: '', market: '', stopLimit: 'stop-limit', stopMarket: 'stop-market', oco: 'OCO' };
 
 /** The panel's view type; also the WebviewPanelSerializer key (and the `onWebviewPanel:` activation event). */
 export const VIEW_TYPE = 'spotdesk.orderBook';
@@ -72,10 +75,11 @@ export interface TradeDeps {
    */
   confirm(message: string, detail: string, action: string): Promise<Confirmation | undefined>;
   /**
-   * POST /api/v1/hf/orders within `confirmation` (a real profile's client refuses it without one);
+   * Send the order within `confirmation` (a real profile's client refuses it without one): POST
+   * /api/v1/hf/orders (`kind` order), /api/v1/stop-order (stop) or /api/v3/oco/order (oco);
    * resolves with the order id.
    */
-  place(order: Record<string, string>, confirmation: Confirmation): Promise<string>;
+  place(order: Record<string, string>, confirmation: Confirmation, kind: 'order' | 'stop' | 'oco'): Promise<string>;
   /** After a placement: remember the symbol (Active Orders watches it). */
   afterPlace(symbol: string): void;
   /** Fires when balances or the user's orders change. */
@@ -372,7 +376,8 @@ export class OrderBookPanel implements OrderBookPanelHandle {
         makerFeeRate: rates?.makerFeeRate ?? null,
         takerFeeRate: rates?.takerFeeRate ?? null,
       };
-      const q = quoteTicket({ side: msg.side, type: msg.orderType, price: msg.price, size: msg.size }, ctx);
+      const t = msg.orderType;
+      const q = quoteTicket({ side: msg.side, type: t, price: msg.price, size: msg.size, stopPrice: msg.stopPrice, limitPrice: msg.limitPrice }, ctx);
       this.lastPlacement = { quote: q, confirmed: false };
       const errors = q.issues.filter((i) => i.severity === 'error');
       if (errors.length) {
@@ -381,29 +386,36 @@ export class OrderBookPanel implements OrderBookPanelHandle {
       }
       const profile = this.deps.trade.profile();
       const where = fundsPhrase(profile);
-      const head = `${msg.side === 'buy' ? 'Buy' : 'Sell'} ${q.order.size} ${m.baseCurrency} ${msg.orderType === 'limit' ? `at ${q.order.price}` : 'at market'} on ${this.symbol}?`;
+      const o = q.order;
+      const what = TICKET_WORDS[t];
+      const at = t === 'oco' ? `take profit ${o.price}, stop ${o.stopPrice} → ${o.limitPrice}` : t === 'stopMarket' ? `at market when the trigger fires` : o.price !== undefined ? `at ${o.price}` : 'at market';
+      const head = `${msg.side === 'buy' ? 'Buy' : 'Sell'} ${o.size} ${m.baseCurrency} ${at}${what ? ` (${what})` : ''} on ${this.symbol}?`;
+      const path = q.kind === 'oco' ? 'POST /api/v3/oco/order' : q.kind === 'stop' ? 'POST /api/v1/stop-order' : 'POST /api/v1/hf/orders';
       const detail = [
         `Profile: ${where}.`,
+        ...(q.trigger !== null ? [`Trigger: the last trade price ${q.trigger}.`] : []),
         q.notional !== null
-          ? `Notional: ${q.notional} ${m.quoteCurrency}${msg.orderType === 'market' ? (q.walk ? ` (${walkSummary(q.walk, msg.side, m.quoteCurrency)})` : ` (estimated at the ${msg.side === 'buy' ? 'best ask' : 'best bid'} ${q.referencePrice})`) : ''}.`
+          ? `Notional: ${q.notional} ${m.quoteCurrency}${t === 'market' ? (q.walk ? ` (${walkSummary(q.walk, msg.side, m.quoteCurrency)})` : ` (estimated at the ${msg.side === 'buy' ? 'best ask' : 'best bid'} ${q.referencePrice})`) : t === 'stopMarket' ? ' (estimated at the trigger price)' : ''}.`
           : 'Notional: unknown (no price in the book).',
-        q.fee !== null ? `Estimated fee: ${q.fee} ${m.quoteCurrency} (${q.liquidity} rate ${q.feeRate}).` : 'Estimated fee: unknown (fee rates unavailable).',
+        q.fee !== null ? `Estimated fee: ${q.fee} ${m.quoteCurrency} (${q.liquidity} rate ${q.feeRate}${q.kind !== 'order' ? ': the liquidity is decided when it fires' : ''}).` : 'Estimated fee: unknown (fee rates unavailable).',
         `Available: ${q.available.amount ?? 'unknown'} ${q.available.currency} in the trade account.`,
         ...q.warnings.map((w) => `⚠ ${w.message}`),
         '',
-        'This sends POST /api/v1/hf/orders: the order goes to the matching engine.',
+        q.kind === 'order'
+          ? `This sends ${path}: the order goes to the matching engine.`
+          : `This sends ${path}: the order waits for its trigger; nothing is held until it fires, and it is refused then if the balance is short.`,
       ].join('\n');
-      const confirmation = await this.deps.trade.confirm(head, detail, msg.side === 'buy' ? 'Place Buy Order' : 'Place Sell Order');
+      const confirmation = await this.deps.trade.confirm(head, detail, `Place ${msg.side === 'buy' ? 'Buy' : 'Sell'} ${what ? `${what[0].toUpperCase()}${what.slice(1)} ` : ''}Order`);
       this.lastPlacement = { quote: q, confirmed: confirmation !== undefined };
       if (!confirmation) {
         reply(false, 'Placement cancelled: nothing was sent.');
         return;
       }
-      const id = await this.deps.trade.place({ ...q.order, clientOid: randomBytes(12).toString('hex') }, confirmation);
+      const id = await this.deps.trade.place({ ...o, clientOid: randomBytes(12).toString('hex') }, confirmation, q.kind);
       this.lastPlacement = { quote: q, confirmed: true, orderId: id };
       this.deps.trade.afterPlace(this.symbol);
-      this.deps.log.info(`market ${this.symbol}: placed ${msg.side} ${msg.orderType} ${q.order.size} ${q.order.price ?? ''} → order ${id}`);
-      reply(true, `Order placed: ${msg.side} ${q.order.size} ${m.baseCurrency}${q.order.price ? ` at ${q.order.price}` : ' at market'} (id ${id}).`);
+      this.deps.log.info(`market ${this.symbol}: placed ${msg.side} ${t} ${o.size} ${o.price ?? ''} ${o.stopPrice ?? ''} → order ${id}`);
+      reply(true, `Order placed: ${msg.side} ${o.size} ${m.baseCurrency} ${at}${what ? ` (${what})` : ''} (id ${id}).`);
     } catch (err) {
       const text = failureText(err);
       this.lastPlacement = { ...(this.lastPlacement ?? { quote: undefined as never, confirmed: false }), error: text };

@@ -4,7 +4,8 @@
  * diagnostics and the rest of the order-document support come from the language server, issue 24,
  * src/extension/language/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
  * document, re-reads that order from the document and opens the panel on it; "Place order…" then
- * places it through the panel's guarded path (local validation, then the modal confirmation).
+ * places it through the panel's guarded path (local validation, then the modal confirmation). A stop or
+ * OCO order is tested and placed by ./advancedOrder.ts instead (its own endpoints, the same confirmation).
  *
  * Registration is light: `register()` only registers commands. The implementation (controller,
  * panel, webview protocol with its zod schemas) is loaded with dynamic `import()` —
@@ -30,6 +31,7 @@ export type { RequestBuilderTestHooks } from '../testHooks';
 import type { AfterLoad, RequestBuilderController } from './controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
 import { COMMANDS, INTERNAL_COMMANDS } from '../commandIds';
+import { orderKind } from '../../api/advancedOrderRules';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
@@ -72,6 +74,15 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
       return;
+    }
+    // A stop or OCO order is tested and placed by its own path (./advancedOrder.ts): the builder is an HF order form.
+    if (orderKind(order) !== 'order') {
+      if (then === undefined) {
+        void vscode.window.showInformationMessage('SpotDesk: the signature view is for HF orders; a stop or OCO order is signed the same way for POST /api/v1/stop-order or /api/v3/oco/order.');
+        return;
+      }
+      const { runAdvancedDocumentOrder } = await import('./advancedOrder');
+      return runAdvancedDocumentOrder(services, then, order);
     }
     const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([
       import('../../shared/requestBuilder/protocol'),

@@ -3,7 +3,9 @@
  * and the CSV exports. No `vscode` import (unit-tested in test/unit/extension/historyRows.test.ts).
  * Amounts stay the API's decimal strings; times are ms and shown/exported as ISO 8601 UTC.
  */
-import type { DepositItem, HfFill, HfOrder, WithdrawalItem } from '../../api/schemas';
+import type { DepositItem, HfFill, HfOrder, OcoOrder, OcoOrderDetail, StopOrder, WithdrawalItem } from '../../api/schemas';
+import type { ClassicOrder } from '../../api/schemas/classicOrders';
+import { triggerSign } from '../../api/advancedOrderRules';
 import * as dec from '../../api/decimal';
 import { isoTime, toCsv } from '../../shared/csv';
 import { fillOrder, realizedPnl, type PairPnl } from '../../shared/pnl';
@@ -43,6 +45,70 @@ export function orderRow(o: HfOrder): RowText {
     ],
   };
 }
+
+/**
+ * Row of a done order of the classic API (GET /api/v1/orders?status=done): `BUY limit` · `0.01 @ 50000 · filled
+ * 0.004 · cancelled · created 2024-…Z · classic` (the classic list has no done time; a stop order that fired shows
+ * its trigger).
+ */
+export function classicOrderRow(o: ClassicOrder): RowText {
+  const price = o.type === 'market' ? 'market' : o.price;
+  const size = dec.isZero(o.size) ? `funds ${o.funds}` : o.size;
+  const dealt = !dec.isZero(o.dealSize) || !dec.isZero(o.dealFunds);
+  const full = !dec.isZero(o.size) ? dec.cmp(o.dealSize, o.size) >= 0 : dec.cmp(o.dealFunds, o.funds) >= 0;
+  const outcome = full ? 'filled' : dealt ? 'partially filled, cancelled' : 'cancelled';
+  const stop = o.stop ? ` · stop ${triggerSign(o.stop)} ${o.stopPrice ?? '?'}${o.stopTriggered ? ' (fired)' : ''}` : '';
+  return {
+    label: `${o.side.toUpperCase()} ${o.type}`,
+    description: `${size} @ ${price} · filled ${o.dealSize} · ${outcome}${stop} · created ${isoTime(o.createdAt)} · classic`,
+    tooltip: [
+      `order ${o.id}${o.clientOid ? ` (clientOid ${o.clientOid})` : ''} · classic order API (GET /api/v1/orders)`,
+      `${o.symbol} ${o.side} ${o.type} ${o.timeInForce}`,
+      `size ${o.size} · price ${o.price} · funds ${o.funds}`,
+      `filled ${o.dealSize} for ${o.dealFunds} · fee ${o.fee} ${o.feeCurrency}`,
+      `created ${isoTime(o.createdAt)}`,
+    ],
+  };
+}
+
+/**
+ * Row of a stop order that is no longer waiting (GET /api/v1/stop-order/{orderId}): `SELL stop-limit` ·
+ * `0.01 @ 29000 · trigger ≤ 29500 (loss) · triggered 2024-…Z`.
+ */
+export function stopOrderRow(o: StopOrder): RowText {
+  const amount = o.size ?? `funds ${o.funds ?? '?'}`;
+  const price = o.type === 'limit' ? (o.price ?? '?') : 'market';
+  const state = o.status === 'TRIGGERED' ? 'triggered' : o.status === 'NEW' ? 'waiting' : 'cancelled';
+  const when = o.stopTriggerTime ?? o.createdAt;
+  return {
+    label: `${o.side.toUpperCase()} stop-${o.type}`,
+    description: `${amount} @ ${price} · trigger ${triggerSign(o.stop)} ${o.stopPrice} (${o.stop}) · ${state} ${isoTime(when)}`,
+    tooltip: [
+      `stop order ${o.id}${o.clientOid ? ` (clientOid ${o.clientOid})` : ''}`,
+      `${o.symbol} ${o.side} ${o.type}: the last trade price ${triggerSign(o.stop) === '≤' ? 'at or below' : 'at or above'} ${o.stopPrice} places a ${o.type} order`,
+      `status ${o.status}${o.stopTriggerTime ? ` · fired ${isoTime(o.stopTriggerTime)}` : ''}`,
+      `created ${isoTime(o.createdAt)}`,
+    ],
+  };
+}
+
+/**
+ * Row of an OCO order that is no longer waiting (GET /api/v3/oco/orders, with its legs when read): `SELL OCO` ·
+ * `0.01 · take profit 31000 · stop 29500 → 29400 · triggered · 2024-…Z`.
+ */
+export function ocoOrderRow(o: OcoOrder | OcoOrderDetail): RowText {
+  const legs = 'orders' in o ? o.orders : [];
+  const side = legs[0]?.side;
+  const sorted = [...legs].sort((a, b) => dec.cmp(b.stopPrice, a.stopPrice));
+  const [profit, stop] = side === 'buy' ? [sorted[1], sorted[0]] : [sorted[0], sorted[1]];
+  const state = o.status === 'NEW' ? 'waiting' : o.status.toLowerCase();
+  return {
+    label: `${side ? `${side.toUpperCase()} ` : ''}OCO`,
+    description: `${profit && stop ? `${profit.size} · take profit ${profit.price} · stop ${stop.stopPrice} → ${stop.price} · ` : ''}${state} · ${isoTime(o.orderTime)}`,
+    tooltip: [`OCO order ${o.orderId} (clientOid ${o.clientOid})`, `${o.symbol} · status ${o.status}`, ...legs.map((l) => `leg ${l.id}: ${l.size} @ ${l.price} when the price reaches ${l.stopPrice} · ${l.status}`), `created ${isoTime(o.orderTime)}`],
+  };
+}
+
 
 /**
  * Row of a fill: `BUY 0.01 @ 50000` · `taker · fee 0.5 USDT · 2024-…Z`; its funds in the tooltip to

@@ -10,6 +10,13 @@
  *    refreshes — at most {@link MAX_DISCOVERY_PER_REFRESH} per refresh, stopping as soon as the
  *    holds are explained.
  * Requests are sequential (one in flight) and go through the client's rate-limit budget.
+ *
+ * Stop orders and OCO orders (KuCoin's "advanced" orders) wait for a trigger and hold nothing, so they are
+ * listed apart, each under its own group ("Stop orders", "OCO orders"): the waiting stop orders of GET
+ * /api/v1/stop-order (`stop=stop`, every pair at once) and the waiting OCO orders of GET /api/v3/oco/orders with
+ * their two legs (GET /api/v3/oco/order/details/{orderId}, read once per OCO order and kept while it waits),
+ * labelled by ./advancedRows.ts. While the private stream is up, `/spotMarket/advancedOrders` keeps them
+ * current ({@link OrdersTree.applyStopChange}).
  */
 import * as vscode from 'vscode';
 import type { HfOrder, SymbolInfo, Ticker } from '../../api/schemas';
@@ -19,8 +26,11 @@ import type { Services } from '../services';
 import { PollingTree, describeError } from './pollingTree';
 import { orderRows } from './orderText';
 import { discoveryCandidates, explainedHolds, MAX_DISCOVERY_PER_REFRESH, unexplainedCurrencies, type RankedCandidate } from './orderDiscovery';
-import type { WsOrderChange } from '../../api/streamSchemas';
+import type { WsOrderChange, WsStopOrder } from '../../api/streamSchemas';
 import { applyOrderChange } from '../live/accountUpdates';
+import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, statusText, type AdvancedData, type OcoRow, type StopRow } from './advancedRows';
+import { separatorsFor } from '../../shared/numberFormat';
+import type { StopMemory } from './stopMemory';
 
 /** At most this many symbols are polled per load before discovery (each costs weight 2 in the Spot pool). */
 export const MAX_POLLED_SYMBOLS = 20;
@@ -35,10 +45,37 @@ export interface OrderGroup {
   error?: string;
 }
 
+/** Waiting stop and OCO orders read per load (one page of each list, newest first). */
+export const MAX_ADVANCED_ROWS = 100;
+/** OCO orders whose legs are read per load (one GET /api/v3/oco/order/details each, weight 2); the rest next time. */
+export const MAX_OCO_DETAILS = 20;
+
 /** Data of one Active Orders load. */
 export interface OrdersData {
   symbols: string[];
   groups: OrderGroup[];
+  /** The waiting stop and OCO orders (absent before they were first read). */
+  advanced?: AdvancedData;
+}
+
+/** The "Stop orders" or "OCO orders" group row. */
+export interface AdvancedGroupNode {
+  kind: 'advancedGroup';
+  group: 'stops' | 'ocos';
+}
+
+/** A waiting stop order (`row.id` its id, `vs…`). */
+export interface StopOrderNode {
+  kind: 'stopOrder';
+  symbol: string;
+  row: StopRow;
+}
+
+/** A waiting OCO order with both legs (`row.id` the OCO order's id). */
+export interface OcoOrderNode {
+  kind: 'ocoOrder';
+  symbol: string;
+  row: OcoRow;
 }
 
 /** A symbol row with its orders as children. `symbol` is the trading pair (e.g. BTC-USDT). */
@@ -55,17 +92,21 @@ export interface OrderNode {
   order: HfOrder;
 }
 
-type Node = OrderSymbolNode | OrderNode;
+type Node = OrderSymbolNode | OrderNode | AdvancedGroupNode | StopOrderNode | OcoOrderNode;
 
 /** Tree data provider of the `spotdesk.orders` view. */
 export class OrdersTree extends PollingTree<OrdersData, Node> {
   private tickerCache: { profile: string; at: number; tickers: Map<string, Ticker> } | undefined;
   /** Discovery state of the active profile: symbols found with orders, rotation cursor per quote currency. */
   private discovery: { profile: string; found: Set<string>; cursors: Map<string, number> } | undefined;
+  /** The OCO rows already read (their legs do not change while they wait), per profile. */
+  private ocoCache: { profile: string; rows: Map<string, OcoRow> } | undefined;
 
   constructor(
     services: Services,
     private readonly notedSymbols: () => string[],
+    /** Where the waiting stop orders seen are remembered for Order History (./stopMemory.ts). */
+    private readonly stopMemory?: StopMemory,
   ) {
     super('spotdesk.orders', services);
   }
@@ -177,7 +218,64 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     // (When the holds were read, the exchange answers: a symbol's own error stays on its row.)
     if (failure !== undefined && groups.every((g) => g.error !== undefined)) throw failure;
     for (const g of groups) if (!g.error && !g.orders.length) state.found.delete(g.symbol);
-    return { symbols: [...polled], groups };
+    return { symbols: [...polled], groups, advanced: await this.loadAdvanced(client) };
+  }
+
+  /** The waiting stop orders and OCO orders (see the module docs); a list that fails says so in its group. */
+  private async loadAdvanced(client: SpotClient): Promise<AdvancedData> {
+    const out: AdvancedData = { stops: [], ocos: [] };
+    try {
+      out.stops = (await client.getStopOrders({ stop: 'stop', pageSize: MAX_ADVANCED_ROWS })).items.filter((o) => o.status === 'NEW').map(stopRowOf);
+      this.stopMemory?.note(out.stops);
+    } catch (err) {
+      out.stopError = describeError(err);
+    }
+    const profile = this.services.profile().id;
+    if (this.ocoCache?.profile !== profile) this.ocoCache = { profile, rows: new Map() };
+    const cache = this.ocoCache.rows;
+    try {
+      const waiting = (await client.getOcoOrders({ pageSize: MAX_ADVANCED_ROWS })).items.filter((o) => o.status === 'NEW');
+      let reads = 0;
+      for (const o of waiting) {
+        let row = cache.get(o.orderId);
+        if (!row && reads++ < MAX_OCO_DETAILS) {
+          row = ocoRowOf(await client.getOcoOrderDetail(o.orderId));
+          if (row) cache.set(o.orderId, row);
+        }
+        if (row) out.ocos.push(row);
+      }
+      for (const id of [...cache.keys()]) if (!waiting.some((o) => o.orderId === id)) cache.delete(id);
+    } catch (err) {
+      out.ocoError = describeError(err);
+    }
+    return out;
+  }
+
+  /**
+   * Apply one `/spotMarket/advancedOrders` message (./advancedRows.ts `applyStopChange`): a stop order appears or
+   * leaves at once; an OCO order the view cannot place from the message is read again from REST.
+   */
+  applyStopChange(m: WsStopOrder): boolean {
+    let reload = false;
+    const changed = this.applyLive((data) => {
+      if (!data.advanced) return false;
+      const r = applyStopChange(data.advanced, m);
+      reload = r.reload;
+      if (r.changed && m.type === 'open') this.stopMemory?.note([m.orderId].map((id) => ({ id, symbol: m.symbol })));
+      return r.changed;
+    });
+    if (reload) void this.refresh();
+    return changed;
+  }
+
+  /** The waiting stop orders the view holds (empty before the first load). */
+  stopRows(): StopRow[] {
+    return this.state.data?.advanced?.stops ?? [];
+  }
+
+  /** The waiting OCO orders the view holds (empty before the first load). */
+  ocoRows(): OcoRow[] {
+    return this.state.data?.advanced?.ocos ?? [];
   }
 
   /**
@@ -222,17 +320,27 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
   }
 
   protected rootNodes(data: OrdersData): Node[] {
-    return data.groups
+    const nodes: Node[] = data.groups
       .filter((g) => g.orders.length > 0 || g.error)
       .map((group) => ({ kind: 'symbol' as const, symbol: group.symbol, group }));
+    const a = data.advanced;
+    if (a && (a.stops.length || a.stopError)) nodes.push({ kind: 'advancedGroup', group: 'stops' });
+    if (a && (a.ocos.length || a.ocoError)) nodes.push({ kind: 'advancedGroup', group: 'ocos' });
+    return nodes;
   }
 
-  protected childNodes(node: Node): Node[] {
+  protected childNodes(node: Node, data: OrdersData): Node[] {
+    if (node.kind === 'advancedGroup') {
+      const a = data.advanced;
+      if (!a) return [];
+      return node.group === 'stops' ? a.stops.map((row) => ({ kind: 'stopOrder' as const, symbol: row.symbol, row })) : a.ocos.map((row) => ({ kind: 'ocoOrder' as const, symbol: row.symbol, row }));
+    }
     if (node.kind !== 'symbol') return [];
     return node.group.orders.map((order) => ({ kind: 'order' as const, symbol: node.symbol, order }));
   }
 
   protected override parentNode(node: Node): Node | undefined {
+    if (node.kind === 'stopOrder' || node.kind === 'ocoOrder') return { kind: 'advancedGroup', group: node.kind === 'stopOrder' ? 'stops' : 'ocos' };
     const group = node.kind === 'order' ? this.state.data?.groups.find((g) => g.symbol === node.symbol) : undefined;
     return group ? { kind: 'symbol', symbol: group.symbol, group } : undefined;
   }
@@ -245,6 +353,7 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
   }
 
   protected item(node: Node): vscode.TreeItem {
+    if (node.kind === 'advancedGroup' || node.kind === 'stopOrder' || node.kind === 'ocoOrder') return this.advancedItem(node);
     if (node.kind === 'symbol') {
       const it = new vscode.TreeItem(node.symbol, vscode.TreeItemCollapsibleState.Expanded);
       it.id = `ord:${node.symbol}`;
@@ -272,6 +381,56 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
     md.appendMarkdown(`**${o.symbol}** ${label} order\n\n| | |\n|:--|:--|\n`);
     for (const [k, v] of orderRows(o, Date.now())) md.appendMarkdown(`| ${k} | ${escapeCell(v)} |\n`);
     md.appendMarkdown(`\nOrder id \`${o.id}\` · right-click → **Copy Order JSON** for every field.`);
+    it.tooltip = md;
+    return it;
+  }
+
+  /** The rows of the stop and OCO groups (texts: ./advancedRows.ts). */
+  private advancedItem(node: AdvancedGroupNode | StopOrderNode | OcoOrderNode): vscode.TreeItem {
+    const a = this.state.data?.advanced ?? { stops: [], ocos: [] };
+    if (node.kind === 'advancedGroup') {
+      const stops = node.group === 'stops';
+      const n = stops ? a.stops.length : a.ocos.length;
+      const error = stops ? a.stopError : a.ocoError;
+      const it = new vscode.TreeItem(stops ? 'Stop orders' : 'OCO orders', vscode.TreeItemCollapsibleState.Expanded);
+      it.id = `ord:${node.group}`;
+      it.description = error ? `error: ${error}` : `${n} waiting`;
+      it.iconPath = new vscode.ThemeIcon(error ? 'error' : stops ? 'debug-breakpoint-conditional-unverified' : 'arrow-swap');
+      it.contextValue = 'spotdesk.advancedGroup';
+      it.tooltip = error ?? (stops ? `${n} stop order${n === 1 ? '' : 's'} waiting for their trigger (GET /api/v1/stop-order). Nothing is held until one fires.` : `${n} OCO order${n === 1 ? '' : 's'} waiting (GET /api/v3/oco/orders): when one leg fires, the other is cancelled.`);
+      return it;
+    }
+    const seps = separatorsFor(vscode.env.language);
+    const r = node.row;
+    const text = node.kind === 'stopOrder' ? stopRowText(node.row, seps) : ocoRowText(node.row, seps);
+    const it = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+    it.id = `ord:${node.kind}:${r.id}`;
+    it.description = `${node.symbol} · ${text.description}`;
+    it.iconPath = new vscode.ThemeIcon(
+      r.side === 'buy' ? 'arrow-up' : 'arrow-down',
+      new vscode.ThemeColor(r.side === 'buy' ? 'spotdesk.buyForeground' : 'spotdesk.sellForeground'),
+    );
+    it.contextValue = node.kind === 'stopOrder' ? 'spotdesk.stopOrder' : 'spotdesk.ocoOrder';
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${node.symbol}** ${escapeCell(text.label)}\n\n| | |\n|:--|:--|\n`);
+    const rows: Array<[string, string]> =
+      node.kind === 'stopOrder'
+        ? [
+            ['Trigger', `the last trade price ${node.row.stop === 'entry' ? 'at or above' : 'at or below'} ${node.row.stopPrice} (${node.row.stop})`],
+            ['Then', node.row.type === 'limit' ? `a limit order at ${node.row.price}` : 'a market order'],
+            [node.row.size !== null ? 'Size' : 'Funds', node.row.size ?? node.row.funds ?? '?'],
+            ['State', `${statusText(node.row.status)} (nothing is held until it fires)`],
+            ['Placed', new Date(r.createdAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC'],
+          ]
+        : [
+            ['Take profit', `at ${node.row.takeProfit.stopPrice}: a limit order at ${node.row.takeProfit.price} (leg ${node.row.takeProfit.id})`],
+            ['Stop loss', `at ${node.row.stopLoss.stopPrice}: a limit order at ${node.row.stopLoss.price} (leg ${node.row.stopLoss.id})`],
+            ['Size', node.row.takeProfit.size],
+            ['State', `${statusText(node.row.status)}: the first leg to fire cancels the other`],
+            ['Placed', new Date(r.createdAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC'],
+          ];
+    for (const [k, v] of rows) md.appendMarkdown(`| ${k} | ${escapeCell(v)} |\n`);
+    md.appendMarkdown(`\n${node.kind === 'stopOrder' ? 'Stop order' : 'OCO order'} id \`${r.id}\` · right-click → **Cancel Order**.`);
     it.tooltip = md;
     return it;
   }

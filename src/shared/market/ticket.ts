@@ -23,11 +23,20 @@
  * - **size for a share of available** (25/50/75/100 %): a sell uses that share of the base
  *   available; a buy the largest size whose price × size × (1 + taker fee rate) fits that share of
  *   the quote available; rounded DOWN to the lot (baseIncrement), so it never asks for more than is there.
+ * - **stop orders** (stop-limit, stop-market; KuCoin POST /api/v1/stop-order) wait for the last trade price
+ *   to reach `stopPrice`; the ticket derives `stop` from where the trigger sits against the last price
+ *   (src/api/advancedOrderRules.ts `stopFor`: below it a `loss`, above it an `entry`). An **OCO order**
+ *   (POST /api/v3/oco/order) is a limit leg at `price` (take profit) and a stop leg at `limitPrice` fired at
+ *   `stopPrice`; one leg executes. Their reference price is the order's price (stop-market: `stopPrice`;
+ *   OCO: the dearer leg for a buy), their fee the TAKER rate (the liquidity is decided when they fire: an
+ *   estimate on the safe side), and nothing is held until they fire (KuCoin does not pre-freeze them), so a
+ *   short balance is a warning of what they will need. A trigger the last price already meets fires at once.
  *
  * Pure: no `vscode`, no DOM, no Node API (bundled into the market webview).
  */
 import * as D from '../../api/decimal';
-import { validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
+import type { RuleIssue, SymbolRules } from '../../api/orderRules';
+import { stopFor, triggerSign, validateKind } from '../../api/advancedOrderRules';
 import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../orderEstimate';
 
 /** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
@@ -36,12 +45,23 @@ export { FAR_FROM_MARKET };
 /** The shares of the available balance the ticket offers, in percent. */
 export const SIZE_SHARES = [25, 50, 75, 100] as const;
 
-/** What the person entered. Amounts are the typed strings (may be empty or malformed). */
+/** The ticket's order types: HF limit and market, stop-limit and stop-market (stop orders), OCO. */
+export const TICKET_TYPES = ['limit', 'market', 'stopLimit', 'stopMarket', 'oco'] as const;
+/** One of {@link TICKET_TYPES}. */
+export type TicketType = (typeof TICKET_TYPES)[number];
+
+/**
+ * What the person entered. Amounts are the typed strings (may be empty or malformed). `price` is a limit
+ * price (limit, stop-limit) or an OCO's take-profit price; `stopPrice` the trigger (stop orders, OCO);
+ * `limitPrice` an OCO stop leg's price.
+ */
 export interface TicketInput {
   readonly side: 'buy' | 'sell';
-  readonly type: 'limit' | 'market';
+  readonly type: TicketType;
   readonly price: string;
   readonly size: string;
+  readonly stopPrice?: string;
+  readonly limitPrice?: string;
 }
 
 /** What the ticket knows about the market and the account. Decimals are strings; null = unknown. */
@@ -65,14 +85,20 @@ export interface TicketContext {
 
 /** A warning the ticket and the confirmation show. */
 export interface TicketWarning {
-  readonly code: 'crosses-spread' | 'far-from-market' | 'insufficient-balance' | 'no-market-price' | 'beyond-depth';
+  readonly code: 'crosses-spread' | 'far-from-market' | 'insufficient-balance' | 'no-market-price' | 'beyond-depth' | 'fires-at-once';
   readonly message: string;
 }
 
 /** The ticket's figures for one input. */
 export interface TicketQuote {
-  /** The HF order request the ticket would send (POST /api/v1/hf/orders body without clientOid). */
+  /**
+   * The request the ticket would send, without clientOid: the body of POST /api/v1/hf/orders, of POST
+   * /api/v1/stop-order (with `stop` and `stopPrice`) or of POST /api/v3/oco/order (`kind` says which).
+   */
   readonly order: Record<string, string>;
+  readonly kind: 'order' | 'stop' | 'oco';
+  /** Stop orders and OCO: what fires them, e.g. "≤ 29500 (loss)" (OCO: "≥ 31000 / ≤ 29500"); else null. */
+  readonly trigger: string | null;
   /** validateOrder issues (src/api/orderRules.ts): errors block placement. */
   readonly issues: readonly RuleIssue[];
   /** Price used for the figures (see the module docs), or null. */
@@ -122,20 +148,49 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
   const { rules } = ctx;
   const base = rules.baseCurrency;
   const quote = rules.quoteCurrency;
-  const order: Record<string, string> = { symbol: rules.symbol, side: input.side, type: input.type };
-  if (input.type === 'limit' && input.price.trim() !== '') order.price = input.price.trim();
-  if (input.size.trim() !== '') order.size = input.size.trim();
-  const issues = validateOrder(order, { symbols: new Map([[rules.symbol, rules]]) });
-  const price = input.type === 'limit' ? dec(input.price) : null;
-  const size = dec(input.size);
+  const t = input.type;
+  const limit = t === 'limit' || t === 'stopLimit';
+  const kind = t === 'oco' ? 'oco' : t === 'stopLimit' || t === 'stopMarket' ? 'stop' : 'order';
+  const order: Record<string, string> = { symbol: rules.symbol, side: input.side };
+  if (kind !== 'oco') order.type = limit ? 'limit' : 'market';
+  const set = (k: string, v: string | undefined) => {
+    if (v !== undefined && v.trim() !== '') order[k] = v.trim();
+  };
+  if (limit || t === 'oco') set('price', input.price);
+  set('size', input.size);
   const bid = dec(ctx.bestBid);
   const ask = dec(ctx.bestAsk);
+  const last = dec(ctx.last) ?? marketPrice(bid, ask, null);
+  const stopPrice = kind === 'order' ? null : dec(input.stopPrice);
+  let trigger: string | null = null;
+  if (kind !== 'order') {
+    set('stopPrice', input.stopPrice);
+    if (kind === 'stop' && stopPrice !== null) trigger = `${triggerSign((order.stop = stopFor(input.side, stopPrice, last)))} ${stopPrice} (${order.stop})`;
+    if (kind === 'oco') set('limitPrice', input.limitPrice);
+  }
+  const issues = validateKind(kind, order, { symbols: new Map([[rules.symbol, rules]]) }).filter((i) => i.code !== 'missing-client-oid');
+  const price = limit || t === 'oco' ? dec(input.price) : null;
+  const size = dec(input.size);
   const warnings: TicketWarning[] = [];
 
   let referencePrice: string | null = null;
   let liquidity: 'maker' | 'taker' | null = null;
   let walk: BookWalk | null = null;
-  if (input.type === 'market') {
+  if (kind !== 'order') {
+    // the liquidity is decided when it fires: the taker rate, on the safe side
+    liquidity = 'taker';
+    const lp = t === 'oco' ? dec(input.limitPrice) : null;
+    referencePrice = t === 'stopMarket' ? stopPrice : t === 'oco' && input.side === 'buy' && positive(price) && positive(lp) ? D.max(price, lp) : price;
+    const buy = input.side === 'buy';
+    if (t === 'oco' && positive(price) && positive(stopPrice)) trigger = `${buy ? '≤' : '≥'} ${price} / ${buy ? '≥' : '≤'} ${stopPrice}`;
+    const at =
+      last === null || !positive(stopPrice)
+        ? false
+        : t === 'oco'
+          ? (positive(price) && D.cmp(last, price) * (buy ? -1 : 1) >= 0) || D.cmp(last, stopPrice) * (buy ? 1 : -1) >= 0
+          : D.cmp(last, stopPrice) === 0;
+    if (at) warnings.push({ code: 'fires-at-once', message: `The last price ${last} already meets the trigger: it fires at once.` });
+  } else if (input.type === 'market') {
     referencePrice = input.side === 'buy' ? (positive(ask) ? ask : null) : positive(bid) ? bid : null;
     liquidity = 'taker';
     const levels = input.side === 'buy' ? ctx.asks : ctx.bids;
@@ -170,10 +225,12 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
   if (input.side === 'buy' && notional !== null) cost = { currency: quote, amount: D.add(notional, fee ?? '0') };
   if (input.side === 'sell' && positive(size)) cost = { currency: base, amount: size };
   if (cost && availAmount !== null && D.cmp(cost.amount, availAmount) > 0) {
-    warnings.push({ code: 'insufficient-balance', message: `Needs ${cost.amount} ${cost.currency}; ${availAmount} ${cost.currency} is available in the trade account.` });
+    warnings.push({ code: 'insufficient-balance', message: `Needs ${cost.amount} ${cost.currency}${kind !== 'order' ? ' when it fires' : ''}; ${availAmount} ${cost.currency} is available in the trade account.` });
   }
   return {
     order,
+    kind,
+    trigger,
     issues,
     referencePrice,
     walk,
@@ -192,7 +249,7 @@ export function quoteTicket(input: TicketInput, ctx: TicketContext): TicketQuote
  * The size for `percent` of the available balance (see the module docs), rounded down to the lot;
  * null when it cannot be computed (no balance, no price for a buy) or rounds to zero.
  */
-export function sizeForShare(percent: number, input: Pick<TicketInput, 'side' | 'type' | 'price'>, ctx: TicketContext): string | null {
+export function sizeForShare(percent: number, input: Pick<TicketInput, 'side' | 'type' | 'price' | 'stopPrice'>, ctx: TicketContext): string | null {
   if (!(percent > 0 && percent <= 100)) return null;
   const share = D.divDown(String(Math.round(percent)), '100', 2);
   const lot = ctx.rules.baseIncrement;
@@ -203,7 +260,8 @@ export function sizeForShare(percent: number, input: Pick<TicketInput, 'side' | 
     size = D.roundDown(D.mul(avail, share), lot);
   } else {
     const avail = dec(ctx.availableQuote);
-    const price = input.type === 'limit' ? dec(input.price) : dec(ctx.bestAsk);
+    const t = input.type;
+    const price = t === 'market' ? dec(ctx.bestAsk) : t === 'stopMarket' ? dec(input.stopPrice ?? '') : dec(input.price);
     if (!positive(avail) || !positive(price)) return null;
     const rate = dec(ctx.takerFeeRate) ?? '0';
     const perUnit = D.mul(price, D.add('1', rate));

@@ -326,10 +326,19 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     /** The user picked a candle interval (the host loads its history). */
     setInterval: v.object({ interval }),
     /**
-     * Place the ticket's order. The host checks it again with the rules module, recomputes the
+     * Place the ticket's order: an HF limit or market order, a stop-limit or stop-market order (`stopPrice`:
+     * the trigger) or an OCO order (`price` take profit, `stopPrice`, `limitPrice` the stop leg's price;
+     * src/shared/market/ticket.ts). The host checks it again with the rules modules, recomputes the
      * figures from its own data and ALWAYS asks the person in a modal before sending anything.
      */
-    place: v.object({ side, orderType: v.oneOf(['limit', 'market'] as const), price: v.string({ max: 81 }), size: v.string({ max: 81 }) }),
+    place: v.object({
+      side,
+      orderType: v.oneOf(['limit', 'market', 'stopLimit', 'stopMarket', 'oco'] as const),
+      price: v.string({ max: 81 }),
+      size: v.string({ max: 81 }),
+      stopPrice: v.optional(v.string({ max: 81 })),
+      limitPrice: v.optional(v.string({ max: 81 })),
+    }),
     /** The person changed the layout (collapsed a section, moved a splitter): new panels start with it. */
     setLayout: v.object({ layout: Layout }),
     /** Open the request builder pre-filled with this side and price (nothing is sent). */

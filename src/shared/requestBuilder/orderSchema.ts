@@ -1,10 +1,12 @@
 /**
  * Generators of the two artefacts derived from the order request schema `PlaceOrderRequest`
- * (src/api/schemas.ts, the single source of truth), both written by
- * scripts/gen-spotorder-schema.ts and checked by its `--check` mode (a unit test runs it):
+ * (src/api/schemas.ts, the single source of truth) — and, for order documents, from the stop and OCO
+ * order requests `StopOrderRequest` and `OcoOrderRequest` (src/api/schemas/advancedOrders.ts) — both
+ * written by scripts/gen-spotorder-schema.ts and checked by its `--check` mode (a unit test runs it):
  *
- * - media/spotorder.schema.json: the JSON schema of order documents (`*.spotorder.json`), one HF
- *   order request or an array of them, from zod 4's `z.toJSONSchema` (input side: what a user
+ * - media/spotorder.schema.json: the JSON schema of order documents (`*.spotorder.json`): one order —
+ *   an HF order, a stop order (`stopPrice`, `stop`) or an OCO order (`limitPrice`) — or an array of
+ *   them, from zod 4's `z.toJSONSchema` (input side: what a user
  *   writes; the schema's `.describe()` texts are the field docs of the order-document language
  *   server's completion and hovers, src/language/fields.ts, which bundles this file). Cross-field
  *   rules (superRefine) cannot be expressed in JSON schema; those and the symbol rules are the
@@ -14,7 +16,7 @@
  *   which must not load zod.
  */
 import { z } from 'zod';
-import { DECIMAL_PATTERN, PlaceOrderRequest } from '../../api/schemas';
+import { DECIMAL_PATTERN, OcoOrderRequest, PlaceOrderRequest, StopOrderRequest } from '../../api/schemas';
 
 /** JSON schema of one property, as `z.toJSONSchema` emits it for the order request. */
 interface JsonProperty {
@@ -26,9 +28,9 @@ interface JsonProperty {
   [k: string]: unknown;
 }
 
-/** The order request's JSON schema (draft-07, input side), each property's description first. */
-function orderRequestJsonSchema(): { properties: Record<string, JsonProperty>; required: string[]; [k: string]: unknown } {
-  const order = z.toJSONSchema(PlaceOrderRequest, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+/** A request's JSON schema (draft-07, input side; default: the HF order request), each property's description first. */
+function orderRequestJsonSchema(schema: z.ZodType = PlaceOrderRequest): { properties: Record<string, JsonProperty>; required: string[]; [k: string]: unknown } {
+  const order = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
   delete order.$schema;
   const props = (order.properties ?? {}) as Record<string, JsonProperty>;
   for (const [k, p] of Object.entries(props)) {
@@ -40,19 +42,25 @@ function orderRequestJsonSchema(): { properties: Record<string, JsonProperty>; r
 
 /**
  * The order-document JSON schema object (draft-07, which VS Code's JSON service fully supports):
- * `oneOf` [order, array of orders], with the order definition under `definitions.order`. Unknown properties are allowed by the server
- * (stripped) and so are not a schema error; the diagnostics warn about them instead.
+ * `oneOf` [an order, array of orders], an order being `anyOf` the HF order (`definitions.order`), the stop
+ * order (`definitions.stopOrder`) and the OCO order (`definitions.ocoOrder`). Unknown properties are allowed
+ * by the server (stripped) and so are not a schema error; the diagnostics warn about them instead.
  */
 export function orderDocumentSchema(): Record<string, unknown> {
   const order: Record<string, unknown> = orderRequestJsonSchema();
   order.description = 'One HF order request: the body of POST /api/v1/hf/orders and POST /api/v1/hf/orders/test.';
+  const stopOrder: Record<string, unknown> = orderRequestJsonSchema(StopOrderRequest);
+  stopOrder.description = 'One stop order request: the body of POST /api/v1/stop-order (an HF order plus stopPrice and stop).';
+  const ocoOrder: Record<string, unknown> = orderRequestJsonSchema(OcoOrderRequest);
+  ocoOrder.description = 'One OCO order request: the body of POST /api/v3/oco/order (a take-profit leg at price, a stop leg at limitPrice fired at stopPrice).';
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'spotdesk:spotorder.schema.json',
     title: 'SpotDesk order document',
-    description: 'One HF order or an array of HF orders (generated from PlaceOrderRequest in src/api/schemas.ts; do not edit).',
-    oneOf: [{ $ref: '#/definitions/order' }, { type: 'array', items: { $ref: '#/definitions/order' } }],
-    definitions: { order },
+    description:
+      'One order or an array of orders: HF orders, stop orders, OCO orders (generated from PlaceOrderRequest in src/api/schemas.ts and StopOrderRequest, OcoOrderRequest in src/api/schemas/advancedOrders.ts; do not edit).',
+    oneOf: [{ $ref: '#/definitions/anyOrder' }, { type: 'array', items: { $ref: '#/definitions/anyOrder' } }],
+    definitions: { anyOrder: { anyOf: [{ $ref: '#/definitions/order' }, { $ref: '#/definitions/stopOrder' }, { $ref: '#/definitions/ocoOrder' }] }, order, stopOrder, ocoOrder },
   };
 }
 

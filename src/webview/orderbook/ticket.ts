@@ -1,24 +1,26 @@
 /**
- * The Order Ticket of the market panel (issue 25): buy/sell, limit/market, price (with best bid,
- * mid and best ask buttons), size (with 25/50/75/100 % of the available balance), and the figures a
- * trader reads before sending — the notional in quote, the estimated fee at the user's rate (maker or
- * taker), the available balance — with warnings when a limit order would cross the spread (taker) or
- * sits far from the market. The figures come from src/shared/market/ticket.ts and the checks from
- * the rules module src/api/orderRules.ts, the same the request builder uses.
+ * The Order Ticket of the market panel (issue 25): buy/sell, the order type — limit, market, stop-limit,
+ * stop-market or OCO —, price (with best bid, mid and best ask buttons), the trigger of a stop order
+ * and an OCO's stop price and stop-leg limit price, size (with 25/50/75/100 % of the available balance),
+ * and the figures a trader reads before sending — the notional in quote, the estimated fee at the user's
+ * rate (maker or taker), the trigger, the available balance — with warnings when a limit order would
+ * cross the spread (taker) or sits far from the market, or a trigger is already met. The figures come
+ * from src/shared/market/ticket.ts and the checks from the rules modules src/api/orderRules.ts and
+ * src/api/advancedOrderRules.ts, the same the request builder and order documents use.
  *
  * Errors appear at the field at fault, and only once the person has typed in that field (or tried to
  * place). "Place" only asks the extension: it recomputes everything from the exchange and ALWAYS
  * asks the person in a modal before sending anything.
  */
 import type { AccountInfo, SymbolMeta } from '../../shared/orderbook/protocol';
-import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote } from '../../shared/market/ticket';
+import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote, type TicketType } from '../../shared/market/ticket';
 import type { BookLevel } from '../../shared/orderEstimate';
 import { formatAmount } from '../../shared/numberFormat';
 import { fractionDigits, normalize } from '../../api/decimal';
 
 /** What the ticket asks the controller for. */
 export interface TicketEvents {
-  place(order: { side: 'buy' | 'sell'; orderType: 'limit' | 'market'; price: string; size: string }): void;
+  place(order: { side: 'buy' | 'sell'; orderType: TicketType; price: string; size: string; stopPrice: string; limitPrice: string }): void;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?: Element, text?: string): HTMLElementTagNameMap[K] {
@@ -28,6 +30,35 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?
   if (parent) parent.appendChild(e);
   return e;
 }
+
+/** A labelled input row (`mk-<id>`) with its line (for buttons) and its error line. */
+function field(parent: Element, id: string) {
+  const row = el('div', 'mk-field', parent);
+  const l = el('label', undefined, row);
+  l.htmlFor = `mk-${id}`;
+  const label = document.createTextNode('');
+  l.appendChild(label);
+  const line = el('div', 'mk-inputline', row);
+  const input = el('input', 'mk-input', line);
+  input.id = `mk-${id}`;
+  input.inputMode = 'decimal';
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  input.setAttribute('aria-describedby', `mk-${id}-error`);
+  const error = el('div', 'mk-error', row);
+  error.id = `mk-${id}-error`;
+  error.setAttribute('role', 'status');
+  return { row, label, line, input, error };
+}
+
+/** What each order type calls its price fields and its place button; empty: the field is hidden. */
+const TYPES: Record<TicketType, [button: string, price: string, stop: string, limit: string, place: string]> = {
+  limit: ['Limit', 'Price', '', '', ''],
+  market: ['Market', '', '', '', ' at market'],
+  oco: ['OCO', 'Take profit', 'Stop', 'Stop limit', ' OCO'],
+  stopLimit: ['Stop limit', 'Price', 'Trigger', '', ' stop-limit'],
+  stopMarket: ['Stop market', '', 'Trigger', '', ' stop-market'],
+};
 
 /** A two-way segmented control of buttons with `aria-pressed`. */
 function segmented<V extends string>(parent: Element, label: string, values: readonly [V, string][], onPick: (v: V) => void): { set(v: V): void; buttons: HTMLButtonElement[] } {
@@ -53,22 +84,19 @@ function segmented<V extends string>(parent: Element, label: string, values: rea
 export class TicketView {
   readonly root: HTMLElement;
   private side: 'buy' | 'sell' = 'buy';
-  private type: 'limit' | 'market' = 'limit';
+  private type: TicketType = 'limit';
   private readonly sideSeg: ReturnType<typeof segmented<'buy' | 'sell'>>;
-  private readonly typeSeg: ReturnType<typeof segmented<'limit' | 'market'>>;
+  private readonly typeSeg: ReturnType<typeof segmented<TicketType>>;
+  /** The input rows: the price, an OCO's or stop order's trigger (`stopPrice`), an OCO stop leg's price (`limitPrice`), the size. */
+  private readonly f: Record<'price' | 'stopPrice' | 'limitPrice' | 'size', ReturnType<typeof field>>;
   readonly priceInput: HTMLInputElement;
   readonly sizeInput: HTMLInputElement;
-  private readonly priceRow: HTMLElement;
-  private readonly priceLabel: Text;
-  private readonly sizeLabel: Text;
-  private readonly priceError: HTMLElement;
-  private readonly sizeError: HTMLElement;
-  private readonly figures: Record<'notional' | 'fee' | 'available', Text>;
+  private readonly figures: Record<'notional' | 'fee' | 'trigger' | 'available', Text>;
   private readonly warnings: HTMLElement;
   private readonly placeBtn: HTMLButtonElement;
   private readonly result: HTMLElement;
   private readonly disabledNote: HTMLElement;
-  private readonly touched = new Set<'price' | 'size'>();
+  private readonly touched = new Set<string>();
   private attempted = false;
   private busy = false;
   private meta: SymbolMeta | null = null;
@@ -87,25 +115,18 @@ export class TicketView {
       this.submit();
     });
     this.sideSeg = segmented(this.root, 'Side', [['buy', 'Buy'], ['sell', 'Sell']], (v) => this.setSide(v));
-    this.typeSeg = segmented(this.root, 'Order type', [['limit', 'Limit'], ['market', 'Market']], (v) => {
+    this.typeSeg = segmented(this.root, 'Order type', (Object.keys(TYPES) as TicketType[]).map((t) => [t, TYPES[t][0]]), (v) => {
       this.type = v;
+      this.typeSeg.set(v);
       this.render();
     });
+    this.typeSeg.buttons[0].parentElement!.classList.add('mk-types');
 
-    this.priceRow = el('div', 'mk-field', this.root);
-    const pl = el('label', undefined, this.priceRow);
-    pl.htmlFor = 'mk-price';
-    this.priceLabel = document.createTextNode('Price');
-    pl.appendChild(this.priceLabel);
-    const pline = el('div', 'mk-inputline', this.priceRow);
-    this.priceInput = el('input', 'mk-input', pline);
-    this.priceInput.id = 'mk-price';
-    this.priceInput.inputMode = 'decimal';
-    this.priceInput.autocomplete = 'off';
-    this.priceInput.spellcheck = false;
-    this.priceInput.setAttribute('aria-describedby', 'mk-price-error');
+    this.f = { price: field(this.root, 'price'), stopPrice: field(this.root, 'stop'), limitPrice: field(this.root, 'limit'), size: field(this.root, 'size') };
+    this.priceInput = this.f.price.input;
+    this.sizeInput = this.f.size.input;
     for (const [which, text] of [['bid', 'Bid'], ['mid', 'Mid'], ['ask', 'Ask']] as const) {
-      const b = el('button', 'mk-mini', pline, text);
+      const b = el('button', 'mk-mini', this.f.price.line, text);
       b.type = 'button';
       b.title = which === 'mid' ? 'Mid price (rounded down to the tick)' : `Best ${which}`;
       b.setAttribute('aria-label', b.title);
@@ -114,23 +135,8 @@ export class TicketView {
         if (p !== null) this.setPrice(p);
       });
     }
-    this.priceError = el('div', 'mk-error', this.priceRow);
-    this.priceError.id = 'mk-price-error';
-    this.priceError.setAttribute('role', 'status');
-
-    const sizeRow = el('div', 'mk-field', this.root);
-    const sl = el('label', undefined, sizeRow);
-    sl.htmlFor = 'mk-size';
-    this.sizeLabel = document.createTextNode('Size');
-    sl.appendChild(this.sizeLabel);
-    const sline = el('div', 'mk-inputline', sizeRow);
-    this.sizeInput = el('input', 'mk-input', sline);
-    this.sizeInput.id = 'mk-size';
-    this.sizeInput.inputMode = 'decimal';
-    this.sizeInput.autocomplete = 'off';
-    this.sizeInput.spellcheck = false;
-    this.sizeInput.setAttribute('aria-describedby', 'mk-size-error');
-    const shares = el('div', 'mk-shares', sizeRow);
+    const shares = el('div', 'mk-shares');
+    this.f.size.row.insertBefore(shares, this.f.size.error);
     for (const pct of SIZE_SHARES) {
       const b = el('button', 'mk-mini', shares, `${pct}%`);
       b.type = 'button';
@@ -138,7 +144,7 @@ export class TicketView {
       b.addEventListener('click', () => {
         const r = this.rules();
         if (!r) return;
-        const size = sizeForShare(pct, { side: this.side, type: this.type, price: this.priceInput.value }, r);
+        const size = sizeForShare(pct, this.input(), r);
         if (size !== null) {
           this.sizeInput.value = size;
           this.touched.add('size');
@@ -146,9 +152,6 @@ export class TicketView {
         }
       });
     }
-    this.sizeError = el('div', 'mk-error', sizeRow);
-    this.sizeError.id = 'mk-size-error';
-    this.sizeError.setAttribute('role', 'status');
 
     const figs = el('dl', 'mk-figures', this.root);
     const fig = (label: string) => {
@@ -158,7 +161,7 @@ export class TicketView {
       dd.appendChild(t);
       return t;
     };
-    this.figures = { notional: fig('Notional'), fee: fig('Fee (est.)'), available: fig('Available') };
+    this.figures = { notional: fig('Notional'), fee: fig('Fee (est.)'), trigger: fig('Trigger'), available: fig('Available') };
     this.warnings = el('ul', 'mk-warnings', this.root);
     this.warnings.setAttribute('role', 'status');
     this.disabledNote = el('div', 'mk-note', this.root);
@@ -167,7 +170,7 @@ export class TicketView {
     this.result = el('div', 'mk-result', this.root);
     this.result.setAttribute('role', 'alert');
 
-    for (const [input, name] of [[this.priceInput, 'price'], [this.sizeInput, 'size']] as const) {
+    for (const [name, { input }] of Object.entries(this.f)) {
       input.addEventListener('input', () => {
         this.touched.add(name);
         this.render();
@@ -180,8 +183,6 @@ export class TicketView {
   /** Symbol rules (from the `init` message). */
   setMeta(meta: SymbolMeta | null): void {
     this.meta = meta;
-    this.priceLabel.data = meta ? `Price (${meta.quoteCurrency})` : 'Price';
-    this.sizeLabel.data = meta ? `Size (${meta.baseCurrency})` : 'Size';
     this.render();
   }
 
@@ -210,9 +211,9 @@ export class TicketView {
 
   /** A price from the book (click on a level) or a button. */
   setPrice(price: string): void {
-    if (this.type !== 'limit') {
-      this.type = 'limit';
-      this.typeSeg.set('limit');
+    if (!TYPES[this.type][1]) {
+      this.type = this.type === 'market' ? 'limit' : 'stopLimit';
+      this.typeSeg.set(this.type);
     }
     this.priceInput.value = price;
     this.touched.add('price');
@@ -222,7 +223,7 @@ export class TicketView {
   /** Focus the ticket (keyboard shortcut): the side if given, then the size field (price for an empty limit). */
   focus(side: 'buy' | 'sell' | null): void {
     if (side) this.setSide(side);
-    const target = this.type === 'limit' && this.priceInput.value.trim() === '' ? this.priceInput : this.sizeInput;
+    const target = TYPES[this.type][1] && this.priceInput.value.trim() === '' ? this.priceInput : this.sizeInput;
     target.focus();
     target.select();
   }
@@ -258,15 +259,22 @@ export class TicketView {
   }
 
   private input(): TicketInput {
-    return { side: this.side, type: this.type, price: this.priceInput.value, size: this.sizeInput.value };
+    const v = (k: keyof TicketView['f']) => this.f[k].input.value;
+    return { side: this.side, type: this.type, price: v('price'), size: v('size'), stopPrice: v('stopPrice'), limitPrice: v('limitPrice') };
   }
 
   private render(): void {
     const ctx = this.rules();
     const base = this.meta?.baseCurrency ?? '';
     const quote = this.meta?.quoteCurrency ?? '';
-    this.priceRow.hidden = this.type === 'market';
-    this.placeBtn.textContent = `${this.side === 'buy' ? 'Buy' : 'Sell'}${base ? ` ${base}` : ''}${this.type === 'market' ? ' at market' : ''}`;
+    const names = TYPES[this.type];
+    const f = this.f;
+    (['price', 'stopPrice', 'limitPrice'] as const).forEach((k, i) => {
+      f[k].row.hidden = !names[i + 1];
+      f[k].label.data = `${names[i + 1]}${quote && ` (${quote})`}`;
+    });
+    f.size.label.data = `Size${base && ` (${base})`}`;
+    this.placeBtn.textContent = `${this.side === 'buy' ? 'Buy' : 'Sell'}${base && ` ${base}`}${names[4]}`;
     if (!ctx) {
       this.quote = null;
       this.placeBtn.disabled = true;
@@ -278,25 +286,24 @@ export class TicketView {
     const walked = q.walk && q.walk.averagePrice !== null ? ` · avg ${q.walk.averagePrice}${q.walk.slippageBps !== null && q.walk.slippageBps !== '0' ? `, ${q.walk.slippageBps} bps` : ''}` : '';
     this.figures.notional.data = q.notional !== null ? `${q.notional} ${quote}${this.type === 'market' ? ` (est.${walked})` : ''}` : '—';
     this.figures.fee.data = q.fee !== null ? `${q.fee} ${quote} · ${q.liquidity} ${pct(q.feeRate)}` : q.liquidity ? `— (${q.liquidity})` : '—';
+    this.figures.trigger.data = q.trigger ?? '—';
     // Grouped and to the lot / quote increment, as elsewhere ("95,991.71 USDT"); rounded down (never more than there is).
     const inc = q.available.currency === quote ? this.meta?.quoteIncrement : this.meta?.baseIncrement;
     this.figures.available.data = q.available.amount !== null ? `${formatAmount(q.available.amount, inc ? fractionDigits(normalize(inc)) : undefined, navigator.language || 'en')} ${q.available.currency}` : '—';
     // Errors at their field, once the person typed there (or tried to place).
-    const show = (f: 'price' | 'size') => this.attempted || this.touched.has(f);
-    const errorsOf = (f: 'price' | 'size') =>
-      q.issues.filter((i) => i.severity === 'error' && (i.field === f || (f === 'price' && i.code === 'limit-missing-price') || (f === 'size' && (i.code === 'limit-missing-size' || i.code === 'market-missing-amount'))));
-    const pe = show('price') && this.type === 'limit' ? errorsOf('price') : [];
-    const se = show('size') ? errorsOf('size') : [];
-    this.priceError.textContent = pe[0]?.message ?? '';
-    this.sizeError.textContent = se[0]?.message ?? '';
-    this.priceInput.setAttribute('aria-invalid', String(pe.length > 0));
-    this.sizeInput.setAttribute('aria-invalid', String(se.length > 0));
+    const errorsOf = (k: string) =>
+      q.issues.filter((i) => i.severity === 'error' && (i.field === k || (k === 'price' && i.code === 'limit-missing-price') || (k === 'size' && (i.code === 'limit-missing-size' || i.code === 'market-missing-amount'))));
+    for (const [k, x] of Object.entries(f)) {
+      const e = !x.row.hidden && (this.attempted || this.touched.has(k)) ? errorsOf(k) : [];
+      x.error.textContent = e[0]?.message ?? '';
+      x.input.setAttribute('aria-invalid', String(e.length > 0));
+    }
     this.warnings.textContent = '';
     for (const w of q.warnings) {
       const li = el('li', `mk-warning w-${w.code}`, this.warnings, w.message);
       li.dataset.code = w.code;
     }
-    const other = this.attempted ? q.issues.find((i) => i.severity === 'error' && !errorsOf('price').includes(i) && !errorsOf('size').includes(i)) : undefined;
+    const other = this.attempted ? q.issues.find((i) => i.severity === 'error' && !Object.keys(f).some((k) => errorsOf(k).includes(i))) : undefined;
     const cannot = this.account && !this.account.canTrade ? (this.account.reason ?? 'Trading is not available.') : this.meta?.enableTrading === false ? `Trading is disabled for ${this.meta.symbol}.` : null;
     this.disabledNote.textContent = cannot ?? other?.message ?? '';
     this.placeBtn.disabled = this.busy || cannot !== null;
@@ -311,7 +318,9 @@ export class TicketView {
     this.placeBtn.disabled = true;
     this.result.textContent = 'Waiting for your confirmation in VS Code…';
     this.result.dataset.ok = '';
-    this.events.place({ side: this.side, orderType: this.type, price: this.type === 'limit' ? this.priceInput.value.trim() : '', size: this.sizeInput.value.trim() });
+    const i = this.input();
+    const v = (k: 'price' | 'stopPrice' | 'limitPrice') => (this.f[k].row.hidden ? '' : (i[k] ?? '').trim());
+    this.events.place({ side: this.side, orderType: this.type, price: v('price'), size: i.size.trim(), stopPrice: v('stopPrice'), limitPrice: v('limitPrice') });
   }
 }
 

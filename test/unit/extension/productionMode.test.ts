@@ -180,6 +180,8 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
       'spotdesk.withdraw': [{ kind: 'currency', currency: 'USDT', bait }],
       'spotdesk.cancelOrder': [orderRow],
       'spotdesk.cancelAllForSymbol': [{ kind: 'symbol', symbol: 'BTC-USDT', bait }],
+      'spotdesk.editOrder': [orderRow],
+      'spotdesk.cancelAllOrders': [bait],
       'spotdesk.showFills': [orderRow],
       'spotdesk.copyOrderId': [orderRow],
       'spotdesk.copyOrderJson': [orderRow],
@@ -227,7 +229,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     // The check saw real data, not only undefined: a string (copyOrderId / copyOrderJson) and an array (showFills).
     assert.ok(kinds.has('string') && kinds.has('array'), [...kinds].join(','));
     assert.equal(ids.length >= contributed.length + 4, true, `${ids.length} commands called`);
-    // The order was not cancelled: every modal was dismissed.
+    // The order was not cancelled nor modified (its id is the same): every modal and input was dismissed.
     const still = new SpotClient({ baseUrl: sb.baseUrl, credentials: user });
     assert.equal((await still.getOrder('BTC-USDT', placed.orderId)).active, true);
     still.close();

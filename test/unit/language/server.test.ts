@@ -111,7 +111,8 @@ describe('language server: order documents over LSP (stdio)', function () {
     await lsp.diagnosticsNow(uri);
     const keys = await lsp.completion(uri, at(text, '"" }', 1));
     const labels = keys.map((k) => k.label);
-    assert.deepEqual(labels, ['price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize', 'stp', 'remark', 'tags']);
+    // an HF order's own fields, then those that make it a stop order
+    assert.deepEqual(labels, ['price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize', 'stp', 'remark', 'tags', 'stop', 'stopPrice']);
     const price = keys.find((k) => k.label === 'price')!;
     assert.match((price.documentation as MarkupContent).value, /priceIncrement/);
     assert.deepEqual(price.textEdit, { range: { start: pos(text, at(text, '"" }')), end: pos(text, at(text, '"" }') + 2) }, newText: '"price": ""' });
@@ -143,15 +144,19 @@ describe('language server: order documents over LSP (stdio)', function () {
     assert.deepEqual(stp.map((s) => s.label), ['DC', 'CO', 'CN', 'CB']);
   });
 
-  it('offers a limit and a market order skeleton between orders', async () => {
+  it('offers a limit, a market, a stop-limit and an OCO order skeleton between orders', async () => {
     const uri = newUri();
     const text = '[\n  \n]';
     lsp.open(uri, text);
     const items = await lsp.completion(uri, 4);
-    assert.deepEqual(items.map((i) => i.label), ['limit order', 'market order']);
+    assert.deepEqual(items.map((i) => i.label), ['limit order', 'market order', 'stop-limit order', 'OCO order']);
     const inserted = applyEdits(text, [items[0].textEdit as TextEdit]);
     const order = JSON.parse(inserted)[0];
     assert.deepEqual(Object.keys(order), ['clientOid', 'symbol', 'side', 'type', 'price', 'size']);
+    const stop = JSON.parse(applyEdits(text, [items[2].textEdit as TextEdit]).replace(/\$\{\d+\|([a-z]+),[a-z,]+\|\}|\$\{\d+:([^}]*)\}|\$\d+/g, (_m, a?: string, b?: string) => a ?? b ?? ''))[0];
+    assert.deepEqual(Object.keys(stop), ['clientOid', 'symbol', 'side', 'type', 'price', 'size', 'stopPrice', 'stop']);
+    const oco = JSON.parse(applyEdits(text, [items[3].textEdit as TextEdit]).replace(/\$\{\d+\|([a-z]+),[a-z,]+\|\}|\$\{\d+:([^}]*)\}|\$\d+/g, (_m, a?: string, b?: string) => a ?? b ?? ''))[0];
+    assert.deepEqual(Object.keys(oco), ['clientOid', 'symbol', 'side', 'price', 'size', 'stopPrice', 'limitPrice']);
   });
 
   it('hovers a symbol with its rules and the live best bid/ask and last price (GET /api/v1/market/allTickers of the sandbox)', async () => {
@@ -300,6 +305,70 @@ describe('language server: order documents over LSP (stdio)', function () {
     assert.equal(lsp.lensRefreshes, before + 1);
   });
 
+  it('stop and OCO orders: their own rules as diagnostics (trigger tick, missing stopPrice, OCO sides, the stop leg, fields that are not theirs)', async () => {
+    const uri = newUri();
+    const text = [
+      '[',
+      '  {"clientOid":"st1","symbol":"BTC-USDT","side":"sell","type":"limit","price":"29000","size":"0.01","stopPrice":"29500","stop":"loss"},',
+      '  {"clientOid":"st2","symbol":"BTC-USDT","side":"sell","type":"limit","price":"29000","size":"0.01","stopPrice":"29500.05","stop":"down"},',
+      '  {"clientOid":"st3","symbol":"BTC-USDT","side":"buy","type":"market","size":"0.01","stop":"entry"},',
+      '  {"clientOid":"oc1","symbol":"BTC-USDT","side":"sell","price":"31000","size":"0.01","stopPrice":"29500","limitPrice":"29400"},',
+      '  {"clientOid":"oc2","symbol":"BTC-USDT","side":"sell","type":"limit","price":"29000","size":"0.01","stopPrice":"29500","limitPrice":"29400.05"},',
+      '  {"symbol":"BTC-USDT","side":"buy","price":"28000","size":"0.01","stopPrice":"30000","limitPrice":"30100"}',
+      ']',
+    ].join('\n');
+    lsp.open(uri, text);
+    assert.deepEqual(shown(text, await lsp.diagnosticsNow(uri)), [
+      ['price-increment', '"29500.05"', 2],
+      ['invalid-enum', '"down"', 2],
+      ['missing-field', '{', 3],
+      ['price-increment', '"29400.05"', 5],
+      ['oco-price-side', '"29000"', 5],
+      ['unknown-field', '"type"', 5],
+      ['missing-client-oid', '{', 6],
+    ]);
+    const diags = await lsp.diagnosticsNow(uri);
+    assert.match(String(diags.find((d) => d.code === 'oco-price-side')!.message), /sell OCO needs price \(take profit\) above stopPrice/);
+    assert.equal(diags.find((d) => d.code === 'missing-client-oid')!.severity, 1, 'an OCO order without a clientOid is an error, not a hint');
+    // the rounding quick fix works on a trigger too
+    const fixes = await lsp.codeActions(uri, at(text, '"29500.05"', 1), at(text, '"29500.05"', 1), diags);
+    assert.deepEqual(fixes.map((f) => f.title), ['Round stopPrice down to 29500 USDT (priceIncrement 0.1)', 'Round stopPrice up to 29500.1 USDT (priceIncrement 0.1)']);
+    // lenses: no signature view for stop and OCO orders; the tooltips name their endpoints
+    const lenses = (await lsp.codeLenses(uri)).filter((l) => l.range.start.line === 1 || l.range.start.line === 4);
+    assert.deepEqual(
+      lenses.map((l) => [l.range.start.line, l.command!.title, l.command!.command]),
+      [
+        [1, '$(beaker) Test order', 't.test'],
+        [1, '$(rocket) Place order…', 't.place'],
+        [4, '$(beaker) Test order', 't.test'],
+        [4, '$(rocket) Place order…', 't.place'],
+      ],
+    );
+    assert.match(lenses[1].command!.tooltip!, /POST \/api\/v1\/stop-order/);
+    assert.match(lenses[3].command!.tooltip!, /POST \/api\/v3\/oco\/order/);
+    assert.match(lenses[2].command!.tooltip!, /two limit orders its legs become/);
+  });
+
+  it('stop and OCO orders: completion of their fields and values, hover docs of their keys', async () => {
+    const uri = newUri();
+    const text = '[\n  {"clientOid":"c7","symbol":"BTC-USDT","side":"sell","price":"31000","limitPrice":"29400", "" },\n  {"clientOid":"c8","symbol":"BTC-USDT","side":"sell","type":"limit","stopPrice":"29500","stop":"loss", "" }\n]';
+    lsp.open(uri, text);
+    await lsp.diagnosticsNow(uri);
+    const oco = await lsp.completion(uri, at(text, '"" }', 1, 0));
+    assert.deepEqual(oco.map((k) => k.label), ['size', 'stopPrice', 'remark']);
+    assert.match((oco.find((k) => k.label === 'stopPrice')!.documentation as MarkupContent).value, /stop-loss trigger/);
+    assert.equal(oco.find((k) => k.label === 'size')!.detail, 'string · required');
+    const stop = await lsp.completion(uri, at(text, '"" }', 1, 1));
+    assert.ok(stop.map((k) => k.label).includes('timeInForce') && !stop.map((k) => k.label).includes('limitPrice'), JSON.stringify(stop.map((k) => k.label)));
+    const kinds = await lsp.completion(uri, at(text, '"loss"', 1));
+    assert.deepEqual(kinds.map((k) => k.label), ['loss', 'entry']);
+    assert.match((kinds[1].documentation as MarkupContent).value, /rises to `stopPrice` or above/);
+    const key = ((await lsp.hover(uri, at(text, '"price"', 2)))!.contents as MarkupContent).value;
+    assert.match(key, /^\*\*price\*\* — OCO: the take-profit leg/);
+    const notOco = ((await lsp.hover(uri, at(text, '"limitPrice"', 2)))!.contents as MarkupContent).value;
+    assert.match(notOco, /stop leg's limit price/);
+  });
+
   it('formats a document (jsonc-parser) with the requested indentation', async () => {
     const uri = newUri();
     const text = '[{"symbol":"BTC-USDT","side":"buy"}]';
@@ -356,6 +425,24 @@ describe('language server: hover with the market the client supplies (spotdesk/m
     const ltc = ((await lsp.hover(uri, at(text, 'LTC-USDT', 1)))!.contents as MarkupContent).value;
     assert.ok(ltc.includes('bid **—** · ask **0** · last — · no mid (a side of the book is empty)'), ltc);
     assert.equal(((await lsp.hover(uri, at(text, '"0.5"', 1)))!.contents as MarkupContent).value, 'price 0.5 USDT: no mid to compare with.');
+  });
+
+  it('stopPrice: when the stop fires against the last price (or that it fires at once); an OCO\'s take profit and legs', async () => {
+    const uri = newUri();
+    const text = [
+      '[',
+      '  {"clientOid":"h1","symbol":"ETH-USDT","side":"sell","type":"limit","price":"95","size":"1","stopPrice":"96.4","stop":"loss"},',
+      '  {"clientOid":"h2","symbol":"ETH-USDT","side":"buy","type":"market","size":"1","stopPrice":"100","stop":"entry"},',
+      '  {"clientOid":"h3","symbol":"ETH-USDT","side":"sell","price":"110","size":"2","stopPrice":"95","limitPrice":"94.5"}',
+      ']',
+    ].join('\n');
+    lsp.open(uri, text);
+    const md = async (needle: string, n = 0) => ((await lsp.hover(uri, at(text, needle, 2, n)))!.contents as MarkupContent).value;
+    assert.equal(await md('"96.4"'), 'This stop order fires when the last trade price is **≤ 96.4 USDT**; the last price is 101.5, the trigger 5.02 % below it.');
+    assert.equal(await md('"100"'), 'This stop order fires when the last trade price is **≥ 100 USDT**; the last price is 101.5: **already met, it fires at once**.');
+    assert.equal(await md('"110"'), 'The take-profit leg (a limit order at 110) fires when the last trade price is **≥ 110 USDT**; the last price is 101.5, the trigger 8.37 % above it.');
+    assert.equal(await md('"95"', 1), 'The stop leg fires when the last trade price is **≤ 95 USDT**; the last price is 101.5, the trigger 6.4 % below it.');
+    assert.equal(await md('"94.5"'), 'Each leg is 2 ETH: take profit 2 × 110 = **220 USDT**, stop leg 2 × 94.5 = **189 USDT**; only one executes.');
   });
 
   it('symbol: the client\'s bid/ask/last and source; a market order\'s size and funds walk the side it takes (average, slippage, depth)', async () => {

@@ -14,9 +14,20 @@ describe('requestBuilder/orderSchema (media/spotorder.schema.json)', () => {
     assert.equal(file, orderDocumentSchemaText(), 'run: npx tsx scripts/gen-spotorder-schema.ts');
   });
 
-  it('accepts one order or an array of orders; the order definition mirrors PlaceOrderRequest', () => {
-    const s = orderDocumentSchema() as { oneOf: unknown[]; definitions: { order: { required: string[]; properties: Record<string, { type?: string; enum?: string[]; pattern?: string; maxLength?: number }> } } };
-    assert.deepEqual(s.oneOf, [{ $ref: '#/definitions/order' }, { type: 'array', items: { $ref: '#/definitions/order' } }]);
+  it('accepts one order or an array of orders — HF, stop or OCO; the order definition mirrors PlaceOrderRequest', () => {
+    type Def = { required: string[]; properties: Record<string, { type?: string; enum?: string[]; pattern?: string; maxLength?: number; description?: string }> };
+    const s = orderDocumentSchema() as { oneOf: unknown[]; definitions: { anyOrder: unknown; order: Def; stopOrder: Def; ocoOrder: Def } };
+    assert.deepEqual(s.oneOf, [{ $ref: '#/definitions/anyOrder' }, { type: 'array', items: { $ref: '#/definitions/anyOrder' } }]);
+    assert.deepEqual(s.definitions.anyOrder, { anyOf: [{ $ref: '#/definitions/order' }, { $ref: '#/definitions/stopOrder' }, { $ref: '#/definitions/ocoOrder' }] });
+    // the stop order: the HF order's fields plus stop and stopPrice (StopOrderRequest), stopPrice required
+    assert.deepEqual(Object.keys(s.definitions.stopOrder.properties), [...Object.keys(s.definitions.order.properties), 'stop', 'stopPrice', 'tradeType']);
+    assert.deepEqual(s.definitions.stopOrder.required, ['symbol', 'side', 'type', 'stopPrice']);
+    assert.deepEqual(s.definitions.stopOrder.properties.stop.enum, ['loss', 'entry']);
+    assert.match(s.definitions.stopOrder.properties.stopPrice.description ?? '', /trigger/);
+    // the OCO order (OcoOrderRequest): its own fields, clientOid required, described
+    assert.deepEqual(Object.keys(s.definitions.ocoOrder.properties), ['clientOid', 'symbol', 'side', 'price', 'size', 'stopPrice', 'limitPrice', 'remark', 'tradeType']);
+    assert.deepEqual(s.definitions.ocoOrder.required, ['clientOid', 'symbol', 'side', 'price', 'size', 'stopPrice', 'limitPrice']);
+    assert.match(s.definitions.ocoOrder.properties.price.description ?? '', /take-profit/);
     const o = s.definitions.order;
     assert.deepEqual(o.required, ['symbol', 'side', 'type']);
     assert.deepEqual(Object.keys(o.properties), ['clientOid', 'symbol', 'side', 'type', 'price', 'size', 'funds', 'timeInForce', 'cancelAfter', 'postOnly', 'hidden', 'iceberg', 'visibleSize', 'stp', 'remark', 'tags']);

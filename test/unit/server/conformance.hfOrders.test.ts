@@ -43,7 +43,9 @@ async function sdkCode(p: Promise<unknown>): Promise<string> {
     const text = String((e as Error).message ?? e);
     const code = /server code: (\d+)/.exec(text) ?? /code: \{(\d+)\}/.exec(text);
     if (code) return code[1];
-    const status = /status code (\d{3})/.exec(text);
+    // axios says "status code N"; advancedOrders.sdk.test.ts's interceptor rewrites it to "HTTP N {…}", and the SDK
+    // shares one default interceptor list between all its clients, so that rewrite reaches this file's clients too
+    const status = /status code (\d{3})/.exec(text) ?? /^HTTP (\d{3})\b/.exec(text);
     return status ? `HTTP ${status[1]}` : `unparsed: ${text}`;
   }
   return 'no error';

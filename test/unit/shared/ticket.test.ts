@@ -9,6 +9,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
 import { validateOrder } from '../../../src/api/orderRules';
+import { validateKind } from '../../../src/api/advancedOrderRules';
 import { estimateOrder } from '../../../src/shared/orderEstimate';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
 import { FAR_FROM_MARKET, marketPrice, quoteTicket, sizeForShare, ticketPrice, type TicketContext, type TicketInput } from '../../../src/shared/market/ticket';
@@ -159,7 +160,8 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
   });
 
   describe('the ticket and the request builder agree (one rules module, one estimate)', () => {
-    const drafts: Array<TicketInput> = [
+    type HfInput = TicketInput & { type: 'limit' | 'market' };
+    const drafts: Array<HfInput> = [
       { side: 'buy', type: 'limit', price: '59990.1', size: '0.01' },
       { side: 'buy', type: 'limit', price: '60010', size: '0.01' }, // crosses
       { side: 'sell', type: 'limit', price: '70000', size: '0.01' }, // far
@@ -174,7 +176,7 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
     ];
 
     /** What the request builder does with the same order: its draft, the rules, its placement estimate. */
-    function builder(t: TicketInput, c: TicketContext) {
+    function builder(t: HfInput, c: TicketContext) {
       const draft = { ...emptyDraft('BTC-USDT', 'agree-1'), side: t.side, type: t.type, price: t.price, size: t.size };
       const order = draftToOrder(draft);
       const issues = validateOrder(order, { symbols: new Map([[RULES.symbol, RULES]]) });
@@ -189,7 +191,7 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
       return { issues, estimate };
     }
 
-    function assertAgree(t: TicketInput, c: TicketContext): void {
+    function assertAgree(t: HfInput, c: TicketContext): void {
       const q = quoteTicket(t, c);
       const b = builder(t, c);
       const key = (i: { code: string; field: string | null; severity: string }) => `${i.severity} ${i.code} ${i.field}`;
@@ -239,6 +241,74 @@ describe('order ticket (src/shared/market/ticket.ts)', () => {
         }),
         { numRuns: 400 },
       );
+    });
+  });
+
+  describe('stop orders and OCO orders', () => {
+    it('a stop-limit sell below the last price is a loss stop: the stop-order body, its trigger, the taker fee, no hold but a balance warning', () => {
+      const q = quoteTicket({ side: 'sell', type: 'stopLimit', price: '59000', size: '2', stopPrice: '59500' }, ctx());
+      assert.equal(q.kind, 'stop');
+      assert.deepEqual(q.order, { symbol: 'BTC-USDT', side: 'sell', type: 'limit', price: '59000', size: '2', stopPrice: '59500', stop: 'loss' });
+      assert.equal(q.trigger, '≤ 59500 (loss)');
+      assert.deepEqual([q.referencePrice, q.notional, q.liquidity, q.feeRate, q.fee], ['59000', '118000', 'taker', '0.002', '236']);
+      assert.deepEqual(q.cost, { currency: 'BTC', amount: '2' });
+      assert.deepEqual(codes(q.warnings), ['insufficient-balance']);
+      assert.match(q.warnings[0].message, /Needs 2 BTC when it fires; 1\.23456789 BTC is available/);
+      assert.ok(q.ok);
+    });
+
+    it('a stop-market buy above the last price is an entry stop, estimated at its trigger; a trigger at the last price fires at once', () => {
+      const q = quoteTicket({ side: 'buy', type: 'stopMarket', price: '123', size: '0.01', stopPrice: '61000' }, ctx());
+      assert.deepEqual(q.order, { symbol: 'BTC-USDT', side: 'buy', type: 'market', size: '0.01', stopPrice: '61000', stop: 'entry' });
+      assert.equal(q.trigger, '≥ 61000 (entry)');
+      assert.deepEqual([q.referencePrice, q.notional, q.fee], ['61000', '610', '1.22']);
+      assert.deepEqual(q.cost, { currency: 'USDT', amount: '611.22' });
+      assert.deepEqual(codes(q.warnings), []);
+      const now = quoteTicket({ side: 'sell', type: 'stopMarket', price: '', size: '0.01', stopPrice: '60005' }, ctx());
+      assert.deepEqual(codes(now.warnings), ['fires-at-once']);
+      // without a last price the mid decides; without either, the side
+      assert.equal(quoteTicket({ side: 'sell', type: 'stopMarket', price: '', size: '0.01', stopPrice: '60100' }, ctx({ last: null })).order.stop, 'entry');
+      assert.equal(quoteTicket({ side: 'sell', type: 'stopMarket', price: '', size: '0.01', stopPrice: '60100' }, ctx({ last: null, bestBid: null, bestAsk: null })).order.stop, 'loss');
+    });
+
+    it('an OCO sell: take profit above, stop below; the body of POST /api/v3/oco/order; a leg already met fires at once', () => {
+      const q = quoteTicket({ side: 'sell', type: 'oco', price: '62000', size: '0.5', stopPrice: '59000', limitPrice: '58900' }, ctx());
+      assert.equal(q.kind, 'oco');
+      assert.deepEqual(q.order, { symbol: 'BTC-USDT', side: 'sell', price: '62000', size: '0.5', stopPrice: '59000', limitPrice: '58900' });
+      assert.equal(q.trigger, '≥ 62000 / ≤ 59000');
+      assert.deepEqual([q.notional, q.liquidity], ['31000', 'taker']);
+      assert.ok(q.ok, JSON.stringify(q.issues));
+      assert.deepEqual(codes(quoteTicket({ side: 'sell', type: 'oco', price: '60000', size: '0.5', stopPrice: '59000', limitPrice: '58900' }, ctx()).warnings), ['fires-at-once']);
+      assert.deepEqual(codes(quoteTicket({ side: 'sell', type: 'oco', price: '62000', size: '0.5', stopPrice: '60005', limitPrice: '58900' }, ctx()).warnings), ['fires-at-once']);
+      // a buy OCO: the dearer leg is the reference (what it may cost), take profit below the stop
+      const b = quoteTicket({ side: 'buy', type: 'oco', price: '58000', size: '0.1', stopPrice: '61000', limitPrice: '61100' }, ctx());
+      assert.deepEqual([b.trigger, b.referencePrice, b.notional, b.fee], ['≤ 58000 / ≥ 61000', '61100', '6110', '12.22']);
+      assert.ok(b.ok);
+    });
+
+    it('rule checks are those of src/api/advancedOrderRules.ts, at their fields (the missing clientOid is the host\'s to add)', () => {
+      const cases: Array<[TicketInput, string[]]> = [
+        [{ side: 'sell', type: 'stopLimit', price: '59000', size: '0.01', stopPrice: '' }, ['missing-field stopPrice']],
+        [{ side: 'sell', type: 'stopLimit', price: '59000', size: '0.01', stopPrice: '59500.05' }, ['price-increment stopPrice']],
+        [{ side: 'sell', type: 'stopLimit', price: '59000.01', size: '0.01', stopPrice: '59500' }, ['price-increment price']],
+        [{ side: 'sell', type: 'oco', price: '58000', size: '0.01', stopPrice: '59000', limitPrice: '58900' }, ['oco-price-side price']],
+        [{ side: 'sell', type: 'oco', price: '62000', size: '0.01', stopPrice: '59000', limitPrice: '' }, ['missing-field limitPrice']],
+        [{ side: 'sell', type: 'oco', price: '62000', size: '0.01', stopPrice: '59000', limitPrice: '58900.05' }, ['price-increment limitPrice']],
+        [{ side: 'buy', type: 'oco', price: '62000', size: '0.000009', stopPrice: '63000', limitPrice: '63100' }, ['size-min size']],
+      ];
+      for (const [input, want] of cases) {
+        const q = quoteTicket(input, ctx());
+        assert.deepEqual(q.issues.filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.field}`), want, JSON.stringify(input));
+        assert.equal(q.ok, false);
+        // the same issues as the rules module gives the body the ticket sends (with a clientOid)
+        const same = validateKind(q.kind, { ...q.order, clientOid: 'x' }, { symbols: new Map([[RULES.symbol, RULES]]) });
+        assert.deepEqual(q.issues, same);
+      }
+    });
+
+    it('sizes for a share: a stop-market buy at its trigger price', () => {
+      assert.equal(sizeForShare(50, { side: 'buy', type: 'stopMarket', price: '', stopPrice: '50000' }, ctx()), D.roundDown(D.divDown('5000', D.mul('50000', '1.002'), 10), RULES.baseIncrement));
+      assert.equal(sizeForShare(50, { side: 'buy', type: 'stopMarket', price: '', stopPrice: '' }, ctx()), null);
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Webview bundles stay small (issue 19): every browser target of esbuild.js, minified, is within
  * the build's target (WEBVIEW_TARGET_KB, 60 KB; the market panel's charts bundle, which carries
- * lightweight-charts, CHART_TARGET_KB, 200 KB — issue 22) and bundles no zod (the protocols validate
+ * lightweight-charts, CHART_TARGET_KB, 200 KB — issue 22; the market panel's book, tape and ticket with
+ * stop and OCO orders, MARKET_TARGET_KB, 68 KB) and bundles no zod (the protocols validate
  * with src/shared/validate.ts). Sizes are built in memory from the same target list the build uses.
  */
 import { strict as assert } from 'assert';
@@ -17,7 +18,7 @@ interface Target {
   platform: string;
   [k: string]: unknown;
 }
-const esb = createRequire(__filename)(path.join(ROOT, 'esbuild.js')) as { targets: Target[]; WEBVIEW_TARGET_KB: number; CHART_TARGET_KB: number; budgetOf(t: Target): number; minifiedBytes(t: Target): Promise<number> };
+const esb = createRequire(__filename)(path.join(ROOT, 'esbuild.js')) as { targets: Target[]; WEBVIEW_TARGET_KB: number; CHART_TARGET_KB: number; MARKET_TARGET_KB: number; budgetOf(t: Target): number; minifiedBytes(t: Target): Promise<number> };
 const webviews = esb.targets.filter((t) => t.platform === 'browser');
 
 describe('webview bundles (esbuild browser targets)', function () {
@@ -27,11 +28,12 @@ describe('webview bundles (esbuild browser targets)', function () {
     assert.deepEqual(webviews.map((t) => t.name), ['webview-orderbook', 'webview-market-chart', 'webview-request-builder', 'webview-funding']);
   });
 
-  it('only the charts bundle (lightweight-charts) has the higher, documented budget', () => {
+  it('only the charts bundle (lightweight-charts) and the market panel (its ticket with stop and OCO orders) have higher, documented budgets', () => {
+    assert.equal(esb.MARKET_TARGET_KB, 68);
     assert.deepEqual(
       webviews.map((t) => [t.name, esb.budgetOf(t)]),
       [
-        ['webview-orderbook', esb.WEBVIEW_TARGET_KB],
+        ['webview-orderbook', esb.MARKET_TARGET_KB],
         ['webview-market-chart', esb.CHART_TARGET_KB],
         ['webview-request-builder', esb.WEBVIEW_TARGET_KB],
         ['webview-funding', esb.WEBVIEW_TARGET_KB],
