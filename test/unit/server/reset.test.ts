@@ -143,8 +143,11 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
       assert.equal((await signed(sb, u, 'GET', '/api/v1/accounts')).json.code, '200000');
     });
 
-    it('closes the WebSocket connections and restarts the simulation on the fresh world', async () => {
-      sb = await startSandbox({ seed: 1, sim: true, simIntervalMs: 10, manualClock: false });
+    for (const market of ['quiet', 'realistic'] as const)
+    it(`closes the WebSocket connections and restarts the simulation on the fresh world (${market} market)`, async () => {
+      sb = await startSandbox({ seed: 1, sim: true, market, simIntervalMs: 10, manualClock: false });
+      const botsBefore = [...sb.state.users.values()].filter((u) => u.label.startsWith('sim-')).length;
+      assert.ok(botsBefore >= 2, `${botsBefore} bots`);
       const bullet = await rawRequest(sb.baseUrl, 'POST', '/api/v1/bullet-public');
       const server = (bullet.json.data as { token: string; instanceServers: { endpoint: string }[] });
       const ws = new WebSocket(`${server.instanceServers[0].endpoint}?token=${server.token}&connectId=c1`);
@@ -161,8 +164,8 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
       const state = sb.state;
       const bots = () => [...state.users.values()].filter((u) => u.label.startsWith('sim-')).length;
       const trades = () => state.world.symbols.flatMap((x) => state.tape.recentTrades(x.symbol));
-      while (bots() < 2 || trades().length === 0) await new Promise((res) => setTimeout(res, 20));
-      assert.equal(bots(), 2);
+      while (bots() < botsBefore || trades().length === 0) await new Promise((res) => setTimeout(res, 20));
+      assert.equal(bots(), botsBefore, 'the same simulation runs on the fresh world');
       const old = trades().filter((t) => t.time < resetAt);
       assert.deepStrictEqual(old, [], 'the tape holds only trades of the fresh world');
     });
