@@ -558,7 +558,7 @@ describe('Funding: deposit addresses and guarded withdrawals', function () {
       assert.strictEqual(out.status, 'cancelled');
       const step = asked.find((a) => a.kind === 'text' && a.options.prompt === 'USDT address on TRC20');
       assert.ok(step && step.kind === 'text');
-      assert.match(step.refused ?? '', /^This looks like an ERC20( or KCC)? address; you chose TRC20\. Go Back to pick (that|its) chain, or check the address\.$/);
+      assert.match(step.refused ?? '', /^This looks like an ERC20((, KCC)? or (KCC|BEP20))? address; you chose TRC20\. Go Back to pick (that|its) chain, or check the address\.$/);
       assert.deepStrictEqual(modals, []);
       assert.deepStrictEqual(await admin<WithdrawalRecord[]>('GET', `/sandbox/v1/withdrawals?uid=${user.uid}`), []);
     });

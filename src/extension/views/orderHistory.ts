@@ -6,7 +6,7 @@
  * (PollingTree). "Export CSV" writes every done order of the listed symbols (all pages).
  *
  * Also the orders of KuCoin's other order APIs:
- * - done orders of the classic (low-frequency) API, every pair at once (GET /api/v1/orders?status=done, the newest
+ * - on an account that is not high-frequency (GET /api/v1/hf/accounts/opened false), done orders of the classic (low-frequency) API, every pair at once (GET /api/v1/orders?status=done, the newest
  *   {@link CLASSIC_PAGE_SIZE}), under their symbol, marked "classic" — those the HF list already shows (the same
  *   order seen through both APIs) once only;
  * - a "Stop & OCO orders" group: the stop orders SpotDesk saw waiting (./stopMemory.ts) that fired or were
@@ -144,10 +144,12 @@ export class OrderHistoryTree extends PollingTree<OrderHistoryData, Node> {
       this.pagesProfile = profile;
     }
     const symbols = await historySymbols(client, this.services, this.notedSymbols);
-    // the classic API lists every pair at once; a failure (an exchange without it) only hides those orders
+    // the classic API lists every pair at once; a failure (an exchange without it) only hides those orders.
+    // On a high-frequency account (KuCoin's migrated accounts, the sandbox) the classic API is a second door to
+    // the same orders, which the HF list already pages through: reading it too would show older HF orders twice.
     let classic: ClassicOrder[] = [];
     try {
-      classic = (await client.getClassicOrders({ status: 'done', pageSize: CLASSIC_PAGE_SIZE })).items;
+      if (!(await client.isHfAccount())) classic = (await client.getClassicOrders({ status: 'done', pageSize: CLASSIC_PAGE_SIZE })).items;
     } catch (err) {
       this.services.log.debug(`Order History: classic done orders unavailable: ${describeError(err)}`);
     }
