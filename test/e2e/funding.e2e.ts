@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(SHOTS, 'funding-address-refused.png') });
     // …and one of another of USDT's chains is named as such.
     await page.locator('.quick-input-widget input.input').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
-    await atStep(page, { ...WITHDRAW(4, 7), message: /This looks like an ERC20( or KCC)? address; you chose TRC20/ }, 10_000);
+    await atStep(page, { ...WITHDRAW(4, 7), message: /This looks like an ERC20((, KCC)? or (KCC|BEP20))? address; you chose TRC20/ }, 10_000);
     await page.screenshot({ path: path.join(SHOTS, 'funding-address-other-chain.png') });
     await type(page, WITHDRAW(4, 7), ADDRESS);
     await pick(page, { ...WITHDRAW(5, 7), placeholder: /^Does the receiving exchange need the travel-rule form\?$/ }, 'No', /^No: the address is enough$/);

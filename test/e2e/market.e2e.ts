@@ -252,7 +252,8 @@ async function main(): Promise<void> {
 
     await step('the ticket: 25/50/75/100 % of the available balance, notional, fee estimate, crossing warning', async () => {
       // The account figures (available USDT, fee rates) arrive from the extension.
-      await f.waitForFunction(() => /USDT$/.test(document.querySelectorAll('.mk-figures dd')[2]?.textContent ?? ''), undefined, { timeout: 30_000 });
+      // (figures: notional, fee, trigger, available)
+      await f.waitForFunction(() => /USDT$/.test(document.querySelectorAll('.mk-figures dd')[3]?.textContent ?? ''), undefined, { timeout: 30_000 });
       const sizes: string[] = [];
       for (const pct of ['25%', '50%', '75%', '100%']) {
         await f.locator('.mk-shares .mk-mini', { hasText: pct }).click();
