@@ -137,10 +137,11 @@ async function main(): Promise<void> {
 
     // V4 by e-mail, entered interactively with the recipient fields; cancelled at the summary.
     await runCommand(page, 'SpotDesk: Withdraw');
-    await pick(page, { ...WITHDRAW(1), placeholder: /^Where do you send it\?$/ }, 'KuCoin user', /^Send to a KuCoin user \(UID, e-mail, phone\)$/);
-    await pick(page, { ...WITHDRAW(2), placeholder: /^How do you identify the KuCoin user\?$/ }, 'MAIL', /^By e-mail$/);
-    await pick(page, { ...WITHDRAW(3), placeholder: /^Currency to withdraw/ }, 'USDT');
-    await pick(page, WITHDRAW(4, 12), 'TRC20');
+    // currency and chain first; sending to a KuCoin user adds its steps (the counter's N grows from the next step)
+    await pick(page, { ...WITHDRAW(1, 7), placeholder: /^Currency to withdraw/ }, 'USDT');
+    await pick(page, { ...WITHDRAW(2, 7), placeholder: /^Chain for USDT/ }, 'TRC20');
+    await pick(page, { ...WITHDRAW(3, 7), placeholder: /^Where do you send it\?$/ }, 'KuCoin user', /^Send to a KuCoin user \(UID, e-mail, phone\)$/);
+    await pick(page, { ...WITHDRAW(4, 12), placeholder: /^How do you identify the KuCoin user\?$/ }, 'MAIL', /^By e-mail$/);
     await type(page, { ...WITHDRAW(5, 12), message: /^Recipient e-mail\b/ }, 'ada@example.com');
     await type(page, WITHDRAW(6, 12), '10');
     await pick(page, WITHDRAW(7, 12), 'AUTO', /^Automatic/);
