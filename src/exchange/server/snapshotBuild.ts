@@ -47,16 +47,17 @@ function journalStart(fd: number): { start: number; end: number } | null {
   return { start: h.start, end: nl + 1 };
 }
 
-/** The `base` of a journal's header (null: the empty state); undefined when the header is unreadable. */
-function journalBase(file: string): string | null | undefined {
+/** Whether a journal's header says it begins a reset: the empty state with no command before it (`base: null, start: 0`). */
+function beginsReset(file: string): boolean {
   const fd = fs.openSync(file, 'r');
   try {
     const buf = Buffer.alloc(4096);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const m = /^SPOTDESK-JOURNAL 2 (.*)\n/.exec(buf.toString('latin1', 0, n));
-    return m ? ((JSON.parse(m[1]) as { base: string | null }).base ?? null) : undefined;
+    const h = m ? (JSON.parse(m[1]) as { base?: string | null; start?: number }) : undefined;
+    return h !== undefined && h.base === null && h.start === 0;
   } catch {
-    return undefined;
+    return false;
   } finally {
     fs.closeSync(fd);
   }
@@ -80,9 +81,10 @@ export function buildSnapshotFromFiles(job: SnapshotJob, hook?: (bytes: number, 
   }
   if (!journals.has(0) && names.includes(LEGACY_JOURNAL)) journals.set(0, LEGACY_JOURNAL);
 
-  // a reset (reset.ts) began the dir's history anew at a generation whose journal starts from the empty state:
-  // a snapshot of before it (one a build stopped by the reset still completed) is of another world
-  const resetGen = Math.max(0, ...[...journals].filter(([g, f]) => g > 0 && g < job.gen && journalBase(path.join(job.dir, f)) === null).map(([g]) => g));
+  // a reset (reset.ts) began the dir's history anew at a generation whose journal starts from the empty state
+  // with nothing before it: a snapshot of before it (one a build stopped by the reset still completed) is of
+  // another world
+  const resetGen = Math.max(0, ...[...journals].filter(([g, f]) => g > 0 && g < job.gen && beginsReset(path.join(job.dir, f))).map(([g]) => g));
   let state: SandboxState | undefined;
   let base = { gen: resetGen, count: 0 };
   for (const g of [...snapshots.keys()].filter((x) => x < job.gen && x >= resetGen).sort((a, b) => b - a)) {

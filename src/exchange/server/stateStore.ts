@@ -138,14 +138,17 @@ function peekHeader(file: string): JournalHeader | null {
 }
 
 /**
- * The newest generation above 0 whose journal starts from the empty state (`base: null`): where a reset
- * (StateStore.startOver) began the state dir's history anew; 0 when there is none. Rotation never writes
- * such a header above generation 0, so it marks resets only.
+ * The newest generation above 0 whose journal starts from the empty state with no command before it
+ * (`base: null, start: 0`): where a reset (StateStore.startOver) began the state dir's history anew; 0 when
+ * there is none. (A journal recreated at a start over a missing snapshot also says `base: null`, but with the
+ * commands before it as `start`; with `start: 0` nothing came before it, so reading it as a reset loses nothing.)
  */
 function newestResetGeneration(dir: string, journals: Map<number, string>): number {
   let newest = 0;
   for (const [g, f] of journals) {
-    if (g > newest && peekHeader(path.join(dir, f))?.base === null) newest = g;
+    if (g <= newest) continue;
+    const h = peekHeader(path.join(dir, f));
+    if (h !== null && h.base === null && h.start === 0) newest = g;
   }
   return newest;
 }
