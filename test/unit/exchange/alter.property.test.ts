@@ -40,8 +40,12 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
         u: fc.integer({ min: 0, max: 2 }),
         pick: fc.nat(),
         newPrice: fc.option(priceArb, { nil: undefined }),
-        // now and then more than the balance can carry (200004: nothing may change)
-        newSize: fc.option(fc.oneof({ weight: 9, arbitrary: sizeArb }, { weight: 1, arbitrary: fc.constantFrom('5', '40') }), { nil: undefined }),
+        // now and then more than the balance can carry (200004: nothing may change), and now and then one lot,
+        // which is at most what a partly filled order has dealt (the alter then only cancels)
+        newSize: fc.option(
+          fc.oneof({ weight: 8, arbitrary: sizeArb }, { weight: 1, arbitrary: fc.constantFrom('5', '40') }, { weight: 1, arbitrary: fc.constant('0.01') }),
+          { nil: undefined },
+        ),
       })
       .map((c) => (c.newPrice === undefined && c.newSize === undefined ? { ...c, newPrice: '100' } : c)),
   },

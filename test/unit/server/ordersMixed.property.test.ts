@@ -140,7 +140,10 @@ function* run(cmds: Cmd[], mixed: boolean): Generator<{ step: number; state: San
         const id = ids[c.pick % ids.length];
         if (c.k === 'cancel') {
           const door = mixed ? c.door : 'hf';
-          const coid = state.exchange.orderSymbol(user.uid, id) === null ? '' : (state.exchange.getOrder(user.uid, SYM, id).clientOid ?? '');
+          // an alter's replacement inherits the clientOid, so a done order's clientOid may name its active
+          // replacement: by clientOid only while the picked order is active (the HF run cancels by orderId)
+          const o = state.exchange.orderSymbol(user.uid, id) === null ? null : state.exchange.getOrder(user.uid, SYM, id);
+          const coid = o?.active ? (o.clientOid ?? '') : '';
           let r: { ok: unknown } | { err: string };
           if (door === 'hf') r = call(state, user, 'cancelOrder', { symbol: SYM, orderId: id });
           else if (door === 'hfSync') r = call(state, user, 'hfCancelOrderSync', { symbol: SYM, orderId: id });

@@ -84,8 +84,9 @@ describe('stream/sources: simulation, admin API, REST and read-time expiry all p
       const { keeper, stop } = await keepBook(stream, 'ETH-USDT', () => rest.call('level2_100', { symbol: 'ETH-USDT' }));
       await until(() => keeper.state === 'live', 'keeper synced');
       const price = '2000';
-      const placedAt = sb.state.now();
       await rest.placeOrder({ clientOid: 'gtt-1', symbol: 'ETH-USDT', side: 'buy', type: 'limit', price, size: '0.01', timeInForce: 'GTT', cancelAfter: 1 });
+      // read after the answer: not before the order's creation time, so waiting past it + 1 s passes the expiry
+      const placedAt = sb.state.now();
       await until(() => keeper.bids().some((l) => l[0] === price), 'the GTT order in the keeper');
       // The sandbox expires GTT orders lazily: once its clock passed the expiry, the next read does it.
       await until(() => sb.state.now() > placedAt + 1000, 'the sandbox clock past the expiry', 5000);
