@@ -77,9 +77,11 @@ async function main(): Promise<void> {
         await stops.waitFor({ timeout: 60_000 });
         await orders.locator('.monaco-list-row', { hasText: 'OCO orders' }).first().waitFor({ timeout: 60_000 });
         const text = (await orders.locator('.monaco-list-rows').innerText()).replace(/\s+/g, ' ');
+        // (a row's label and description are separate elements: no space between them in innerText)
         assert.match(text, /Stop orders ?2 waiting/);
         assert.match(text, /SELL stop-limit 0\.001 @ [\d,.]+ ?BTC-USDT · trigger ≤ [\d,.]+ \(loss\) · waiting/);
         assert.match(text, /BUY stop-market 0\.002 @ market ?BTC-USDT · trigger ≥ [\d,.]+ \(entry\) · waiting/);
+        assert.match(text, /OCO orders ?1 waiting/);
         assert.match(text, /SELL OCO 0\.003 ?BTC-USDT · take profit ≥ [\d,.]+ @ [\d,.]+ · stop ≤ [\d,.]+ @ [\d,.]+ · waiting/);
         await shot(page, name('active-orders'));
       });

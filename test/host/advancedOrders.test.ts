@@ -143,6 +143,34 @@ describe('SpotDesk: stop and OCO orders, Edit Order, Cancel All (sandbox)', func
     assert.ok(!(await rowsOf<OcoOrderNode>('advancedGroup', 'ocos')).some((r) => r.row.id === id));
   });
 
+  it('while the private stream is up, a stop order placed elsewhere appears under "Stop orders" and leaves when cancelled, without a REST load (/spotMarket/advancedOrders)', async () => {
+    const { orders } = api.trees;
+    await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
+    await waitFor('Active Orders visible', () => orders.view?.visible);
+    // A stream of this profile's own user: another suite may have left one open for a client it set through the
+    // test door (which changes no profile, so the feed is not reset by itself).
+    api.live.current?.reset();
+    await orders.refresh();
+    await waitFor('the private stream live and synced', () => api.live.privateSynced && orders.isLive, 30_000);
+    await orders.refresh(); // after the resync of the (re)connection, if it is still loading
+    const { bid, tick } = await market();
+    const client = await api.services.client();
+    const loads = orders.state.loads;
+    const updates = orders.counters.streamUpdates;
+    // placed by another program (a bot): SpotDesk learns it from the stream only
+    const { orderId } = await client.placeStopOrder({ symbol: SYMBOL, side: 'buy', type: 'market', size: '0.001', stopPrice: dec.normalize(dec.roundDown(dec.mul(bid, '2'), tick)), stop: 'entry', clientOid: `live-${Date.now()}` });
+    const ch = api.live.current?.private;
+    const seen = () => `stream topics ${JSON.stringify(ch?.topics)}, messages ${ch?.stats.messages}, state ${ch?.status.state}; view loads ${orders.state.loads}, stream updates ${orders.counters.streamUpdates}, live ${orders.isLive}`;
+    const row = await waitFor('the stop order in the view', () => orders.stopRows().find((r) => r.id === orderId)).catch((err: unknown) => {
+      throw new Error(`${String(err)} (${seen()})`);
+    });
+    assert.deepStrictEqual([row.side, row.type, row.stop, row.status], ['buy', 'market', 'entry', 'NEW']);
+    await client.cancelStopOrder(orderId);
+    await waitFor('the stop order gone from the view', () => !orders.stopRows().some((r) => r.id === orderId));
+    assert.strictEqual(orders.state.loads, loads, 'no REST load: the stream did it');
+    assert.ok(orders.counters.streamUpdates >= updates + 2, `two stream updates (${orders.counters.streamUpdates - updates})`);
+  });
+
   it('Edit Order… changes the price (validated against the tick, confirmed as a placement) and the row shows the new order id', async () => {
     api.services.noteSymbol(SYMBOL);
     const { bid, tick } = await market();

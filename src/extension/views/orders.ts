@@ -261,7 +261,7 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
       if (!data.advanced) return false;
       const r = applyStopChange(data.advanced, m);
       reload = r.reload;
-      if (r.changed && m.type === 'open') this.stopMemory?.note([m.orderId].map((id) => ({ id, symbol: m.symbol })));
+      if (r.changed && m.type === 'open') this.stopMemory?.note([{ id: m.orderId, symbol: m.symbol }]);
       return r.changed;
     });
     if (reload) void this.refresh();
