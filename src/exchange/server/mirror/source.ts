@@ -68,6 +68,11 @@ export type MarketEvent = MarketSnapshotEvent | MarketL2Event | MarketTradeEvent
 export interface MarketSource {
   /** Begin delivering events to `onEvent`; resolves once the first snapshot of every symbol was delivered. */
   start(onEvent: (e: MarketEvent) => void): Promise<void>;
+  /**
+   * Replay on a manual clock only: deliver, synchronously, every event whose `time` ≤ `t` (ms) not yet delivered.
+   * The admin clock endpoint calls it before the sandbox's clock moves to `t`. Live sources lack it.
+   */
+  advanceTo?(t: number): void;
   /** Stop delivering and release connections and files. Idempotent. */
   close(): Promise<void>;
 }
