@@ -66,6 +66,8 @@ async function main(): Promise<void> {
 
     await step('the language server underlines the price that is off the tick (sandbox symbols)', async () => {
       await editor.locator('.squiggly-error').first().waitFor({ timeout: 90_000 });
+      // the lens above the order comes with the diagnostics and pushes the lines down: hover only after it
+      await editor.locator('.codelens-decoration', { hasText: 'Test order' }).first().waitFor({ timeout: 30_000 });
     });
 
     await step('hovering the symbol shows the live bid/ask and its rules', async () => {

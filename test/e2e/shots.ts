@@ -136,7 +136,8 @@ type HoverText = string | RegExp;
  * theme change): the row's label then gets a new hover (its `custom-hover` attribute is set again), the
  * pending or shown hover is dropped, and with the mouse standing still no new `mouseover` comes. So the
  * state waited for is "the hover is up", and the state that sends the mouse back is "the hover target
- * was re-rendered (or replaced) since the mouse entered it while no hover is up": the mouse leaves
+ * was re-rendered (or replaced), or moved by a layout shift (e.g. a code lens inserted above an editor line,
+ * which puts the line above under the still mouse), since the mouse entered it while no hover is up": the mouse leaves
  * and enters the target again (a fresh `mouseover`). Each entry first waits for the target to be
  * visible and stable (Playwright's hover), never for time.
  */
@@ -152,7 +153,9 @@ export async function hoverFor(page: Page, target: Locator, text: HoverText, opt
     // Watch the hover target (the element with VS Code's `custom-hover`, or the target's subtree) for a re-render.
     await el.evaluate((e) => {
       const watched = e.closest('[custom-hover]') ?? e;
-      const w = { el: e, watched, rerendered: false };
+      // where the target is now: a layout shift (a code lens inserted above it…) moves it from under the mouse
+      const r = e.getBoundingClientRect();
+      const w = { el: e, watched, rerendered: false, x: r.left, y: r.top };
       new MutationObserver(() => (w.rerendered = true)).observe(watched, { attributes: true, attributeFilter: ['custom-hover'], subtree: true });
       (window as unknown as { __spotdeskHoverWatch: unknown }).__spotdeskHoverWatch = w;
     });
@@ -162,7 +165,7 @@ export async function hoverFor(page: Page, target: Locator, text: HoverText, opt
     try {
       result = await page.waitForFunction(
         (want) => {
-          const w = (window as unknown as { __spotdeskHoverWatch: { el: Element; watched: Element; rerendered: boolean } }).__spotdeskHoverWatch;
+          const w = (window as unknown as { __spotdeskHoverWatch: { el: Element; watched: Element; rerendered: boolean; x: number; y: number } }).__spotdeskHoverWatch;
           for (const h of document.querySelectorAll<HTMLElement>('.monaco-hover')) {
             if (h.classList.contains('hidden') || h.getClientRects().length === 0 || getComputedStyle(h).visibility === 'hidden') continue;
             const t = h.innerText.replace(/\s+/g, ' ');
@@ -171,7 +174,9 @@ export async function hoverFor(page: Page, target: Locator, text: HoverText, opt
               return { shown: h.innerText };
             }
           }
-          return w.rerendered || !w.el.isConnected || !w.watched.isConnected ? { rerendered: true } : false;
+          const now = w.el.getBoundingClientRect();
+          const moved = Math.abs(now.left - w.x) > 1 || Math.abs(now.top - w.y) > 1;
+          return w.rerendered || moved || !w.el.isConnected || !w.watched.isConnected ? { rerendered: true } : false;
         },
         want,
         { timeout: left() },
@@ -181,7 +186,7 @@ export async function hoverFor(page: Page, target: Locator, text: HoverText, opt
     }
     const r = (await result.jsonValue()) as { shown?: string; rerendered?: boolean };
     if (r.shown !== undefined) return r.shown;
-    console.log(`    (the hover target was re-rendered before its hover showed: the mouse enters it again)`);
+    console.log(`    (the hover target was re-rendered or moved before its hover showed: the mouse enters it again)`);
   }
 }
 
