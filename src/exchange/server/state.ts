@@ -1,9 +1,11 @@
 /**
  * Sandbox state: the one place where the sandbox exchange changes.
  *
- * `SandboxState` owns the matching engine + ledger (`Exchange` from src/exchange/core), the users
- * and their API keys, funding records (deposits, withdrawals, deposit addresses), the service
- * status and the clock. EVERY mutation is a {@link Command} applied by {@link SandboxState.exec}:
+ * `SandboxState` is a facade over parts it owns: the matching engine + ledger (`Exchange` from
+ * src/exchange/core), the users and their API keys (users/commands.ts), funding records (deposits,
+ * withdrawals, deposit addresses: funding/commands.ts), the seeded books and the market simulation
+ * (market/apply.ts), the service status and the clock (adminCommands.ts, clock.ts). EVERY mutation is a
+ * {@link Command} (commands.ts) applied by {@link SandboxState.exec} (the exec loop, exec.ts):
  *
  *   validate (routes) → exec(cmd) (in memory, deterministic; on error nothing changed)
  *                     → journal.append(cmd) (done inside exec, synchronously) → respond.
@@ -40,278 +42,27 @@
  * its subscriptions end with the connections, and its tokens are signed with a secret drawn at each start
  * (feed/tokens.ts), so a client reconnecting after a restart asks for a new token, as on KuCoin.
  */
-import { randomBytes } from 'node:crypto';
-import * as D from '../../api/decimal';
 import * as S from '../../api/schemas';
-import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type PlaceOrderResult, type SnapshotRecord } from '../core';
-import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
+import { Exchange, ExchangeError, HISTORY_WINDOW_MS, type SnapshotRecord } from '../core';
+import { AdminControls } from './adminCommands';
+import { SandboxClock } from './clock';
+import type { Command, CommandArgs, CommandOp, CommandResult, CommandResults, JournalLike } from './commands';
 import { EventHub, type EventSource } from './eventHub';
-import { LedgerBook, LedgerRecorder, type LedgerCommandInfo } from './ledger';
+import { CommandLoop, PRUNE_EVERY_MS } from './exec';
+import { Funding, type TransferRecord } from './funding/commands';
+import { LedgerBook, LedgerRecorder } from './ledger';
+import { MarketCommands } from './market/apply';
 import { MarketTape } from './marketTape';
-import { applyAdvanced, isAdvancedCommand, type AdvancedCommand, type AdvancedResults } from './orders/advancedCommands';
-import { applyOrderCommand, type OrderCommand, type OrderCommandResults } from './orders/commands';
-import { execMarketBatch, execMarketHistory, MarketCommandError, type MarketBatchArgs, type MarketBatchResult, type MarketHistoryArgs, type MarketHistoryResult } from './market/commands';
-import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
+import { applyOrderOp, isOrderCommand } from './orders/apply';
+import type { DepositAddressRecord, DepositRecord, InnerWithdrawalWindow, UserRecord, WithdrawalRecord } from './records';
+import { SandboxError } from './sandboxError';
+import { UserDirectory } from './users/commands';
+import { World, buildWorld, ChainInfo, CurrencyInfo } from './world';
 
-/** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
-export const ALL_PERMISSIONS: readonly S.KeyPermission[] = S.KeyPermission.options;
-
-/** A favorite withdrawal address (whitelist entry); address and chain compared case-sensitively. */
-export interface FavoriteAddress {
-  address: string;
-  chain: string;
-}
-
-/** A sandbox user and its single API key. Secrets live only here and in the state dir. */
-export interface UserRecord {
-  uid: string;
-  apiKey: string;
-  apiSecret: string;
-  apiPassphrase: string;
-  keyVersion: S.KeyVersion;
-  permissions: S.KeyPermission[];
-  whitelist: { enabled: boolean; favorites: FavoriteAddress[] };
-  /** True for the default user written to credentials.json. */
-  isDefault: boolean;
-  /** Free label (e.g. 'bot' for simulation users). */
-  label: string;
-  createdAt: number;
-}
-
-/** One balance line of an admin user creation / funding: credited via a deposit to main (then moved). */
-export interface BalanceGrant {
-  currency: string;
-  type: S.AccountType;
-  /** Positive decimal string. */
-  amount: string;
-}
-
-/** Withdrawal lifecycle (shape of the record is sandbox-specific: the spec shows only withdrawalId). */
-export type WithdrawalStatus = 'PROCESSING' | 'SUCCESS' | 'FAILURE';
-
-/** A withdrawal record (amounts are decimal strings, times ms). */
-export interface WithdrawalRecord {
-  withdrawalId: string;
-  uid: string;
-  /** API version that created it: 'v1' | 'v3' | 'v4'. */
-  version: 'v1' | 'v3' | 'v4';
-  currency: string;
-  chainId: string;
-  chainName: string;
-  withdrawType: S.WithdrawType;
-  toAddress: string;
-  memo: string;
-  isInner: boolean;
-  remark: string;
-  /** Requested amount (fees excluded). */
-  amount: string;
-  fee: string;
-  /** Resolved deduction: INTERNAL (fee from amount) or EXTERNAL (fee from main). */
-  feeDeductType: S.FeeDeductType;
-  /** What the recipient gets. */
-  receiveAmount: string;
-  /** What leaves `main` in total (held until settled). */
-  totalDebit: string;
-  holdId: string;
-  status: WithdrawalStatus;
-  failureReason: string;
-  createdAt: number;
-  /** Clock time (ms) at which the simulated chain settles it. */
-  settleAt: number;
-  updatedAt: number;
-}
-
-/** A credited deposit. */
-export interface DepositRecord {
-  depositId: string;
-  uid: string;
-  currency: string;
-  chainId: string;
-  amount: string;
-  /** The user's deposit address of that currency and chain when one existed at deposit time ('' otherwise). */
-  address: string;
-  /** Its memo ('' when none). */
-  memo: string;
-  createdAt: number;
-}
-
-/** A deposit address created through POST /api/v1/deposit-addresses or /api/v3/deposit-address/create. */
-export interface DepositAddressRecord {
-  uid: string;
-  currency: string;
-  chainId: string;
-  chainName: string;
-  address: string;
-  /** Empty string when the chain needs no tag. */
-  memo: string;
-  to: 'MAIN' | 'TRADE';
-  createdAt: number;
-}
-
-/** Rolling counter of V4 UID/MAIL/PHONE withdrawals (3 / 10 s, 50 / 24 h rolling from the first request). */
-export interface InnerWithdrawalWindow {
-  shortStart: number;
-  shortCount: number;
-  longStart: number;
-  longCount: number;
-}
-
-/** `failureReason` of a withdrawal the user cancelled (DELETE /api/v1/withdrawals/{withdrawalId}). */
-export const WITHDRAWAL_CANCELLED_REASON = 'cancelled by the user';
-
-/** Simulated settlement delay of a withdrawal, ms of the sandbox clock. */
-export const WITHDRAWAL_SETTLE_DELAY_MS = 5_000;
-
-/**
- * The sandbox's command language. Each command = `{op, t, args}` where `t` is the clock (ms) at which
- * it was executed. Every op is deterministic given (state, t, args). Ops:
- *
- * - `world.seed` {seed}: seed the initial books (liquidity user `uid 100000000` + resting orders).
- *   Executed once on the first start of a state dir.
- * - `user.create` {apiKey, apiSecret, apiPassphrase, keyVersion, permissions, balances?, takerFeeRate?,
- *   makerFeeRate?, isDefault?, label?} → UserRecord. uid assigned from a counter (deterministic).
- * - `fees.set` {uid, takerFeeRate, makerFeeRate}.
- * - `funds.grant` {uid, currency, type, amount}: admin credit (deposit to main, moved to trade if asked).
- * - `deposit` {uid, currency, chainId, amount, depositId}: credit main, recorded as a deposit.
- * - `transfer` {uid, clientOid, currency, from, to, amount} → {orderId}: inner transfer main↔trade.
- * - `order.place` {uid, req (PlaceOrderRequest wire fields)} → {orderId, clientOid}.
- * - `order.cancel` {uid, symbol, orderId} → {orderId}.
- * - `order.cancelAll` {uid, symbol} → {succeedList, failedList}.
- * - `withdrawal.create` {withdrawalId, uid, version, currency, chainId, withdrawType, toAddress, memo,
- *   isInner, remark, amount, feeDeductType?} → WithdrawalRecord (fee computed here; amount held in main).
- * - `withdrawal.settle` {withdrawalId}; `withdrawal.release` {withdrawalId, reason}.
- * - `withdrawal.cancel` {uid, withdrawalId} → WithdrawalRecord: the user cancels a PROCESSING
- *   withdrawal (DELETE /api/v1/withdrawals/{withdrawalId}); the hold is released, status FAILURE.
- * - `order.cancelByClientOid` {uid, symbol, clientOid} → {clientOid}.
- * - `order.alter` {uid, symbol, orderId | clientOid, newPrice?, newSize?} → {newOrderId, clientOid} (Exchange.alterOrder).
- * - `order.cancelPartial` {uid, symbol, orderId, cancelSize} → {orderId, cancelSize} (Exchange.cancelPartial).
- * - `order.cancelAllSymbols` {uid} → {succeedSymbols, failedSymbols, cancelledOrderIds}: every active order of
- *   every symbol (orders/hf.ts, orders/classic.ts).
- * - `order.deadCancel` {uid, timeout, symbols} → {currentTime, triggerTime} (Exchange.setDeadCancel).
- * - `depositAddress.create` {uid, currency, chainId, to, address, memo} → DepositAddressRecord.
- * - `status.set` {status, msg}.
- * - `whitelist.set` {uid, enabled, favorites}.
- * - `clock.set` {now}: manual clock moves to `now` (≥ current); `t` equals `now`.
- * - `market.batch` {u, s, a}: one step of the market simulation's bot orders (market/batch.ts).
- * - `market.history` {seed, profile, from, to}: a fresh state's past market (market/history.ts).
- */
-export type Command =
-  | { op: 'world.seed'; t: number; args: { seed: number } }
-  | {
-      op: 'user.create';
-      t: number;
-      args: {
-        apiKey: string;
-        apiSecret: string;
-        apiPassphrase: string;
-        keyVersion: S.KeyVersion;
-        permissions: S.KeyPermission[];
-        balances?: BalanceGrant[];
-        takerFeeRate?: string;
-        makerFeeRate?: string;
-        isDefault?: boolean;
-        label?: string;
-      };
-    }
-  | { op: 'fees.set'; t: number; args: { uid: string; takerFeeRate: string; makerFeeRate: string } }
-  | { op: 'funds.grant'; t: number; args: { uid: string } & BalanceGrant }
-  | { op: 'deposit'; t: number; args: { uid: string; currency: string; chainId: string; amount: string; depositId: string } }
-  | {
-      op: 'transfer';
-      t: number;
-      args: { uid: string; clientOid: string; currency: string; from: S.AccountType; to: S.AccountType; amount: string };
-    }
-  | { op: 'order.place'; t: number; args: { uid: string; req: S.PlaceOrderRequest } }
-  | { op: 'order.cancel'; t: number; args: { uid: string; symbol: string; orderId: string } }
-  | { op: 'order.cancelAll'; t: number; args: { uid: string; symbol: string } }
-  | { op: 'order.cancelByClientOid'; t: number; args: { uid: string; symbol: string; clientOid: string } }
-  | (OrderCommand & { t: number })
-  | {
-      op: 'withdrawal.create';
-      t: number;
-      /** the request; fee, totals and status are derived from it when applied (replay included) */
-      args: Pick<
-        WithdrawalRecord,
-        'withdrawalId' | 'uid' | 'version' | 'currency' | 'chainId' | 'withdrawType' | 'toAddress' | 'memo' | 'isInner' | 'remark' | 'amount'
-      > &
-        Partial<Pick<WithdrawalRecord, 'feeDeductType'>>;
-    }
-  | { op: 'withdrawal.settle'; t: number; args: { withdrawalId: string } }
-  | { op: 'withdrawal.release'; t: number; args: { withdrawalId: string; reason: string } }
-  | { op: 'withdrawal.cancel'; t: number; args: { uid: string; withdrawalId: string } }
-  | {
-      op: 'depositAddress.create';
-      t: number;
-      args: { uid: string; currency: string; chainId: string; to: 'MAIN' | 'TRADE'; address: string; memo: string };
-    }
-  | { op: 'status.set'; t: number; args: S.ServiceStatus }
-  | { op: 'whitelist.set'; t: number; args: { uid: string; enabled: boolean; favorites: FavoriteAddress[] } }
-  | { op: 'clock.set'; t: number; args: { now: number } }
-  | { op: 'market.batch'; t: number; args: MarketBatchArgs }
-  | { op: 'market.history'; t: number; args: MarketHistoryArgs }
-  /** stop and OCO orders: orders/advancedCommands.ts */
-  | AdvancedCommand;
-
-/** Names of all ops. */
-export type CommandOp = Command['op'];
-/** Args type of an op. */
-export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
-
-/** What {@link SandboxState.exec} returns for each op (the op list in {@link Command}'s docstring). */
-export interface CommandResults extends AdvancedResults, OrderCommandResults {
-  'world.seed': { orders: number };
-  'user.create': UserRecord;
-  'fees.set': null;
-  'funds.grant': null;
-  deposit: DepositRecord;
-  transfer: { orderId: string };
-  'order.place': PlaceOrderResult;
-  'order.cancel': { orderId: string };
-  'order.cancelAll': string[];
-  'order.cancelByClientOid': { clientOid: string };
-  'withdrawal.create': WithdrawalRecord;
-  'withdrawal.settle': WithdrawalRecord;
-  'withdrawal.release': WithdrawalRecord;
-  'withdrawal.cancel': WithdrawalRecord;
-  'depositAddress.create': DepositAddressRecord;
-  'status.set': S.ServiceStatus;
-  'whitelist.set': UserRecord['whitelist'];
-  'clock.set': { now: number };
-  'market.batch': MarketBatchResult;
-  'market.history': MarketHistoryResult;
-}
-/** Result type of an op. */
-export type CommandResult<O extends CommandOp> = CommandResults[O];
-
-/** The journal interface part B implements (src/exchange/server/journal.ts). */
-export interface JournalLike {
-  /** Synchronously persist one command (called after it executed successfully). */
-  append(cmd: Command): void;
-  close?(): void;
-}
-
-/** An in-memory journal (used when no state dir is given, and until a real journal is attached). */
-export class MemoryJournal implements JournalLike {
-  readonly commands: Command[] = [];
-  /** Keep a structured copy (commands are plain JSON). */
-  append(cmd: Command): void {
-    this.commands.push(JSON.parse(JSON.stringify(cmd)) as Command);
-  }
-  close(): void {}
-}
-
-/** Error raised by the sandbox layer with a KuCoin code (business errors → HTTP 200 + code). */
-export class SandboxError extends Error {
-  constructor(
-    readonly code: string,
-    readonly msg: string,
-    /** HTTP status to answer with (200 for business errors, gateway errors carry 4xx). */
-    readonly httpStatus = 200,
-  ) {
-    super(`${code} ${msg}`);
-    this.name = 'SandboxError';
-  }
-}
+// the public surface of this module before the split: callers import these from here
+export * from './commands';
+export * from './records';
+export { SandboxError } from './sandboxError';
 
 /**
  * A part of the sandbox's state that snapshots carry, registered with {@link SandboxState.registerSection}.
@@ -351,37 +102,19 @@ export interface SandboxStateOptions {
   snapshot?: SnapshotSource;
 }
 
-/** Random hex of `bytes` bytes (for ids and secrets generated before exec). */
-export function randomHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex');
-}
-
-/** Fresh credentials for a new API key (random; generated by the caller and passed in `user.create`). */
-export function newKeyMaterial(): { apiKey: string; apiSecret: string; apiPassphrase: string } {
-  const s = randomBytes(16).toString('hex');
-  return {
-    apiKey: randomHex(12),
-    apiSecret: `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`,
-    apiPassphrase: `sbx-${randomHex(8)}`,
-  };
-}
-
-/** uid of the liquidity user that owns the seeded books. */
-export const LIQUIDITY_UID = '100000000';
-
 /**
  * The sandbox's whole mutable state. Read methods are plain getters; mutations only via `exec`.
  */
 export class SandboxState {
   readonly exchange: Exchange;
   readonly world: World;
-  readonly users = new Map<string, UserRecord>();
-  readonly usersByKey = new Map<string, UserRecord>();
-  readonly withdrawals = new Map<string, WithdrawalRecord>();
-  readonly deposits: DepositRecord[] = [];
-  readonly depositAddresses: DepositAddressRecord[] = [];
-  readonly innerWithdrawalWindows = new Map<string, InnerWithdrawalWindow>();
-  readonly transfers = new Map<string, { uid: string; clientOid: string; orderId: string }>();
+  readonly users: Map<string, UserRecord>;
+  readonly usersByKey: Map<string, UserRecord>;
+  readonly withdrawals: Map<string, WithdrawalRecord>;
+  readonly deposits: DepositRecord[];
+  readonly depositAddresses: DepositAddressRecord[];
+  readonly innerWithdrawalWindows: Map<string, InnerWithdrawalWindow>;
+  readonly transfers: Map<string, TransferRecord>;
   /** Candles and recent public trades, fed by every engine trade (snapshot section `tape`; 3 × 24 h retention). */
   readonly tape = new MarketTape();
   /** Account ledgers of the users with API keys (ledger.ts), recorded from the core's balance events (snapshot section `ledger`; 3 × 24 h retention). */
@@ -391,33 +124,24 @@ export class SandboxState {
    * here, the WebSocket feed through `events.source()`.
    */
   readonly events: EventHub;
+  readonly manualClock: boolean;
   private readonly recorder = new LedgerRecorder(this.ledger);
   /** The ledgers' own event source: watches every user with an API key of its own (not the bots). */
   private readonly ledgerSource: EventSource;
-  status: S.ServiceStatus = { status: 'open', msg: '' };
-  readonly manualClock: boolean;
-  private manualNow: number;
-  private readonly wallClock: () => number;
-  /** `t` of the command being executed (the engine's clock reads it), else null. */
-  private execT: number | null = null;
-  private journal: JournalLike | null = null;
-  private replaying = false;
-  private nextUid = 226_000_001;
-  private seq = 0;
-  private lastT = 0;
-  private seeded = false;
-  /** The 10-minute interval of the command clock in which the server's history was last pruned. */
-  private pruneBucket = 0;
-  /** Listeners told after every successful command (e.g. tickers cache, tests). */
-  private readonly listeners: Array<(cmd: Command, result: unknown) => void> = [];
+  private readonly clock: SandboxClock;
+  private readonly directory: UserDirectory;
+  private readonly funding: Funding;
+  private readonly market: MarketCommands;
+  private readonly admin: AdminControls;
+  private readonly loop: CommandLoop;
   /** Snapshot sections besides the core's, in registration order. */
   private readonly sections = new Map<string, StateSection>();
 
   constructor(opts: SandboxStateOptions = {}) {
     this.manualClock = opts.manualClock ?? false;
-    this.wallClock = opts.wallClock ?? Date.now;
-    this.manualNow = opts.startTime ?? this.wallClock();
-    const now = (): number => this.execT ?? this.now();
+    const clock = new SandboxClock(this.manualClock, opts.wallClock ?? Date.now, opts.startTime);
+    this.clock = clock;
+    const now = (): number => clock.engineNow();
     this.world = buildWorld();
     if (opts.snapshot) {
       this.exchange = Exchange.importSnapshot({ now }, opts.snapshot.section('core') as Iterable<SnapshotRecord>);
@@ -439,11 +163,39 @@ export class SandboxState {
       order: (e) => this.recorder.order(e),
       balance: (e) => this.recorder.balance(e),
     });
+    this.directory = new UserDirectory(this.exchange, this.world, this.ledgerSource);
+    this.users = this.directory.users;
+    this.usersByKey = this.directory.usersByKey;
+    this.funding = new Funding(this.exchange, this.world, this.directory);
+    this.withdrawals = this.funding.withdrawals;
+    this.deposits = this.funding.deposits;
+    this.depositAddresses = this.funding.depositAddresses;
+    this.innerWithdrawalWindows = this.funding.innerWithdrawalWindows;
+    this.transfers = this.funding.transfers;
+    this.market = new MarketCommands(this, this.directory);
+    this.admin = new AdminControls(clock);
+    this.loop = new CommandLoop({
+      clock,
+      exchange: this.exchange,
+      recorder: this.recorder,
+      withdrawals: this.withdrawals,
+      apply: (cmd, t, replaying) => this.apply(cmd, t, replaying),
+      prune: (t) => this.pruneHistory(t),
+    });
     this.registerSection({ name: 'state', exportRecords: () => this.exportOwn(), importRecords: (rs) => this.importOwn(rs) });
     // what lives outside the engine and a replay used to rebuild: the account ledgers and the market tape
     // (a start replays only the journal after the snapshot)
     this.registerSection({ name: 'ledger', exportRecords: () => this.ledger.exportRecords(), importRecords: (rs) => this.ledger.importRecords(rs) });
     this.registerSection({ name: 'tape', exportRecords: () => this.tape.exportRecords(), importRecords: (rs) => this.tape.importRecords(rs) });
+  }
+
+  /** The service status GET /api/v1/status answers (`status.set` changes it). */
+  get status(): S.ServiceStatus {
+    return this.admin.status;
+  }
+
+  set status(s: S.ServiceStatus) {
+    this.admin.status = s;
   }
 
   // ---- snapshots ----
@@ -481,9 +233,10 @@ export class SandboxState {
     return warnings;
   }
 
-  /** Records of the `state` section: this class's own fields (users, funding records, status, clock…). */
+  /** Records of the `state` section: the parts' own fields (users, funding records, status, clock…). */
   private *exportOwn(): Generator<unknown> {
-    yield { k: 'meta', manualNow: this.manualNow, lastT: this.lastT, nextUid: this.nextUid, seq: this.seq, seeded: this.seeded, status: this.status, pruneBucket: this.pruneBucket };
+    const c = this.clock;
+    yield { k: 'meta', manualNow: c.manualNow, lastT: c.lastT, nextUid: this.directory.nextUid, seq: this.funding.seq, seeded: this.market.seeded, status: this.status, pruneBucket: this.loop.pruneBucket };
     const blocks = function* <T>(k: string, list: readonly T[]): Generator<unknown> {
       for (let i = 0; i < list.length; i += 256) yield { k, list: list.slice(i, i + 256) };
     };
@@ -501,22 +254,16 @@ export class SandboxState {
       const r = rec as { k: string; list: unknown[] } & Record<string, unknown>;
       switch (r.k) {
         case 'meta':
-          this.manualNow = r.manualNow as number;
-          this.lastT = r.lastT as number;
-          this.nextUid = r.nextUid as number;
-          this.seq = r.seq as number;
-          this.seeded = r.seeded as boolean;
+          this.clock.manualNow = r.manualNow as number;
+          this.clock.lastT = r.lastT as number;
+          this.directory.nextUid = r.nextUid as number;
+          this.funding.seq = r.seq as number;
+          this.market.seeded = r.seeded as boolean;
           this.status = r.status as S.ServiceStatus;
-          this.pruneBucket = typeof r.pruneBucket === 'number' ? r.pruneBucket : Math.floor(this.lastT / PRUNE_EVERY_MS);
+          this.loop.pruneBucket = typeof r.pruneBucket === 'number' ? r.pruneBucket : Math.floor(this.clock.lastT / PRUNE_EVERY_MS);
           break;
         case 'users':
-          for (const u of r.list as UserRecord[]) {
-            this.users.set(u.uid, u);
-            if (u.uid === LIQUIDITY_UID) continue;
-            this.usersByKey.set(u.apiKey, u);
-            // as user.create did: a user with a key of its own keeps a ledger
-            if (!isSimulationBot(u)) this.ledgerSource.watchUser(u.uid, true);
-          }
+          this.directory.restore(r.list as UserRecord[]);
           break;
         case 'withdrawals':
           for (const w of r.list as WithdrawalRecord[]) this.withdrawals.set(w.withdrawalId, w);
@@ -531,7 +278,7 @@ export class SandboxState {
           for (const [uid, w] of r.list as [string, InnerWithdrawalWindow][]) this.innerWithdrawalWindows.set(uid, w);
           break;
         case 'transfers':
-          for (const [k, v] of r.list as [string, { uid: string; clientOid: string; orderId: string }][]) this.transfers.set(k, v);
+          for (const [k, v] of r.list as [string, TransferRecord][]) this.transfers.set(k, v);
           break;
         default:
           throw new Error(`snapshot: unknown record ${String(r.k)} of section state`);
@@ -539,29 +286,26 @@ export class SandboxState {
     }
   }
 
+  // ---- the exec loop (exec.ts) ----
+
   /** The sandbox clock in ms: manual value, or the wall clock (never going backwards past the last command). */
   now(): number {
-    if (this.manualClock) return this.manualNow;
-    return Math.max(this.wallClock(), this.lastT);
+    return this.clock.now();
   }
 
   /** Attach the durable journal; subsequent successful `exec` calls append to it. */
   attachJournal(journal: JournalLike): void {
-    this.journal = journal;
+    this.loop.attachJournal(journal);
   }
 
   /** Subscribe to successful commands (called after journaling). Returns an unsubscribe function. */
   onCommand(fn: (cmd: Command, result: unknown) => void): () => void {
-    this.listeners.push(fn);
-    return () => {
-      const i = this.listeners.indexOf(fn);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
+    return this.loop.onCommand(fn);
   }
 
   /** True once `world.seed` has run (first start of a state dir). */
   get isSeeded(): boolean {
-    return this.seeded;
+    return this.market.seeded;
   }
 
   /**
@@ -572,7 +316,7 @@ export class SandboxState {
   replay(commands: Iterable<Command>): string[] {
     const warnings: string[] = [];
     let i = 0;
-    for (const cmd of commands) this.replayCommand(cmd, i++, warnings);
+    for (const cmd of commands) this.loop.replayCommand(cmd, i++, warnings);
     return warnings;
   }
 
@@ -581,22 +325,12 @@ export class SandboxState {
    * command that fails is skipped and reported in `warnings` as command #`index`.
    */
   replayCommand(cmd: Command, index: number, warnings: string[]): void {
-    this.replaying = true;
-    try {
-      this.exec(cmd);
-    } catch (e) {
-      warnings.push(`journal command #${index} (${cmd.op}) failed on replay: ${(e as Error).message}`);
-    } finally {
-      this.replaying = false;
-    }
-    if (this.manualClock && this.lastT > this.manualNow) this.manualNow = this.lastT;
+    this.loop.replayCommand(cmd, index, warnings);
   }
 
   /** Shorthand: build `{op, t: now(), args}` and exec it; returns the op's typed result. */
   run<O extends CommandOp>(op: O, args: CommandArgs<O>): CommandResult<O> {
-    // `{op, args}` of one O is a Command and apply() answers that op with CommandResults[O]; the
-    // compiler cannot correlate a generic O across the union, hence these two assertions.
-    return this.exec({ op, t: this.now(), args } as Command) as CommandResult<O>;
+    return this.loop.run(op, args);
   }
 
   /**
@@ -604,29 +338,7 @@ export class SandboxState {
    * result. On success, appends it to the journal (unless replaying) and notifies listeners.
    */
   exec(cmd: Command): unknown {
-    const t = Math.max(cmd.t, this.lastT);
-    this.execT = t;
-    let result: unknown;
-    try {
-      this.advanceEngine(t);
-      result = this.apply(cmd, t);
-      this.recorder.flush(ledgerInfo(cmd, result, this.withdrawals));
-    } catch (e) {
-      this.recorder.discard();
-      throw e;
-    } finally {
-      this.execT = null;
-    }
-    // the clock a `clock.set` moved to counts at once (its own `t` is the time it was sent at)
-    const clock = cmd.op === 'clock.set' ? Math.max(t, this.manualNow) : t;
-    if (Math.floor(clock / PRUNE_EVERY_MS) > this.pruneBucket) {
-      this.pruneBucket = Math.floor(clock / PRUNE_EVERY_MS);
-      this.pruneHistory(clock);
-    }
-    this.lastT = t;
-    if (!this.replaying && this.journal) this.journal.append(cmd);
-    for (const l of this.listeners) l(cmd, result);
-    return result;
+    return this.loop.exec(cmd);
   }
 
   /**
@@ -637,19 +349,7 @@ export class SandboxState {
    */
   pruneHistory(t: number): number {
     const cutoff = t - HISTORY_WINDOW_MS;
-    let n = this.ledger.prune(cutoff) + this.tape.prune(cutoff);
-    // deposits are in creation order: the old ones are a prefix
-    let old = 0;
-    while (old < this.deposits.length && this.deposits[old].createdAt < cutoff) old++;
-    if (old > 0) this.deposits.splice(0, old);
-    n += old;
-    for (const [id, w] of this.withdrawals) {
-      if (w.status !== 'PROCESSING' && w.updatedAt < cutoff) {
-        this.withdrawals.delete(id);
-        n++;
-      }
-    }
-    return n;
+    return this.ledger.prune(cutoff) + this.tape.prune(cutoff) + this.funding.prune(cutoff);
   }
 
   /**
@@ -657,119 +357,51 @@ export class SandboxState {
    * rows that ended before it) is not shown even before the next prune drops it.
    */
   historyStart(): number {
-    return Math.max(this.now(), this.lastT) - HISTORY_WINDOW_MS;
-  }
-
-  /** Process time-driven engine work (GTT expiry) up to `t` without journaling (it is a pure function of time). */
-  private advanceEngine(t: number): void {
-    const ex = this.exchange as unknown as { advanceTo?: (now: number) => void };
-    if (typeof ex.advanceTo === 'function') ex.advanceTo(t);
+    return Math.max(this.now(), this.clock.lastT) - HISTORY_WINDOW_MS;
   }
 
   /** Bring time-driven engine state (GTT expiry) up to now before a read. Deterministic, so not journaled. */
   syncClock(): void {
-    const t = Math.max(this.now(), this.lastT);
-    this.execT = t;
-    try {
-      this.advanceEngine(t);
-    } finally {
-      this.execT = null;
-    }
+    this.loop.syncClock();
   }
 
-  private apply(cmd: Command, t: number): CommandResults[CommandOp] {
-    if (isAdvancedCommand(cmd)) return applyAdvanced(this.exchange, cmd);
+  /** Route a command to the handler of its aggregate. */
+  private apply(cmd: Command, t: number, replaying: boolean): CommandResults[CommandOp] {
+    if (isOrderCommand(cmd)) return applyOrderOp(this.exchange, this.directory, cmd);
     switch (cmd.op) {
       case 'world.seed':
-        return this.applySeed(cmd.args.seed, t);
-      case 'user.create':
-        return this.applyUserCreate(cmd.args, t);
-      case 'fees.set': {
-        this.requireUser(cmd.args.uid);
-        this.exchange.setFeeRates(cmd.args.uid, cmd.args.takerFeeRate, cmd.args.makerFeeRate);
-        return null;
-      }
-      case 'funds.grant':
-        this.requireUser(cmd.args.uid);
-        this.grant(cmd.args.uid, cmd.args);
-        return null;
-      case 'deposit':
-        return this.applyDeposit(cmd.args, t);
-      case 'transfer':
-        return this.applyTransfer(cmd.args);
-      case 'order.place':
-        this.requireUser(cmd.args.uid);
-        return this.exchange.placeOrder(cmd.args.uid, cmd.args.req);
-      case 'order.cancel':
-        this.requireUser(cmd.args.uid);
-        return this.exchange.cancelOrder(cmd.args.uid, cmd.args.symbol, cmd.args.orderId);
-      case 'order.cancelAll':
-        this.requireUser(cmd.args.uid);
-        return this.exchange.cancelAll(cmd.args.uid, cmd.args.symbol);
-      case 'order.cancelByClientOid':
-        this.requireUser(cmd.args.uid);
-        return this.exchange.cancelOrderByClientOid(cmd.args.uid, cmd.args.symbol, cmd.args.clientOid);
-      case 'order.alter':
-      case 'order.cancelPartial':
-      case 'order.cancelAllSymbols':
-      case 'order.deadCancel':
-        this.requireUser(cmd.args.uid);
-        return applyOrderCommand(this.exchange, cmd);
-      case 'withdrawal.create':
-        return this.applyWithdrawalCreate(cmd.args, t);
-      case 'withdrawal.settle':
-        return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'SUCCESS', '', t);
-      case 'withdrawal.release':
-        return this.applyWithdrawalEnd(cmd.args.withdrawalId, 'FAILURE', cmd.args.reason, t);
-      case 'withdrawal.cancel': {
-        const w = this.withdrawals.get(cmd.args.withdrawalId);
-        // another user's withdrawal is as unknown as a missing one
-        if (!w || w.uid !== cmd.args.uid) throw new SandboxError('400100', `withdrawalId: no withdrawal ${cmd.args.withdrawalId} of this user`);
-        if (w.status !== 'PROCESSING') throw new SandboxError('400100', `withdrawalId: withdrawal ${w.withdrawalId} is ${w.status}; only a PROCESSING withdrawal can be cancelled`);
-        return this.applyWithdrawalEnd(w.withdrawalId, 'FAILURE', WITHDRAWAL_CANCELLED_REASON, t);
-      }
-      case 'depositAddress.create': {
-        const a = cmd.args;
-        this.requireUser(a.uid);
-        const { chain } = this.chainOf(a.currency, a.chainId);
-        const rec: DepositAddressRecord = {
-          uid: a.uid,
-          currency: a.currency,
-          chainId: chain.chainId,
-          chainName: chain.chainName,
-          address: a.address,
-          memo: a.memo,
-          to: a.to,
-          createdAt: t,
-        };
-        this.depositAddresses.push(rec);
-        return rec;
-      }
-      case 'status.set':
-        this.status = { status: cmd.args.status, msg: cmd.args.msg };
-        return this.status;
-      case 'whitelist.set': {
-        const u = this.requireUser(cmd.args.uid);
-        u.whitelist = { enabled: cmd.args.enabled, favorites: cmd.args.favorites.map((f) => ({ ...f })) };
-        return u.whitelist;
-      }
-      case 'clock.set': {
-        if (!this.manualClock && !this.replaying) throw new SandboxError('400100', 'the clock can only be set with --manual-clock', 400);
-        // On replay the journaled move was accepted when it ran: a state rebuilt from the empty state started its
-        // manual clock at the wall time of the rebuild, later than the journal's times, so it is not compared.
-        if (cmd.args.now < this.manualNow && !this.replaying) throw new SandboxError('400100', 'the clock cannot go backwards', 400);
-        this.manualNow = cmd.args.now;
-        return { now: this.manualNow };
-      }
+        return this.market.seed(cmd.args.seed, t);
       case 'market.batch':
+        return this.market.batch(cmd.args);
       case 'market.history':
-        try {
-          // the history runs the engine's clock through the past it builds
-          return cmd.op === 'market.batch' ? execMarketBatch(this, cmd.args) : execMarketHistory(this, cmd.args, (ms) => (this.execT = ms));
-        } catch (e) {
-          if (e instanceof MarketCommandError) throw new SandboxError('400100', e.message, 400);
-          throw e;
-        }
+        // the history runs the engine's clock through the past it builds
+        return this.market.history(cmd.args, (ms) => (this.clock.execT = ms));
+      case 'user.create':
+        return this.directory.create(cmd.args, t);
+      case 'fees.set':
+        return this.directory.setFees(cmd.args);
+      case 'funds.grant':
+        return this.directory.fundsGrant(cmd.args);
+      case 'whitelist.set':
+        return this.directory.setWhitelist(cmd.args);
+      case 'deposit':
+        return this.funding.deposit(cmd.args, t);
+      case 'transfer':
+        return this.funding.transfer(cmd.args);
+      case 'withdrawal.create':
+        return this.funding.createWithdrawal(cmd.args, t);
+      case 'withdrawal.settle':
+        return this.funding.endWithdrawal(cmd.args.withdrawalId, 'SUCCESS', '', t);
+      case 'withdrawal.release':
+        return this.funding.endWithdrawal(cmd.args.withdrawalId, 'FAILURE', cmd.args.reason, t);
+      case 'withdrawal.cancel':
+        return this.funding.cancelWithdrawal(cmd.args, t);
+      case 'depositAddress.create':
+        return this.funding.createDepositAddress(cmd.args, t);
+      case 'status.set':
+        return this.admin.setStatus(cmd.args);
+      case 'clock.set':
+        return this.admin.setClock(cmd.args, replaying);
       default: {
         const never: never = cmd;
         throw new SandboxError('400100', `unknown command op ${(never as { op: string }).op}`, 400);
@@ -777,238 +409,11 @@ export class SandboxState {
     }
   }
 
-  // ---- ops ----
-
-  private applySeed(seed: number, t: number): CommandResults['world.seed'] {
-    if (this.seeded) throw new SandboxError('400100', 'world already seeded', 400);
-    const liq: UserRecord = {
-      uid: LIQUIDITY_UID,
-      apiKey: `liquidity-${seed}`,
-      apiSecret: '',
-      apiPassphrase: '',
-      keyVersion: '2',
-      permissions: [],
-      whitelist: { enabled: false, favorites: [] },
-      isDefault: false,
-      label: 'liquidity',
-      createdAt: t,
-    };
-    this.users.set(liq.uid, liq);
-    // nobody can query the seeded liquidity: it keeps no history (module doc, "Retention")
-    this.exchange.disableHistory(liq.uid);
-    const orders = seedBookOrders(this.world, seed);
-    const need = new Map<string, string>();
-    for (const o of orders) {
-      const [base, quote] = o.symbol.split('-');
-      if (o.side === 'sell') need.set(base, D.add(need.get(base) ?? '0', o.size));
-      else need.set(quote, D.add(need.get(quote) ?? '0', D.mul(D.mul(o.price, o.size), '1.01')));
-    }
-    for (const [currency, amount] of need) {
-      const prec = this.world.currencyMap.get(currency)?.precision ?? 8;
-      this.grant(liq.uid, { currency, type: 'trade', amount: D.roundUp(D.add(amount, '1'), D.precisionIncrement(prec)) });
-    }
-    this.exchange.setFeeRates(liq.uid, '0', '0');
-    for (const o of orders) {
-      this.exchange.placeOrder(liq.uid, { symbol: o.symbol, side: o.side, type: 'limit', price: o.price, size: o.size });
-    }
-    this.seeded = true;
-    return { orders: orders.length };
-  }
-
-  private applyUserCreate(a: CommandArgs<'user.create'>, t: number): UserRecord {
-    if (this.usersByKey.has(a.apiKey)) throw new SandboxError('400100', 'apiKey already exists', 400);
-    const uid = String(this.nextUid++);
-    const u: UserRecord = {
-      uid,
-      apiKey: a.apiKey,
-      apiSecret: a.apiSecret,
-      apiPassphrase: a.apiPassphrase,
-      keyVersion: a.keyVersion,
-      permissions: [...a.permissions],
-      whitelist: { enabled: false, favorites: [] },
-      isDefault: a.isDefault ?? false,
-      label: a.label ?? '',
-      createdAt: t,
-    };
-    // Validate every grant before changing anything.
-    for (const b of a.balances ?? []) this.checkGrant(b);
-    this.users.set(uid, u);
-    this.usersByKey.set(u.apiKey, u);
-    // the bots' keys are never handed out: they keep no history (module doc, "Retention"), and their
-    // trading volume costs no ledger memory; every balance change of a user with a key of its own goes to
-    // its ledger
-    if (isSimulationBot(u)) this.exchange.disableHistory(uid);
-    else this.ledgerSource.watchUser(uid, true);
-    if (a.takerFeeRate !== undefined || a.makerFeeRate !== undefined) {
-      this.exchange.setFeeRates(uid, a.takerFeeRate ?? '0.001', a.makerFeeRate ?? '0.001');
-    }
-    for (const b of a.balances ?? []) this.grant(uid, b);
-    return u;
-  }
-
-  private checkGrant(b: BalanceGrant): void {
-    const cur = this.world.currencyMap.get(b.currency);
-    if (!cur) throw new SandboxError('400100', `currency ${b.currency} is not supported`, 400);
-    if (!D.isDecimal(b.amount) || D.cmp(b.amount, '0') <= 0) throw new SandboxError('400100', 'amount must be a positive decimal string', 400);
-    if (!D.isMultipleOf(b.amount, D.precisionIncrement(cur.precision))) {
-      throw new SandboxError('400100', `amount must be a multiple of ${D.precisionIncrement(cur.precision)}`, 400);
-    }
-    if (b.type !== 'main' && b.type !== 'trade') throw new SandboxError('400100', 'type must be main or trade', 400);
-  }
-
-  private grant(uid: string, b: BalanceGrant): void {
-    this.checkGrant(b);
-    this.exchange.deposit(uid, b.currency, b.amount);
-    if (b.type === 'trade') this.exchange.transfer(uid, b.currency, 'main', 'trade', b.amount);
-  }
-
-  private applyDeposit(a: CommandArgs<'deposit'>, t: number): DepositRecord {
-    this.requireUser(a.uid);
-    const { chain } = this.chainOf(a.currency, a.chainId);
-    this.checkGrant({ currency: a.currency, type: 'main', amount: a.amount });
-    this.exchange.deposit(a.uid, a.currency, a.amount);
-    const addr = this.depositAddressesOf(a.uid, a.currency, chain.chainId)[0];
-    const rec: DepositRecord = {
-      depositId: a.depositId,
-      uid: a.uid,
-      currency: a.currency,
-      chainId: chain.chainId,
-      amount: a.amount,
-      address: addr?.address ?? '',
-      memo: addr?.memo ?? '',
-      createdAt: t,
-    };
-    this.deposits.push(rec);
-    return rec;
-  }
-
-  private applyTransfer(a: CommandArgs<'transfer'>): { orderId: string } {
-    this.requireUser(a.uid);
-    const key = `${a.uid}:${a.clientOid}`;
-    const prev = this.transfers.get(key);
-    // Idempotent by clientOid, like KuCoin's inner transfer.
-    if (prev) return { orderId: prev.orderId };
-    if (a.from === a.to) throw new SandboxError('400100', 'from and to must differ', 200);
-    this.exchange.transfer(a.uid, a.currency, a.from, a.to, a.amount);
-    this.seq++;
-    const orderId = `7a${this.seq.toString(16).padStart(22, '0')}`;
-    this.transfers.set(key, { uid: a.uid, clientOid: a.clientOid, orderId });
-    return { orderId };
-  }
-
-  private applyWithdrawalCreate(a: CommandArgs<'withdrawal.create'>, t: number): WithdrawalRecord {
-    const u = this.requireUser(a.uid);
-    if (this.withdrawals.has(a.withdrawalId)) throw new SandboxError('400100', 'duplicate withdrawalId', 400);
-    const { currency, chain } = this.chainOf(a.currency, a.chainId);
-    if (!chain.isWithdrawEnabled) throw new SandboxError('260220', `withdrawal of ${a.currency} on chain ${chain.chainName} is suspended`);
-    if (u.whitelist.enabled && a.withdrawType === 'ADDRESS') {
-      const ok = u.whitelist.favorites.some((f) => f.address === a.toAddress && (f.chain === chain.chainId || f.chain === chain.chainName));
-      if (!ok) throw new SandboxError('260325', 'Already set withdraw whitelist, this address is not favorite address');
-    }
-    const byIdentity = a.withdrawType !== 'ADDRESS';
-    if (byIdentity) this.checkInnerWindow(a.uid, t);
-    const mainAcc = this.exchange.accounts(a.uid, { currency: a.currency, type: 'main' })[0];
-    const available = mainAcc ? String(mainAcc.available) : '0';
-    let fee;
-    try {
-      fee = computeWithdrawalFee({
-        amount: a.amount,
-        precision: chain.withdrawPrecision ?? currency.precision,
-        withdrawalMinSize: chain.withdrawalMinSize,
-        withdrawalMinFee: chain.withdrawalMinFee,
-        withdrawFeeRate: chain.withdrawFeeRate,
-        withdrawMaxFee: chain.withdrawMaxFee ?? null,
-        feeDeductType: a.feeDeductType,
-        available,
-        isInner: a.isInner || byIdentity,
-        lightning: chain.chainId === 'btcln',
-        version: a.version,
-      });
-    } catch (e) {
-      if (e instanceof WithdrawalFeeError) throw new SandboxError(e.code, e.message);
-      throw e;
-    }
-    const holdId = this.exchange.holdWithdrawal(a.uid, a.currency, fee.totalDebit);
-    if (byIdentity) this.bumpInnerWindow(a.uid, t);
-    const rec: WithdrawalRecord = {
-      withdrawalId: a.withdrawalId,
-      uid: a.uid,
-      version: a.version,
-      currency: a.currency,
-      chainId: chain.chainId,
-      chainName: chain.chainName,
-      withdrawType: a.withdrawType,
-      toAddress: a.toAddress,
-      memo: a.memo,
-      isInner: a.isInner,
-      remark: a.remark,
-      amount: a.amount,
-      fee: fee.fee,
-      feeDeductType: fee.feeDeductType,
-      receiveAmount: fee.receiveAmount,
-      totalDebit: fee.totalDebit,
-      holdId: String(holdId),
-      status: 'PROCESSING',
-      failureReason: '',
-      createdAt: t,
-      settleAt: t + WITHDRAWAL_SETTLE_DELAY_MS,
-      updatedAt: t,
-    };
-    this.withdrawals.set(rec.withdrawalId, rec);
-    return rec;
-  }
-
-  /** Throws 260301-style error when the V4 UID/MAIL/PHONE rolling limits are exhausted. */
-  private checkInnerWindow(uid: string, t: number): void {
-    const w = this.innerWithdrawalWindows.get(uid);
-    if (!w) return;
-    if (t - w.longStart < DAY_MS && w.longCount >= 50) {
-      const waitS = Math.ceil((w.longStart + DAY_MS - t) / 1000);
-      throw new SandboxError('260310', `Withdrawals by UID, mail or phone are limited to 50 per 24 hours; retry in ${waitS} s`);
-    }
-    if (t - w.shortStart < 10_000 && w.shortCount >= 3) {
-      const waitS = Math.ceil((w.shortStart + 10_000 - t) / 1000);
-      throw new SandboxError('260310', `Withdrawals by UID, mail or phone are limited to 3 per 10 seconds; retry in ${waitS} s`);
-    }
-  }
-
-  private bumpInnerWindow(uid: string, t: number): void {
-    let w = this.innerWithdrawalWindows.get(uid);
-    if (!w) {
-      w = { shortStart: t, shortCount: 0, longStart: t, longCount: 0 };
-      this.innerWithdrawalWindows.set(uid, w);
-    }
-    if (t - w.shortStart >= 10_000) {
-      w.shortStart = t;
-      w.shortCount = 0;
-    }
-    if (t - w.longStart >= DAY_MS) {
-      w.longStart = t;
-      w.longCount = 0;
-    }
-    w.shortCount++;
-    w.longCount++;
-  }
-
-  private applyWithdrawalEnd(id: string, status: 'SUCCESS' | 'FAILURE', reason: string, t: number): WithdrawalRecord {
-    const w = this.withdrawals.get(id);
-    if (!w) throw new SandboxError('400100', `unknown withdrawalId ${id}`, 400);
-    if (w.status !== 'PROCESSING') throw new SandboxError('400100', `withdrawal ${id} is already ${w.status}`, 400);
-    if (status === 'SUCCESS') this.exchange.settleWithdrawal(w.holdId, w.fee);
-    else this.exchange.releaseWithdrawal(w.holdId);
-    w.status = status;
-    w.failureReason = reason;
-    w.updatedAt = t;
-    return w;
-  }
-
-  // ---- helpers & reads ----
+  // ---- reads ----
 
   /** The user or throws 400100. */
   requireUser(uid: string): UserRecord {
-    const u = this.users.get(uid);
-    if (!u) throw new SandboxError('400100', `unknown uid ${uid}`, 400);
-    return u;
+    return this.directory.require(uid);
   }
 
   /** The user with this API key, or undefined. */
@@ -1018,8 +423,7 @@ export class SandboxState {
 
   /** The default user (credentials.json), if created. */
   defaultUser(): UserRecord | undefined {
-    for (const u of this.users.values()) if (u.isDefault) return u;
-    return undefined;
+    return this.directory.defaultUser();
   }
 
   /**
@@ -1027,7 +431,12 @@ export class SandboxState {
    * creation order (V1 and V3 creates alike). Read-only.
    */
   depositAddressesOf(uid: string, currency: string, chainId?: string): DepositAddressRecord[] {
-    return this.depositAddresses.filter((a) => a.uid === uid && a.currency === currency && (chainId === undefined || a.chainId === chainId));
+    return this.funding.depositAddressesOf(uid, currency, chainId);
+  }
+
+  /** The deposit-address listings of `uid` (Funding.listDepositAddresses). @throws SandboxError 400100 unknown currency or chain. */
+  listDepositAddresses(uid: string, currency: string, chain: string | undefined): { rec: DepositAddressRecord; contractAddress: string }[] {
+    return this.funding.listDepositAddresses(uid, currency, chain);
   }
 
   /**
@@ -1035,18 +444,12 @@ export class SandboxState {
    * to the world's records. Throws 400100 for an unknown currency or chain.
    */
   chainOf(currency: string, chainParam: string | undefined): { currency: CurrencyInfo; chain: ChainInfo } {
-    const cur = this.world.currencyMap.get(currency);
-    if (!cur) throw new SandboxError('400100', `currency: ${currency} is not supported`);
-    const chain = resolveChain(cur, chainParam);
-    if (!chain) throw new SandboxError('400100', `chain: ${chainParam} is not supported for ${currency}`);
-    return { currency: cur, chain };
+    return this.funding.chainOf(currency, chainParam);
   }
 
   /** Withdrawals that are due to settle at `now` (the server's timer executes `withdrawal.settle` for them). */
   dueWithdrawals(now: number): WithdrawalRecord[] {
-    const out: WithdrawalRecord[] = [];
-    for (const w of this.withdrawals.values()) if (w.status === 'PROCESSING' && w.settleAt <= now) out.push(w);
-    return out;
+    return this.funding.dueWithdrawals(now);
   }
 
   /**
@@ -1069,33 +472,5 @@ export class SandboxState {
       }
     }
     return n;
-  }
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-/** The server's history is pruned when the command clock enters a new interval of this length (ms). */
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
-
-/** Label prefix of the market-simulation bots (sim.ts: `sim-maker`, `sim-taker`). */
-export const SIMULATION_LABEL_PREFIX = 'sim-';
-
-/** True for the market simulation's bot users: nobody can query them, so they keep no history and no ledger. */
-export function isSimulationBot(u: Pick<UserRecord, 'label'>): boolean {
-  return u.label.startsWith(SIMULATION_LABEL_PREFIX);
-}
-
-/** What a successful command tells the ledger about the balance events it caused. */
-function ledgerInfo(cmd: Command, result: unknown, withdrawals: ReadonlyMap<string, WithdrawalRecord>): LedgerCommandInfo {
-  switch (cmd.op) {
-    case 'deposit':
-      return { depositId: cmd.args.depositId };
-    case 'transfer':
-      return { transferId: (result as { orderId: string }).orderId };
-    case 'withdrawal.settle': {
-      const w = withdrawals.get(cmd.args.withdrawalId);
-      return w ? { withdrawal: { withdrawalId: w.withdrawalId, fee: w.fee } } : {};
-    }
-    default:
-      return {};
   }
 }
