@@ -393,23 +393,14 @@ export const HANDLERS: Handlers = {
   depositAddressesV2: (ctx) => {
     const uid = uidOf(ctx);
     const p = ctx.params;
-    const cur = ctx.state.world.currencyMap.get(p.currency) ?? ctx.state.world.currencyMap.get(p.currency.toUpperCase());
-    if (!cur) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
-    let chainId: string | undefined;
-    if (p.chain !== undefined) {
-      const chain = resolveChain(cur, p.chain);
-      if (!chain) throw new SandboxError('400100', `chain: ${p.chain} is not supported for ${cur.currency}`);
-      chainId = chain.chainId;
-    }
-    const contract = new Map(cur.chains.map((c) => [c.chainId, c.contractAddress]));
-    return ctx.state.depositAddressesOf(uid, cur.currency, chainId).map((a) => ({
+    return ctx.state.listDepositAddresses(uid, p.currency, p.chain).map(({ rec: a, contractAddress }) => ({
       address: a.address,
       memo: a.memo,
       chain: a.chainName,
       chainId: a.chainId,
       to: a.to,
       currency: a.currency,
-      contractAddress: contract.get(a.chainId) ?? '',
+      contractAddress: contractAddress,
     }));
   },
   withdrawalQuotas: (ctx) => {

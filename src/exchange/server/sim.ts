@@ -40,6 +40,7 @@ import * as D from '../../api/decimal';
 import { ExchangeError } from '../core';
 import { CommandArgs, SandboxError, SandboxState, SIMULATION_LABEL_PREFIX, UserRecord, newKeyMaterial } from './state';
 import { SymbolInfo, mulberry32, referencePrice } from './world';
+import { StepTimer, type StepCounters } from './market/stepTimer';
 
 /** Options of {@link startSimulation}. */
 export interface SimulationOptions {
@@ -117,9 +118,7 @@ export function startSimulation(state: SandboxState, opts: SimulationOptions): S
   const needs = workingNeeds(syms, levels);
   const maker = findOrCreateBot(state, SIM_MAKER_LABEL, needs);
   const taker = findOrCreateBot(state, SIM_TAKER_LABEL, needs);
-  let steps = 0;
-  let rejected = 0;
-  let lastRejection = '';
+  const c: StepCounters = { steps: 0, rejected: 0, lastRejection: '' };
   let loggedErrors = 0;
 
   const gauss = (): number => {
@@ -136,8 +135,8 @@ export function startSimulation(state: SandboxState, opts: SimulationOptions): S
       return state.run(op, args);
     } catch (e) {
       if (e instanceof ExchangeError || e instanceof SandboxError) {
-        rejected++;
-        lastRejection = `${op}: ${e.code} ${e.msg}`;
+        c.rejected++;
+        c.lastRejection = `${op}: ${e.code} ${e.msg}`;
         return undefined;
       }
       throw e;
@@ -260,10 +259,10 @@ export function startSimulation(state: SandboxState, opts: SimulationOptions): S
   };
 
   const step = (): void => {
-    steps++;
+    c.steps++;
     if (state.status.status !== 'open') return;
     try {
-      if (steps % TOPUP_EVERY === 1) topUp(); // the first step, then every TOPUP_EVERY steps
+      if (c.steps % TOPUP_EVERY === 1) topUp(); // the first step, then every TOPUP_EVERY steps
       for (const s of syms) {
         if (rnd() < ACT_PROBABILITY) stepSymbol(s);
         else walk(s);
@@ -273,30 +272,7 @@ export function startSimulation(state: SandboxState, opts: SimulationOptions): S
     }
   };
 
-  const intervalMs = opts.intervalMs ?? 1000;
-  let timer: NodeJS.Timeout | null = null;
-  if (intervalMs > 0) {
-    timer = setInterval(step, intervalMs);
-    timer.unref();
-  }
-  return {
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    step,
-    get steps() {
-      return steps;
-    },
-    get rejected() {
-      return rejected;
-    },
-    get lastRejection() {
-      return lastRejection;
-    },
-    makerUid: maker.uid,
-    takerUid: taker.uid,
-  };
+  return Object.assign(new StepTimer(step, opts.intervalMs ?? 1000, c), { makerUid: maker.uid, takerUid: taker.uid });
 }
 
 function absDiff(a: bigint, b: bigint): bigint {

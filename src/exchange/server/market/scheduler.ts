@@ -21,6 +21,7 @@ import { BatchBuilder, type MarketBatchResult } from './batch';
 import { Executor, MAKER_LABEL_PREFIX, TRADER_LABEL, symbolSpec, type Bots, type SymbolSpec } from './executor';
 import { simulatedSpecs, takeHistory } from './history';
 import { MarketModel } from './model';
+import { StepTimer, type StepCounters } from './stepTimer';
 import { AGENT_PROFILES, type AgentProfile } from './profiles';
 
 /** Balances a bot starts with (and is topped up to): `units` unit sizes of each currency it trades, per symbol. */
@@ -128,17 +129,15 @@ export function startMarket(state: SandboxState, opts: MarketOptions): MarketSim
   grants.set(bots.trader, new Map(botGrants(state, specs, TRADER_UNITS).map((g) => [g.currency, g.amount])));
   for (const s of specs) grants.set(bots.makers.get(s.symbol) as string, new Map(botGrants(state, [s], MAKER_UNITS).map((g) => [g.currency, g.amount])));
 
-  let steps = 0;
-  let rejected = 0;
-  let lastRejection = '';
+  const c: StepCounters = { steps: 0, rejected: 0, lastRejection: '' };
   let logged = 0;
   const dt = profile.tickMs / 1000;
 
   const runBatch = (b: BatchBuilder): MarketBatchResult | undefined => {
     if (b.size === 0) return undefined;
     const r = state.run('market.batch', b.args);
-    rejected += r.rejected;
-    if (r.firstRejection) lastRejection = r.firstRejection;
+    c.rejected += r.rejected;
+    if (r.firstRejection) c.lastRejection = r.firstRejection;
     return r;
   };
 
@@ -163,8 +162,8 @@ export function startMarket(state: SandboxState, opts: MarketOptions): MarketSim
         runBatch(first);
         first.args.a.length = 0;
       }
-      steps++;
-      if (steps % TOPUP_EVERY === 1) topUp();
+      c.steps++;
+      if (c.steps % TOPUP_EVERY === 1) topUp();
       model.step(dt);
       const b = new BatchBuilder();
       const refs = executor.plan(b);
@@ -175,31 +174,7 @@ export function startMarket(state: SandboxState, opts: MarketOptions): MarketSim
     }
   };
 
-  const intervalMs = opts.intervalMs ?? profile.tickMs;
-  let timer: NodeJS.Timeout | null = null;
-  if (intervalMs > 0) {
-    timer = setInterval(step, intervalMs);
-    timer.unref();
-  }
-  return {
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    step,
-    get steps() {
-      return steps;
-    },
-    get rejected() {
-      return rejected;
-    },
-    get lastRejection() {
-      return lastRejection;
-    },
-    bots,
-    model,
-    fairTicks: (symbol) => executor.fairTicks(symbol),
-  };
+  return Object.assign(new StepTimer(step, opts.intervalMs ?? profile.tickMs, c), { bots, model, fairTicks: (symbol: string) => executor.fairTicks(symbol) });
 }
 
 /** The book's mid price (or the last trade's) in ticks, when the symbol has either. */

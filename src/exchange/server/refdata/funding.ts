@@ -7,7 +7,6 @@
  */
 import type * as S from '../../../api/schemas';
 import { SandboxError, type SandboxState, type WithdrawalRecord } from '../state';
-import { resolveChain } from '../world';
 import { callerOf, type RefHandler } from './context';
 
 /** 2019-02-18T00:00:00Z (ms): records created before it are V1 history (ccxt switches to hist-* for earlier `since`). */
@@ -70,23 +69,14 @@ export const FUNDING_HANDLERS: { [N in 'depositAddressesV3' | 'withdrawal' | 'hi
   depositAddressesV3: (ctx) => {
     const uid = callerOf(ctx).uid;
     const p = ctx.params;
-    const cur = ctx.state.world.currencyMap.get(p.currency) ?? ctx.state.world.currencyMap.get(p.currency.toUpperCase());
-    if (!cur) throw new SandboxError('400100', `currency: ${p.currency} is not supported`);
-    let chainId: string | undefined;
-    if (p.chain !== undefined) {
-      const chain = resolveChain(cur, p.chain);
-      if (!chain) throw new SandboxError('400100', `chain: ${p.chain} is not supported for ${cur.currency}`);
-      chainId = chain.chainId;
-    }
-    const contract = new Map(cur.chains.map((c) => [c.chainId, c.contractAddress]));
-    return ctx.state.depositAddressesOf(uid, cur.currency, chainId).map((a) => ({
+    return ctx.state.listDepositAddresses(uid, p.currency, p.chain).map(({ rec: a, contractAddress }) => ({
       address: a.address,
       memo: a.memo,
       chainId: a.chainId,
       to: a.to,
       expirationDate: 0,
       currency: a.currency,
-      contractAddress: contract.get(a.chainId) ?? '',
+      contractAddress: contractAddress,
       chainName: a.chainName,
     }));
   },
