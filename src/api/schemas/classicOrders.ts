@@ -8,7 +8,7 @@
  * Imported directly rather than re-exported by src/api/schemas.ts (see schemas/hfOrders.ts: no import cycles).
  */
 import { z } from 'zod';
-import { DecimalString, Millis, OrderType, PlaceOrderRequest, QueryInt, Side, SymbolString, pageOf } from '../schemas';
+import { DecimalString, HfFill, HfOrder, OrderType, PlaceOrderRequest, QueryInt, Side, SymbolString, pageOf } from '../schemas';
 import { ClientOidString, MAX_BATCH_ORDERS } from './hfOrders';
 
 /** `tradeType` of the classic API: spot (`TRADE`, the default) or margin; the sandbox trades spot only. */
@@ -103,41 +103,26 @@ export const ClassicBatchResult = z.object({ data: z.array(ClassicBatchItem) });
 export type ClassicBatchResult = z.infer<typeof ClassicBatchResult>;
 
 /**
- * A classic order (KuCoin "Get Order By OrderId - Old"): `funds` is the order's funds (market orders by
- * funds; "0" otherwise), `isActive` its state, `stop`/`stopTriggered`/`stopPrice` the stop fields ("",
- * false, "0" for an ordinary order); `tax` as KuCoin sends it.
+ * A classic order (KuCoin "Get Order By OrderId - Old"): an {@link HfOrder} without the cancelled / remaining
+ * amounts, `active`, `inOrderBook` and `lastUpdatedAt`; `funds` is the order's funds (market orders by funds;
+ * "0" otherwise), `isActive` its state, `stop`/`stopTriggered`/`stopPrice` the stop fields ("", false, "0"
+ * for an ordinary order); `type` any string and `tax`/`taxRate`/`taxCurrency` as KuCoin sends them.
  */
-export const ClassicOrder = z.object({
-  id: z.string(),
-  symbol: z.string(),
-  opType: z.string(),
+export const ClassicOrder = HfOrder.omit({
+  cancelledSize: true,
+  cancelledFunds: true,
+  remainSize: true,
+  remainFunds: true,
+  active: true,
+  inOrderBook: true,
+  lastUpdatedAt: true,
+  tax: true,
+}).extend({
   type: z.string(),
-  side: Side,
-  price: DecimalString,
-  size: DecimalString,
-  funds: DecimalString,
-  dealFunds: DecimalString,
-  dealSize: DecimalString,
-  fee: DecimalString,
-  feeCurrency: z.string(),
-  stp: z.string().nullable(),
   stop: z.string().nullable(),
   stopTriggered: z.boolean(),
   stopPrice: DecimalString.nullable(),
-  timeInForce: z.string(),
-  postOnly: z.boolean(),
-  hidden: z.boolean(),
-  iceberg: z.boolean(),
-  visibleSize: DecimalString,
-  cancelAfter: z.number().int(),
-  channel: z.string(),
-  clientOid: z.string().nullable(),
-  remark: z.string().nullable(),
-  tags: z.string().nullable(),
   isActive: z.boolean(),
-  cancelExist: z.boolean(),
-  createdAt: Millis,
-  tradeType: z.string(),
   tax: DecimalString.optional(),
   taxRate: DecimalString.optional(),
   taxCurrency: z.string().nullable().optional(),
@@ -208,27 +193,12 @@ export type ClassicCancelByClientOidResult = z.infer<typeof ClassicCancelByClien
 export const ClassicCancelAllQuery = z.object({ symbol: SymbolString.optional(), tradeType: ClassicTradeType.optional() });
 
 /**
- * A classic fill (KuCoin "Get Trade History - Old"): `tradeId` a digit string; `type` the order's type;
- * `tax`/`taxRate` as KuCoin sends them.
+ * A classic fill (KuCoin "Get Trade History - Old"): an {@link HfFill} without `id`, with `tradeId` a digit
+ * string, `type` the order's type (any string) and `tax`/`taxRate`/`taxCurrency` as KuCoin sends them.
  */
-export const ClassicFill = z.object({
-  symbol: z.string(),
+export const ClassicFill = HfFill.omit({ id: true, taxRate: true, tax: true }).extend({
   tradeId: z.string(),
-  orderId: z.string(),
-  counterOrderId: z.string(),
-  side: Side,
-  liquidity: z.enum(['taker', 'maker']),
-  forceTaker: z.boolean(),
-  price: DecimalString,
-  size: DecimalString,
-  funds: DecimalString,
-  fee: DecimalString,
-  feeRate: DecimalString,
-  feeCurrency: z.string(),
-  stop: z.string(),
-  tradeType: z.string(),
   type: z.string(),
-  createdAt: Millis,
   tax: DecimalString.optional(),
   taxRate: DecimalString.optional(),
   taxCurrency: z.string().nullable().optional(),

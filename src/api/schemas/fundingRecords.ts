@@ -6,7 +6,8 @@
  * (test/fixtures/kucoin/beyond-spec/). Conventions: ../schemas.ts (decimal strings, ms times).
  */
 import { z } from 'zod';
-import { DecimalString, Millis, PositiveDecimalString, pageOf, paging, timeRange } from './primitives';
+import { DepositAddressV3, WithdrawalItem, WithdrawalStatusValue } from './funding';
+import { DecimalString, PositiveDecimalString, pageOf, paging, timeRange } from './primitives';
 
 /**
  * Query of GET /api/v3/deposit-addresses: `currency`, optional `chain` (chainId, name or alias) and
@@ -17,54 +18,35 @@ export const DepositAddressesV3Query = z.object({ currency: z.string().min(1), c
 export type DepositAddressesV3Query = z.input<typeof DepositAddressesV3Query>;
 
 /**
- * One address of GET /api/v3/deposit-addresses: address, memo ('' when none), chainId, `to`
- * (MAIN | TRADE), expirationDate (0: never), currency, the token's contract address on that chain
- * ('' for a native coin) and the chain's name.
+ * One address of GET /api/v3/deposit-addresses: a {@link DepositAddressV3} (address, chainId, `to` MAIN |
+ * TRADE, currency, chain name) whose memo is a string ('' when none) and expirationDate an integer (0:
+ * never), with the token's contract address on that chain ('' for a native coin).
  */
-export const DepositAddressV3Entry = z.object({
-  address: z.string(),
-  memo: z.string(),
-  chainId: z.string(),
-  to: z.string(),
-  expirationDate: z.number().int(),
-  currency: z.string(),
-  contractAddress: z.string(),
-  chainName: z.string(),
-});
+export const DepositAddressV3Entry = DepositAddressV3.extend({ memo: z.string(), expirationDate: z.number().int(), contractAddress: z.string() });
 /** Type of {@link DepositAddressV3Entry}. */
 export type DepositAddressV3Entry = z.infer<typeof DepositAddressV3Entry>;
 /** GET /api/v3/deposit-addresses `data`: every address of the currency (of the chain when given). */
 export const DepositAddressV3List = z.array(DepositAddressV3Entry);
 
-/** Status of a withdrawal in GET /api/v1/withdrawals/{withdrawalId}. */
-export const WithdrawalDetailStatus = z.enum(['REVIEW', 'PROCESSING', 'WALLET_PROCESSING', 'SUCCESS', 'FAILURE']);
+/** Status of a withdrawal in GET /api/v1/withdrawals/{withdrawalId}: the statuses of the withdrawal history. */
+export const WithdrawalDetailStatus = WithdrawalStatusValue;
 
 /**
- * GET /api/v1/withdrawals/{withdrawalId} `data` (KuCoin "Get Withdrawal History By ID"): the
- * withdrawal with its owner `uid` (a number), chain id and name, status and failure reason,
- * destination, amount and fee (decimal strings), wallet transaction id (null until known), remark,
+ * GET /api/v1/withdrawals/{withdrawalId} `data` (KuCoin "Get Withdrawal History By ID"): a
+ * {@link WithdrawalItem} (without `chain`, `updatedAt`, `arrears`) with its owner `uid` (a number), chain
+ * id and name, status and failure reason, destination, amount and fee (decimal strings), wallet transaction id (null until known), remark,
  * creation time (ms), whether it can still be cancelled (`cancelType`: CANCELABLE,
  * CANCELING, NON_CANCELABLE) and the fee return fields KuCoin adds (null here).
  */
-export const WithdrawalDetail = z.object({
+export const WithdrawalDetail = WithdrawalItem.omit({ chain: true, updatedAt: true, arrears: true }).extend({
   id: z.string(),
   uid: z.number().int(),
-  currency: z.string(),
   chainId: z.string(),
   chainName: z.string(),
   currencyName: z.string(),
-  status: WithdrawalDetailStatus,
   failureReason: z.string(),
   failureReasonMsg: z.string().nullable(),
-  address: z.string(),
-  memo: z.string(),
-  isInner: z.boolean(),
-  amount: DecimalString,
-  fee: DecimalString,
-  walletTxId: z.string().nullable(),
   addressRemark: z.string().nullable(),
-  remark: z.string(),
-  createdAt: Millis,
   cancelType: z.enum(['CANCELABLE', 'CANCELING', 'NON_CANCELABLE']),
   taxes: z.unknown().nullable().optional(),
   taxDescription: z.string().nullable().optional(),

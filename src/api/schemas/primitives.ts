@@ -143,3 +143,29 @@ export function timeRange<T extends z.ZodRawShape>(shape: T) {
       if (r.startAt !== undefined && r.endAt !== undefined && r.endAt < r.startAt) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
     });
 }
+
+/** A digit string (sequence numbers, candle times in seconds). */
+export const DigitString = z.string().regex(/^\d{1,40}$/, 'must be a digit string');
+
+/** A comma-separated list of at most `max` items of `item` (query strings such as `symbols=A,B`); outputs the array. */
+export function commaList(item: z.ZodType<string>, max: number, what: string) {
+  return z.string().transform((v, ctx) => {
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length === 0 || parts.some((p) => p === '')) {
+      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
+      return z.NEVER;
+    }
+    if (parts.length > max) {
+      ctx.addIssue({ code: 'custom', message: `at most ${max} ${what} per request, got ${parts.length}` });
+      return z.NEVER;
+    }
+    for (const p of parts) {
+      const r = item.safeParse(p);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p.slice(0, 40))} ${r.error.issues[0]?.message ?? 'is invalid'}` });
+        return z.NEVER;
+      }
+    }
+    return parts;
+  });
+}
