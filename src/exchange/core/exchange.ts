@@ -9,7 +9,8 @@
  * - EventPublisher (events.ts): level, trade, order and balance events to the sink;
  * - OrderBook (orderbook.ts): price-level queues, rest, cancel, finish, GTT expiry;
  * - Matcher (matching.ts): submit, match, fill;
- * - Invariants (invariants.ts) and SnapshotCodec (snapshot.ts).
+ * - Queries (queries.ts): history and market-data reads; Funds (funds.ts): accounts, deposits, transfers and
+ *   withdrawal holds; Invariants (invariants.ts); SnapshotCodec (snapshot.ts).
  * A placement: Exchange.placeOrder → OrderParser.parseOrder → Matcher.submit → match / fill → OrderBook.rest
  * or finish.
  *
@@ -19,46 +20,38 @@
  * only from the injected clock.
  */
 import { fromUnits, toUnits } from '../../api/decimal';
-import { E_BALANCE, ExchangeError } from './errors';
 import type { Account, AccountType, FillsQuery, HfFill, HfOrder, Level2, PlaceOrderRequest, PlaceOrderResult, PublicTrade, SymbolRules } from './types';
 import {
   BUY,
   LEDGER_SCALE,
   MAX_LOTS,
   RATE_SCALE,
-  SELL,
   STP_NAMES,
   TIF_GTT,
   TIF_NAMES,
-  ZERO,
   orderIdString,
   perr,
   pow10,
   seqOfOrderId,
 } from './base';
-import { MAX_SYMBOLS, Sym, TAPE_MAX, TAPE_STRIDE, type BookSide, type Level } from './book';
-import { FS_MARKET, FS_SIDE } from './fillstore';
+import { MAX_SYMBOLS, Sym, type Level } from './book';
 import { EventPublisher, type CoreEventSink } from './events';
 import { Invariants } from './invariants';
 import { Ledger } from './ledger';
 import { Matcher } from './matching';
 import { OrderBook } from './orderbook';
 import { OrderParser, type LimitTicksOptions } from './parser';
-import { F_SELL, LF_SEQ, LF_STRIDE, LF_TICKS, type OrderRows, type OrderState } from './rows';
+import { F_SELL, LF_SEQ, LF_STRIDE, LF_TICKS, type OrderRows } from './rows';
 import { SnapshotCodec, type SnapshotRecord } from './snapshot';
 import { StopBook } from './stops';
+import { Queries, type BestBidAsk } from './queries';
+import { Funds } from './funds';
 import { CoreState, type CoreOptions } from './state';
-import { fillView, orderView, tradeView } from './views';
+import { orderView } from './views';
 
 export { HISTORY_WINDOW_MS, LEDGER_SCALE, ORDER_ID_PREFIX, RATE_SCALE } from './base';
 
-/** Best bid/ask (visible levels only); null when that side has no visible level. */
-export interface BestBidAsk {
-  bestBid: string | null;
-  bestBidSize: string | null;
-  bestAsk: string | null;
-  bestAskSize: string | null;
-}
+export type { BestBidAsk } from './queries';
 
 export type { LimitTicksOptions } from './parser';
 
@@ -78,6 +71,8 @@ export class Exchange {
   private declare readonly invariants: Invariants;
   private declare readonly snapshots: SnapshotCodec;
   private declare readonly stops: StopBook;
+  private declare readonly queries: Queries;
+  private declare readonly funds: Funds;
 
   /**
    * @param opts.now injected clock, ms since epoch (the only time source of the core).
@@ -98,6 +93,8 @@ export class Exchange {
     this.invariants = new Invariants(st, this.ledger);
     this.stops = new StopBook(st, this.parser, this.matcher, this.book, this.events);
     this.snapshots = new SnapshotCodec(st, this.ledger, this.book, this.invariants, this.stops);
+    this.queries = new Queries(st, this.book);
+    this.funds = new Funds(st, this.book, this.events);
   }
 
   /**
@@ -606,34 +603,7 @@ export class Exchange {
     symbol: string,
     q: { startAt?: number; endAt?: number; limit?: number; side?: 'buy' | 'sell'; type?: 'limit' | 'market'; lastId?: number } = {},
   ): HfOrder[] {
-    const now = this.st.now();
-    this.book.expire(now);
-    this.st.sym(symbol);
-    // a lastId that is no done order of this list (unknown, live, another user's or symbol's, gone): an empty
-    // page, as KuCoin answers it
-    if (q.lastId !== undefined && (!this.st.owns(uid, symbol, q.lastId, this.st.winStart(now)) || this.st.liveOf(q.lastId) >= 0)) return [];
-    const u = this.st.users[uid];
-    if (!u) return [];
-    if (!u.keepHistory) return [];
-    const us = u.us(this.st.sym(symbol));
-    const start = Math.max(q.startAt ?? 0, this.st.winStart(now));
-    const end = q.endAt ?? now;
-    const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
-    // the page starts after (afterT, afterSeq) in the answer's order
-    const afterT = q.lastId !== undefined ? this.st.archive.lastUpdatedAt(q.lastId) : Infinity;
-    const afterSeq = q.lastId ?? Infinity;
-    const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
-    const out: OrderState[] = [];
-    // the chain is in done-time order: it ends where it reaches a forgotten (older) order
-    for (let seq = this.st.archive.lastDone(us.idx); this.st.archive.hasDone(seq); seq = this.st.archive.prevDone(seq)) {
-      const t = this.st.archive.lastUpdatedAt(seq);
-      if (t < start || t > end || t > afterT || (t === afterT && seq >= afterSeq)) continue;
-      const o = this.st.stateOf(seq);
-      if ((side >= 0 && o.side !== side) || (q.type !== undefined && o.market !== (q.type === 'market'))) continue;
-      out.push(o);
-    }
-    out.sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt || b.seq - a.seq);
-    return out.slice(0, limit).map((o) => orderView(o));
+    return this.queries.doneOrders(uid, symbol, q);
   }
 
   /**
@@ -646,42 +616,7 @@ export class Exchange {
    * @throws ExchangeError 900001 unknown symbol.
    */
   fills(uid: string, q: FillsQuery): { items: HfFill[]; lastId: number } {
-    const now = this.st.now();
-    this.book.expire(now);
-    const sym = this.st.sym(q.symbol);
-    const u = this.st.users[uid];
-    if (!u || !u.keepHistory) return { items: [], lastId: 0 };
-    const limit = Math.min(Math.max(q.limit ?? 100, 1), 100);
-    const out: HfFill[] = [];
-    const winStart = this.st.winStart(now);
-    let start = q.startAt ?? winStart;
-    let end = q.endAt ?? now;
-    if (start < winStart) {
-      start = winStart;
-      end = now;
-    }
-    let oseq = -1;
-    if (q.orderId !== undefined) {
-      oseq = this.st.findSeq(uid, q.symbol, q.orderId, winStart);
-      if (oseq < 0) return { items: [], lastId: 0 };
-    }
-    const side = q.side === undefined ? -1 : q.side === 'buy' ? BUY : SELL;
-    const fs = this.st.fillStore;
-    for (let ref = u.lastFill; fs.has(ref) && out.length < limit; ref = fs.prev(ref)) {
-      if (fs.symIdx(ref) !== sym.idx) continue;
-      if (oseq >= 0) {
-        if (fs.orderSeq(ref) !== oseq || fs.createdAt(ref) < winStart) continue;
-      } else {
-        const fl = fs.flags(ref);
-        if (q.lastId !== undefined && fs.fillId(ref) >= q.lastId) continue;
-        if (side >= 0 && (fl & FS_SIDE) !== side) continue;
-        if (q.type !== undefined && ((fl & FS_MARKET) !== 0 ? 'market' : 'limit') !== q.type) continue;
-        const at = fs.createdAt(ref);
-        if (at < start || at > end) continue;
-      }
-      out.push(fillView(this.st.fillStore, this.st.symList, this.st.rates, ref));
-    }
-    return { items: out, lastId: out.length ? out[out.length - 1].id : 0 };
+    return this.queries.fills(uid, q);
   }
 
   // ───────────────────────────── market data ─────────────────────────────
@@ -693,18 +628,7 @@ export class Exchange {
    * @throws ExchangeError 900001 unknown symbol.
    */
   level2(symbol: string, depth: number): Level2 {
-    const now = this.st.now();
-    this.book.expire(now);
-    const s = this.st.sym(symbol);
-    const side = (b: BookSide): [string, string][] => {
-      const out: [string, string][] = [];
-      for (let i = b.count - 1; i >= 0 && out.length < depth; i--) {
-        const lv = b.at(i) as Level;
-        if (lv.size > 0) out.push([s.priceStr(lv.ticks), s.sizeStr(lv.size)]);
-      }
-      return out;
-    };
-    return { sequence: String(s.sequence), time: now, bids: side(s.bids), asks: side(s.asks) };
+    return this.queries.level2(symbol, depth);
   }
 
   /** Current book sequence of a symbol: the last one consumed by a visible level change (starts at 1). @throws 900001. */
@@ -714,23 +638,7 @@ export class Exchange {
 
   /** Best visible bid and ask with their aggregated sizes. @throws ExchangeError 900001 unknown symbol. */
   bestBidAsk(symbol: string): BestBidAsk {
-    this.book.expire(this.st.now());
-    const s = this.st.sym(symbol);
-    const best = (b: BookSide): Level | undefined => {
-      for (let i = b.count - 1; i >= 0; i--) {
-        const lv = b.at(i) as Level;
-        if (lv.size > 0) return lv;
-      }
-      return undefined;
-    };
-    const bb = best(s.bids);
-    const ba = best(s.asks);
-    return {
-      bestBid: bb ? s.priceStr(bb.ticks) : null,
-      bestBidSize: bb ? s.sizeStr(bb.size) : null,
-      bestAsk: ba ? s.priceStr(ba.ticks) : null,
-      bestAskSize: ba ? s.sizeStr(ba.size) : null,
-    };
+    return this.queries.bestBidAsk(symbol);
   }
 
   /**
@@ -740,14 +648,7 @@ export class Exchange {
    * @throws ExchangeError 900001 unknown symbol.
    */
   trades(symbol: string, sinceMs = 0): PublicTrade[] {
-    const s = this.st.sym(symbol);
-    const since = Math.max(sinceMs, this.st.winStart(this.st.now()));
-    const out: PublicTrade[] = [];
-    for (let i = Math.max(0, s.tapeCount - TAPE_MAX); i < s.tapeCount; i++) {
-      const slot = i % TAPE_MAX;
-      if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] >= since) out.push(tradeView(s, slot));
-    }
-    return out;
+    return this.queries.trades(symbol, sinceMs);
   }
 
   /**
@@ -756,11 +657,7 @@ export class Exchange {
    * @throws ExchangeError 900001 unknown symbol.
    */
   lastTrade(symbol: string): PublicTrade | undefined {
-    const s = this.st.sym(symbol);
-    if (s.tapeCount === 0) return undefined;
-    const slot = (s.tapeCount - 1) % TAPE_MAX;
-    if ((s.tape as Float64Array)[slot * TAPE_STRIDE + 5] < this.st.winStart(this.st.now())) return undefined;
-    return tradeView(s, slot);
+    return this.queries.lastTrade(symbol);
   }
 
   /** Register a listener called synchronously after every trade (taker side). Returns an unsubscribe function. */
@@ -807,117 +704,36 @@ export class Exchange {
    * a currency was touched (deposit, transfer, fill). Decimal strings.
    */
   accounts(uid: string, f: { currency?: string; type?: AccountType } = {}): Account[] {
-    this.book.expire(this.st.now());
-    const u = this.st.users[uid];
-    if (!u) return [];
-    const out: Account[] = [];
-    for (const [cur, w] of u.wallets) {
-      if (f.currency !== undefined && f.currency !== cur) continue;
-      for (const a of [w.main, w.trade]) {
-        if (f.type !== undefined && f.type !== a.type) continue;
-        out.push({
-          id: a.id,
-          currency: cur,
-          type: a.type,
-          balance: fromUnits(a.balance, LEDGER_SCALE),
-          available: fromUnits(a.balance - a.holds, LEDGER_SCALE),
-          holds: fromUnits(a.holds, LEDGER_SCALE),
-        });
-      }
-    }
-    return out;
+    return this.funds.accounts(uid, f);
   }
 
   /** Credit a deposit to the user's `main` account. `amount` > 0 with at most the currency's precision.
    * @throws ExchangeError 400100 unknown currency or bad amount. */
   deposit(uid: string, currency: string, amount: string): void {
-    const now = this.st.now();
-    this.book.expire(now);
-    const v = this.st.amount(currency, amount);
-    const u = this.st.user(uid);
-    const a = this.st.wallet(u, currency).main;
-    a.addBalance(v);
-    this.st.deposited.set(currency, (this.st.deposited.get(currency) ?? ZERO) + v);
-    if (u.watched) {
-      this.st.tNow = now;
-      this.events.emitBalance(a, u, 'main.deposit', '');
-    }
+    this.funds.deposit(uid, currency, amount);
   }
 
   /** Move `amount` between a user's main and trade accounts (no fee).
    * @throws ExchangeError 400100 bad currency/amount/types, 200004 when `from` available is insufficient. */
   transfer(uid: string, currency: string, from: AccountType, to: AccountType, amount: string): void {
-    const now = this.st.now();
-    this.book.expire(now);
-    const v = this.st.amount(currency, amount);
-    if ((from !== 'main' && from !== 'trade') || (to !== 'main' && to !== 'trade') || from === to) {
-      throw perr('from and to must be main and trade (different)');
-    }
-    const u = this.st.user(uid);
-    const w = this.st.wallet(u, currency);
-    const src = w[from];
-    if (src.balance - src.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
-    src.addBalance(-v);
-    w[to].addBalance(v);
-    if (u.watched) {
-      this.st.tNow = now;
-      this.events.emitBalance(src, u, `${from}.transfer`, '');
-      this.events.emitBalance(w[to], u, `${to}.transfer`, '');
-    }
+    this.funds.transfer(uid, currency, from, to, amount);
   }
 
   /** Hold `amount` (total leaving, fee included) of the user's `main` account for a withdrawal.
    * @returns a hold id. @throws ExchangeError 400100 bad amount, 200004 insufficient available. */
   holdWithdrawal(uid: string, currency: string, amount: string): string {
-    const now = this.st.now();
-    this.book.expire(now);
-    const v = this.st.amount(currency, amount);
-    const u = this.st.user(uid);
-    const a = this.st.wallet(u, currency).main;
-    if (a.balance - a.holds < v) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
-    a.addHoldsBig(v);
-    const id = `wh${++this.st.holdSeq}`;
-    this.st.wholds.set(id, { acc: a, user: u, amount: v, cur: currency });
-    if (u.watched) {
-      this.st.tNow = now;
-      this.events.emitBalance(a, u, 'main.withdraw_hold', id);
-    }
-    return id;
+    return this.funds.holdWithdrawal(uid, currency, amount);
   }
 
   /** Complete a held withdrawal: the held amount leaves the balance; `fee` (0 ≤ fee ≤ amount) goes to the
    * collected fees, the rest counts as withdrawn. @throws ExchangeError 400100 unknown hold or bad fee. */
   settleWithdrawal(holdId: string, fee: string): void {
-    const h = this.st.wholds.get(holdId);
-    if (!h) throw perr('withdrawal hold not exists');
-    let f: bigint;
-    try {
-      f = toUnits(fee, LEDGER_SCALE);
-    } catch {
-      throw perr('fee must be a decimal');
-    }
-    if (f < 0n || f > h.amount) throw perr('fee must be between 0 and the held amount');
-    this.st.wholds.delete(holdId);
-    h.acc.addHoldsBig(-h.amount);
-    h.acc.addBalance(-h.amount);
-    this.st.fees.set(h.cur, (this.st.fees.get(h.cur) ?? ZERO) + f);
-    this.st.withdrawn.set(h.cur, (this.st.withdrawn.get(h.cur) ?? ZERO) + h.amount - f);
-    if (h.user.watched) {
-      this.st.tNow = this.st.now();
-      this.events.emitBalance(h.acc, h.user, 'main.withdraw_done', holdId);
-    }
+    this.funds.settleWithdrawal(holdId, fee);
   }
 
   /** Cancel a held withdrawal: the hold is released. @throws ExchangeError 400100 unknown hold. */
   releaseWithdrawal(holdId: string): void {
-    const h = this.st.wholds.get(holdId);
-    if (!h) throw perr('withdrawal hold not exists');
-    this.st.wholds.delete(holdId);
-    h.acc.addHoldsBig(-h.amount);
-    if (h.user.watched) {
-      this.st.tNow = this.st.now();
-      this.events.emitBalance(h.acc, h.user, 'main.other', holdId);
-    }
+    this.funds.releaseWithdrawal(holdId);
   }
 
   /** Fees collected per currency (decimal strings), including withdrawal fees, net of maker rebates. */

@@ -36,125 +36,23 @@ import type { OrderBook } from './orderbook';
 import type { OrderParser } from './parser';
 import type { CoreState } from './state';
 import type { PlaceOrderRequest } from './types';
+import {
+  ocoIdString,
+  ocoView,
+  stopIdString,
+  stopView,
+  type OcoRec,
+  type OcoSnapRec,
+  type StopListFilter,
+  type StopRec,
+  type StopSnapRec,
+  type StopsSnapshot,
+  type StopStatus,
+  type SymStops,
+} from './stopRecords';
 
-/** Prefix of stop order ids: 24 characters of KuCoin's `vs…` alphabet (0-9a-v), never an order id. */
-export const STOP_ID_PREFIX = 'vs5d0c';
-/** Prefix of OCO order ids: 24 lowercase hex digits, outside the id space of orders (ORDER_ID_PREFIX). */
-export const OCO_ID_PREFIX = '6a5d0c0f';
-
-/** The id of the `seq`-th stop order (leg): STOP_ID_PREFIX + 18 base-32 digits. */
-export function stopIdString(seq: number): string {
-  return STOP_ID_PREFIX + seq.toString(32).padStart(18, '0');
-}
-
-/** The id of the `seq`-th OCO order: OCO_ID_PREFIX + 16 hex digits. */
-export function ocoIdString(seq: number): string {
-  return OCO_ID_PREFIX + seq.toString(16).padStart(16, '0');
-}
-
-/** The status of a stop order: waiting, its order entered matching, or cancelled. */
-export type StopStatus = 'NEW' | 'TRIGGERED' | 'CANCELLED';
-
-/** A stop order or OCO leg. `down` = fires at or below `stopTicks` (loss side). */
-interface StopRec {
-  seq: number;
-  id: string;
-  uid: string;
-  sym: Sym;
-  /** the order it becomes when it fires (no clientOid: that is `clientOid`) */
-  order: PlaceOrderRequest;
-  clientOid: string;
-  kind: A.StopKind;
-  down: boolean;
-  stopTicks: number;
-  createdAt: number;
-  status: StopStatus;
-  /** ms it was triggered or cancelled, -1 while waiting */
-  doneAt: number;
-  /** ms it was triggered, -1 when not */
-  triggeredAt: number;
-  /** the id of the order it became ('' when none) */
-  orderId: string;
-  /** why its order was refused when it fired ('' when it was not) */
-  error: string;
-  oco: OcoRec | null;
-  takerFeeRate: string;
-  makerFeeRate: string;
-  /** in its symbol's waiting list */
-  indexed: boolean;
-}
-
-/** An OCO order: its two legs (limit leg first). */
-interface OcoRec {
-  seq: number;
-  id: string;
-  uid: string;
-  sym: Sym;
-  clientOid: string;
-  createdAt: number;
-  status: A.OcoOrder['status'];
-  doneAt: number;
-  legs: [StopRec, StopRec];
-}
-
-/** The waiting stops of one symbol: those firing at or below, highest first; at or above, lowest first (ties by seq). */
-interface SymStops {
-  down: StopRec[];
-  up: StopRec[];
-}
-
-/** A stop record in a snapshot (StopBook.exportRecord). */
-export interface StopSnapRec {
-  seq: number;
-  uid: string;
-  symbol: string;
-  order: PlaceOrderRequest;
-  clientOid: string;
-  kind: A.StopKind;
-  stopTicks: number;
-  createdAt: number;
-  status: StopStatus;
-  doneAt: number;
-  triggeredAt: number;
-  orderId: string;
-  error: string;
-  /** its OCO's seq, 0 for a plain stop order */
-  oco: number;
-  takerFeeRate: string;
-  makerFeeRate: string;
-}
-
-/** An OCO record in a snapshot. */
-export interface OcoSnapRec {
-  seq: number;
-  uid: string;
-  symbol: string;
-  clientOid: string;
-  createdAt: number;
-  status: A.OcoOrder['status'];
-  doneAt: number;
-  legs: [number, number];
-}
-
-/** The stop book's part of a core snapshot (snapshot.ts record `stops`). */
-export interface StopsSnapshot {
-  stopSeq: number;
-  ocoSeq: number;
-  stops: StopSnapRec[];
-  ocos: OcoSnapRec[];
-}
-
-/** Filters of {@link StopBook.stopOrders}. */
-export interface StopListFilter {
-  symbol?: string;
-  side?: 'buy' | 'sell';
-  type?: 'limit' | 'market';
-  startAt?: number;
-  endAt?: number;
-  orderIds?: string[];
-  /** 'stop': plain stop orders only, 'oco': OCO legs only */
-  stop?: 'stop' | 'oco';
-}
+export { OCO_ID_PREFIX, STOP_ID_PREFIX, ocoIdString, stopIdString } from './stopRecords';
+export type { OcoSnapRec, StopListFilter, StopSnapRec, StopsSnapshot, StopStatus } from './stopRecords';
 
 /** Stop and OCO orders: placement, triggering, cancellation, queries, snapshot records (module doc). */
 export class StopBook {
@@ -350,7 +248,7 @@ export class StopBook {
     const now = this.begin();
     const r = this.stops.get(orderId);
     if (r === undefined || r.uid !== uid || !this.readable(r.doneAt, now)) throw perr('order not exists');
-    return this.stopView(r);
+    return stopView(r);
   }
 
   /** The stop orders of a clientOid (GET /api/v1/stop-order/queryOrderByClientOid), of `symbol` when given,
@@ -362,7 +260,7 @@ export class StopBook {
     for (const r of this.userStops.get(uid)?.values() ?? []) {
       if (r.oco === null && r.clientOid === clientOid && (symbol === undefined || r.sym.rules.symbol === symbol) && this.readable(r.doneAt, now)) out.push(r);
     }
-    return out.reverse().map((r) => this.stopView(r));
+    return out.reverse().map((r) => stopView(r));
   }
 
   /** The user's waiting stop orders (GET /api/v1/stop-order), filtered, newest first. @throws 900001 unknown symbol. */
@@ -382,18 +280,18 @@ export class StopBook {
       if (ids !== null && !ids.has(r.id)) continue;
       out.push(r);
     }
-    return out.reverse().map((r) => this.stopView(r));
+    return out.reverse().map((r) => stopView(r));
   }
 
   /** An OCO order by id (GET /api/v3/oco/order/{orderId}). @throws ExchangeError 400100 "order not exists". */
   ocoOrder(uid: string, orderId: string): A.OcoOrder {
-    return this.ocoView(this.findOco(uid, orderId));
+    return ocoView(this.findOco(uid, orderId));
   }
 
   /** An OCO order with its legs (GET /api/v3/oco/order/details/{orderId}). @throws ExchangeError 400100 "order not exists". */
   ocoOrderDetail(uid: string, orderId: string): A.OcoOrderDetail {
     const o = this.findOco(uid, orderId);
-    return { ...this.ocoView(o), orders: o.legs.map((l) => ({ id: l.id, symbol: l.sym.rules.symbol, side: l.order.side, price: l.order.price as string, stopPrice: l.sym.priceStr(l.stopTicks), size: l.order.size as string, status: l.status })) };
+    return { ...ocoView(o), orders: o.legs.map((l) => ({ id: l.id, symbol: l.sym.rules.symbol, side: l.order.side, price: l.order.price as string, stopPrice: l.sym.priceStr(l.stopTicks), size: l.order.size as string, status: l.status })) };
   }
 
   /** The OCO order of a clientOid (GET /api/v3/oco/client-order/{clientOid}): the newest one still readable.
@@ -403,7 +301,7 @@ export class StopBook {
     const list = [...(this.userOcos.get(uid)?.values() ?? [])].reverse();
     const o = list.find((x) => x.clientOid === clientOid && this.readable(x.doneAt, now));
     if (o === undefined) throw perr('order not exists');
-    return this.ocoView(o);
+    return ocoView(o);
   }
 
   /** The user's OCO orders still readable (GET /api/v3/oco/orders), filtered, newest first. @throws 900001. */
@@ -419,7 +317,7 @@ export class StopBook {
       if (ids !== null && !ids.has(o.id)) continue;
       out.push(o);
     }
-    return out.reverse().map((o) => this.ocoView(o));
+    return out.reverse().map((o) => ocoView(o));
   }
 
   /** The stop orders and OCO legs waiting, per symbol (for invariants and tests). */
@@ -748,54 +646,11 @@ export class StopBook {
     sink.advanced(e);
   }
 
-  private stopView(r: StopRec): z.input<typeof A.StopOrder> {
-    const o = r.order;
-    const market = o.type === 'market';
-    return {
-      id: r.id,
-      symbol: r.sym.rules.symbol,
-      userId: r.uid,
-      status: r.status,
-      type: o.type,
-      side: o.side,
-      price: market ? '0' : (o.price as string),
-      size: o.size ?? null,
-      funds: o.funds ?? null,
-      stp: o.stp !== undefined && o.stp !== '' ? o.stp : null,
-      timeInForce: o.timeInForce ?? 'GTC',
-      cancelAfter: o.cancelAfter ?? -1,
-      postOnly: o.postOnly === true,
-      hidden: o.hidden === true,
-      iceberg: o.iceberg === true,
-      visibleSize: o.visibleSize ?? null,
-      channel: 'API',
-      clientOid: r.clientOid !== '' ? r.clientOid : null,
-      remark: o.remark ?? null,
-      tags: o.tags ?? null,
-      // ns (above 2^53): ms × 10^6 prints as the ms digits followed by six zeros
-      orderTime: r.createdAt * 1_000_000,
-      domainId: 'kucoin',
-      tradeSource: 'USER',
-      tradeType: 'TRADE',
-      feeCurrency: r.sym.rules.feeCurrency ?? r.sym.rules.quoteCurrency,
-      takerFeeRate: r.takerFeeRate,
-      makerFeeRate: r.makerFeeRate,
-      createdAt: r.createdAt,
-      stop: r.kind,
-      stopTriggerTime: r.triggeredAt >= 0 ? r.triggeredAt : null,
-      stopPrice: r.sym.priceStr(r.stopTicks),
-    };
-  }
-
   private findOco(uid: string, orderId: string): OcoRec {
     const now = this.begin();
     const o = this.ocos.get(orderId);
     if (o === undefined || o.uid !== uid || !this.readable(o.doneAt, now)) throw perr('order not exists');
     return o;
-  }
-
-  private ocoView(o: OcoRec): A.OcoOrder {
-    return { orderId: o.id, symbol: o.sym.rules.symbol, clientOid: o.clientOid, orderTime: o.createdAt, status: o.status };
   }
 }
 
