@@ -26,27 +26,27 @@ const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
 
 /** @type {Array<{name: string, entry: string, outfile: string} & object>} */
 const targets = [
-  { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
+  { name: 'extension', entry: 'src/host/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   // The sandbox's snapshot worker thread (src/exchange/server/snapshotWorker.ts): loaded from beside dist/sandbox-cli.js.
   { name: 'sandbox-snapshot-worker', entry: 'src/exchange/server/snapshotWorkerEntry.ts', outfile: 'dist/sandbox-snapshot-worker.js', ...node, ship: true },
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
-  // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
-  { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
-  { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
+  // The extension's LSP client (vscode-languageclient), loaded by src/features/language/host/index.ts only when an order document opens.
+  { name: 'language-client', entry: 'src/features/language/host/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
+  { name: 'webview-orderbook', entry: 'src/features/market/webview/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
   // The market panel's charts (candles with TradingView's lightweight-charts, ~160 KB minified by
   // itself, and the depth chart), loaded by the panel when a chart section is shown: a budget of its
   // own, CHART_TARGET_KB, so that the book, tape and ticket (webview-orderbook) keep the 60 KB target.
-  { name: 'webview-market-chart', entry: 'src/webview/marketChart/main.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
-  { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
-  { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
+  { name: 'webview-market-chart', entry: 'src/features/market/webview/charts.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
+  { name: 'webview-request-builder', entry: 'src/features/requestBuilder/webview/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
+  { name: 'webview-funding', entry: 'src/features/funding/webview/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
 ];
 
-/** Most a webview bundle may weigh once minified, KB (issue 19: "each webview bundle ≤ 60 KB minified"). */
+/** Most a webview bundle may weigh once minified, KB ("each webview bundle ≤ 60 KB minified"). */
 const WEBVIEW_TARGET_KB = 60;
 /**
- * Budget of the market panel's charts bundle (issue 22), KB minified: lightweight-charts 5.2 weighs
+ * Budget of the market panel's charts bundle, KB minified: lightweight-charts 5.2 weighs
  * about 160 KB minified on its own; 200 KB leaves room for the candle and depth chart code and a minor
  * library update, and still fails the build if something else heavy slips in.
  */

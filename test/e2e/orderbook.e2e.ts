@@ -1,5 +1,5 @@
 /**
- * Chromium end-to-end test of the order book webview (issue 6).
+ * Chromium end-to-end test of the order book webview.
  *
  * Run: `npx tsx test/e2e/orderbook.e2e.ts` (builds the bundle first; exits non-zero on failure).
  *
@@ -16,9 +16,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { add, cmp, fractionDigits } from '../../src/api/decimal';
-import { padFraction } from '../../src/shared/numberFormat';
+import { padFraction } from '../../src/api/numberFormat';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
-import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/shared/orderbook/protocol';
+import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/features/market/protocol';
 import { FailureRecord, painted } from './failure';
 import { buildBundle, post, ROOT, startHarness, type Harness, type ThemeName } from './orderbookHarness';
 

@@ -1,5 +1,5 @@
 /**
- * Extension-host suite for the funding feature (issue 7, issue 18): deposit addresses and guarded
+ * Extension-host suite for the funding feature: deposit addresses and guarded
  * V1/V4 withdrawals against the embedded sandbox.
  *
  * Everything goes through the one test door (`spotdesk.testHooks`): withdrawal tests run each on
@@ -14,10 +14,10 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import { TransportError } from '../../src/api/errors';
-import type { DepositOutcome, WithdrawOutcome } from '../../src/extension/funding';
-import type { FundingClient } from '../../src/extension/funding/client';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/shared/funding/types';
+import type { DepositOutcome, WithdrawOutcome } from '../../src/features/funding/host';
+import type { FundingClient } from '../../src/features/funding/client';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
+import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/features/funding/model/types';
 import { sandboxSuite, scriptedSteps, waitFor, type AskedStep, type SandboxSuite, type StepAnswers } from './helpers';
 
 interface WithdrawalRecord {

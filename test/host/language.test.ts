@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of the order-document language client (issue 24) in the real VS Code,
+ * Extension-host suite of the order-document language client in the real VS Code,
  * against the embedded sandbox: the client starts the language server (its own process, node IPC)
  * when the first `*.spotorder.json` opens; the document is of the `spotorder` language and gets the
  * server's diagnostics with exact ranges, live updates, completion, hovers with the live market
@@ -18,11 +18,11 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
-import type { LanguageTestHooks } from '../../src/extension/language/index';
-import { isOrderDocument } from '../../src/extension/requestBuilder/ids';
-import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { ToWebview } from '../../src/shared/requestBuilder/protocol';
+import type { LanguageTestHooks } from '../../src/features/language/host/index';
+import { isOrderDocument } from '../../src/features/requestBuilder/host/ids';
+import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
+import type { ToWebview } from '../../src/features/requestBuilder/protocol';
 import { spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 /** [code, text at the range, line] of the SpotDesk diagnostics of `doc`. */
@@ -44,7 +44,7 @@ function hoverText(hovers: vscode.Hover[] | undefined): string {
   return (hovers ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
 }
 
-describe('Order documents: the language server in VS Code (issue 24)', function () {
+describe('Order documents: the language server in VS Code', function () {
   this.timeout(90_000);
   let door: SpotDeskTestHooks;
   let rb: RequestBuilderTestHooks;

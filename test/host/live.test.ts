@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of SpotDesk live (issue 22) against sandboxes:
+ * Extension-host suite of SpotDesk live against sandboxes:
  * - Active Orders and Accounts follow the private WebSocket stream: they change within one second of a
  *   REST placement and of a fill, with no poll scheduled or made while the stream is up;
  * - the fill notification (symbol, side, size, price, fee as charged) with "Show Fills", and the setting
@@ -20,11 +20,11 @@ import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
 import type { SpotClient } from '../../src/api/client';
 import type { SymbolInfo } from '../../src/api/schemas';
-import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/extension/alerts/index';
-import type { PriceAlert } from '../../src/shared/alerts';
-import { signed, unrealizedPnl } from '../../src/shared/pnl';
-import { startSandboxProcess, type SandboxProcess } from '../../src/extension/sandboxProcess';
-import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
+import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/features/alerts/host/index';
+import type { PriceAlert } from '../../src/features/alerts/model/alerts';
+import { signed, unrealizedPnl } from '../../src/api/pnl';
+import { startSandboxProcess, type SandboxProcess } from '../../src/host/sandboxProcess';
+import type { OrderNode, OrderSymbolNode } from '../../src/features/orders/host/orders';
 import { EXTENSION_ID, children, labelOf, sandboxSuite, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
@@ -40,7 +40,7 @@ async function until<T>(what: string, check: () => T | Promise<T>, deadline: num
   }
 }
 
-describe('SpotDesk live (issue 22)', function () {
+describe('SpotDesk live', function () {
   this.timeout(120_000);
   const s = sandboxSuite();
   let client: SpotClient;

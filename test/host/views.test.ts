@@ -6,13 +6,13 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/extension/views/accounts';
-import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
-import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
-import type { ErrorNode } from '../../src/extension/views/pollingTree';
-import { percent } from '../../src/extension/views/format';
-import { displayPrecision, formatAmount, formatFiat } from '../../src/shared/numberFormat';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
+import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/features/accounts/host/accounts';
+import type { OrderNode, OrderSymbolNode } from '../../src/features/orders/host/orders';
+import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/features/markets/host/markets';
+import type { ErrorNode } from '../../src/host/pollingTree';
+import { percent } from '../../src/api/displayFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../src/api/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
@@ -496,7 +496,7 @@ describe('SpotDesk tree views on the sandbox', function () {
       await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
       await waitFor('a visible SpotDesk view', () => trees.some((t) => t.view?.visible));
       // Visible: after the load that showing triggered, the poll timer loads again by itself — except in
-      // the views the private stream feeds while it is up (Accounts, Active Orders: issue 22), which
+      // the views the private stream feeds while it is up (Accounts, Active Orders), which
       // schedule no poll at all.
       await Promise.all(trees.filter((t) => t.view?.visible).map((t) => t.refresh()));
       const fed = trees.filter((t) => t.view?.visible && t.isLive);

@@ -1,8 +1,8 @@
-/** Unit tests of the tree views' pure text helpers (src/extension/views/format.ts). */
+/** Unit tests of the tree views' pure text helpers (src/api/displayFormat.ts). */
 import { strict as assert } from 'assert';
-import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
+import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/api/displayFormat';
 
-describe('extension/views/format', () => {
+describe('src/api/displayFormat', () => {
   it('padFraction never removes digits', () => {
     assert.strictEqual(padFraction('1.5', 3), '1.500');
     assert.strictEqual(padFraction('2', 2), '2.00');

@@ -1,6 +1,6 @@
 /**
  * Activation weight: the modules that loading dist/extension.js initialises eagerly (reachable from
- * src/extension/extension.ts through static imports; dynamic import() becomes a lazily-initialised
+ * src/host/extension.ts through static imports; dynamic import() becomes a lazily-initialised
  * module in the CJS bundle) must not include zod, the API client/schemas or the features' heavy
  * implementation modules. Computed from esbuild's metafile of the same bundle (no timing).
  */
@@ -16,7 +16,7 @@ let allInputs: string[] = [];
 async function eagerModules(): Promise<Set<string>> {
   const r = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/host/extension.ts'],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -29,7 +29,7 @@ async function eagerModules(): Promise<Set<string>> {
   const inputs = r.metafile.inputs;
   allInputs = Object.keys(inputs);
   const seen = new Set<string>();
-  const stack = ['src/extension/extension.ts'];
+  const stack = ['src/host/extension.ts'];
   while (stack.length) {
     const f = stack.pop()!;
     if (seen.has(f)) continue;
@@ -53,19 +53,19 @@ describe('activation loads only light modules (dist/extension.js)', function () 
 
   it('keeps the funding, request-builder and order-language-client implementations behind dynamic import()', () => {
     const lazy = [
-      'src/extension/funding/deposit.ts',
-      'src/extension/funding/withdraw.ts',
-      'src/extension/funding/panel.ts',
-      'src/extension/requestBuilder/controller.ts',
-      'src/extension/requestBuilder/panel.ts',
-      'src/shared/requestBuilder/protocol.ts',
-      'src/extension/language/client.ts',
-      'src/extension/language/orderAt.ts',
+      'src/features/funding/host/deposit.ts',
+      'src/features/funding/host/withdraw.ts',
+      'src/features/funding/host/panel.ts',
+      'src/features/requestBuilder/controller.ts',
+      'src/features/requestBuilder/host/panel.ts',
+      'src/features/requestBuilder/protocol.ts',
+      'src/features/language/host/client.ts',
+      'src/features/language/host/orderAt.ts',
       'src/language/document.ts',
     ];
     assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
     // Control: the light registration modules are in the eager set.
-    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/extension/requestBuilder/index.ts') && eager.has('src/extension/language/index.ts'));
+    assert.ok(eager.has('src/features/funding/host/index.ts') && eager.has('src/features/requestBuilder/host/index.ts') && eager.has('src/features/language/host/index.ts'));
   });
 
   it('the order-document language client is not even in the bundle (dist/language-client.js, loaded when an order document opens); jsonc-parser is not initialised', () => {

@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox runs in a process of its own (issue 23): forked from the bundled entry with
+ * The embedded sandbox runs in a process of its own: forked from the bundled entry with
  * `--ipc`, it reports readiness, errors (port taken, state dir in use) and its death, and it stops when
  * its parent disconnects.
  */
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SandboxStartError, startSandboxProcess, type SandboxProcess } from '../../../src/extension/sandboxProcess';
+import { SandboxStartError, startSandboxProcess, type SandboxProcess } from '../../../src/host/sandboxProcess';
 import { buildCli } from '../server/helpers';
 
 describe('sandbox process (forked, IPC)', function () {

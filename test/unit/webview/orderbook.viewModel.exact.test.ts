@@ -1,5 +1,5 @@
 /**
- * Property tests of the order book view-model's arithmetic (issue 6): buildView sums sizes as exact
+ * Property tests of the order book view-model's arithmetic: buildView sums sizes as exact
  * integer units in Numbers while they fit 2^53 − 1 units and falls back to scaled BigInts beyond;
  * either way every string must equal the exact decimal result (src/api/decimal), and the change
  * flags (diffed by index and price) must equal a plain price → size map comparison.
@@ -7,8 +7,8 @@
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import { add, cmp, fromUnitsFixed, fractionDigits, toUnits } from '../../../src/api/decimal';
-import type { BookLevel, BookSnapshot, Grouping } from '../../../src/shared/orderbook/protocol';
-import { buildView, comparePlain, depthSeries, emptyPrevious, groupingStep } from '../../../src/shared/orderbook/viewModel';
+import type { BookLevel, BookSnapshot, Grouping } from '../../../src/features/market/protocol';
+import { buildView, comparePlain, depthSeries, emptyPrevious, groupingStep } from '../../../src/features/market/model/viewModel';
 
 /** A plain non-negative decimal: up to `intDigits` integer digits (maybe leading zeros) and `frac` fraction digits. */
 const decimal = (intDigits: number, frac: number) =>

@@ -1,0 +1,142 @@
+/**
+ * Generators of the two artefacts derived from the order request schema `PlaceOrderRequest`
+ * (src/api/schemas.ts, the single source of truth) — and, for order documents, from the stop and OCO
+ * order requests `StopOrderRequest` and `OcoOrderRequest` (src/api/schemas/advancedOrders.ts) — both
+ * written by scripts/gen-spotorder-schema.ts and checked by its `--check` mode (a unit test runs it):
+ *
+ * - media/spotorder.schema.json: the JSON schema of order documents (`*.spotorder.json`): one order —
+ *   an HF order, a stop order (`stopPrice`, `stop`) or an OCO order (`limitPrice`) — or an array of
+ *   them, from zod 4's `z.toJSONSchema` (input side: what a user
+ *   writes; the schema's `.describe()` texts are the field docs of the order-document language
+ *   server's completion and hovers, src/language/fields.ts, which bundles this file). Cross-field
+ *   rules (superRefine) cannot be expressed in JSON schema; those and the symbol rules are the
+ *   language server's diagnostics (src/language/analysis.ts, from src/api/orderRules.ts).
+ * - src/api/orderFields.ts: the same fields as a zod-free table (name, kind, enum values, pattern,
+ *   maximum length, required), for the order rules, the request builder's draft and the webviews,
+ *   which must not load zod.
+ */
+import { z } from 'zod';
+import { DECIMAL_PATTERN, OcoOrderRequest, PlaceOrderRequest, StopOrderRequest } from '../src/api/schemas';
+
+/** JSON schema of one property, as `z.toJSONSchema` emits it for the order request. */
+interface JsonProperty {
+  description?: string;
+  type?: string;
+  enum?: string[];
+  pattern?: string;
+  maxLength?: number;
+  [k: string]: unknown;
+}
+
+/** A request's JSON schema (draft-07, input side; default: the HF order request), each property's description first. */
+function orderRequestJsonSchema(schema: z.ZodType = PlaceOrderRequest): { properties: Record<string, JsonProperty>; required: string[]; [k: string]: unknown } {
+  const order = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  delete order.$schema;
+  const props = (order.properties ?? {}) as Record<string, JsonProperty>;
+  for (const [k, p] of Object.entries(props)) {
+    const { description, ...rest } = p;
+    props[k] = description === undefined ? rest : { description, ...rest };
+  }
+  return { ...order, properties: props, required: (order.required ?? []) as string[] };
+}
+
+/**
+ * The order-document JSON schema object (draft-07, which VS Code's JSON service fully supports):
+ * `oneOf` [an order, array of orders], an order being `anyOf` the HF order (`definitions.order`), the stop
+ * order (`definitions.stopOrder`) and the OCO order (`definitions.ocoOrder`). Unknown properties are allowed
+ * by the server (stripped) and so are not a schema error; the diagnostics warn about them instead.
+ */
+export function orderDocumentSchema(): Record<string, unknown> {
+  const order: Record<string, unknown> = orderRequestJsonSchema();
+  order.description = 'One HF order request: the body of POST /api/v1/hf/orders and POST /api/v1/hf/orders/test.';
+  const stopOrder: Record<string, unknown> = orderRequestJsonSchema(StopOrderRequest);
+  stopOrder.description = 'One stop order request: the body of POST /api/v1/stop-order (an HF order plus stopPrice and stop).';
+  const ocoOrder: Record<string, unknown> = orderRequestJsonSchema(OcoOrderRequest);
+  ocoOrder.description = 'One OCO order request: the body of POST /api/v3/oco/order (a take-profit leg at price, a stop leg at limitPrice fired at stopPrice).';
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'spotdesk:spotorder.schema.json',
+    title: 'SpotDesk order document',
+    description:
+      'One order or an array of orders: HF orders, stop orders, OCO orders (generated from PlaceOrderRequest in src/api/schemas.ts and StopOrderRequest, OcoOrderRequest in src/api/schemas/advancedOrders.ts; do not edit).',
+    oneOf: [{ $ref: '#/definitions/anyOrder' }, { type: 'array', items: { $ref: '#/definitions/anyOrder' } }],
+    definitions: { anyOrder: { anyOf: [{ $ref: '#/definitions/order' }, { $ref: '#/definitions/stopOrder' }, { $ref: '#/definitions/ocoOrder' }] }, order, stopOrder, ocoOrder },
+  };
+}
+
+/** {@link orderDocumentSchema} as the exact file text (2-space indent, trailing newline). */
+export function orderDocumentSchemaText(): string {
+  return `${JSON.stringify(orderDocumentSchema(), null, 2)}\n`;
+}
+
+/** One row of the zod-free field table (src/api/orderFields.ts `ORDER_FIELD_SPECS`). */
+export interface OrderFieldSpecRow {
+  kind: 'decimal' | 'string' | 'integer' | 'boolean' | 'enum';
+  required?: true;
+  values?: string[];
+  pattern?: string;
+  maxLength?: number;
+}
+
+/**
+ * The field table of the order request, in the schema's (= wire) order: a property with the
+ * {@link DECIMAL_PATTERN} is a `decimal`, one with `enum` an `enum` (with its values), otherwise
+ * its JSON type; `pattern` and `maxLength` are kept.
+ * @throws Error for a property of a JSON type the table has no kind for (extend the table first).
+ */
+export function orderFieldSpecs(): Record<string, OrderFieldSpecRow> {
+  const json = orderRequestJsonSchema();
+  const out: Record<string, OrderFieldSpecRow> = {};
+  for (const [name, p] of Object.entries(json.properties)) {
+    let row: OrderFieldSpecRow;
+    if (p.enum) row = { kind: 'enum', values: p.enum };
+    else if (p.type === 'string' && p.pattern === DECIMAL_PATTERN) row = { kind: 'decimal' };
+    else if (p.type === 'string' || p.type === 'integer' || p.type === 'boolean') row = { kind: p.type };
+    else throw new Error(`orderFieldSpecs: ${name} has JSON type ${String(p.type)}, which the field table has no kind for`);
+    if (json.required.includes(name)) row.required = true;
+    if (row.kind === 'string' && p.pattern !== undefined) row.pattern = p.pattern;
+    if (p.maxLength !== undefined) row.maxLength = p.maxLength;
+    out[name] = row;
+  }
+  return out;
+}
+
+/** One table row as a single-line TypeScript object literal, e.g. `{ kind: 'enum', values: ['buy', 'sell'] }`. */
+function rowLiteral(row: OrderFieldSpecRow): string {
+  const str = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const parts = Object.entries(row).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.map(str).join(', ')}]` : typeof v === 'string' ? str(v) : String(v)}`);
+  return `{ ${parts.join(', ')} }`;
+}
+
+/** The text of src/api/orderFields.ts, generated from {@link orderFieldSpecs}. */
+export function orderFieldsModuleText(): string {
+  const rows = Object.entries(orderFieldSpecs())
+    .map(([name, row]) => `  ${name}: ${rowLiteral(row)},`)
+    .join('\n');
+  return `// GENERATED by scripts/gen-spotorder-schema.ts from PlaceOrderRequest (src/api/schemas.ts): do not edit.
+// After changing the schema run \`npx tsx scripts/gen-spotorder-schema.ts\`; a unit test runs its --check.
+/**
+ * The HF order request's fields (POST /api/v1/hf/orders) as plain data, for code that must not
+ * load zod: the order rules (src/api/orderRules.ts), the request builder's draft and the webviews.
+ * In the schema's (= wire) order. \`kind\`: 'decimal' (positive decimal string), 'string' (with its
+ * \`pattern\` / \`maxLength\` when the schema has one), 'integer', 'boolean' or 'enum' (\`values\`).
+ * The \`satisfies\` clause ties the table to the schema's type: a stale table fails check-types.
+ */
+import type { z } from 'zod';
+import type { PlaceOrderRequest } from './schemas';
+
+/** How one field of the table is described. */
+export interface OrderFieldSpec {
+  readonly kind: 'decimal' | 'string' | 'integer' | 'boolean' | 'enum';
+  readonly required?: true;
+  readonly values?: readonly string[];
+  readonly pattern?: string;
+  readonly maxLength?: number;
+}
+
+/** Every field of the order request, keyed by its wire name, in wire order. */
+export const ORDER_FIELD_SPECS = {
+${rows}
+} as const satisfies { readonly [K in keyof z.input<typeof PlaceOrderRequest>]-?: OrderFieldSpec };
+`;
+}

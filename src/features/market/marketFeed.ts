@@ -1,0 +1,497 @@
+/**
+ * The data of one market panel, free of `vscode` so that the benchmark drives the same
+ * code: the level-2 book, the trade tape and the 24 h statistics of one symbol, posted to the
+ * panel's webview as protocol messages (src/features/market/protocol.ts).
+ *
+ * **Stream first.** The book is kept by `keepBook` / `L2BookKeeper` (src/api/l2Book.ts) on the
+ * profile's public WebSocket connection (src/features/live/feed.ts): an exact book, synced from a
+ * REST snapshot (GET /api/v1/market/orderbook/level2_100) and the `/market/level2` increments, with
+ * gap detection and a resync after every reconnect. Each applied increment schedules one post of the
+ * top `depth` levels; increments arriving together (one turn of the event loop) cost one post. The
+ * tape comes from `/market/match`, the header's statistics from `/market/snapshot` (every 2 s).
+ * The connection's heartbeat (welcome, pongs, any data message) is relayed as `heartbeat` messages,
+ * at most one a second: the panel judges staleness by it, since a quiet book does not change.
+ *
+ * **Polling only as a fallback.** While the connection cannot be made (the channel's state
+ * `polling`, with its reason) the panel polls GET level2_{20|100} as it always did
+ * (`spotdesk.orderBook.refreshIntervalMs`, slower when the public rate budget runs low, backing off
+ * after errors) — and only while visible; when the stream is live again polling stops. The panel
+ * says which mode it is in and why (`feed` message).
+ *
+ * While the panel is hidden the stream subscriptions stay (they cost no REST weight; the tape stays
+ * complete) but nothing is posted; when the webview says `ready` again it gets everything at once.
+ */
+import { keepBook, type L2BookKeeper, type L2Snapshot } from '../../api/l2Book';
+import type { StreamData } from '../../api/streamSchemas';
+import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from './protocol';
+import { level2Weight, nextPollDelay, type PoolBudget } from './model/pollPolicy';
+import { failureText } from '../../api/failure';
+import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
+
+/** Trades kept for the tape (and sent to a webview that (re)loads). */
+export const TAPE_SIZE = 200;
+
+/**
+ * Least time between two `heartbeat` messages to the webview, ms: the stream beats with every data
+ * message (many a second in a busy market); the panel only needs to know it still beats.
+ */
+export const HEARTBEAT_POST_MS = 1000;
+
+/** Interval of GET /api/v1/status polls while visible, ms. */
+export const STATUS_EVERY_MS = 30_000;
+
+/** What the feed needs from the API client (a structural subset of `SpotClient`, src/api/client.ts). */
+export interface BookSource {
+  /** GET /api/v1/market/orderbook/level2_{depth}: `{sequence, time (ms), bids, asks}` as decimal strings. */
+  getLevel2(symbol: string, depth: BookDepth): Promise<{ sequence: string; time: number; bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }>;
+  /** GET /api/v1/status. */
+  getStatus(): Promise<{ status: string; msg?: string }>;
+}
+
+/** Dependencies of a {@link MarketFeed}. */
+export interface MarketFeedDeps {
+  log(level: 'info' | 'warn' | 'debug', line: string): void;
+  /** The active profile's client for public data (no credentials needed; may throw). */
+  source(): Promise<BookSource>;
+  /** The profile's public stream channel; undefined: no streaming (polling only). */
+  channel(): StreamChannel | undefined;
+  /** The public pool's budget, when the client knows it. */
+  budget(): PoolBudget | undefined;
+  /** Configured base poll interval of the fallback, ms. */
+  intervalMs(): number;
+  /** Local clock, ms. */
+  now(): number;
+}
+
+/** Where messages go: the panel's webview (skipped while it is not visible). */
+export interface MarketSink {
+  post(msg: ToWebview): void;
+  readonly visible: boolean;
+}
+
+/** Convert a `/market/match` message to a tape print (time: ns digits → ms). */
+export function tradeOf(m: Extract<StreamData, { subject: 'trade.l3match' }>['data']): TradePrint {
+  const ns = m.time;
+  return { tradeId: m.tradeId, price: m.price, size: m.size, side: m.side, time: ns.length > 6 ? Number(ns.slice(0, -6)) : 0 };
+}
+
+/** Convert a `/market/snapshot` message to the header's statistics. */
+export function statsOf(d: Extract<StreamData, { subject: 'trade.snapshot' }>['data']['data']): MarketStats {
+  return {
+    last: d.lastTradedPrice ?? null,
+    changePrice: d.changePrice ?? null,
+    changeRate: d.changeRate ?? null,
+    high: d.high ?? null,
+    low: d.low ?? null,
+    vol: d.vol ?? null,
+    volValue: d.volValue ?? null,
+  };
+}
+
+/** The book, tape and statistics of one symbol (see the module docstring). */
+export class MarketFeed {
+  /** Level-2 REST polls made by the fallback (host tests assert it stays still while streaming). */
+  pollCount = 0;
+  /** Snapshots posted to the webview. */
+  postedCount = 0;
+  /** The last snapshot posted (or built while hidden). */
+  lastPosted: BookSnapshot | undefined;
+  /** The failure shown in the panel (src/api/failure.ts wording), or null. */
+  lastError: string | null = null;
+  /** The tape, oldest first (at most {@link TAPE_SIZE}). */
+  readonly trades: TradePrint[] = [];
+  stats: MarketStats | undefined;
+  private info: FeedInfo = { mode: 'stream', state: 'connecting', reason: null };
+  private status: { status: ServiceStatusValue; msg: string } | undefined;
+  private keeper: L2BookKeeper | undefined;
+  private stopBook: (() => Promise<void>) | undefined;
+  private readonly subs: Array<{ dispose(): void }> = [];
+  private channel: StreamChannel | undefined;
+  private bookTime = 0;
+  private postScheduled = false;
+  private pendingTrades: TradePrint[] = [];
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private statusTimer: ReturnType<typeof setInterval> | undefined;
+  private inflight = false;
+  private again = false;
+  private failures = 0;
+  private lastPolling = '';
+  private started = false;
+  private disposed = false;
+  private generation = 0;
+  private waiters: Array<(s: BookSnapshot) => void> = [];
+  private visible = false;
+  /** When the last `heartbeat` was posted (local ms; 0: never). */
+  private beatPostedAt = 0;
+  /** `heartbeat` messages posted (tests). */
+  heartbeatsPosted = 0;
+
+  constructor(
+    readonly symbol: string,
+    private depth: BookDepth,
+    private readonly deps: MarketFeedDeps,
+    private readonly sink: MarketSink,
+  ) {}
+
+  /** Where the book comes from now (stream/polling, state, reason). */
+  get feed(): FeedInfo {
+    return this.info;
+  }
+
+  /** Whether the fallback poll timer is running or a poll is in flight. */
+  get polling(): boolean {
+    return this.pollTimer !== undefined || this.inflight;
+  }
+
+  /** The book keeper while streaming (tests and the benchmark read its counters). */
+  get bookKeeper(): L2BookKeeper | undefined {
+    return this.keeper;
+  }
+
+  /** Best bid and ask of the last snapshot (decimal strings), for the ticket's confirmation. */
+  best(): { bid: string | null; ask: string | null } {
+    if (this.keeper?.state === 'live') return { bid: this.keeper.bids(1)[0]?.[0] ?? null, ask: this.keeper.asks(1)[0]?.[0] ?? null };
+    return { bid: this.lastPosted?.bids[0]?.[0] ?? null, ask: this.lastPosted?.asks[0]?.[0] ?? null };
+  }
+
+  /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
+  nextSnapshot(timeoutMs = 10_000): Promise<BookSnapshot> {
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no order book snapshot for ${this.symbol} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push((s) => {
+        clearTimeout(t);
+        resolve(s);
+      });
+    });
+  }
+
+  /** Start the stream subscriptions (once); `visible` starts the status poll (and the fallback if needed). */
+  start(visible: boolean): void {
+    if (this.disposed) return;
+    if (!this.started) {
+      this.started = true;
+      this.startStream();
+    }
+    this.setVisible(visible);
+  }
+
+  /** The panel became visible or hidden: polling (fallback, status) runs only while visible. */
+  setVisible(visible: boolean): void {
+    if (this.disposed) return;
+    this.visible = visible;
+    if (visible) {
+      if (this.info.mode === 'polling') this.schedulePoll(0);
+      if (this.statusTimer === undefined) {
+        void this.pollStatus();
+        this.statusTimer = setInterval(() => void this.pollStatus(), STATUS_EVERY_MS);
+      }
+    } else {
+      this.stopTimers();
+      if (this.info.mode === 'polling') this.setPolling('paused', 0);
+    }
+  }
+
+  /** The webview (re)loaded: send it everything it shows. */
+  replay(): void {
+    this.beatPostedAt = 0;
+    this.post({ type: 'feed', ...this.info });
+    if (this.status) this.post({ type: 'status', ...this.status });
+    if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
+    if (this.keeper?.state === 'live') this.postBook(true);
+    else if (this.lastPosted && this.deps.now() - this.lastPosted.receivedAt < 3000) this.post({ type: 'snapshot', snapshot: this.lastPosted });
+    this.post({ type: 'trades', trades: this.trades.slice(), replace: true });
+    this.pendingTrades = [];
+    if (this.stats) this.post({ type: 'stats', stats: this.stats });
+    if (this.info.mode === 'polling' && this.visible) this.schedulePoll(0);
+  }
+
+  /** A new depth (20 or 100 levels) from the panel's control. */
+  setDepth(depth: BookDepth): void {
+    if (depth === this.depth) return;
+    this.depth = depth;
+    if (this.keeper?.state === 'live') this.postBook(true);
+    else this.schedulePoll(0);
+  }
+
+  /** Retry / Refresh: a resync of the book (stream) or a poll now (fallback). */
+  refresh(): void {
+    if (this.info.mode === 'polling' || !this.keeper) this.schedulePoll(0);
+    else this.keeper.resync();
+  }
+
+  /**
+   * The active profile changed: what the panel shows belongs to the old one. Forget it, tell the
+   * webview to clear, and start again on the new profile's connection.
+   */
+  profileChanged(): void {
+    if (this.disposed) return;
+    this.teardownStream();
+    this.lastPosted = undefined;
+    this.lastError = null;
+    this.status = undefined;
+    this.stats = undefined;
+    this.trades.length = 0;
+    this.failures = 0;
+    this.post({ type: 'reset' });
+    this.post({ type: 'trades', trades: [], replace: true });
+    if (this.started) this.startStream();
+    if (this.visible) {
+      this.stopTimers();
+      this.setVisible(true);
+    }
+  }
+
+  /** Stop everything (panel closed). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopTimers();
+    this.teardownStream();
+    this.waiters = [];
+  }
+
+  // ----- stream -------------------------------------------------------------------------------
+
+  private startStream(): void {
+    const ch = this.deps.channel();
+    const gen = ++this.generation;
+    if (!ch) {
+      this.setFeed({ mode: 'polling', state: 'polling', reason: 'streaming is not available for this profile' });
+      return;
+    }
+    this.channel = ch;
+    this.subs.push(
+      ch.onStatus((st) => this.onChannelStatus(st)),
+      ch.onHeartbeat((b) => this.onHeartbeat(b)),
+      ch.subscribe(`/market/match:${this.symbol}`, (m) => {
+        if (m.subject === 'trade.l3match') this.onTrade(tradeOf(m.data));
+      }),
+      ch.subscribe(`/market/snapshot:${this.symbol}`, (m) => {
+        if (m.subject !== 'trade.snapshot') return;
+        this.stats = statsOf(m.data.data);
+        this.post({ type: 'stats', stats: this.stats });
+      }),
+      ch.subscribe(`/market/level2:${this.symbol}`, (m) => {
+        if (m.subject === 'trade.l2update') this.bookTime = m.data.time;
+      }),
+    );
+    this.onChannelStatus(ch.status);
+    // GET /api/v1/market/orderbook/level2_100 (public, weight 4) once per sync.
+    const fetchSnapshot = async (): Promise<L2Snapshot> => (await this.deps.source()).getLevel2(this.symbol, 100);
+    keepBook(ch.bookSource(), this.symbol, fetchSnapshot).then(
+      ({ keeper, stop }) => {
+        if (gen !== this.generation || this.disposed) {
+          void stop();
+          return;
+        }
+        this.keeper = keeper;
+        this.stopBook = stop;
+        keeper.on('update', () => this.schedulePost());
+        keeper.on('synced', () => {
+          if (this.channel?.live) this.setFeed({ mode: 'stream', state: 'live', reason: null });
+          this.schedulePost();
+        });
+        keeper.on('resync', (e: { reason: string }) => {
+          if (this.channel?.live && e.reason !== 'start') this.setFeed({ mode: 'stream', state: 'resyncing', reason: e.reason === 'gap' ? 'a sequence gap was detected: loading a fresh snapshot' : 'loading a fresh snapshot' });
+        });
+        keeper.on('error', (e: Error) => this.deps.log('debug', `market ${this.symbol}: book snapshot failed (retried): ${failureText(e)}`));
+        if (keeper.state === 'live') this.schedulePost();
+      },
+      (e: unknown) => {
+        if (gen !== this.generation) return;
+        this.deps.log('warn', `market ${this.symbol}: the book stream could not be subscribed: ${failureText(e)}`);
+        this.setFeed({ mode: 'polling', state: 'polling', reason: `the book stream was refused: ${failureText(e)}` });
+      },
+    );
+  }
+
+  private teardownStream(): void {
+    this.generation++;
+    for (const s of this.subs.splice(0)) s.dispose();
+    const stop = this.stopBook;
+    this.stopBook = undefined;
+    this.keeper = undefined;
+    this.channel = undefined;
+    if (stop) void stop();
+  }
+
+  private onChannelStatus(st: FeedStatus): void {
+    switch (st.state) {
+      case 'live':
+        this.stopPollTimer();
+        this.setFeed({ mode: 'stream', state: this.keeper?.state === 'live' ? 'live' : 'resyncing', reason: this.keeper?.state === 'live' ? null : 'loading the book snapshot' });
+        return;
+      case 'polling':
+        this.setFeed({ mode: 'polling', state: 'polling', reason: st.reason ?? 'the stream is unavailable' });
+        if (this.visible) this.schedulePoll(0);
+        return;
+      case 'reconnecting':
+        this.setFeed({ mode: 'stream', state: 'reconnecting', reason: st.reason });
+        return;
+      case 'connecting':
+      case 'idle':
+        this.setFeed({ mode: 'stream', state: 'connecting', reason: null });
+        return;
+    }
+  }
+
+  /**
+   * The connection beat (welcome, pong, data): tell the webview the stream is alive, at most once
+   * per {@link HEARTBEAT_POST_MS}, while the book is live on it and the panel is visible. The panel
+   * judges staleness by this, not by book changes (src/features/market/model/freshness.ts).
+   */
+  private onHeartbeat(b: Heartbeat): void {
+    if (this.disposed || !this.sink.visible || this.info.mode !== 'stream' || this.info.state !== 'live') return;
+    if (this.beatPostedAt !== 0 && b.at - this.beatPostedAt < HEARTBEAT_POST_MS) return;
+    this.beatPostedAt = b.at;
+    this.heartbeatsPosted++;
+    this.post({ type: 'heartbeat', staleAfterMs: Math.max(0, Math.round(b.timeoutMs)) });
+  }
+
+  private setFeed(info: FeedInfo): void {
+    const prev = this.info;
+    if (prev.mode === info.mode && prev.state === info.state && prev.reason === info.reason) return;
+    this.info = info;
+    this.post({ type: 'feed', ...info });
+    if (prev.mode === 'polling' && info.mode === 'stream') this.stopPollTimer();
+  }
+
+  private schedulePost(): void {
+    if (this.postScheduled) return;
+    this.postScheduled = true;
+    setImmediate(() => {
+      this.postScheduled = false;
+      if (this.disposed) return;
+      if (this.keeper?.state === 'live') this.postBook(false);
+      if (this.pendingTrades.length) {
+        const trades = this.pendingTrades;
+        this.pendingTrades = [];
+        this.post({ type: 'trades', trades, replace: false });
+      }
+    });
+  }
+
+  private onTrade(t: TradePrint): void {
+    this.trades.push(t);
+    if (this.trades.length > TAPE_SIZE) this.trades.splice(0, this.trades.length - TAPE_SIZE);
+    if (!this.sink.visible) return;
+    this.pendingTrades.push(t);
+    this.schedulePost();
+  }
+
+  /** Post the keeper's top `depth` levels (or only remember them while hidden). */
+  private postBook(force: boolean): void {
+    const k = this.keeper;
+    if (!k || k.sequence === undefined) return;
+    const sequence = k.sequence.toString();
+    if (!force && this.lastPosted?.sequence === sequence) return;
+    const now = this.deps.now();
+    const snapshot: BookSnapshot = { symbol: this.symbol, sequence, time: this.bookTime || now, receivedAt: now, bids: k.bids(this.depth), asks: k.asks(this.depth) };
+    this.deliver(snapshot);
+  }
+
+  private deliver(snapshot: BookSnapshot): void {
+    this.lastPosted = snapshot;
+    if (this.lastError !== null) {
+      this.lastError = null;
+      this.post({ type: 'error', message: null });
+    }
+    if (!this.sink.visible) return;
+    this.postedCount++;
+    this.sink.post({ type: 'snapshot', snapshot });
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f(snapshot);
+  }
+
+  private post(msg: ToWebview): void {
+    if (!this.disposed && this.sink.visible) this.sink.post(msg);
+  }
+
+  // ----- polling (fallback) and service status --------------------------------------------------
+
+  private stopTimers(): void {
+    this.stopPollTimer();
+    if (this.statusTimer !== undefined) clearInterval(this.statusTimer);
+    this.statusTimer = undefined;
+  }
+
+  private stopPollTimer(): void {
+    if (this.pollTimer !== undefined) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private schedulePoll(ms: number): void {
+    if (this.disposed || !this.visible || this.info.mode !== 'polling') return;
+    this.stopPollTimer();
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      void this.poll();
+    }, ms);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.inflight) {
+      this.again = true;
+      return;
+    }
+    this.inflight = true;
+    let rateLimited = false;
+    const depth = this.depth;
+    const gen = this.generation;
+    try {
+      const src = await this.deps.source();
+      this.pollCount++;
+      const book = await src.getLevel2(this.symbol, depth);
+      this.failures = 0;
+      if (gen === this.generation && this.info.mode === 'polling') {
+        this.deliver({ symbol: this.symbol, sequence: book.sequence, time: book.time, receivedAt: this.deps.now(), bids: book.bids, asks: book.asks });
+      }
+    } catch (err) {
+      this.failures++;
+      rateLimited = (err as { isRateLimit?: boolean }).isRateLimit === true;
+      const text = errText(err);
+      if (text !== this.lastError) {
+        this.lastError = text;
+        this.deps.log('warn', `market ${this.symbol}: ${text}`);
+        this.post({ type: 'error', message: text });
+      }
+    } finally {
+      this.inflight = false;
+    }
+    if (this.disposed || !this.visible || this.info.mode !== 'polling') return;
+    if (this.again) {
+      this.again = false;
+      this.schedulePoll(0);
+      return;
+    }
+    const d = nextPollDelay({ baseMs: this.deps.intervalMs(), weight: level2Weight(depth), budget: this.deps.budget(), failures: this.failures, rateLimited });
+    this.setPolling(d.backoff ? 'backoff' : 'running', d.delayMs);
+    this.schedulePoll(d.delayMs);
+  }
+
+  private async pollStatus(): Promise<void> {
+    try {
+      const src = await this.deps.source();
+      const s = await src.getStatus();
+      const status: ServiceStatusValue = s.status === 'close' || s.status === 'cancelonly' ? s.status : 'open';
+      this.status = { status, msg: typeof s.msg === 'string' ? s.msg.slice(0, 500) : '' };
+      this.post({ type: 'status', ...this.status });
+    } catch (err) {
+      this.deps.log('debug', `market ${this.symbol}: status unavailable: ${errText(err)}`);
+    }
+  }
+
+  private setPolling(state: 'running' | 'paused' | 'backoff', intervalMs: number): void {
+    const key = `${state}:${intervalMs}`;
+    if (key === this.lastPolling) return;
+    this.lastPolling = key;
+    this.post({ type: 'polling', state, intervalMs: Math.max(0, Math.round(intervalMs)) });
+  }
+}
+
+/** The failure in words (unreachable and why, timeout, HTTP status, exchange code), at most 300 characters. */
+export function errText(err: unknown): string {
+  const s = failureText(err);
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
