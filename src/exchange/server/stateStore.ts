@@ -21,7 +21,8 @@
  *   the dir's own files (snapshotBuild.ts) and writes the snapshot. Until it is complete, recovery simply uses
  *   the previous snapshot and replays one journal more. One build runs at a time; a journal that fills up
  *   meanwhile rotates when the build ends.
- * - **in the foreground** (no worker; on clean shutdown; at a start that replayed any journal record): the state
+ * - **in the foreground** (no worker; on clean shutdown; at a start whose replay of the journals logged a
+ *   warning — a clean replay's rotation goes to the worker, so the start does not wait for it): the state
  *   is streamed to the next generation's snapshot (tmp file, fsync, rename, directory fsync), the next journal
  *   is created with that snapshot as its base, and appends switch to it. The sandbox is paused for that time.
  *
@@ -184,7 +185,8 @@ export class StateStore implements JournalLike {
    * has the store attached as its journal. `makeState(snapshot?)` builds a state, restored from `snapshot`
    * when given (it must read every section: SandboxState.importSections); it may be called again after a
    * snapshot turned out unusable (the half-built state is dropped).
-   * @returns the store, the state, warnings, and how many journal records were replayed.
+   * @returns the store, the state, warnings, how many journal records were replayed, and how many of the
+   *   warnings came from replaying commands (a command that failed differently than when it ran).
    * @throws Error when no consistent state can be rebuilt (a broken journal chain, a journal damaged in the
    *   middle, no usable snapshot where one is needed)
    */
@@ -192,8 +194,9 @@ export class StateStore implements JournalLike {
     dir: string,
     makeState: (snapshot?: SnapshotSource) => { state: SandboxState; warnings: string[] },
     opts: StateStoreOptions = {},
-  ): { store: StateStore; state: SandboxState; warnings: string[]; replayed: number } {
+  ): { store: StateStore; state: SandboxState; warnings: string[]; replayed: number; replayWarnings: number } {
     const log = opts.log ?? (() => undefined);
+    const t0 = performance.now();
     fs.mkdirSync(dir, { recursive: true });
     const warnings: string[] = [];
     let files = scan(dir);
@@ -231,6 +234,7 @@ export class StateStore implements JournalLike {
         fs.renameSync(file, `${file}.bad`);
       }
     }
+    const tSnapshot = performance.now();
     files = scan(dir);
     // 2. the journals from the base's generation on
     const chain = [...files.journals.keys()].filter((g) => g >= Math.max(0, base.gen)).sort((a, b) => a - b);
@@ -290,9 +294,13 @@ export class StateStore implements JournalLike {
       throw e;
     }
     warnings.push(...repWarnings);
+    const t1 = performance.now();
+    if (base.gen >= 0 || expected > 0) {
+      log(`sandbox: recovered ${dir} in ${(t1 - t0).toFixed(0)} ms: snapshot ${base.gen >= 0 ? snapshotName(base.gen) : 'none'} ${(tSnapshot - t0).toFixed(0)} ms, ${expected - base.count} journal records replayed ${(t1 - tSnapshot).toFixed(0)} ms`);
+    }
     const store = new StateStore(dir, state, journal, gen, opts);
     state.attachJournal(store);
-    return { store, state, warnings, replayed: expected - base.count };
+    return { store, state, warnings, replayed: expected - base.count, replayWarnings: repWarnings.length };
   }
 
   /** The current generation (its journal receives the appends). */
@@ -328,6 +336,18 @@ export class StateStore implements JournalLike {
     this.rotationQueued = false;
     if (this.closed || this.building || (this.journal.records < this.dueRecords && this.journal.bytes < this.dueBytes)) return undefined;
     return this.opts.worker ? this.rotateInBackground(this.opts.worker) : this.rotate();
+  }
+
+  /**
+   * The rotation of a start that replayed journal records (so that the next start is short again): in the
+   * background when the store has a worker script and the replay was clean — the start does not wait for the
+   * snapshot; until it is complete, a kill leaves the same snapshot and journals this start recovered from —
+   * else in the foreground (a replay with warnings would make the worker's rebuild refuse to write: it checks
+   * that its replay matches the live state's). @returns the rotation's figures (see {@link rotateIfDue}).
+   */
+  rotateAfterReplay(replayWarnings: number): RotationStats | undefined {
+    if (this.opts.worker && replayWarnings === 0 && !this.building) return this.rotateInBackground(this.opts.worker);
+    return this.rotate();
   }
 
   /** Resolves when no background snapshot is being written (at once when none is). Never rejects. */
