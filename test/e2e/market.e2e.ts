@@ -9,6 +9,8 @@
  *   A market buy placed with SpotClient (the sandbox user's credentials, as trader.e2e.ts does)
  *   MOVES the book (a later sequence), the tape (a row with the fill's tradeId) and the chart (the
  *   last candle's text alternative changes).
+ * - The chart opens on 3 × 24 h of candles (the fresh sandbox's market history; 1min: the panel pages back
+ *   past the 1,500 rows of one answer), asserted from what the chart says is in sight, in each theme too.
  * - The interval picker reloads the candles (5min: the chart says 5min).
  * - Clicking an ask fills the ticket's price and selects Buy; a bid selects Sell. The 25/50/75/100 %
  *   buttons fill the size from the available balance (each share larger than the previous one); the
@@ -39,6 +41,7 @@ import type { Frame, Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
+import { CHART_HISTORY_S } from '../../src/shared/market/candles';
 import { FailureRecord, painted, SHOTS } from './failure';
 import { enter, paletteAt, pick, runCommand } from './quickInput';
 import { step } from './steps';
@@ -142,6 +145,31 @@ async function partShot(f: Frame, selector: string, name: string): Promise<void>
   console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
 }
 
+/**
+ * Wait until the candle chart shows at least 3 × 24 h of candles (CHART_HISTORY_S, less one candle of
+ * `intervalS` at each end for the minute the history starts in): the first and last candle in sight, which the
+ * chart writes on its host as it draws (data-visible-first / -last, seconds). @returns what is in sight.
+ */
+async function chartCovers3Days(f: Frame, intervalS: number): Promise<{ first: number; last: number; count: number }> {
+  const need = CHART_HISTORY_S - 2 * intervalS;
+  try {
+    await f.waitForFunction(
+      (need) => {
+        const d = (document.querySelector('.mk-candles') as HTMLElement | null)?.dataset;
+        return !!d && Number(d.visibleLast) - Number(d.visibleFirst) >= need;
+      },
+      need,
+      { timeout: 30_000 },
+    );
+  } catch (err) {
+    const d = await f.$eval('.mk-candles', (e) => ({ ...(e as HTMLElement).dataset, label: e.getAttribute('aria-label') }));
+    throw new Error(`the chart does not show 3 days of candles (${need} s between the first and last in sight): ${JSON.stringify(d)}: ${String(err)}`);
+  }
+  const seen = await f.$eval('.mk-candles', (e) => ({ first: Number((e as HTMLElement).dataset.visibleFirst), last: Number((e as HTMLElement).dataset.visibleLast), count: Number((e as HTMLElement).dataset.visibleCandles) }));
+  console.log(`    chart in sight: ${seen.count} candles, ${new Date(seen.first * 1000).toISOString()} … ${new Date(seen.last * 1000).toISOString()} (${((seen.last - seen.first) / 3600).toFixed(1)} h)`);
+  return seen;
+}
+
 async function main(): Promise<void> {
   const themes = (process.argv.slice(2).filter((a) => a in THEMES) as ThemeKey[]).length ? (process.argv.slice(2) as ThemeKey[]) : (['dark', 'light', 'hc'] as ThemeKey[]);
   const b = spawnSync(process.execPath, [path.join(cs.ROOT, 'esbuild.js')], { cwd: cs.ROOT, stdio: 'inherit' });
@@ -191,6 +219,15 @@ async function main(): Promise<void> {
       assert.ok((await f.$$('.mk-candles canvas')).length > 0, 'lightweight-charts drew into canvases');
       // From now on, every freshness state the panel shows is recorded (the stream stays live until the offline step).
       await recordFreshness(f);
+    });
+
+    await step('the chart opens on 3 days of candles (the fresh sandbox\'s market history, 1min: several pages)', async () => {
+      await chartCovers3Days(f, 60);
+      const label = (await f.getAttribute('.mk-candles', 'aria-label')) ?? '';
+      const loaded = Number(/, (\d+) candles/.exec(label)?.[1] ?? 0);
+      // 3 × 24 h of 1-minute candles are 4,320: more than one answer (1,500) holds, so the panel paged back
+      assert.ok(loaded > 3000, `candles loaded: ${label}`);
+      await partShot(f, '.mk-chart', `market-${themes[0]}-chart-3days-1min`);
     });
 
     await step('1366×768: book, chart, depth, ticket and tape are all in sight, without scrolling the panel', async () => {
@@ -336,6 +373,7 @@ async function main(): Promise<void> {
           undefined,
           { timeout: 30_000 },
         );
+        await chartCovers3Days(f, 300);
         await scene(page, f, name('panel'));
         for (const [part, sel] of [['book', '.ob-grid'], ['chart', '.mk-chart'], ['tape', '.mk-tape'], ['ticket', '.mk-ticket']] as const) await partShot(f, sel, name(part));
         const canvas = f.locator('.ob-chart canvas');
