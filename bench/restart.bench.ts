@@ -243,7 +243,7 @@ async function restart(dir: string, market: string): Promise<void> {
     seed: 1,
     port: 0,
     log: (line) => {
-      if (line.startsWith('sandbox: recovered ')) recovered = line.replace(/^sandbox: recovered \S+ in /, '');
+      if (line.startsWith('sandbox: recovered ')) recovered = line.replace(/^sandbox: recovered the state dir in /, '');
     },
   });
   const ms = performance.now() - t1;

@@ -296,7 +296,7 @@ export class StateStore implements JournalLike {
     warnings.push(...repWarnings);
     const t1 = performance.now();
     if (base.gen >= 0 || expected > 0) {
-      log(`sandbox: recovered ${dir} in ${(t1 - t0).toFixed(0)} ms: snapshot ${base.gen >= 0 ? snapshotName(base.gen) : 'none'} ${(tSnapshot - t0).toFixed(0)} ms, ${expected - base.count} journal records replayed ${(t1 - tSnapshot).toFixed(0)} ms`);
+      log(`sandbox: recovered the state dir in ${(t1 - t0).toFixed(0)} ms: snapshot ${base.gen >= 0 ? snapshotName(base.gen) : 'none'} ${(tSnapshot - t0).toFixed(0)} ms, ${expected - base.count} journal records replayed ${(t1 - tSnapshot).toFixed(0)} ms`);
     }
     const store = new StateStore(dir, state, journal, gen, opts);
     state.attachJournal(store);
