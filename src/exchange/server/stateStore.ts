@@ -167,7 +167,7 @@ export class StateStore implements JournalLike {
   /** The last rotation's figures (undefined before the first). */
   lastRotation: RotationStats | undefined;
   /** The snapshot being written in the background, if any. */
-  private building: { build: RunningBuild; finished: Promise<void> } | undefined;
+  private building: { build: RunningBuild; finished: Promise<void>; gen: number } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -408,7 +408,7 @@ export class StateStore implements JournalLike {
       if (this.building?.build === build) this.building = undefined;
       if (!this.closed) this.queueIfDue();
     });
-    this.building = { build, finished };
+    this.building = { build, finished, gen: next };
     return { file: snapshotName(next), bytes: 0, records: 0, writeMs: 0, syncMs: 0, gen: next, pauseMs, background: true, finishMs: 0 };
   }
 
@@ -422,11 +422,26 @@ export class StateStore implements JournalLike {
     this.dueBytes = this.journal.bytes + (this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES);
   }
 
-  /** Stop a background snapshot in progress (its .tmp stays until the next start). */
+  /**
+   * Stop a background snapshot in progress and remove its .tmp file (now, and once the worker has stopped, in
+   * case it was still creating it): a clean stop leaves nothing for the next start to clean up. A .tmp left
+   * anyway (the process exited before the worker did) is removed by the next start, with a warning.
+   */
   private stopBuild(): void {
     const b = this.building;
     this.building = undefined;
-    if (b) void b.build.terminate().catch(() => undefined);
+    if (!b) return;
+    const tmp = path.join(this.dir, `${snapshotName(b.gen)}.tmp`);
+    const rmTmp = (): void => fs.rmSync(tmp, { force: true });
+    void b.build
+      .terminate()
+      .then(rmTmp)
+      .catch(() => undefined);
+    try {
+      rmTmp();
+    } catch {
+      // a .tmp that cannot be removed now is the next start's to remove
+    }
   }
 
   /**
