@@ -9,6 +9,9 @@
  *   A market buy placed with SpotClient (the sandbox user's credentials, as trader.e2e.ts does)
  *   MOVES the book (a later sequence), the tape (a row with the fill's tradeId) and the chart (the
  *   last candle's text alternative changes).
+ * - On a second workbench with the default (realistic) market: the chart opens on 3 × 24 h of candles (the
+ *   fresh sandbox's market history; 1min: the panel pages back past the 1,500 rows of one answer), asserted
+ *   from what the chart says is in sight, in each theme (screenshots/market-<theme>-realistic-*.png).
  * - The interval picker reloads the candles (5min: the chart says 5min).
  * - Clicking an ask fills the ticket's price and selects Buy; a bid selects Sell. The 25/50/75/100 %
  *   buttons fill the size from the available balance (each share larger than the previous one); the
@@ -30,7 +33,8 @@
  *   (screenshots/market-<theme>-<scene>.png, git-ignored).
  *
  * Every wait is for a state (never a fixed sleep), and nothing is retried.
- * Run: `npx tsx test/e2e/market.e2e.ts [dark|light|hc …]` (builds first; exits non-zero on failure).
+ * Run: `npx tsx test/e2e/market.e2e.ts [dark|light|hc …] [realistic]` (builds first; exits non-zero on failure;
+ * `realistic`: only the realistic market's 3-day chart).
  */
 import { strict as assert } from 'assert';
 import { spawnSync } from 'child_process';
@@ -39,6 +43,7 @@ import type { Frame, Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
+import { CHART_HISTORY_S } from '../../src/features/market/model/candles';
 import { FailureRecord, painted, SHOTS } from './failure';
 import { enter, paletteAt, pick, runCommand } from './quickInput';
 import { step } from './steps';
@@ -142,10 +147,38 @@ async function partShot(f: Frame, selector: string, name: string): Promise<void>
   console.log(`    screenshot ${path.relative(cs.ROOT, file)}`);
 }
 
+/**
+ * Wait until the candle chart shows at least 3 × 24 h of candles (CHART_HISTORY_S, less one candle of
+ * `intervalS` at each end for the minute the history starts in): the first and last candle in sight, which the
+ * chart writes on its host as it draws (data-visible-first / -last, seconds). @returns what is in sight.
+ */
+async function chartCovers3Days(f: Frame, intervalS: number): Promise<{ first: number; last: number; count: number }> {
+  const need = CHART_HISTORY_S - 2 * intervalS;
+  try {
+    await f.waitForFunction(
+      (need) => {
+        const d = (document.querySelector('.mk-candles') as HTMLElement | null)?.dataset;
+        return !!d && Number(d.visibleLast) - Number(d.visibleFirst) >= need;
+      },
+      need,
+      { timeout: 30_000 },
+    );
+  } catch (err) {
+    const d = await f.$eval('.mk-candles', (e) => ({ ...(e as HTMLElement).dataset, label: e.getAttribute('aria-label') }));
+    throw new Error(`the chart does not show 3 days of candles (${need} s between the first and last in sight): ${JSON.stringify(d)}: ${String(err)}`);
+  }
+  const seen = await f.$eval('.mk-candles', (e) => ({ first: Number((e as HTMLElement).dataset.visibleFirst), last: Number((e as HTMLElement).dataset.visibleLast), count: Number((e as HTMLElement).dataset.visibleCandles) }));
+  console.log(`    chart in sight: ${seen.count} candles, ${new Date(seen.first * 1000).toISOString()} … ${new Date(seen.last * 1000).toISOString()} (${((seen.last - seen.first) / 3600).toFixed(1)} h)`);
+  return seen;
+}
+
 async function main(): Promise<void> {
-  const themes = (process.argv.slice(2).filter((a) => a in THEMES) as ThemeKey[]).length ? (process.argv.slice(2) as ThemeKey[]) : (['dark', 'light', 'hc'] as ThemeKey[]);
+  const picked = process.argv.slice(2).filter((a) => a in THEMES) as ThemeKey[];
+  const themes = picked.length ? picked : (['dark', 'light', 'hc'] as ThemeKey[]);
   const b = spawnSync(process.execPath, [path.join(cs.ROOT, 'esbuild.js')], { cwd: cs.ROOT, stdio: 'inherit' });
   if (b.status !== 0) throw new Error('build failed');
+  // `realistic`: only the realistic market's 3-day chart (its own workbench)
+  if (process.argv.includes('realistic')) return realisticChart(themes);
   // A 1366×768 screen (the side bar open): the panel must show every part without scrolling.
   const wb = await startWorkbench(themes[0], { 'spotdesk.profiles': [OFFLINE] }, { width: 1366, height: 768 });
   const record = new FailureRecord('market');
@@ -442,6 +475,59 @@ async function main(): Promise<void> {
     throw err;
   } finally {
     client?.close();
+    await wb.stop();
+  }
+  await realisticChart(themes);
+}
+
+/**
+ * A second workbench on a fresh sandbox with the default (realistic) market — the steps above run on the
+ * tests' quiet market — : the chart opens on the 3 × 24 h of history the sandbox built at its first start
+ * (1min: the panel pages back past one answer's 1,500 rows), asserted from what the chart says is in sight,
+ * and screenshots of the panel and the chart in each theme (screenshots/market-<theme>-realistic-*.png).
+ */
+async function realisticChart(themes: ThemeKey[]): Promise<void> {
+  const wb = await startWorkbench(themes[0], { 'spotdesk.sandbox.market': 'realistic' }, { width: 1366, height: 768 });
+  const record = new FailureRecord('market-realistic');
+  const page = record.watch(wb.page, 'workbench');
+  try {
+    await openSpotDesk(page, 60);
+    await pane(page, 'Accounts').locator('.monaco-list-row', { hasText: 'Portfolio' }).first().waitFor({ timeout: 90_000 });
+    let f!: Frame;
+    await step('realistic market: the chart opens on 3 days of 1min candles (several pages of history)', async () => {
+      await openFromMarkets(page, SYMBOL);
+      f = await marketFrame(page, SYMBOL, 90_000);
+      await f.waitForFunction(() => /^Candlestick chart, 1min, \d+ candles/.test(document.querySelector('.mk-candles')?.getAttribute('aria-label') ?? ''), undefined, { timeout: 60_000 });
+      await chartCovers3Days(f, 60);
+      const label = (await f.getAttribute('.mk-candles', 'aria-label')) ?? '';
+      const loaded = Number(/, (\d+) candles/.exec(label)?.[1] ?? 0);
+      // 3 × 24 h of 1-minute candles are 4,320: more than one answer (1,500) holds, so the panel paged back
+      assert.ok(loaded > 3000, `candles loaded: ${label}`);
+    });
+    for (const theme of themes) {
+      await step(`${theme}: the 3-day chart of the realistic market (screenshots)`, async () => {
+        await setTheme(wb, theme);
+        f = await marketFrame(page, SYMBOL);
+        await f.waitForFunction(
+          () => {
+            const want = getComputedStyle(document.body).backgroundColor.match(/\d+/g)?.slice(0, 3).map(Number);
+            const c = document.querySelector<HTMLCanvasElement>('.mk-candles canvas');
+            const px = c?.getContext('2d')?.getImageData(2, 2, 1, 1).data;
+            return !!want && !!px && want.every((v, i) => Math.abs(v - px[i]) <= 2);
+          },
+          undefined,
+          { timeout: 30_000 },
+        );
+        await chartCovers3Days(f, 60);
+        await scene(page, f, `market-${theme}-realistic-panel`);
+        await partShot(f, '.mk-chart', `market-${theme}-realistic-chart`);
+      });
+    }
+    await closeEditors(page);
+  } catch (err) {
+    await record.save(err, ['--- code-server log tail ---', ...wb.logLines.slice(-60)]);
+    throw err;
+  } finally {
     await wb.stop();
   }
 }

@@ -196,8 +196,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       state = opened.state;
       store = opened.store;
       warnings.push(...opened.warnings);
-      // a start that replayed journal records writes a snapshot at once: the next start is short again
-      if (opened.replayed > 0) store.rotate();
+      // a start that replayed journal records writes a snapshot at once, in the background when it can (the
+      // start does not wait for it): the next start is short again
+      if (opened.replayed > 0) store.rotateAfterReplay(opened.replayWarnings);
     } catch (e) {
       await lock.release();
       throw e;

@@ -131,7 +131,7 @@ export class StateStore implements JournalLike {
   /** The last rotation's figures (undefined before the first). */
   lastRotation: RotationStats | undefined;
   /** The snapshot being written in the background, if any. */
-  private building: { build: RunningBuild; finished: Promise<void> } | undefined;
+  private building: { build: RunningBuild; finished: Promise<void>; gen: number } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -149,7 +149,8 @@ export class StateStore implements JournalLike {
    * has the store attached as its journal. `makeState(snapshot?)` builds a state, restored from `snapshot`
    * when given (it must read every section: SandboxState.importSections); it may be called again after a
    * snapshot turned out unusable (the half-built state is dropped).
-   * @returns the store, the state, warnings, and how many journal records were replayed.
+   * @returns the store, the state, warnings, how many journal records were replayed, and how many of the
+   *   warnings came from replaying commands (a command that failed differently than when it ran).
    * @throws Error when no consistent state can be rebuilt (a broken journal chain, a journal damaged in the
    *   middle, no usable snapshot where one is needed)
    */
@@ -157,8 +158,9 @@ export class StateStore implements JournalLike {
     dir: string,
     makeState: (snapshot?: SnapshotSource) => { state: SandboxState; warnings: string[] },
     opts: StateStoreOptions = {},
-  ): { store: StateStore; state: SandboxState; warnings: string[]; replayed: number } {
+  ): { store: StateStore; state: SandboxState; warnings: string[]; replayed: number; replayWarnings: number } {
     const log = opts.log ?? (() => undefined);
+    const t0 = performance.now();
     fs.mkdirSync(dir, { recursive: true });
     const warnings: string[] = [];
     let files = scan(dir);
@@ -196,6 +198,7 @@ export class StateStore implements JournalLike {
         fs.renameSync(file, `${file}.bad`);
       }
     }
+    const tSnapshot = performance.now();
     files = scan(dir);
     // 2. the journals from the base's generation on
     const chain = [...files.journals.keys()].filter((g) => g >= Math.max(0, base.gen)).sort((a, b) => a - b);
@@ -255,9 +258,13 @@ export class StateStore implements JournalLike {
       throw e;
     }
     warnings.push(...repWarnings);
+    const t1 = performance.now();
+    if (base.gen >= 0 || expected > 0) {
+      log(`sandbox: recovered the state dir in ${(t1 - t0).toFixed(0)} ms: snapshot ${base.gen >= 0 ? snapshotName(base.gen) : 'none'} ${(tSnapshot - t0).toFixed(0)} ms, ${expected - base.count} journal records replayed ${(t1 - tSnapshot).toFixed(0)} ms`);
+    }
     const store = new StateStore(dir, state, journal, gen, opts);
     state.attachJournal(store);
-    return { store, state, warnings, replayed: expected - base.count };
+    return { store, state, warnings, replayed: expected - base.count, replayWarnings: repWarnings.length };
   }
 
   /** The current generation (its journal receives the appends). */
@@ -293,6 +300,18 @@ export class StateStore implements JournalLike {
     this.rotationQueued = false;
     if (this.closed || this.building || (this.journal.records < this.dueRecords && this.journal.bytes < this.dueBytes)) return undefined;
     return this.opts.worker ? this.rotateInBackground(this.opts.worker) : this.rotate();
+  }
+
+  /**
+   * The rotation of a start that replayed journal records (so that the next start is short again): in the
+   * background when the store has a worker script and the replay was clean — the start does not wait for the
+   * snapshot; until it is complete, a kill leaves the same snapshot and journals this start recovered from —
+   * else in the foreground (a replay with warnings would make the worker's rebuild refuse to write: it checks
+   * that its replay matches the live state's). @returns the rotation's figures (see {@link rotateIfDue}).
+   */
+  rotateAfterReplay(replayWarnings: number): RotationStats | undefined {
+    if (this.opts.worker && replayWarnings === 0 && !this.building) return this.rotateInBackground(this.opts.worker);
+    return this.rotate();
   }
 
   /** Resolves when no background snapshot is being written (at once when none is). Never rejects. */
@@ -353,7 +372,7 @@ export class StateStore implements JournalLike {
       if (this.building?.build === build) this.building = undefined;
       if (!this.closed) this.queueIfDue();
     });
-    this.building = { build, finished };
+    this.building = { build, finished, gen: next };
     return { file: snapshotName(next), bytes: 0, records: 0, writeMs: 0, syncMs: 0, gen: next, pauseMs, background: true, finishMs: 0 };
   }
 
@@ -367,11 +386,26 @@ export class StateStore implements JournalLike {
     this.dueBytes = this.journal.bytes + (this.opts.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES);
   }
 
-  /** Stop a background snapshot in progress (its .tmp stays until the next start). */
+  /**
+   * Stop a background snapshot in progress and remove its .tmp file (now, and once the worker has stopped, in
+   * case it was still creating it): a clean stop leaves nothing for the next start to clean up. A .tmp left
+   * anyway (the process exited before the worker did) is removed by the next start, with a warning.
+   */
   private stopBuild(): void {
     const b = this.building;
     this.building = undefined;
-    if (b) void b.build.terminate().catch(() => undefined);
+    if (!b) return;
+    const tmp = path.join(this.dir, `${snapshotName(b.gen)}.tmp`);
+    const rmTmp = (): void => fs.rmSync(tmp, { force: true });
+    void b.build
+      .terminate()
+      .then(rmTmp)
+      .catch(() => undefined);
+    try {
+      rmTmp();
+    } catch {
+      // a .tmp that cannot be removed now is the next start's to remove
+    }
   }
 
   /**

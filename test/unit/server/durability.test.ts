@@ -960,10 +960,14 @@ describe('sandbox durability (child process, SIGKILL mid-load)', function () {
     assert.deepEqual(await sb2.accounts(user), s1);
     assert.equal(fs.statSync(file0).size, size);
     await sb2.invariants();
-    // the start replayed records, so it wrote a snapshot and began the next journal
+    // the start replayed records, so it began the next journal at once and had the snapshot worker write that
+    // generation's snapshot (the start does not wait for it): it appears, complete (a .tmp until then)
     const file1 = newestJournal(dir);
     assert.equal(path.basename(file1), 'journal-00000001.log');
-    assert.ok(fs.existsSync(path.join(dir, 'snapshot-00000001.snap')));
+    const snap1 = path.join(dir, 'snapshot-00000001.snap');
+    for (const deadline = Date.now() + 30_000; !fs.existsSync(snap1); await sleep(20)) {
+      assert.ok(Date.now() < deadline, `snapshot-00000001.snap did not appear: ${fs.readdirSync(dir).join(' ')}`);
+    }
     await sb2.ok(user, 'POST', '/api/v2/accounts/inner-transfer', { clientOid: 'a3', currency: 'USDT', from: 'main', to: 'trade', amount: '2.5' });
     assert.equal((await sb2.accounts(user)).get('USDT/trade')!.balance, '110');
     assert.equal(await sb2.kill('SIGKILL'), null);

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { applyTrade, candleStart, CANDLE_INTERVALS, INTERVALS, isInterval, oldestFirst, type CandleInterval, type CandleRow } from '../../../src/features/market/model/candles';
+import { applyTrade, candleStart, CANDLE_INTERVALS, CHART_HISTORY_S, INTERVALS, isInterval, loadCandleHistory, oldestFirst, type CandleInterval, type CandleRow } from '../../../src/features/market/model/candles';
 
 const T0 = Date.UTC(2026, 10, 24, 10, 0, 0); // Tuesday 24 Nov 2026 10:00 UTC
 
@@ -81,5 +81,41 @@ describe('market candles (src/features/market/model/candles.ts)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  describe('loadCandleHistory: the chart opens on 3 × 24 h', () => {
+    /** A candle source as the sandbox answers (marketTape.ts): rows with start <= endAt, newest first, at most 1,500. */
+    const source = (rows: CandleRow[]) => {
+      const calls: Array<number | undefined> = [];
+      const get = (q: { endAt?: number }): Promise<readonly CandleRow[]> => {
+        calls.push(q.endAt);
+        const fit = rows.filter((r) => q.endAt === undefined || Number(r[0]) <= q.endAt);
+        return Promise.resolve(fit.slice(-1500).reverse());
+      };
+      return { get, calls };
+    };
+    const minutes = (n: number, last: number): CandleRow[] => Array.from({ length: n }, (_, i) => [String(last - (n - 1 - i) * 60), '1', '1', '1', '1', '1', '1'] as const);
+    const last = T0 / 1000;
+
+    it('1min: pages back with endAt until 3 days are covered (3 requests for 4,320 rows of a 5,000-row history)', async () => {
+      const { get, calls } = source(minutes(5000, last));
+      const rows = await loadCandleHistory(get, 'BTC-USDT', '1min');
+      assert.deepEqual(calls, [undefined, last - 1499 * 60 - 1, last - 2999 * 60 - 1], "each page ends just before the oldest row so far");
+      assert.equal(rows.length, 4500);
+      assert.ok(Number(rows[0][0]) <= last - CHART_HISTORY_S, 'reaches back 3 days');
+      for (let i = 1; i < rows.length; i++) assert.equal(Number(rows[i][0]) - Number(rows[i - 1][0]), 60, 'oldest first, no gap, no repeat');
+    });
+
+    it('stops when a page brings nothing older (a shorter history), and at once when one answer covers 3 days', async () => {
+      const short = source(minutes(2000, last));
+      assert.equal((await loadCandleHistory(short.get, 'BTC-USDT', '1min')).length, 2000);
+      assert.deepEqual(short.calls, [undefined, last - 1499 * 60 - 1, last - 1999 * 60 - 1]);
+      const coarse = source(minutes(3 * 24 * 4 + 10, last).map((r, i) => [String(last - (3 * 24 * 4 + 9 - i) * 900), ...r.slice(1)] as unknown as CandleRow));
+      assert.equal((await loadCandleHistory(coarse.get, 'BTC-USDT', '15min')).length, 3 * 24 * 4 + 10);
+      assert.deepEqual(coarse.calls, [undefined]);
+      const none = source([]);
+      assert.deepEqual(await loadCandleHistory(none.get, 'BTC-USDT', '1min'), []);
+      assert.deepEqual(none.calls, [undefined]);
+    });
   });
 });

@@ -76,10 +76,12 @@ export const MINOR_SPREAD_BP = 6;
 /**
  * Journal size at which a sandbox running the agent-based market rotates (snapshot + new journal), unless
  * `snapshotEveryBytes` is given: its batches are bigger than the API's commands (about 600 bytes and 20
- * orders each, 13 a second), so a full default journal (16 MiB) would take about 1.5 s to replay after a
- * kill; 6 MiB keeps a restart within 1 s (a rotation every ten minutes or so).
+ * orders each, 13 a second), and a restart after a kill replays the whole current journal through the
+ * engine (about 0.1 ms per KiB bundled, on a loaded 2-core box; `npm run bench -- restart`). 3 MiB keeps
+ * that replay near 0.3 s, within the 1 s restart with the snapshot's read, at the cost of a background
+ * rotation about every five minutes (the worker's rebuild and write: about 1 s of CPU, off the event loop).
  */
-export const MARKET_SNAPSHOT_EVERY_BYTES = 6 << 20;
+export const MARKET_SNAPSHOT_EVERY_BYTES = 3 << 20;
 
 /** Trading-volume share of a symbol's noise-trader event rate at activity 1 (BTC-USDT), events per second. */
 export const BASE_NOISE_RATE = 1.3;

@@ -17,7 +17,7 @@ import { randomBytes } from 'crypto';
 import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelLayout, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../protocol';
 import { ORDER_BOOK_PAGE } from '../page';
 import type { PoolBudget } from '../model/pollPolicy';
-import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../model/candles';
+import { DEFAULT_INTERVAL, loadCandleHistory, oldestFirst, type CandleInterval, type CandleRow } from '../model/candles';
 import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../model/ticket';
 import { walkSummary } from '../../../api/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../host/webviewHost';
@@ -301,7 +301,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
       if (typeof src.getCandles !== 'function') {
         error = 'no candle history from this client yet (GET /api/v1/market/candles): the chart builds candles from live trades';
       } else {
-        candles = oldestFirst(await src.getCandles({ symbol: this.symbol, type: interval }));
+        candles = await loadCandleHistory(src.getCandles.bind(src), this.symbol, interval);
       }
       if (this.feedData.trades.length === 0 && typeof src.getTradeHistory === 'function') {
         const hist = await src.getTradeHistory(this.symbol);

@@ -25,6 +25,13 @@ export type CandleInterval = keyof typeof CANDLE_INTERVALS;
 /** Every interval, finest first. */
 export const INTERVALS = Object.keys(CANDLE_INTERVALS) as CandleInterval[];
 
+/**
+ * History a chart opens on, seconds back from its newest candle: 3 × 24 h (the history window the sandbox
+ * keeps, and its market's history at the first start). The panel loads that much (several requests for 1min)
+ * and the chart's visible range covers it.
+ */
+export const CHART_HISTORY_S = 3 * 86_400;
+
 /** Default interval of a new chart. */
 export const DEFAULT_INTERVAL: CandleInterval = '1min';
 
@@ -86,4 +93,29 @@ export function oldestFirst(rows: readonly CandleRow[]): CandleRow[] {
   const byStart = new Map<string, CandleRow>();
   for (const r of rows) byStart.set(r[0], r);
   return [...byStart.values()].sort((a, b) => Number(a[0]) - Number(b[0]));
+}
+
+/** Most candle requests per load (1min: 3 × 24 h are 4,320 rows, 1,500 per answer). */
+const MAX_CANDLE_PAGES = 4;
+
+/**
+ * The candles of `interval` covering {@link CHART_HISTORY_S} before the newest one, oldest first: the newest
+ * page (GET /api/v1/market/candles answers at most 1,500 rows, newest first), then older pages with `endAt`
+ * just before the oldest row so far, until the history reaches back that far, a page brings no older row, or
+ * {@link MAX_CANDLE_PAGES} requests were made. @throws what `get` throws.
+ */
+export async function loadCandleHistory(
+  get: (query: { symbol: string; type: CandleInterval; startAt?: number; endAt?: number }) => Promise<readonly CandleRow[]>,
+  symbol: string,
+  interval: CandleInterval,
+): Promise<CandleRow[]> {
+  let rows = oldestFirst(await get({ symbol, type: interval }));
+  for (let page = 1; page < MAX_CANDLE_PAGES && rows.length > 0; page++) {
+    const oldest = Number(rows[0][0]);
+    if (oldest <= Number(rows[rows.length - 1][0]) - CHART_HISTORY_S + CANDLE_INTERVALS[interval]) break;
+    const older = await get({ symbol, type: interval, endAt: oldest - 1 });
+    if (!older.some((r) => Number(r[0]) < oldest)) break;
+    rows = oldestFirst([...older, ...rows]);
+  }
+  return rows;
 }

@@ -20,7 +20,7 @@
  * here (src/features/market/model/ownOrders.ts): code the book, tape and ticket bundle need not carry.
  */
 import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type AutoscaleInfo, type IChartApi, type IPriceLine, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import { applyTrade, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../model/candles';
+import { applyTrade, CHART_HISTORY_S, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../model/candles';
 import { ownPriceLines, type OwnPriceLine } from '../model/ownOrders';
 import type { OwnOrder } from '../protocol';
 import { DepthChart } from './depthChart';
@@ -96,6 +96,9 @@ function palette(): Palette {
   };
 }
 
+/** Empty bars right of the last candle. */
+const RIGHT_OFFSET = 4;
+
 /** Order lines within this share of the last close are kept in the chart's price range (5 %). */
 const NEAR_SHARE = 0.05;
 
@@ -138,7 +141,8 @@ function create(slots: ChartSlots, initial: CandleInterval, onInterval: (iv: Can
     layout: { background: { type: ColorType.Solid, color: pal.bg }, textColor: pal.fg, fontFamily: pal.font, attributionLogo: false },
     grid: { vertLines: { color: pal.grid }, horzLines: { color: pal.grid } },
     rightPriceScale: { borderColor: pal.grid },
-    timeScale: { borderColor: pal.grid, timeVisible: true, secondsVisible: false, rightOffset: 4 },
+    // minBarSpacing: 3 × 24 h of 1min candles (4,320) fit the chart's width when it opens (setCandles)
+    timeScale: { borderColor: pal.grid, timeVisible: true, secondsVisible: false, rightOffset: RIGHT_OFFSET, minBarSpacing: 0.02 },
     crosshair: { mode: 0 },
   });
   const candleSeries: ISeriesApi<'Candlestick'> = chart.addSeries(CandlestickSeries, {
@@ -207,6 +211,35 @@ function create(slots: ChartSlots, initial: CandleInterval, onInterval: (iv: Can
     );
   };
 
+  // The chart opens on CHART_HISTORY_S of candles (as far back as the rows go), the newest at the right edge.
+  const showHistory = () => {
+    if (rows.length === 0) return;
+    const from = Number(rows[rows.length - 1][0]) - CHART_HISTORY_S;
+    let first = rows.length - 1;
+    while (first > 0 && Number(rows[first - 1][0]) >= from) first--;
+    chart.timeScale().setVisibleLogicalRange({ from: first - 0.5, to: rows.length - 0.5 + RIGHT_OFFSET });
+  };
+  // What is in sight, on the host (tests read it; the canvas says nothing): the first and last candle shown (s) and their count.
+  const markVisible = () => {
+    const r = chart.timeScale().getVisibleLogicalRange();
+    if (r === null || rows.length === 0) {
+      delete host.dataset.visibleFirst;
+      delete host.dataset.visibleLast;
+      host.dataset.visibleCandles = '0';
+      return;
+    }
+    const a = Math.max(0, Math.ceil(r.from));
+    const b = Math.min(rows.length - 1, Math.floor(r.to));
+    if (a > b) {
+      host.dataset.visibleCandles = '0';
+      return;
+    }
+    host.dataset.visibleFirst = rows[a][0];
+    host.dataset.visibleLast = rows[b][0];
+    host.dataset.visibleCandles = String(b - a + 1);
+  };
+  chart.timeScale().subscribeVisibleLogicalRangeChange(markVisible);
+
   const observer = new MutationObserver(() => api.retheme());
   // VS Code switches the body class (vscode-light/-dark/-high-contrast) and the variables on <html>.
   observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -223,7 +256,7 @@ function create(slots: ChartSlots, initial: CandleInterval, onInterval: (iv: Can
       const digits = digitsOf(tick);
       candleSeries.applyOptions({ priceFormat: { type: 'price', precision: digits, minMove: tick ? Number(tick) : 0.01 } });
       redraw();
-      chart.timeScale().scrollToRealTime();
+      showHistory();
       describe();
     },
     setInterval(iv) {
