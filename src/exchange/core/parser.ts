@@ -19,6 +19,12 @@ export interface LimitTicksOptions {
   tif?: 'GTC' | 'IOC' | 'FOK';
   postOnly?: boolean;
   clientOid?: string;
+  /**
+   * Skip the size and funds bounds (baseMinSize/baseMaxSize, quoteMinSize/quoteMaxSize): the mirror market's own
+   * liquidity orders (src/exchange/server/mirror) stand for an upstream's price levels, whose sizes follow no
+   * order-size rule. Never set for a user's order.
+   */
+  exemptSizeLimits?: boolean;
 }
 
 /** Request parsing and rule checks (both entry points). */
@@ -209,7 +215,7 @@ export class OrderParser {
     p.postOnly = opts?.postOnly ?? false;
     p.clientOid = opts?.clientOid ?? '';
     p.hold = ZERO;
-    this.checkLimitAndHold(p);
+    this.checkLimitAndHold(p, opts?.exemptSizeLimits === true);
     return p;
   }
 
@@ -229,16 +235,19 @@ export class OrderParser {
   }
 
   /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
-  private checkLimitAndHold(p: Parsed): void {
+  private checkLimitAndHold(p: Parsed, exempt = false): void {
     const s = p.sym;
-    if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
-    if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
-    const cq = this.ledger.costQ(s, p.ticks, p.lots);
-    if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
-      throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
-    }
-    if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
-      throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
+    // the bounds (not for the mirror's liquidity: LimitTicksOptions.exemptSizeLimits)
+    if (!exempt) {
+      if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
+      if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
+      const cq = this.ledger.costQ(s, p.ticks, p.lots);
+      if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
+        throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
+      }
+      if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
+        throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
+      }
     }
     const own = p.side === BUY ? s.bids : s.asks;
     const lv = own.map.get(p.ticks);

@@ -8,6 +8,7 @@ import type * as S from '../../api/schemas';
 import type { PlaceOrderResult } from '../core';
 import type { MarketBatchArgs, MarketBatchResult, MarketHistoryArgs, MarketHistoryResult } from './market/commands';
 import type { AdvancedCommand, AdvancedResults } from './orders/advancedCommands';
+import type { MirrorCommand, MirrorResults } from './mirror/commands';
 import type { OrderCommand, OrderCommandResults } from './orders/commands';
 import type { BalanceGrant, DepositAddressRecord, DepositRecord, FavoriteAddress, UserRecord, WithdrawalRecord } from './records';
 
@@ -99,7 +100,9 @@ export type Command =
   | { op: 'market.batch'; t: number; args: MarketBatchArgs }
   | { op: 'market.history'; t: number; args: MarketHistoryArgs }
   /** stop and OCO orders: orders/advancedCommands.ts */
-  | AdvancedCommand;
+  | AdvancedCommand
+  /** the mirror market's upstream levels, prints and candles: mirror/commands.ts */
+  | MirrorCommand;
 
 /** Names of all ops. */
 export type CommandOp = Command['op'];
@@ -107,7 +110,7 @@ export type CommandOp = Command['op'];
 export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
 
 /** What `SandboxState.exec` (state.ts) returns for each op (the op list in {@link Command}'s docstring). */
-export interface CommandResults extends AdvancedResults, OrderCommandResults {
+export interface CommandResults extends AdvancedResults, OrderCommandResults, MirrorResults {
   'world.seed': { orders: number };
   'user.create': UserRecord;
   'fees.set': null;

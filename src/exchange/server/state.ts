@@ -54,7 +54,8 @@ import { LedgerBook, LedgerRecorder } from './ledger';
 import { MarketCommands } from './market/apply';
 import { MarketTape } from './marketTape';
 import { applyOrderOp, isOrderCommand } from './orders/apply';
-import type { DepositAddressRecord, DepositRecord, InnerWithdrawalWindow, UserRecord, WithdrawalRecord } from './records';
+import { LIQUIDITY_UID, type DepositAddressRecord, type DepositRecord, type InnerWithdrawalWindow, type UserRecord, type WithdrawalRecord } from './records';
+import { applyMirror, isMirrorCommand, MirrorCommandError } from './mirror/commands';
 import { SandboxError } from './sandboxError';
 import { UserDirectory } from './users/commands';
 import { World, buildWorld, ChainInfo, CurrencyInfo } from './world';
@@ -100,6 +101,8 @@ export interface SandboxStateOptions {
   wallClock?: () => number;
   /** Restore from a snapshot: its `core` section is read here; the rest by {@link SandboxState.importSections}. */
   snapshot?: SnapshotSource;
+  /** Reference data (default `buildWorld()`, the seeded world); mirror mode passes the upstream's (mirror/world.ts). */
+  world?: World;
 }
 
 /**
@@ -142,7 +145,7 @@ export class SandboxState {
     const clock = new SandboxClock(this.manualClock, opts.wallClock ?? Date.now, opts.startTime);
     this.clock = clock;
     const now = (): number => clock.engineNow();
-    this.world = buildWorld();
+    this.world = opts.world ?? buildWorld();
     if (opts.snapshot) {
       this.exchange = Exchange.importSnapshot({ now }, opts.snapshot.section('core') as Iterable<SnapshotRecord>);
       // reference data the world gained since the snapshot was written (a newer seed) joins
@@ -368,6 +371,14 @@ export class SandboxState {
   /** Route a command to the handler of its aggregate. */
   private apply(cmd: Command, t: number, replaying: boolean): CommandResults[CommandOp] {
     if (isOrderCommand(cmd)) return applyOrderOp(this.exchange, this.directory, cmd);
+    if (isMirrorCommand(cmd)) {
+      try {
+        return applyMirror(this, cmd, LIQUIDITY_UID);
+      } catch (e) {
+        if (e instanceof MirrorCommandError) throw new SandboxError('400100', e.message, 400);
+        throw e;
+      }
+    }
     switch (cmd.op) {
       case 'world.seed':
         return this.market.seed(cmd.args.seed, t);
