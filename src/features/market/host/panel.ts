@@ -17,7 +17,7 @@ import { randomBytes } from 'crypto';
 import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelLayout, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../protocol';
 import { ORDER_BOOK_PAGE } from '../page';
 import type { PoolBudget } from '../model/pollPolicy';
-import { DEFAULT_INTERVAL, loadCandleHistory, oldestFirst, type CandleInterval, type CandleRow } from '../model/candles';
+import { DEFAULT_INTERVAL, loadCandleHistory, type CandleInterval, type CandleRow } from '../model/candles';
 import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../model/ticket';
 import { walkSummary } from '../../../api/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../host/webviewHost';
