@@ -19,11 +19,11 @@ import type { OrdersTree, OrderNode } from './views/orders';
 import { accountArg, advancedOrderArg, orderArg, symbolArg, watchlistArg } from './commandArgs';
 import { cancelAdvancedOrder, registerOrderCommands } from './orderCommands';
 import type { MarketsTree } from './views/markets';
-import { maxTransferable, validateAmount } from './views/format';
+import { maxTransferable, validateAmount } from '../api/displayFormat';
 import type { Services } from './services';
 import { COMMANDS } from './commandIds';
 import { guardedRegistrar } from './guardedCommand';
-import { fundsKind, fundsPhrase } from '../shared/moneyWords';
+import { fundsKind, fundsPhrase } from '../api/moneyWords';
 import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
 
 /** Everything the commands act on. */

@@ -34,13 +34,13 @@ import { register as registerRequestBuilder } from './requestBuilder';
 import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';
 import { describeError } from './views/pollingTree';
-import { CachedFetch } from '../shared/cachedFetch';
+import { CachedFetch } from '../api/cachedFetch';
 import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';
 import { Live } from './live/index';
 import { LiveStatusItem } from './live/statusItem';
 import { HoldingsPnl } from './live/holdings';
-import { pnlText } from '../shared/pnl';
+import { pnlText } from '../api/pnl';
 import { register as registerAlerts, type PriceAlerts } from './alerts/index';
 import { MoneyGate } from './moneyGate';
 

@@ -28,7 +28,7 @@ import type { Services } from './services';
 import type { AccountsTree } from './views/accounts';
 import type { OrdersTree } from './views/orders';
 import { editPriceError, editRequest, editSizeError } from './views/orderEdit';
-import { fundsPhrase } from '../shared/moneyWords';
+import { fundsPhrase } from '../api/moneyWords';
 import { statusText } from './views/advancedRows';
 
 /** The trees the commands refresh. */

@@ -40,7 +40,7 @@ export interface Services {
   publicClient(): Promise<SpotClient>;
   /**
    * The active profile's symbols (GET /api/v2/symbols, public: no credentials needed), shared by
-   * every feature (src/shared/cachedFetch.ts): one request in flight, the answer reused for 5
+   * every feature (src/api/cachedFetch.ts): one request in flight, the answer reused for 5
    * minutes, and a failure handed to every caller during its back-off (5 s, doubling up to 5 min)
    * so that an unreachable exchange is not asked again by each view; `force` (a Retry) asks now.
    */

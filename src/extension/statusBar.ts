@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { Connection } from './connection';
 import { describeError } from './views/pollingTree';
-import { hhmmss } from './views/format';
+import { hhmmss } from '../api/displayFormat';
 import { COMMANDS } from './commandIds';
 
 /** Budget of one weight pool as reported by the client (`remaining`/`limit` in weight units). */

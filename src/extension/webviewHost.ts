@@ -2,14 +2,14 @@
  * The one webview panel host of SpotDesk (after GitLens's WebviewController): every panel — order
  * book, request builder, funding — is a {@link WebviewHost}, which owns
  *
- * - the page: strict CSP with a fresh nonce per load (src/shared/webviewHtml.ts `renderPage` of the
+ * - the page: strict CSP with a fresh nonce per load (src/webviewBridge/html.ts `renderPage` of the
  *   webview's {@link WebviewPageSpec}), `localResourceRoots` limited to dist/webview and media/, no
  *   command URIs;
  * - the ready handshake and the queue: messages posted before the webview said `ready` (or while a
  *   hidden webview without `retainContextWhenHidden` is gone) are queued and delivered, in order,
  *   when it says `ready` again; then {@link onReady} fires so the owner can send its state;
  * - validation: every message from the webview is checked with the protocol's `parseToHost`
- *   (src/shared/webviewProtocol.ts); an invalid one is logged and dropped;
+ *   (src/webviewBridge/protocol.ts); an invalid one is logged and dropped;
  * - disposal: when the panel closes or the host is disposed, {@link onDidDispose} fires once, then
  *   the panel's own listeners and whatever the owner {@link track}s are disposed.
  *
@@ -17,8 +17,8 @@
  * extension (so no panel outlives it).
  */
 import * as vscode from 'vscode';
-import { makeNonce, renderPage, type WebviewPageSpec } from '../shared/webviewHtml';
-import type { AnyProtocol, ToHost, ToWebview } from '../shared/webviewProtocol';
+import { makeNonce, renderPage, type WebviewPageSpec } from '../webviewBridge/html';
+import type { AnyProtocol, ToHost, ToWebview } from '../webviewBridge/protocol';
 
 /** Most messages kept while the webview is not ready (the oldest are dropped beyond it). */
 export const MAX_QUEUED = 200;

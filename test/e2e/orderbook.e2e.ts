@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { add, cmp, fractionDigits } from '../../src/api/decimal';
-import { padFraction } from '../../src/shared/numberFormat';
+import { padFraction } from '../../src/api/numberFormat';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
 import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/shared/orderbook/protocol';
 import { FailureRecord, painted } from './failure';

@@ -22,7 +22,7 @@ import type { SpotClient } from '../../src/api/client';
 import type { SymbolInfo } from '../../src/api/schemas';
 import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/extension/alerts/index';
 import type { PriceAlert } from '../../src/shared/alerts';
-import { signed, unrealizedPnl } from '../../src/shared/pnl';
+import { signed, unrealizedPnl } from '../../src/api/pnl';
 import { startSandboxProcess, type SandboxProcess } from '../../src/extension/sandboxProcess';
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
 import { EXTENSION_ID, children, labelOf, sandboxSuite, useSandboxProfile, waitFor } from './helpers';

@@ -11,8 +11,8 @@ import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/extensi
 import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
 import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/extension/views/markets';
 import type { ErrorNode } from '../../src/extension/views/pollingTree';
-import { percent } from '../../src/extension/views/format';
-import { displayPrecision, formatAmount, formatFiat } from '../../src/shared/numberFormat';
+import { percent } from '../../src/api/displayFormat';
+import { displayPrecision, formatAmount, formatFiat } from '../../src/api/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';

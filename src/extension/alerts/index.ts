@@ -20,12 +20,12 @@ import { registerCommand } from '../guardedCommand';
 import { randomBytes } from 'crypto';
 import * as D from '../../api/decimal';
 import { checkAlerts, describeAlert, isArmed, parseAlerts, validateAlertPrice, type PriceAlert } from '../../shared/alerts';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import type { Services } from '../services';
 import type { StreamChannel } from '../live/feed';
 import { COMMANDS } from '../commandIds';
 import { alertArg, alertSymbolArg } from '../commandArgs';
-import { hhmmss } from '../views/format';
+import { hhmmss } from '../../api/displayFormat';
 
 /** Global-state key of the alerts. */
 export const ALERTS_KEY = 'spotdesk.priceAlerts';

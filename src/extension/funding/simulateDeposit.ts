@@ -11,7 +11,7 @@ import { currencyArg } from '../commandArgs';
 import { COMMANDS } from '../commandIds';
 import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
 import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
-import { validateAmount } from '../views/format';
+import { validateAmount } from '../../api/displayFormat';
 
 /** What the command resolves to (plain data). */
 export interface SimulatedDepositOutcome {

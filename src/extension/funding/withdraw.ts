@@ -21,7 +21,7 @@ import * as D from '../../api/decimal';
 import type { Services } from '../services';
 import type { Prompts } from '../prompts';
 import type { Confirmation, MoneyGate } from '../moneyGate';
-import { fundsLabel, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
+import { fundsLabel, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
 import { currencyArg } from '../commandArgs';
 import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../../shared/funding/chains';
 import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../../shared/funding/errors';

@@ -23,7 +23,7 @@ import type { StreamClient, StreamClientOptions } from '../../api/stream';
 import type { StreamData } from '../../api/streamSchemas';
 import type { BulletToken } from '../../api/schemas';
 import type { BookStreamSource } from '../../api/l2Book';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 
 /** State of one connection (see the module docstring). */
 export type FeedState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'polling';

@@ -1,7 +1,7 @@
 /**
  * Unrealized P&L per holding for the Accounts view (issue 22): for each currency held, its average
  * cost from the user's fills and the unrealized P&L at the current price — the ONE method of
- * src/shared/pnl.ts (weighted average cost, fees as KuCoin reports them; the Fills view's realized
+ * src/api/pnl.ts (weighted average cost, fees as KuCoin reports them; the Fills view's realized
  * P&L uses the same walk).
  *
  * Which pairs: the currency as base and a pair the user trades — the watchlist, the symbols traded
@@ -14,15 +14,15 @@
  * exchange's fill history, have no cost here — the tooltip says how much of the balance that is.
  *
  * The same last prices are the ONE live price source the Accounts view values holdings at
- * (src/shared/valuation.ts): every held currency's `C-USDT` pair is followed too, so the row's value,
+ * (src/api/valuation.ts): every held currency's `C-USDT` pair is followed too, so the row's value,
  * its tooltip, the Portfolio total, the status bar and the P&L all use the same last trade.
  */
 import * as vscode from 'vscode';
 import * as D from '../../api/decimal';
 import type { HfFill, SymbolInfo } from '../../api/schemas';
-import { unrealizedPnl, type HoldingPnl } from '../../shared/pnl';
-import { valuationPair } from '../../shared/valuation';
-import { failureText } from '../../shared/failure';
+import { unrealizedPnl, type HoldingPnl } from '../../api/pnl';
+import { valuationPair } from '../../api/valuation';
+import { failureText } from '../../api/failure';
 import type { Services } from '../services';
 import type { AccountsTree } from '../views/accounts';
 import { historySymbols } from '../views/historySymbols';

@@ -18,14 +18,14 @@ import * as vscode from 'vscode';
 import type { WsBalance, WsOrderChange } from '../../api/streamSchemas';
 import type { AccountInfo, OwnOrder } from '../../shared/orderbook/protocol';
 import * as D from '../../api/decimal';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import type { Services } from '../services';
 import type { AccountsTree } from '../views/accounts';
 import type { OrdersTree } from '../views/orders';
 import { COMMANDS } from '../commandIds';
 import { FillAggregator, type FillSummary } from './accountUpdates';
 import type { LiveFeed } from './feed';
-import { symbolFeeRates } from '../../shared/orderEstimate';
+import { symbolFeeRates } from '../../api/orderEstimate';
 import { ownStopOrders } from '../../shared/market/ownOrders';
 
 /** Setting that turns fill notifications on (default) or off. */

@@ -2,14 +2,14 @@
  * The live status bar item (issue 22): the state of SpotDesk's streams — `live`, `reconnecting`
  * (with the jittered backoff's next attempt) or `polling` (the reason in the tooltip) — and the total
  * portfolio value in `spotdesk.fiatCurrency` (main + trade balances × the Accounts view's prices —
- * src/shared/valuation.ts, the same the Portfolio row uses — exact decimals rounded to cents). Click: the SpotDesk log.
+ * src/api/valuation.ts, the same the Portfolio row uses — exact decimals rounded to cents). Click: the SpotDesk log.
  */
 import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
 import * as D from '../../api/decimal';
 import type { FeedStatus, LiveStatus } from './feed';
 import { COMMANDS } from '../commandIds';
-import { fiatValue, hhmmss } from '../views/format';
+import { fiatValue, hhmmss } from '../../api/displayFormat';
 
 /**
  * Total value of `accounts` in the fiat of `prices`, computed as the Accounts view's Portfolio row does

@@ -27,7 +27,7 @@ import type { Services } from '../services';
 import { defaultSettings, isPanelLayout, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
 import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
 import { PanelSet, WebviewHost } from '../webviewHost';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../commandIds';
 import type { TestSeams } from '../testHooks';

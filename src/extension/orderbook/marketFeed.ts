@@ -25,7 +25,7 @@ import { keepBook, type L2BookKeeper, type L2Snapshot } from '../../api/l2Book';
 import type { StreamData } from '../../api/streamSchemas';
 import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from '../../shared/orderbook/protocol';
 import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
 
 /** Trades kept for the tape (and sent to a webview that (re)loads). */
@@ -96,7 +96,7 @@ export class MarketFeed {
   postedCount = 0;
   /** The last snapshot posted (or built while hidden). */
   lastPosted: BookSnapshot | undefined;
-  /** The failure shown in the panel (src/shared/failure.ts wording), or null. */
+  /** The failure shown in the panel (src/api/failure.ts wording), or null. */
   lastError: string | null = null;
   /** The tape, oldest first (at most {@link TAPE_SIZE}). */
   readonly trades: TradePrint[] = [];

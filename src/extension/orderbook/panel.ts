@@ -19,14 +19,14 @@ import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
 import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
 import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
 import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../../shared/market/ticket';
-import { walkSummary } from '../../shared/orderEstimate';
+import { walkSummary } from '../../api/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import type { StreamChannel } from '../live/feed';
 import { errText, MarketFeed, type BookSource } from './marketFeed';
 import { INTERNAL_COMMANDS } from '../commandIds';
 import type { Confirmation } from '../moneyGate';
-import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
+import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
 
 export type { BookSource } from './marketFeed';
 export { STATUS_EVERY_MS } from './marketFeed';
@@ -131,7 +131,7 @@ export interface OrderBookPanelHandle {
   readonly posted: readonly ToWebview[];
   readonly settings: PanelSettings;
   readonly disposed: boolean;
-  /** The failure shown in the panel (src/shared/failure.ts wording), or null. */
+  /** The failure shown in the panel (src/api/failure.ts wording), or null. */
   readonly lastError: string | null;
   /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
   nextSnapshot(timeoutMs?: number): Promise<BookSnapshot>;

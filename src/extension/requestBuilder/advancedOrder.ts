@@ -17,10 +17,10 @@
 import * as vscode from 'vscode';
 import { orderKind, triggerSign, validateAnyOrder } from '../../api/advancedOrderRules';
 import { symbolRules, type SymbolRules } from '../../api/orderRules';
-import { failureText } from '../../shared/failure';
+import { failureText } from '../../api/failure';
 import { quoteTicket, type TicketType } from '../../shared/market/ticket';
-import { fundsPhrase } from '../../shared/moneyWords';
-import { symbolFeeRates } from '../../shared/orderEstimate';
+import { fundsPhrase } from '../../api/moneyWords';
+import { symbolFeeRates } from '../../api/orderEstimate';
 import type { Services } from '../services';
 
 /** What a lens run resolves to (plain data). */

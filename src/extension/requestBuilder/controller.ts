@@ -10,14 +10,14 @@
 import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
 import { diagnose } from '../../shared/requestBuilder/diagnose';
-import { failureText } from '../../shared/failure';
-import { estimateLines, estimateOrder, symbolFeeRates, type OrderEstimate } from '../../shared/orderEstimate';
+import { failureText } from '../../api/failure';
+import { estimateLines, estimateOrder, symbolFeeRates, type OrderEstimate } from '../../api/orderEstimate';
 import { fractionDigits } from '../../api/decimal';
 import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, isExperiment, type Experiment, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
 import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
 import type { Confirmation } from '../moneyGate';
-import { fundsKind, fundsPhrase, type FundsProfile } from '../../shared/moneyWords';
+import { fundsKind, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
 
 /** What the controller needs from the extension (see module docs). */
 export interface ControllerDeps {
@@ -276,7 +276,7 @@ export class RequestBuilderController {
   }
 
   /**
-   * What `order` would cost now (src/shared/orderEstimate.ts): the best bid/ask from GET
+   * What `order` would cost now (src/api/orderEstimate.ts): the best bid/ask from GET
    * /api/v1/market/orderbook/level2_20 and the user's rates on the symbol (GET /api/v1/base-fee × the
    * symbol's fee coefficients, {@link symbolFeeRates}). Either may
    * be unavailable (then the estimate says so); never throws.

@@ -2,7 +2,7 @@
  * The Accounts view (issue 25, "numbers a trader can read"): per currency, its `main` and `trade`
  * accounts (GET /api/v1/accounts, spec "Account"), with
  *
- * - the figure that matters first: what is available, then its fiat value (src/shared/valuation.ts:
+ * - the figure that matters first: what is available, then its fiat value (src/api/valuation.ts:
  *   the live last trade of the `C-USDT` pair × USDT's fiat price, else GET /api/v1/prices — the one
  *   price the tooltip, the Portfolio total, the status bar and the P&L use too),
  *   then what is on hold — each trimmed to the currency's precision (GET /api/v3/currencies) and
@@ -11,20 +11,20 @@
  *   `spotdesk.accounts.hideZeroBalances` says, and a portfolio total on top;
  * - the exact decimal strings of every account (balance, available, holds) in the tooltips.
  *
- * All arithmetic is exact (src/api/decimal.ts); formatting is src/shared/numberFormat.ts.
+ * All arithmetic is exact (src/api/decimal.ts); formatting is src/api/numberFormat.ts.
  */
 import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../api/schemas';
 import * as dec from '../../api/decimal';
-import { CachedFetch } from '../../shared/cachedFetch';
-import { displayPrecision, formatAmount, formatFiat } from '../../shared/numberFormat';
+import { CachedFetch } from '../../api/cachedFetch';
+import { displayPrecision, formatAmount, formatFiat } from '../../api/numberFormat';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
 import type { WsBalance } from '../../api/streamSchemas';
 import { applyBalance } from '../live/accountUpdates';
-import { fiatValue } from './format';
-import { fundsKind, fundsLabel, fundsPhrase } from '../../shared/moneyWords';
-import { currencyPrice, currencyPrices, priceSource, type CurrencyPrice } from '../../shared/valuation';
+import { fiatValue } from '../../api/displayFormat';
+import { fundsKind, fundsLabel, fundsPhrase } from '../../api/moneyWords';
+import { currencyPrice, currencyPrices, priceSource, type CurrencyPrice } from '../../api/valuation';
 
 /** Data of one Accounts load. */
 export interface AccountsData {
@@ -126,7 +126,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
     return { accounts, prices, fiat, precisions };
   }
 
-  /** The price `currency` is valued at (src/shared/valuation.ts), from `data` (default: the view's). */
+  /** The price `currency` is valued at (src/api/valuation.ts), from `data` (default: the view's). */
   priceOf(currency: string, data: AccountsData | undefined = this.state.data): CurrencyPrice | undefined {
     return currencyPrice(currency, data?.prices, (s) => this.market?.(s));
   }
@@ -210,7 +210,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
   }
 
   /**
-   * `v` of `currency` for display: to the digits that matter (src/shared/numberFormat.ts
+   * `v` of `currency` for display: to the digits that matter (src/api/numberFormat.ts
    * `displayPrecision`: a last digit worth at most two cents at the holding's price, never beyond the
    * currency's precision), rounded down, trailing zeros trimmed, grouped. The tooltip has it exactly.
    */

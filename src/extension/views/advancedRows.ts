@@ -11,13 +11,13 @@
  *   leaves; an OCO leg's message removes its OCO row when the view knows the leg, and otherwise asks for a REST
  *   load (the message does not name the OCO order).
  *
- * Amounts stay the wire's decimal strings; grouping for display is done on the digits (src/shared/numberFormat.ts).
+ * Amounts stay the wire's decimal strings; grouping for display is done on the digits (src/api/numberFormat.ts).
  */
 import { triggerSign } from '../../api/advancedOrderRules';
 import * as D from '../../api/decimal';
 import type { OcoOrderDetail, StopOrder } from '../../api/schemas';
 import type { WsStopOrder } from '../../api/streamSchemas';
-import { groupDigits, type Separators } from '../../shared/numberFormat';
+import { groupDigits, type Separators } from '../../api/numberFormat';
 
 /** A waiting stop order as the view keeps it. `stop` loss | entry; decimals as the API sends them; `createdAt` ms. */
 export interface StopRow {

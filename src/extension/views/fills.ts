@@ -1,7 +1,7 @@
 /**
  * The Fills view: HF fills (GET /api/v1/hf/fills, followed through `lastId`) of each watched or
  * traded symbol (./historySymbols.ts) — price, size, fee, liquidity, time — and on each symbol row
- * the realized P&L of those fills by weighted average cost (src/shared/pnl.ts, method in
+ * the realized P&L of those fills by weighted average cost (src/api/pnl.ts, method in
  * {@link PNL_METHOD}), in the quote currency at its precision. At most {@link MAX_FILLS_PER_SYMBOL}
  * fills are read per symbol and {@link SHOWN_FILLS} shown; "Export CSV" writes every fill read with
  * the P&L each sell realised. Polls only while visible (PollingTree).
@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { SpotClient } from '../../api/client';
 import type { HfFill, SymbolInfo } from '../../api/schemas';
 import * as dec from '../../api/decimal';
-import type { PairPnl } from '../../shared/pnl';
+import type { PairPnl } from '../../api/pnl';
 import type { Services } from '../services';
 import { describeError, PollingTree } from './pollingTree';
 import { historyItem } from './historyItem';

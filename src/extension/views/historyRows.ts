@@ -8,8 +8,8 @@ import type { ClassicOrder } from '../../api/schemas/classicOrders';
 import { triggerSign } from '../../api/advancedOrderRules';
 import * as dec from '../../api/decimal';
 import { isoTime, toCsv } from '../../shared/csv';
-import { fillOrder, realizedPnl, type PairPnl } from '../../shared/pnl';
-import { trimToPrecision } from '../../shared/numberFormat';
+import { fillOrder, realizedPnl, type PairPnl } from '../../api/pnl';
+import { trimToPrecision } from '../../api/numberFormat';
 
 /** Text of one tree row. */
 export interface RowText {
@@ -137,7 +137,7 @@ export function pairOf(symbol: string): { base: string; quote: string } {
   return { base: symbol.slice(0, i), quote: symbol.slice(i + 1) };
 }
 
-/** Realized P&L of a symbol's fills (weighted average cost; src/shared/pnl.ts) at `digits` fraction digits. */
+/** Realized P&L of a symbol's fills (weighted average cost; src/api/pnl.ts) at `digits` fraction digits. */
 export function symbolPnl(symbol: string, fills: readonly HfFill[], digits: number): PairPnl {
   const { base, quote } = pairOf(symbol);
   return realizedPnl(

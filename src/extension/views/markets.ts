@@ -16,9 +16,9 @@ import type { SymbolInfo, Ticker } from '../../api/schemas';
 import * as dec from '../../api/decimal';
 import type { Services } from '../services';
 import { PollingTree } from './pollingTree';
-import { percent } from './format';
+import { percent } from '../../api/displayFormat';
 import { COMMANDS } from '../commandIds';
-import { formatAmount } from '../../shared/numberFormat';
+import { formatAmount } from '../../api/numberFormat';
 
 /** Data of one Markets load. */
 export interface MarketsData {

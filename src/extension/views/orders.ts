@@ -29,7 +29,7 @@ import { discoveryCandidates, explainedHolds, MAX_DISCOVERY_PER_REFRESH, unexpla
 import type { WsOrderChange, WsStopOrder } from '../../api/streamSchemas';
 import { applyOrderChange } from '../live/accountUpdates';
 import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, statusText, type AdvancedData, type OcoRow, type StopRow } from './advancedRows';
-import { separatorsFor } from '../../shared/numberFormat';
+import { separatorsFor } from '../../api/numberFormat';
 import type { StopMemory } from './stopMemory';
 
 /** At most this many symbols are polled per load before discovery (each costs weight 2 in the Spot pool). */

@@ -19,9 +19,9 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { UserFacingError } from '../connection';
-import { failureText } from '../../shared/failure';
-import { headline } from '../../shared/numberFormat';
-import { backoffMs, hhmmss } from './format';
+import { failureText } from '../../api/failure';
+import { headline } from '../../api/numberFormat';
+import { backoffMs, hhmmss } from '../../api/displayFormat';
 import { COMMANDS } from '../commandIds';
 
 /** A node every SpotDesk tree can show when loading failed. */
@@ -423,7 +423,7 @@ export abstract class PollingTree<D, N extends object> implements vscode.TreeDat
 /**
  * A one-line, user-facing description of a failure: what actually happened (unreachable and why,
  * timeout, HTTP status, the exchange's code and message) and, if known, what to do
- * (src/shared/failure.ts).
+ * (src/api/failure.ts).
  */
 export function describeError(err: unknown): string {
   return failureText(err);

@@ -2,9 +2,9 @@
  * HTML shell of the funding webview. Strict CSP: no inline script; the one script and the one
  * style element carry a nonce; images/fonts only from the webview's own source. Colours come from
  * VS Code theme variables. Pure (used by the extension panel and by the e2e harness page); the
- * CSP and skeleton come from src/shared/webviewHtml.ts.
+ * CSP and skeleton come from src/webviewBridge/html.ts.
  */
-import { webviewPage, type WebviewPageSpec } from '../webviewHtml';
+import { webviewPage, type WebviewPageSpec } from '../../webviewBridge/html';
 
 /** Inputs of {@link fundingHtml}. */
 export interface FundingHtmlOptions {

@@ -1,11 +1,11 @@
 /**
  * Messages between the funding webview (src/webview/funding/main.ts) and the extension
  * (src/extension/funding/panel.ts), declared once for both sides with the shared protocol style
- * (src/shared/webviewProtocol.ts). Secrets never travel here: only the deposit address view,
+ * (src/webviewBridge/protocol.ts). Secrets never travel here: only the deposit address view,
  * which holds public data.
  */
-import * as v from '../validate';
-import { defineProtocol, type MessageOf } from '../webviewProtocol';
+import * as v from '../../webviewBridge/validate';
+import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
 import type { DepositAddressView } from './summary';
 
 const text = (max = 1000) => v.string({ max });

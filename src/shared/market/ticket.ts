@@ -7,14 +7,14 @@
  *
  * Definitions (all exact decimal strings, src/api/decimal.ts; never binary floating point):
  * - **reference price**: a limit order's price; a market order's volume-weighted average price over
- *   the visible levels it would take (src/shared/orderEstimate.ts `walkBook`, the ONE walk the request
+ *   the visible levels it would take (src/api/orderEstimate.ts `walkBook`, the ONE walk the request
  *   builder and the order documents' hover use too), or its best opposite price without levels;
  * - **notional** = what the visible book charges for the size (a market order), else reference price × size;
  * - **liquidity**: a market order, or a limit order that crosses the spread (buy at ≥ best ask,
  *   sell at ≤ best bid), executes at once as a **taker**; any other limit order rests as a **maker**;
  * - **fee estimate** = notional × the user's fee rate for that liquidity (KuCoin: the base fee rate
  *   × the symbol's fee coefficient), rounded up to the quote currency's precision (the fraction digits
- *   of `quoteIncrement`) — the request builder's placement estimate (src/shared/orderEstimate.ts) does
+ *   of `quoteIncrement`) — the request builder's placement estimate (src/api/orderEstimate.ts) does
  *   the same, so the two confirmations show the same fee;
  * - **cost**: a buy needs notional + fee of quote (the exchange holds the taker fee on top of price ×
  *   size), a sell needs size of base;
@@ -37,7 +37,7 @@
 import * as D from '../../api/decimal';
 import type { RuleIssue, SymbolRules } from '../../api/orderRules';
 import { stopFor, triggerSign, validateKind } from '../../api/advancedOrderRules';
-import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../orderEstimate';
+import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../../api/orderEstimate';
 
 /** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
 export { FAR_FROM_MARKET };

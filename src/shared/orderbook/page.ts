@@ -1,11 +1,11 @@
 /**
- * The order book webview's page (issue 6): the shared strict policy of src/shared/webviewHtml.ts
+ * The order book webview's page (issue 6): the shared strict policy of src/webviewBridge/html.ts
  * (`default-src 'none'`, script by nonce, styles/fonts from `cspSource` only, `connect-src 'none'`)
  * plus `data:` images for the depth chart export. The extension's webview host and the Chromium
  * e2e harness render this same spec, so both carry the same policy. The page embeds no data: the
  * symbol and every API string arrive by message and are rendered with textContent.
  */
-import { contentSecurityPolicy, type WebviewPageSpec } from '../webviewHtml';
+import { contentSecurityPolicy, type WebviewPageSpec } from '../../webviewBridge/html';
 
 /** Extra `img-src` sources of the order book page. */
 export const ORDER_BOOK_IMG_SRC: readonly string[] = ['data:'];

@@ -1,7 +1,7 @@
 /**
  * Message protocol between the extension host and the market panel's webview (the order book of
  * issue 6 grown into the per-symbol market panel of issue 22: book, trade tape, candles, the order
- * ticket of issue 25), declared once for both sides with the shared protocol style (src/shared/webviewProtocol.ts): the webview
+ * ticket of issue 25), declared once for both sides with the shared protocol style (src/webviewBridge/protocol.ts): the webview
  * validates what it receives with `ORDER_BOOK_PROTOCOL.parseToWebview`, the extension's webview
  * host (src/extension/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
  * (`undefined`), never thrown on.
@@ -13,8 +13,8 @@
  */
 
 import type { ServiceStatusValue } from '../../api/schemas';
-import * as v from '../validate';
-import { defineProtocol, type MessageOf } from '../webviewProtocol';
+import * as v from '../../webviewBridge/validate';
+import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
 import { INTERVALS, type CandleInterval, type CandleRow } from '../market/candles';
 
 /** One aggregated level of a level-2 book: `[price, size]`, both decimal strings (spec "Order book snapshot"). */
@@ -156,7 +156,7 @@ export interface AccountInfo {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The protocol (src/shared/webviewProtocol.ts): each message declared once, for both sides.
+// The protocol (src/webviewBridge/protocol.ts): each message declared once, for both sides.
 
 const MAX_LEVELS = 1000;
 const MAX_TEXT = 200;

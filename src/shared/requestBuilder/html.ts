@@ -1,10 +1,10 @@
 /**
  * The request-builder panel's page (pure, so the Chromium harness in test/e2e loads the bundle
- * under exactly the panel's policy). The CSP and page skeleton come from src/shared/webviewHtml.ts:
+ * under exactly the panel's policy). The CSP and page skeleton come from src/webviewBridge/html.ts:
  * `default-src 'none'`, the one script by nonce, styles/images/fonts only from the extension's
  * resources, `connect-src 'none'` (the webview makes no network requests), no frames or forms.
  */
-import { webviewPage, type WebviewPageSpec } from '../webviewHtml';
+import { webviewPage, type WebviewPageSpec } from '../../webviewBridge/html';
 
 /** The request builder page: dist/webview/request-builder.js, media/request-builder.css and an empty `#app`. */
 export const REQUEST_BUILDER_PAGE: WebviewPageSpec = {

@@ -1,12 +1,12 @@
 /**
  * The request-builder webview message protocol, declared once for both sides with the shared
- * protocol style (src/shared/webviewProtocol.ts, zod-free so the webview bundle stays small):
+ * protocol style (src/webviewBridge/protocol.ts, zod-free so the webview bundle stays small):
  * `REQUEST_BUILDER_PROTOCOL.parseToWebview` in the webview, `parseToHost` in the extension's
  * webview host. Nothing secret crosses it: the extension signs, the webview only sees the prehash,
  * the body and redacted KC-API-* headers.
  */
-import * as v from '../validate';
-import { defineProtocol, type MessageOf } from '../webviewProtocol';
+import * as v from '../../webviewBridge/validate';
+import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
 import { ORDER_FIELD_SPECS, type OrderFieldSpec } from '../../api/orderFields';
 import { ORDER_FIELDS, type FlagField, type OrderField, type RuleIssue, type SymbolRules } from '../../api/orderRules';
 import type { Diagnosis } from './diagnose';

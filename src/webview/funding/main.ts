@@ -3,13 +3,13 @@
  * (address and memo — each copyable, each with a QR code rendered locally — network, minimum
  * deposit and confirmations in plain words, the memo warning). Built by esbuild target `webview-funding` → dist/webview/funding.js.
  * DOM is built with createElement/textContent only (no innerHTML), no inline handlers; messages are
- * validated with the protocol on receipt (src/webview/vscodeApi.ts).
+ * validated with the protocol on receipt (src/webviewBridge/vscodeApi.ts).
  */
 import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
 import type { DepositAddressView } from '../../shared/funding/summary';
 import { depositWording } from '../../shared/funding/depositWording';
 import { qrCanvas } from './qr';
-import { onHostMessage, webviewApi } from '../vscodeApi';
+import { onHostMessage, webviewApi } from '../../webviewBridge/vscodeApi';
 
 const vscode = webviewApi(FUNDING_PROTOCOL);
 const root = document.getElementById('root') as HTMLElement;

@@ -38,7 +38,7 @@ import { TAPE_ROWS, type TapeView } from './tape';
 import { TicketView } from './ticket';
 import { loadCharts } from './chartLoader';
 import type { CandleChartApi } from '../marketChart/main';
-import { webviewApi, type WebviewApi } from '../vscodeApi';
+import { webviewApi, type WebviewApi } from '../../webviewBridge/vscodeApi';
 
 /** The market panel's side of its protocol (posts, persisted {@link PanelState}). */
 export type OrderBookApi = WebviewApi<typeof ORDER_BOOK_PROTOCOL, PanelState>;

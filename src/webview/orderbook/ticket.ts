@@ -14,8 +14,8 @@
  */
 import type { AccountInfo, SymbolMeta } from '../../shared/orderbook/protocol';
 import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote, type TicketType } from '../../shared/market/ticket';
-import type { BookLevel } from '../../shared/orderEstimate';
-import { formatAmount } from '../../shared/numberFormat';
+import type { BookLevel } from '../../api/orderEstimate';
+import { formatAmount } from '../../api/numberFormat';
 import { fractionDigits, normalize } from '../../api/decimal';
 
 /** What the ticket asks the controller for. */
@@ -102,7 +102,7 @@ export class TicketView {
   private meta: SymbolMeta | null = null;
   private account: AccountInfo | null = null;
   private market: { bid: string | null; ask: string | null; last: string | null } = { bid: null, ask: null, last: null };
-  /** The visible levels a market order walks (src/shared/orderEstimate.ts walkBook, through quoteTicket). */
+  /** The visible levels a market order walks (src/api/orderEstimate.ts walkBook, through quoteTicket). */
   private book: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] } | null = null;
   /** The figures of the current input (tests read them). */
   quote: TicketQuote | null = null;

@@ -26,7 +26,7 @@ import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, Pa
 import { GROUPINGS } from '../../shared/orderbook/protocol';
 import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
 import { canonicalPrice, type OwnLevel, type OwnLevels } from '../../shared/market/ownOrders';
-import { padFraction } from '../../shared/numberFormat';
+import { padFraction } from '../../api/numberFormat';
 
 /**
  * Fraction digits the columns are padded to: prices to the tick (the grouping step), sizes and

@@ -8,12 +8,12 @@
  * version, passphrase encoding) to show each signature diagnosis (the extension refuses it on any
  * other profile: hiding it here is only the display). All
  * strings from the API go through `textContent`; no inline handlers; messages are validated with
- * the protocol's schemas on receipt (src/webview/vscodeApi.ts). The API secret never reaches this code.
+ * the protocol's schemas on receipt (src/webviewBridge/vscodeApi.ts). The API secret never reaches this code.
  */
 import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
 import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type Experiment, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
 import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
-import { onHostMessage, webviewApi } from '../vscodeApi';
+import { onHostMessage, webviewApi } from '../../webviewBridge/vscodeApi';
 import { shownIssues } from '../../shared/requestBuilder/formIssues';
 
 const vscode = webviewApi<typeof REQUEST_BUILDER_PROTOCOL, { draft: OrderDraft }>(REQUEST_BUILDER_PROTOCOL);

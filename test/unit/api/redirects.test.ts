@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpotClient } from '../../../src/api/client';
 import { TransportError } from '../../../src/api/errors';
-import { describeFailure } from '../../../src/shared/failure';
+import { describeFailure } from '../../../src/api/failure';
 
 interface Stub {
   url: string;

@@ -1,6 +1,6 @@
-/** Unit tests of the tree views' pure text helpers (src/extension/views/format.ts). */
+/** Unit tests of the tree views' pure text helpers (src/api/displayFormat.ts). */
 import { strict as assert } from 'assert';
-import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/extension/views/format';
+import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/api/displayFormat';
 
 describe('extension/views/format', () => {
   it('padFraction never removes digits', () => {

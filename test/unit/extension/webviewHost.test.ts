@@ -6,8 +6,8 @@
  * feature's panels — disposed by nobody before — close with the extension.
  */
 import { strict as assert } from 'assert';
-import * as v from '../../../src/shared/validate';
-import { defineProtocol } from '../../../src/shared/webviewProtocol';
+import * as v from '../../../src/webviewBridge/validate';
+import { defineProtocol } from '../../../src/webviewBridge/protocol';
 import { fakeContext, fakeVscode, install, type FakeVscode, type FakeWebviewPanel } from './fakeVscode';
 
 const PROTOCOL = defineProtocol({

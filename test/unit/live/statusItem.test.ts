@@ -16,13 +16,13 @@ const st = (state: FeedStatus['state'], over: Partial<FeedStatus> = {}): FeedSta
 describe('live status bar item (src/extension/live/statusItem.ts)', () => {
   let uninstall: () => void;
   let mod: typeof import('../../../src/extension/live/statusItem');
-  let fiatValue: typeof import('../../../src/extension/views/format').fiatValue;
+  let fiatValue: typeof import('../../../src/api/displayFormat').fiatValue;
 
   before(() => {
     uninstall = install(fakeVscode());
     /* eslint-disable @typescript-eslint/no-require-imports -- after the stand-in is installed */
     mod = require('../../../src/extension/live/statusItem') as typeof mod;
-    fiatValue = (require('../../../src/extension/views/format') as typeof import('../../../src/extension/views/format')).fiatValue;
+    fiatValue = (require('../../../src/api/displayFormat') as typeof import('../../../src/api/displayFormat')).fiatValue;
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
   after(() => uninstall());

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { orderSummary, placementConfirmation, prettyBody, toView } from '../../../src/extension/requestBuilder/controller';
-import { estimateOrder } from '../../../src/shared/orderEstimate';
+import { estimateOrder } from '../../../src/api/orderEstimate';
 import type { PreparedRequest } from '../../../src/api/client';
 
 describe('requestBuilder/controller helpers (vscode-free)', () => {

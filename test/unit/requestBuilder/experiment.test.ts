@@ -10,7 +10,7 @@ import { SpotClient } from '../../../src/api/client';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { RequestBuilderController, experimentText } from '../../../src/extension/requestBuilder/controller';
 import { emptyDraft, REQUEST_BUILDER_PROTOCOL } from '../../../src/shared/requestBuilder/protocol';
-import type { FundsProfile } from '../../../src/shared/moneyWords';
+import type { FundsProfile } from '../../../src/api/moneyWords';
 import { credsOf, startTestSandbox } from '../server/helpers';
 
 describe('request builder Experiment (sandbox profiles only)', function () {

@@ -1,12 +1,12 @@
 /**
- * Failures back off instead of repeating (issue 25): src/shared/cachedFetch.ts shares one request
+ * Failures back off instead of repeating (issue 25): src/api/cachedFetch.ts shares one request
  * among its callers, reuses the answer, hands a failure to everyone until its back-off has passed
  * (doubling per failure), starts afresh for another key, and lets a Retry (`force`) ask at once.
  */
 import { strict as assert } from 'assert';
-import { CachedFetch } from '../../../src/shared/cachedFetch';
+import { CachedFetch } from '../../../src/api/cachedFetch';
 
-describe('CachedFetch (src/shared/cachedFetch.ts)', () => {
+describe('CachedFetch (src/api/cachedFetch.ts)', () => {
   let now = 0;
   let key = 'sandbox';
   let calls = 0;

@@ -1,5 +1,5 @@
 /**
- * Every view says the failure it actually has (issue 25): src/shared/failure.ts describes the
+ * Every view says the failure it actually has (issue 25): src/api/failure.ts describes the
  * client's real errors — a refused connection, a timeout, a non-JSON HTTP answer, an exchange
  * error code — produced here by a real SpotClient against a closed port and a scripted server.
  */
@@ -7,7 +7,7 @@ import { strict as assert } from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { SpotClient } from '../../../src/api/client';
-import { describeFailure, failureText } from '../../../src/shared/failure';
+import { describeFailure, failureText } from '../../../src/api/failure';
 
 /** The error a client call rejects with. */
 async function failureOf(p: Promise<unknown>): Promise<unknown> {
@@ -19,7 +19,7 @@ async function failureOf(p: Promise<unknown>): Promise<unknown> {
   throw new Error('the call did not fail');
 }
 
-describe('describeFailure (src/shared/failure.ts)', function () {
+describe('describeFailure (src/api/failure.ts)', function () {
   this.timeout(10_000);
   let server: http.Server;
   let base: string;

@@ -1,5 +1,5 @@
 /**
- * Unrealized P&L of a holding (issue 22) — the method of src/shared/pnl.ts (weighted average cost,
+ * Unrealized P&L of a holding (issue 22) — the method of src/api/pnl.ts (weighted average cost,
  * fees as KuCoin reports them) pinned on a hand-computed example with a fee in the quote currency
  * and a fee in the base currency, and the same walk as the Fills view's realized P&L.
  *
@@ -14,7 +14,7 @@
  *  average cost C / Q = 110.1050525262… → 110.11.
  */
 import { strict as assert } from 'assert';
-import { pnlText, realizedPnl, signed, unrealizedPnl, type PnlFill } from '../../../src/shared/pnl';
+import { pnlText, realizedPnl, signed, unrealizedPnl, type PnlFill } from '../../../src/api/pnl';
 
 let n = 0;
 const fill = (side: 'buy' | 'sell', size: string, funds: string, fee: string, feeCurrency: string): PnlFill => ({
@@ -27,7 +27,7 @@ const fill = (side: 'buy' | 'sell', size: string, funds: string, fee: string, fe
   createdAt: 1_700_000_000_000 + n,
 });
 
-describe('holding P&L (src/shared/pnl.ts unrealizedPnl)', () => {
+describe('holding P&L (src/api/pnl.ts unrealizedPnl)', () => {
   const fills = [fill('buy', '1', '100', '0.1', 'USDT'), fill('buy', '1', '120', '0.001', 'BTC'), fill('sell', '0.5', '65', '0.065', 'USDT')];
 
   it('pins the method on the hand-computed example (fees in quote and in base)', () => {

@@ -1,6 +1,6 @@
-/** src/shared/moneyWords.ts: what a profile's money is called in every confirmation and label. */
+/** src/api/moneyWords.ts: what a profile's money is called in every confirmation and label. */
 import { strict as assert } from 'assert';
-import { fundsKind, fundsLabel, fundsPhrase, isLoopbackUrl } from '../../../src/shared/moneyWords';
+import { fundsKind, fundsLabel, fundsPhrase, isLoopbackUrl } from '../../../src/api/moneyWords';
 
 describe('money words (sandbox, local server, real funds)', () => {
   it('loopback URLs: localhost, 127.0.0.0/8, [::1]; nothing else', () => {

@@ -1,15 +1,15 @@
 /**
- * Numbers a trader can read, exactly (issue 25): src/shared/numberFormat.ts pads to a tick,
+ * Numbers a trader can read, exactly (issue 25): src/api/numberFormat.ts pads to a tick,
  * trims to a precision (down, never up) and groups by the locale, with string operations only.
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as dec from '../../../src/api/decimal';
-import { displayPrecision, formatAmount, formatFiat, groupDigits, headline, padFraction, separatorsFor, trimToPrecision } from '../../../src/shared/numberFormat';
+import { displayPrecision, formatAmount, formatFiat, groupDigits, headline, padFraction, separatorsFor, trimToPrecision } from '../../../src/api/numberFormat';
 
 const decimal = fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 18 })).map(([u, s]) => dec.fromUnits(u, s));
 
-describe('shared number formatting (src/shared/numberFormat.ts)', () => {
+describe('shared number formatting (src/api/numberFormat.ts)', () => {
   it('pads to a tick without changing the value ("67051" among "67051.3")', () => {
     assert.equal(padFraction('67051', 1), '67051.0');
     assert.equal(padFraction('0.0005', 8), '0.00050000');

@@ -6,12 +6,12 @@
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { estimateLines, estimateOrder, walkBook, walkSummary, type BookLevel } from '../../../src/shared/orderEstimate';
+import { estimateLines, estimateOrder, walkBook, walkSummary, type BookLevel } from '../../../src/api/orderEstimate';
 
 const market = { bestBid: '67000.0', bestAsk: '67000.5' };
 const fees = { takerFeeRate: '0.001', makerFeeRate: '0.0008' };
 
-describe('order estimate (src/shared/orderEstimate.ts)', () => {
+describe('order estimate (src/api/orderEstimate.ts)', () => {
   it('a resting limit buy: notional price × size, maker fee, no warning', () => {
     const e = estimateOrder({ side: 'buy', type: 'limit', price: '66990.1', size: '0.0015' }, market, fees, 'USDT', 6);
     assert.deepEqual(e, { notional: '100.48515', approximate: false, liquidity: 'maker', feeRate: '0.0008', fee: '0.080389', warnings: [] });

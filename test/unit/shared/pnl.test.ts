@@ -1,5 +1,5 @@
 /**
- * Realized P&L by weighted average cost (src/shared/pnl.ts): worked examples with the numbers
+ * Realized P&L by weighted average cost (src/api/pnl.ts): worked examples with the numbers
  * written out, and property tests (fast-check) of the method's invariants in exact arithmetic:
  * - a position bought and then sold completely realises exactly Σ sell proceeds − Σ buy costs;
  * - splitting a fill into pieces at the same time does not change the result beyond rounding;
@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { fillOrder, realizedPnl, type PnlFill } from '../../../src/shared/pnl';
+import { fillOrder, realizedPnl, type PnlFill } from '../../../src/api/pnl';
 
 let nextId = 1;
 function fill(side: 'buy' | 'sell', size: string, price: string, fee = '0', feeCurrency = 'USDT', createdAt = nextId): PnlFill {

@@ -3,14 +3,14 @@
  * the available balance at the lot, the notional, the fee estimate at the user's rate, the crossing
  * and far-from-market warnings — and that the ticket and the request builder never disagree: on the
  * same drafts both give the same rule issues (src/api/orderRules.ts) and the same notional, liquidity,
- * fee and warnings as the builder's placement estimate (src/shared/orderEstimate.ts).
+ * fee and warnings as the builder's placement estimate (src/api/orderEstimate.ts).
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
 import { validateOrder } from '../../../src/api/orderRules';
 import { validateKind } from '../../../src/api/advancedOrderRules';
-import { estimateOrder } from '../../../src/shared/orderEstimate';
+import { estimateOrder } from '../../../src/api/orderEstimate';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
 import { FAR_FROM_MARKET, marketPrice, quoteTicket, sizeForShare, ticketPrice, type TicketContext, type TicketInput } from '../../../src/shared/market/ticket';
 

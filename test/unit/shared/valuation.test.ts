@@ -1,11 +1,11 @@
 /**
- * The one valuation price (src/shared/valuation.ts): a live USDT-pair last × USDT's fiat price
+ * The one valuation price (src/api/valuation.ts): a live USDT-pair last × USDT's fiat price
  * wins over GET /api/v1/prices; USDT and pairless currencies use GET /api/v1/prices; nothing → unpriced.
  */
 import { strict as assert } from 'node:assert';
 import * as fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { currencyPrice, currencyPrices, priceSource, valuationPair } from '../../../src/shared/valuation';
+import { currencyPrice, currencyPrices, priceSource, valuationPair } from '../../../src/api/valuation';
 import { fakeVscode, install } from '../extension/fakeVscode';
 
 describe('valuation: one price per currency', () => {
@@ -27,12 +27,12 @@ describe('valuation: one price per currency', () => {
   describe('with the extension modules on the stand-in vscode', () => {
     let uninstall: () => void;
     let portfolioValue: typeof import('../../../src/extension/live/statusItem').portfolioValue;
-    let fiatValue: typeof import('../../../src/extension/views/format').fiatValue;
+    let fiatValue: typeof import('../../../src/api/displayFormat').fiatValue;
     before(() => {
       uninstall = install(fakeVscode());
       /* eslint-disable @typescript-eslint/no-require-imports -- after the stand-in is installed */
       portfolioValue = (require('../../../src/extension/live/statusItem') as typeof import('../../../src/extension/live/statusItem')).portfolioValue;
-      fiatValue = (require('../../../src/extension/views/format') as typeof import('../../../src/extension/views/format')).fiatValue;
+      fiatValue = (require('../../../src/api/displayFormat') as typeof import('../../../src/api/displayFormat')).fiatValue;
       /* eslint-enable @typescript-eslint/no-require-imports */
     });
     after(() => uninstall());

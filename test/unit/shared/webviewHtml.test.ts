@@ -1,10 +1,10 @@
 import { strict as assert } from 'assert';
-import { contentSecurityPolicy, escapeHtml, makeNonce, webviewPage } from '../../../src/shared/webviewHtml';
+import { contentSecurityPolicy, escapeHtml, makeNonce, webviewPage } from '../../../src/webviewBridge/html';
 import { panelHtml } from '../../../src/shared/requestBuilder/html';
 
 const SRC = 'https://x.vscode-cdn.net';
 
-describe('shared webview HTML helper (src/shared/webviewHtml.ts)', () => {
+describe('shared webview HTML helper (src/webviewBridge/html.ts)', () => {
   it('builds the exact strict CSP', () => {
     assert.equal(
       contentSecurityPolicy({ cspSource: SRC, nonce: 'abc' }),

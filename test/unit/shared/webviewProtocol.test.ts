@@ -1,18 +1,18 @@
 /**
- * The one validation style of the webview protocols (src/shared/validate.ts,
- * src/shared/webviewProtocol.ts): schemas parse into new objects with only declared keys, name the
+ * The one validation style of the webview protocols (src/webviewBridge/validate.ts,
+ * src/webviewBridge/protocol.ts): schemas parse into new objects with only declared keys, name the
  * offending field, never throw on any input; each protocol validates both directions from one
  * declaration.
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
-import * as v from '../../../src/shared/validate';
-import { defineProtocol } from '../../../src/shared/webviewProtocol';
+import * as v from '../../../src/webviewBridge/validate';
+import { defineProtocol } from '../../../src/webviewBridge/protocol';
 import { REQUEST_BUILDER_PROTOCOL, emptyDraft, DRAFT_TEXT_MAX } from '../../../src/shared/requestBuilder/protocol';
 import { FUNDING_PROTOCOL } from '../../../src/shared/funding/protocol';
 import { ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
 
-describe('shared schemas (src/shared/validate.ts)', () => {
+describe('shared schemas (src/webviewBridge/validate.ts)', () => {
   const S = v.object({ a: v.string({ max: 3 }), b: v.optional(v.number({ int: true, min: 0 })), c: v.nullable(v.oneOf(['x', 'y'] as const)) });
 
   it('returns a new object with only the declared keys', () => {
@@ -50,7 +50,7 @@ describe('shared schemas (src/shared/validate.ts)', () => {
   });
 });
 
-describe('webview protocols (src/shared/webviewProtocol.ts)', () => {
+describe('webview protocols (src/webviewBridge/protocol.ts)', () => {
   const P = defineProtocol({
     toWebview: { hello: v.object({ n: v.number() }) },
     toHost: { ready: v.object({}), ping: v.object({ s: v.string({ max: 5 }) }) },

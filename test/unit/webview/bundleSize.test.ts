@@ -3,7 +3,7 @@
  * the build's target (WEBVIEW_TARGET_KB, 60 KB; the market panel's charts bundle, which carries
  * lightweight-charts, CHART_TARGET_KB, 200 KB — issue 22; the market panel's book, tape and ticket with
  * stop and OCO orders, MARKET_TARGET_KB, 68 KB) and bundles no zod (the protocols validate
- * with src/shared/validate.ts). Sizes are built in memory from the same target list the build uses.
+ * with src/webviewBridge/validate.ts). Sizes are built in memory from the same target list the build uses.
  */
 import { strict as assert } from 'assert';
 import { createRequire } from 'module';

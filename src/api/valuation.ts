@@ -12,7 +12,7 @@
  *
  * Exact decimals (src/api/decimal.ts). Pure: no `vscode`, no Node API.
  */
-import * as D from '../api/decimal';
+import * as D from './decimal';
 
 /** The quote through which live prices are bridged to fiat (KuCoin's own rule). */
 export const VALUATION_BRIDGE = 'USDT';

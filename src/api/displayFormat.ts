@@ -3,10 +3,10 @@
  * Money stays a decimal string throughout: padding is done with string operations and
  * arithmetic with `src/api/decimal.ts`, never with `Number`.
  */
-import * as dec from '../../api/decimal';
-import { padFraction } from '../../shared/numberFormat';
+import * as dec from './decimal';
+import { padFraction } from './numberFormat';
 
-export { padFraction } from '../../shared/numberFormat';
+export { padFraction } from './numberFormat';
 
 /**
  * Fiat value of `amount` at `price` (both decimal strings), truncated to 2 fraction digits:

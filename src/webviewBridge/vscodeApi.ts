@@ -1,13 +1,13 @@
 /**
  * The one wrapper around VS Code's `acquireVsCodeApi()` shared by every SpotDesk webview: a typed
- * `post` for the webview's protocol (src/shared/webviewProtocol.ts), the persisted state, and a
+ * `post` for the webview's protocol (src/webviewBridge/protocol.ts), the persisted state, and a
  * `message` listener that validates each message from the extension before handing it on.
  *
  * `acquireVsCodeApi` may be called only once per webview document, so the API object is acquired
  * on first use and shared. Outside VS Code (a page without `acquireVsCodeApi`) posting does nothing
  * and the state lives in memory.
  */
-import type { AnyProtocol, ToHost, ToWebview } from '../shared/webviewProtocol';
+import type { AnyProtocol, ToHost, ToWebview } from './protocol';
 
 /** What VS Code's `acquireVsCodeApi()` returns. */
 interface RawVsCodeApi {

@@ -9,7 +9,7 @@
  *
  * Pure: no `vscode`, no DOM.
  */
-import * as dec from '../api/decimal';
+import * as dec from './decimal';
 
 /** `padFraction("1.5", 3)` → `"1.500"`; `padFraction("2", 2)` → `"2.00"`; never removes digits; a non-decimal is returned as is. */
 export function padFraction(v: string, digits: number): string {

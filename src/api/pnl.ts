@@ -23,7 +23,7 @@
  *
  * Pure: no `vscode`, no Node API (unit-tested in test/unit/shared/pnl.test.ts).
  */
-import * as dec from '../api/decimal';
+import * as dec from './decimal';
 
 /** An exact fraction n / d (d > 0). */
 interface Ratio {

@@ -13,12 +13,12 @@
  *
  * Exact decimals (src/api/decimal.ts). Pure: no `vscode`, no DOM (bundled into the market webview).
  */
-import * as D from '../api/decimal';
-import { depthWarning, walkBook, walkSummary, type BookLevel, type BookWalk } from '../api/bookWalk';
+import * as D from './decimal';
+import { depthWarning, walkBook, walkSummary, type BookLevel, type BookWalk } from './bookWalk';
 
 // The walk lives in src/api (the language server may import only src/api); this module is its one home
 // for the ticket and the request builder, re-exported so that every surface calls the same function.
-export { depthWarning, walkBook, walkSummary, type BookLevel, type BookWalk } from '../api/bookWalk';
+export { depthWarning, walkBook, walkSummary, type BookLevel, type BookWalk } from './bookWalk';
 
 /** The order as the request builder sends it (decimal strings; fields absent when empty). */
 export interface EstimateOrder {

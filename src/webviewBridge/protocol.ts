@@ -1,7 +1,7 @@
 /**
  * One protocol style for every SpotDesk webview (after vscode-eslint, where each message type is
  * declared once for both sides). A protocol is two maps of message type → payload schema
- * (src/shared/validate.ts): `toWebview` (extension → webview) and `toHost` (webview →
+ * (src/webviewBridge/validate.ts): `toWebview` (extension → webview) and `toHost` (webview →
  * extension). From that single declaration come the TypeScript unions of both directions
  * ({@link ToWebview}, {@link ToHost}) and the validators each side runs on receipt
  * ({@link Protocol.parseToWebview} in the webview, {@link Protocol.parseToHost} in the extension's

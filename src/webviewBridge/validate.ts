@@ -1,6 +1,6 @@
 /**
  * A small, zod-free schema library for the messages that cross a webview boundary. It is the ONE
- * validation style of SpotDesk's webview protocols (src/shared/webviewProtocol.ts): the same
+ * validation style of SpotDesk's webview protocols (src/webviewBridge/protocol.ts): the same
  * schema validates a message in the webview bundle and in the extension, and zod (≈ 450 KB
  * minified) stays out of the webview bundles.
  *
