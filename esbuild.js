@@ -33,11 +33,11 @@ const targets = [
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
   { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
-  { name: 'webview-orderbook', entry: 'src/webview/orderbook/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
+  { name: 'webview-orderbook', entry: 'src/features/market/webview/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
   // The market panel's charts (candles with TradingView's lightweight-charts, ~160 KB minified by
   // itself, and the depth chart), loaded by the panel when a chart section is shown: a budget of its
   // own, CHART_TARGET_KB, so that the book, tape and ticket (webview-orderbook) keep the 60 KB target.
-  { name: 'webview-market-chart', entry: 'src/webview/marketChart/main.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
+  { name: 'webview-market-chart', entry: 'src/features/market/webview/charts.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
   { name: 'webview-request-builder', entry: 'src/webview/requestBuilder/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
   { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },

@@ -4,7 +4,7 @@
  * for the stream path and, measured the same way in the same run, for today's polling path.
  *
  * Set-up: the sandbox in a child process (no simulation, rate limits off: the only changes are the
- * benchmark's). The panel's real data code, `MarketFeed` (src/extension/orderbook/marketFeed.ts),
+ * benchmark's). The panel's real data code, `MarketFeed` (src/features/market/marketFeed.ts),
  * runs in this process as it runs in the extension host, on SpotDesk's live feed
  * (src/extension/live/feed.ts `StreamChannel` over `StreamClient` and the book keeper) — or, for the
  * baseline, with no stream, polling GET /api/v1/market/orderbook/level2_20 every 1000 ms (the
@@ -35,8 +35,8 @@ import { SpotClient } from '../src/api/client';
 import { StreamClient } from '../src/api/stream';
 import type { SandboxCredentials } from '../src/exchange/server/index';
 import { StreamChannel } from '../src/extension/live/feed';
-import { MarketFeed } from '../src/extension/orderbook/marketFeed';
-import type { SymbolMeta, ToWebview } from '../src/shared/orderbook/protocol';
+import { MarketFeed } from '../src/features/market/marketFeed';
+import type { SymbolMeta, ToWebview } from '../src/features/market/protocol';
 import { buildBundle, startHarness } from '../test/e2e/orderbookHarness';
 
 const N = Number(process.env.LIVE_BENCH_N ?? 300);

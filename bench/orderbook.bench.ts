@@ -34,7 +34,7 @@
  * Env: OB_BENCH_SAMPLES (default 1200), OB_BENCH_FRAMES (default 300), OB_BENCH_SUSTAIN_MS (default 1500).
  */
 import type { CDPSession, Page } from 'playwright-core';
-import type { BookSnapshot } from '../src/shared/orderbook/protocol';
+import type { BookSnapshot } from '../src/features/market/protocol';
 import { mulberry32 } from '../src/exchange/server/world';
 import { buildBundle, post, startHarness, type Harness } from '../test/e2e/orderbookHarness';
 

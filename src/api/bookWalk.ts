@@ -3,7 +3,7 @@
  * level by level, best first): the base it takes and the quote it pays, the volume-weighted average
  * price, the slippage from the best price in basis points, and whether the order is larger than the
  * visible depth. The ONE walk behind every estimate SpotDesk shows — the Order Ticket and its
- * confirmation (src/shared/market/ticket.ts), the request builder's placement confirmation
+ * confirmation (src/features/market/model/ticket.ts), the request builder's placement confirmation
  * (src/api/orderEstimate.ts, which re-exports it) and the order documents' hover
  * (src/language/hover.ts) — kept in src/api because the language server may import only src/api.
  *

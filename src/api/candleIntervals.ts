@@ -1,7 +1,7 @@
 /**
  * KuCoin's candle intervals (GET /api/v1/market/candles `type`: 1min … 1week) and their length in
  * seconds, finest first. One table for the sandbox's candles (src/exchange/server/marketTape.ts)
- * and the market panel's live candles (src/shared/market/candles.ts). Pure: no imports.
+ * and the market panel's live candles (src/features/market/model/candles.ts). Pure: no imports.
  */
 export const CANDLE_SECONDS = Object.freeze({
   '1min': 60,

@@ -28,7 +28,7 @@ import { registerHistoryCommands } from './views/historyCommands';
 import { registerCommands } from './commands';
 import { windowPrompts } from './prompts';
 import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHooks';
-import { register as registerOrderbook } from './orderbook';
+import { register as registerOrderbook } from '../features/market/host';
 import { register as registerFunding } from './funding';
 import { register as registerRequestBuilder } from './requestBuilder';
 import { register as registerLanguage } from './language';

@@ -3,7 +3,7 @@ import type { SpotClient } from '../api/client';
 import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
 import type { LiveFeed } from './live/feed';
-import type { AccountInfo } from '../shared/orderbook/protocol';
+import type { AccountInfo } from '../features/market/protocol';
 import type { MoneyGate } from './moneyGate';
 
 /**

@@ -31,7 +31,7 @@ import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
 import type { FundingHistoryTree } from './views/fundingHistory';
 import type { WithdrawalWatcher } from './funding/watcher';
-import type { OrderBookPanelHandle } from './orderbook/panel';
+import type { OrderBookPanelHandle } from '../features/market/host/panel';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */
 export const TEST_HOOKS_COMMAND = INTERNAL_COMMANDS.testHooks;

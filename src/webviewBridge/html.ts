@@ -1,6 +1,6 @@
 /**
  * One Content-Security-Policy and page skeleton for every SpotDesk webview (funding, request
- * builder; designed so the order book's src/extension/orderbook/html.ts can adopt it too). Pure:
+ * builder and the market panel's src/features/market/page.ts). Pure:
  * no `vscode`, no Node APIs (the nonce uses Web Crypto, present in Node ≥ 20 and browsers), so the
  * extension panels and the Chromium e2e harness pages build exactly the same HTML.
  *

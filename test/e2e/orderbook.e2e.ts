@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import { add, cmp, fractionDigits } from '../../src/api/decimal';
 import { padFraction } from '../../src/api/numberFormat';
 import { startSandbox, type RunningSandbox } from '../../src/exchange/server/index';
-import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/shared/orderbook/protocol';
+import type { BookSnapshot, SymbolMeta, ToWebview } from '../../src/features/market/protocol';
 import { FailureRecord, painted } from './failure';
 import { buildBundle, post, ROOT, startHarness, type Harness, type ThemeName } from './orderbookHarness';
 

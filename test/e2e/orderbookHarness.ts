@@ -4,7 +4,7 @@
  *
  * - a loopback HTTP server serving the built bundle (dist/webview/orderbook.js), media/orderbook.css
  *   and a harness page whose origin plays the role of `webview.cspSource`;
- * - the page carries the panel's exact CSP (src/shared/orderbook/csp.ts) with a fresh nonce, a fake
+ * - the page carries the panel's exact CSP (src/features/market/page.ts) with a fresh nonce, a fake
  *   `acquireVsCodeApi` (records posted messages and state) in a nonce'd inline script, and the CSS
  *   variables of VS Code's Dark+, Light+ or High Contrast theme set on <html> through the CSSOM — as
  *   VS Code's webview host does — with the matching body class;
@@ -18,7 +18,7 @@ import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as cs from '../../scripts/lib/codeServer';
-import { orderBookCsp } from '../../src/shared/orderbook/page';
+import { orderBookCsp } from '../../src/features/market/page';
 
 /** Repository root. */
 export const ROOT = path.resolve(__dirname, '..', '..');

@@ -10,7 +10,7 @@ import type { KeyVersion } from '../../src/api/schemas';
 import type { SpotDeskApi } from '../../src/extension/extension';
 import type { PickOptions, Step, StepInput, TextOptions } from '../../src/extension/multiStep';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { OrderBookPanelHandle } from '../../src/extension/orderbook/panel';
+import type { OrderBookPanelHandle } from '../../src/features/market/host/panel';
 
 /** The extension id (`publisher.name` from package.json). */
 export const EXTENSION_ID = 'spotdesk.spotdesk';

@@ -8,8 +8,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { cmp } from '../../src/api/decimal';
-import type { OrderBookPanelHandle } from '../../src/extension/orderbook';
-import { compareSequence } from '../../src/shared/orderbook/viewModel';
+import type { OrderBookPanelHandle } from '../../src/features/market/host';
+import { compareSequence } from '../../src/features/market/model/viewModel';
 import { openMarketPanel, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 function assertSortedBook(s: { bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }): void {

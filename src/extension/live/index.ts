@@ -16,7 +16,7 @@
  */
 import * as vscode from 'vscode';
 import type { WsBalance, WsOrderChange } from '../../api/streamSchemas';
-import type { AccountInfo, OwnOrder } from '../../shared/orderbook/protocol';
+import type { AccountInfo, OwnOrder } from '../../features/market/protocol';
 import * as D from '../../api/decimal';
 import { failureText } from '../../api/failure';
 import type { Services } from '../services';
@@ -26,7 +26,7 @@ import { COMMANDS } from '../commandIds';
 import { FillAggregator, type FillSummary } from './accountUpdates';
 import type { LiveFeed } from './feed';
 import { symbolFeeRates } from '../../api/orderEstimate';
-import { ownStopOrders } from '../../shared/market/ownOrders';
+import { ownStopOrders } from '../../features/market/model/ownOrders';
 
 /** Setting that turns fill notifications on (default) or off. */
 export const FILL_NOTIFICATIONS_SETTING = 'notifications.fills';

@@ -9,7 +9,7 @@
  *   OCO's sides). Nothing is placed.
  * - **Place order…**: the local rules first (an error: nothing is sent), then the money gate's modal naming the
  *   profile, with the trigger, the notional, the fee estimate and the warnings of the market panel's ticket
- *   (src/shared/market/ticket.ts, from the book, the last price, the user's fee rates and the trade account), then
+ *   (src/features/market/model/ticket.ts, from the book, the last price, the user's fee rates and the trade account), then
  *   POST /api/v1/stop-order or POST /api/v3/oco/order with the order as the document holds it.
  *
  * Both resolve to plain data and never throw: a failure is shown to the person and returned as `error`.
@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { orderKind, triggerSign, validateAnyOrder } from '../../api/advancedOrderRules';
 import { symbolRules, type SymbolRules } from '../../api/orderRules';
 import { failureText } from '../../api/failure';
-import { quoteTicket, type TicketType } from '../../shared/market/ticket';
+import { quoteTicket, type TicketType } from '../../features/market/model/ticket';
 import { fundsPhrase } from '../../api/moneyWords';
 import { symbolFeeRates } from '../../api/orderEstimate';
 import type { Services } from '../services';

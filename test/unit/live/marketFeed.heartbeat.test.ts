@@ -1,5 +1,5 @@
 /**
- * The market panel's data (src/extension/orderbook/marketFeed.ts) relays the stream's heartbeat to
+ * The market panel's data (src/features/market/marketFeed.ts) relays the stream's heartbeat to
  * the webview: on a live book, the connection's welcome, pongs and data messages of any topic become
  * `heartbeat` messages (at most one per HEARTBEAT_POST_MS, with the token's pingInterval +
  * pingTimeout as the timeout), while a quiet book posts no snapshot at all. Nothing is relayed while
@@ -11,8 +11,8 @@ import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
 import { StreamChannel } from '../../../src/extension/live/feed';
-import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/extension/orderbook/marketFeed';
-import type { ToWebview } from '../../../src/shared/orderbook/protocol';
+import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/features/market/marketFeed';
+import type { ToWebview } from '../../../src/features/market/protocol';
 
 /** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once when open. */
 class FakeClient extends EventEmitter {
@@ -78,7 +78,7 @@ function setup() {
 const of = (posted: ToWebview[], type: ToWebview['type']) => posted.filter((m) => m.type === type);
 const snapshotMsg = { topic: '/market/snapshot:BTC-USDT', type: 'message', subject: 'trade.snapshot', data: { sequence: '1', data: {} } } as unknown as StreamData;
 
-describe('market feed heartbeat (src/extension/orderbook/marketFeed.ts)', () => {
+describe('market feed heartbeat (src/features/market/marketFeed.ts)', () => {
   it('a quiet live book: no snapshot posted, but the stream\'s pongs and data messages are relayed as heartbeats, at most one a second', async () => {
     const t = setup();
     t.feed.start(true);

@@ -1,5 +1,5 @@
 /**
- * The market chart's candles (src/shared/market/candles.ts, issue 22): interval boundaries (weeks from
+ * The market chart's candles (src/features/market/model/candles.ts, issue 22): interval boundaries (weeks from
  * Monday 00:00 UTC), the live last candle from `/market/match` trades (open kept, close/high/low/volume/
  * turnover exact), a new candle for a new interval, old trades ignored, and a property: candles built live
  * from a trade stream equal candles computed from the whole stream at once.
@@ -7,11 +7,11 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { applyTrade, candleStart, CANDLE_INTERVALS, INTERVALS, isInterval, oldestFirst, type CandleInterval, type CandleRow } from '../../../src/shared/market/candles';
+import { applyTrade, candleStart, CANDLE_INTERVALS, INTERVALS, isInterval, oldestFirst, type CandleInterval, type CandleRow } from '../../../src/features/market/model/candles';
 
 const T0 = Date.UTC(2026, 10, 24, 10, 0, 0); // Tuesday 24 Nov 2026 10:00 UTC
 
-describe('market candles (src/shared/market/candles.ts)', () => {
+describe('market candles (src/features/market/model/candles.ts)', () => {
   it('interval starts: multiples of the length since the epoch; weeks start on Monday 00:00 UTC', () => {
     const s = T0 / 1000 + 59;
     assert.equal(candleStart('1min', s), T0 / 1000);

@@ -1,19 +1,19 @@
 /**
- * The user's own orders on the market panel (src/shared/market/ownOrders.ts): which book rows they
+ * The user's own orders on the market panel (src/features/market/model/ownOrders.ts): which book rows they
  * mark (at the grouped level the book shows, buys among the bids, sells among the asks, sizes summed
  * exactly, untriggered stops not at all) and which chart price lines they draw (one per side and
  * price, a dashed one per stop trigger).
  */
 import { strict as assert } from 'assert';
-import { canonicalPrice, ownLevels, ownPriceLines, ownStopOrders } from '../../../src/shared/market/ownOrders';
-import { buildView } from '../../../src/shared/orderbook/viewModel';
-import type { OwnOrder } from '../../../src/shared/orderbook/protocol';
+import { canonicalPrice, ownLevels, ownPriceLines, ownStopOrders } from '../../../src/features/market/model/ownOrders';
+import { buildView } from '../../../src/features/market/model/viewModel';
+import type { OwnOrder } from '../../../src/features/market/protocol';
 
 const buy = (id: string, price: string, remain: string): OwnOrder => ({ id, side: 'buy', price, remain });
 const sell = (id: string, price: string, remain: string): OwnOrder => ({ id, side: 'sell', price, remain });
 const plain = (m: ReadonlyMap<string, { size: string; count: number }>) => Object.fromEntries([...m].map(([k, v]) => [k, v]));
 
-describe('own orders on the market panel (src/shared/market/ownOrders.ts)', () => {
+describe('own orders on the market panel (src/features/market/model/ownOrders.ts)', () => {
   it('canonical prices drop leading and trailing zeros', () => {
     assert.equal(canonicalPrice('067000.10'), '67000.1');
     assert.equal(canonicalPrice('67000.000'), '67000');

@@ -1,5 +1,5 @@
 /**
- * The Order Ticket's arithmetic (src/shared/market/ticket.ts, issue 25): sizes for 25/50/75/100 % of
+ * The Order Ticket's arithmetic (src/features/market/model/ticket.ts, issue 25): sizes for 25/50/75/100 % of
  * the available balance at the lot, the notional, the fee estimate at the user's rate, the crossing
  * and far-from-market warnings — and that the ticket and the request builder never disagree: on the
  * same drafts both give the same rule issues (src/api/orderRules.ts) and the same notional, liquidity,
@@ -12,7 +12,7 @@ import { validateOrder } from '../../../src/api/orderRules';
 import { validateKind } from '../../../src/api/advancedOrderRules';
 import { estimateOrder } from '../../../src/api/orderEstimate';
 import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
-import { FAR_FROM_MARKET, marketPrice, quoteTicket, sizeForShare, ticketPrice, type TicketContext, type TicketInput } from '../../../src/shared/market/ticket';
+import { FAR_FROM_MARKET, marketPrice, quoteTicket, sizeForShare, ticketPrice, type TicketContext, type TicketInput } from '../../../src/features/market/model/ticket';
 
 /** BTC-USDT as the sandbox seeds it (src/exchange/server/seed/symbols.json). */
 const RULES = {
@@ -44,7 +44,7 @@ const ctx = (over: Partial<TicketContext> = {}): TicketContext => ({
 
 const codes = (ws: readonly { code: string }[]) => ws.map((w) => w.code).sort();
 
-describe('order ticket (src/shared/market/ticket.ts)', () => {
+describe('order ticket (src/features/market/model/ticket.ts)', () => {
   describe('sizes for a share of the available balance', () => {
     it('a sell uses that share of the base available, rounded DOWN to the lot', () => {
       // 1.23456789 × 0.25 = 0.3086419725 → 0.30864197

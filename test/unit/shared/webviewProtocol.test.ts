@@ -10,7 +10,7 @@ import * as v from '../../../src/webviewBridge/validate';
 import { defineProtocol } from '../../../src/webviewBridge/protocol';
 import { REQUEST_BUILDER_PROTOCOL, emptyDraft, DRAFT_TEXT_MAX } from '../../../src/shared/requestBuilder/protocol';
 import { FUNDING_PROTOCOL } from '../../../src/shared/funding/protocol';
-import { ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
+import { ORDER_BOOK_PROTOCOL } from '../../../src/features/market/protocol';
 
 describe('shared schemas (src/webviewBridge/validate.ts)', () => {
   const S = v.object({ a: v.string({ max: 3 }), b: v.optional(v.number({ int: true, min: 0 })), c: v.nullable(v.oneOf(['x', 'y'] as const)) });

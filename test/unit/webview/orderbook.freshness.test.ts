@@ -1,17 +1,17 @@
 /**
- * The market panel's staleness model (src/shared/orderbook/freshness.ts): a quiet market on a live
+ * The market panel's staleness model (src/features/market/model/freshness.ts): a quiet market on a live
  * stream is not stale (the stream's heartbeat decides, not book changes); a stream that stops beating
  * is; a resync or a reconnect is called stale only once it lasts; a polled book is stale when no poll
  * was answered within its interval (never sooner than 3 s), and a re-polled unchanged book counts.
  */
 import { strict as assert } from 'assert';
-import { FreshnessMonitor, GRACE_MS, STALE_AFTER_MS, STREAM_STALE_AFTER_MS } from '../../../src/shared/orderbook/freshness';
-import type { FeedInfo } from '../../../src/shared/orderbook/protocol';
+import { FreshnessMonitor, GRACE_MS, STALE_AFTER_MS, STREAM_STALE_AFTER_MS } from '../../../src/features/market/model/freshness';
+import type { FeedInfo } from '../../../src/features/market/protocol';
 
 const LIVE: FeedInfo = { mode: 'stream', state: 'live', reason: null };
 const POLLING: FeedInfo = { mode: 'polling', state: 'polling', reason: 'public stream: Unreachable' };
 
-describe('market panel freshness (src/shared/orderbook/freshness.ts)', () => {
+describe('market panel freshness (src/features/market/model/freshness.ts)', () => {
   it('waits until a book is shown', () => {
     const m = new FreshnessMonitor();
     m.setFeed(LIVE, 0);

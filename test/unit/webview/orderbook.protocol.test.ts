@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { isPanelLayout, isPanelState, ORDER_BOOK_PROTOCOL } from '../../../src/shared/orderbook/protocol';
-import { level2Weight, nextPollDelay, publicBudget } from '../../../src/shared/orderbook/pollPolicy';
+import { isPanelLayout, isPanelState, ORDER_BOOK_PROTOCOL } from '../../../src/features/market/protocol';
+import { level2Weight, nextPollDelay, publicBudget } from '../../../src/features/market/model/pollPolicy';
 import { RateLimiter } from '../../../src/api/ratelimit';
 
 const XSS = '<img src=x onerror=alert(1)>';

@@ -7,8 +7,8 @@
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import { add, cmp, fromUnitsFixed, fractionDigits, toUnits } from '../../../src/api/decimal';
-import type { BookLevel, BookSnapshot, Grouping } from '../../../src/shared/orderbook/protocol';
-import { buildView, comparePlain, depthSeries, emptyPrevious, groupingStep } from '../../../src/shared/orderbook/viewModel';
+import type { BookLevel, BookSnapshot, Grouping } from '../../../src/features/market/protocol';
+import { buildView, comparePlain, depthSeries, emptyPrevious, groupingStep } from '../../../src/features/market/model/viewModel';
 
 /** A plain non-negative decimal: up to `intDigits` integer digits (maybe leading zeros) and `frac` fraction digits. */
 const decimal = (intDigits: number, frac: number) =>

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import type { BookSnapshot } from '../../../src/shared/orderbook/protocol';
+import type { BookSnapshot } from '../../../src/features/market/protocol';
 import {
   BookStore,
   buildView,
@@ -8,7 +8,7 @@ import {
   emptyPrevious,
   groupingStep,
   spreadOf,
-} from '../../../src/shared/orderbook/viewModel';
+} from '../../../src/features/market/model/viewModel';
 import { readFixture } from '../../fixtures';
 
 function fixtureSnapshot(file: string): BookSnapshot {

@@ -34,10 +34,10 @@
  *
  * Pure: no `vscode`, no DOM, no Node API (bundled into the market webview).
  */
-import * as D from '../../api/decimal';
-import type { RuleIssue, SymbolRules } from '../../api/orderRules';
-import { stopFor, triggerSign, validateKind } from '../../api/advancedOrderRules';
-import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../../api/orderEstimate';
+import * as D from '../../../api/decimal';
+import type { RuleIssue, SymbolRules } from '../../../api/orderRules';
+import { stopFor, triggerSign, validateKind } from '../../../api/advancedOrderRules';
+import { depthWarning, FAR_FROM_MARKET, walkBook, type BookLevel, type BookWalk } from '../../../api/orderEstimate';
 
 /** Share of the market beyond which a limit price is called "far from the market": the request builder's (10 %). */
 export { FAR_FROM_MARKET };

@@ -7,12 +7,12 @@
  * equal snapshots are rejected), builds the view-model and renders it incrementally; feeds the
  * header's last price and statistics, the order ticket, and the parts in the charts bundle (loaded
  * once the chart, depth or tape section is shown: candles, depth chart, trade tape); judges the
- * book's freshness by the stream's heartbeat (src/shared/orderbook/freshness.ts); marks the user's
- * orders in the book and on the chart (src/shared/market/ownOrders.ts). Persists `{symbol, settings,
+ * book's freshness by the stream's heartbeat (src/features/market/model/freshness.ts); marks the user's
+ * orders in the book and on the chart (src/features/market/model/ownOrders.ts). Persists `{symbol, settings,
  * layout}` with `setState`, which the extension's WebviewPanelSerializer receives after a window
  * reload, and tells the host each layout change (new panels start with the last one).
  */
-import { cmp, fractionDigits, precisionIncrement } from '../../api/decimal';
+import { cmp, fractionDigits, precisionIncrement } from '../../../api/decimal';
 import {
   GROUPINGS,
   ORDER_BOOK_PROTOCOL,
@@ -27,18 +27,18 @@ import {
   type SymbolMeta,
   type ToWebview,
   type TradePrint,
-} from '../../shared/orderbook/protocol';
-import { BookStore, buildView, emptyPrevious, groupingStep, type BookView } from '../../shared/orderbook/viewModel';
-import { FreshnessMonitor } from '../../shared/orderbook/freshness';
-import { ownLevels } from '../../shared/market/ownOrders';
-import { DEFAULT_INTERVAL, type CandleInterval, type CandleRow } from '../../shared/market/candles';
-import type { DepthChart } from './chart';
+} from '../protocol';
+import { BookStore, buildView, emptyPrevious, groupingStep, type BookView } from '../model/viewModel';
+import { FreshnessMonitor } from '../model/freshness';
+import { ownLevels } from '../model/ownOrders';
+import { DEFAULT_INTERVAL, type CandleInterval, type CandleRow } from '../model/candles';
+import type { DepthChart } from './depthChart';
 import { OrderBookView } from './view';
 import { TAPE_ROWS, type TapeView } from './tape';
 import { TicketView } from './ticket';
 import { loadCharts } from './chartLoader';
-import type { CandleChartApi } from '../marketChart/main';
-import { webviewApi, type WebviewApi } from '../../webviewBridge/vscodeApi';
+import type { CandleChartApi } from './charts';
+import { webviewApi, type WebviewApi } from '../../../webviewBridge/vscodeApi';
 
 /** The market panel's side of its protocol (posts, persisted {@link PanelState}). */
 export type OrderBookApi = WebviewApi<typeof ORDER_BOOK_PROTOCOL, PanelState>;
@@ -347,7 +347,7 @@ export class OrderBookController {
 
   /**
    * Load the charts bundle once the chart, the depth or the tape section is shown: the candle chart
-   * with its interval picker (src/webview/marketChart/main.ts), the depth chart and the trade tape.
+   * with its interval picker (src/features/market/webview/charts.ts), the depth chart and the trade tape.
    */
   private maybeLoadChart(): void {
     if (this.chartLoading || (this.view.isCollapsed('chart') && this.view.isCollapsed('depth') && this.view.isCollapsed('tape'))) return;

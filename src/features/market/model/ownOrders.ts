@@ -14,9 +14,9 @@
  * Exact decimal strings throughout (src/api/decimal.ts); prices are compared in their canonical
  * form ({@link canonicalPrice}). Pure: shared by the webview bundles and unit tests.
  */
-import { add, cmp, normalize, roundDown, roundUp } from '../../api/decimal';
-import type { Grouping, OwnOrder } from '../orderbook/protocol';
-import { groupingStep } from '../orderbook/viewModel';
+import { add, cmp, normalize, roundDown, roundUp } from '../../../api/decimal';
+import type { Grouping, OwnOrder } from '../protocol';
+import { groupingStep } from './viewModel';
 
 /** A price without leading or trailing zeros ("067000.10" → "67000.1"): own orders and rows compare in this form. */
 export function canonicalPrice(p: string): string {

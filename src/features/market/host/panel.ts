@@ -8,28 +8,28 @@
  * Placement from the ticket: the webview only asks. The panel re-reads the trade account's balances
  * (GET /api/v1/accounts), takes the best bid/ask from its own book and the fee rates from the
  * exchange, checks the order with the ONE rules module (src/api/orderRules.ts, as the request builder
- * does) and the ticket's arithmetic (src/shared/market/ticket.ts), and ALWAYS asks the person in a
+ * does) and the ticket's arithmetic (src/features/market/model/ticket.ts), and ALWAYS asks the person in a
  * modal (`services.prompts.confirm`) naming the profile, with the notional, the fee estimate and the
  * warnings (crossing the spread, far from the market) — whatever the webview sent.
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'crypto';
-import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelLayout, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../../shared/orderbook/protocol';
-import { ORDER_BOOK_PAGE } from '../../shared/orderbook/page';
-import type { PoolBudget } from '../../shared/orderbook/pollPolicy';
-import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../../shared/market/candles';
-import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../../shared/market/ticket';
-import { walkSummary } from '../../api/orderEstimate';
-import type { OwnerMessage, WebviewHost, WebviewKind } from '../webviewHost';
-import { failureText } from '../../api/failure';
-import type { StreamChannel } from '../live/feed';
-import { errText, MarketFeed, type BookSource } from './marketFeed';
-import { INTERNAL_COMMANDS } from '../commandIds';
-import type { Confirmation } from '../moneyGate';
-import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
+import { ORDER_BOOK_PROTOCOL, type AccountInfo, type BookSnapshot, type FeedInfo, type PanelLayout, type PanelSettings, type SymbolMeta, type ToWebview, type TradePrint } from '../protocol';
+import { ORDER_BOOK_PAGE } from '../page';
+import type { PoolBudget } from '../model/pollPolicy';
+import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../model/candles';
+import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../model/ticket';
+import { walkSummary } from '../../../api/orderEstimate';
+import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../extension/webviewHost';
+import { failureText } from '../../../api/failure';
+import type { StreamChannel } from '../../../extension/live/feed';
+import { errText, MarketFeed, type BookSource } from '../marketFeed';
+import { INTERNAL_COMMANDS } from '../../../extension/commandIds';
+import type { Confirmation } from '../../../extension/moneyGate';
+import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../../api/moneyWords';
 
-export type { BookSource } from './marketFeed';
-export { STATUS_EVERY_MS } from './marketFeed';
+export type { BookSource } from '../marketFeed';
+export { STATUS_EVERY_MS } from '../marketFeed';
 
 /** How the confirmation names each ticket type (HF orders: nothing). */
 const TICKET_WORDS: Record<TicketType, string> = { limit: '', market: '', stopLimit: 'stop-limit', stopMarket: 'stop-market', oco: 'OCO' };

@@ -1,7 +1,7 @@
 /**
  * The data of one market panel (issue 22), free of `vscode` so that the benchmark drives the same
  * code: the level-2 book, the trade tape and the 24 h statistics of one symbol, posted to the
- * panel's webview as protocol messages (src/shared/orderbook/protocol.ts).
+ * panel's webview as protocol messages (src/features/market/protocol.ts).
  *
  * **Stream first.** The book is kept by `keepBook` / `L2BookKeeper` (src/api/l2Book.ts) on the
  * profile's public WebSocket connection (src/extension/live/feed.ts): an exact book, synced from a
@@ -23,10 +23,10 @@
  */
 import { keepBook, type L2BookKeeper, type L2Snapshot } from '../../api/l2Book';
 import type { StreamData } from '../../api/streamSchemas';
-import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from '../../shared/orderbook/protocol';
-import { level2Weight, nextPollDelay, type PoolBudget } from '../../shared/orderbook/pollPolicy';
+import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from './protocol';
+import { level2Weight, nextPollDelay, type PoolBudget } from './model/pollPolicy';
 import { failureText } from '../../api/failure';
-import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
+import type { FeedStatus, Heartbeat, StreamChannel } from '../../extension/live/feed';
 
 /** Trades kept for the tape (and sent to a webview that (re)loads). */
 export const TAPE_SIZE = 200;
@@ -338,7 +338,7 @@ export class MarketFeed {
   /**
    * The connection beat (welcome, pong, data): tell the webview the stream is alive, at most once
    * per {@link HEARTBEAT_POST_MS}, while the book is live on it and the panel is visible. The panel
-   * judges staleness by this, not by book changes (src/shared/orderbook/freshness.ts).
+   * judges staleness by this, not by book changes (src/features/market/model/freshness.ts).
    */
   private onHeartbeat(b: Heartbeat): void {
     if (this.disposed || !this.sink.visible || this.info.mode !== 'stream' || this.info.state !== 'live') return;

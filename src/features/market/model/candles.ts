@@ -13,8 +13,8 @@
  *
  * Pure: no `vscode`, no DOM, no Node API (bundled into the market webviews and unit-tested).
  */
-import * as D from '../../api/decimal';
-import { CANDLE_SECONDS } from '../../api/candleIntervals';
+import * as D from '../../../api/decimal';
+import { CANDLE_SECONDS } from '../../../api/candleIntervals';
 
 /** Candle intervals, finest first, with their length in seconds (KuCoin's, src/api/candleIntervals.ts). */
 export const CANDLE_INTERVALS = CANDLE_SECONDS;

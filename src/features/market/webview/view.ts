@@ -22,11 +22,11 @@
  * Alt+click or Alt+Enter opens the request builder with it instead. The user's own resting orders
  * mark their rows: an edge in the side's colour and the user's remaining size at that level.
  */
-import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../../shared/orderbook/protocol';
-import { GROUPINGS } from '../../shared/orderbook/protocol';
-import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
-import { canonicalPrice, type OwnLevel, type OwnLevels } from '../../shared/market/ownOrders';
-import { padFraction } from '../../api/numberFormat';
+import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../protocol';
+import { GROUPINGS } from '../protocol';
+import type { BookView, ViewLevel } from '../model/viewModel';
+import { canonicalPrice, type OwnLevel, type OwnLevels } from '../model/ownOrders';
+import { padFraction } from '../../../api/numberFormat';
 
 /**
  * Fraction digits the columns are padded to: prices to the tick (the grouping step), sizes and
@@ -627,7 +627,7 @@ export class OrderBookView {
 
   /**
    * Mark the user's resting orders: `own` maps each side's displayed (already grouped like the book)
-   * price to the user's remaining size and order count there (src/shared/market/ownOrders.ts); `unit`
+   * price to the user's remaining size and order count there (src/features/market/model/ownOrders.ts); `unit`
    * is the base currency. Applied to the rows now and at every render.
    */
   setOwnOrders(own: OwnLevels, unit: string): void {
@@ -789,7 +789,7 @@ export class OrderBookView {
   }
 
   /**
-   * The book's freshness (src/shared/orderbook/freshness.ts): `fresh` empties the freshness line;
+   * The book's freshness (src/features/market/model/freshness.ts): `fresh` empties the freshness line;
    * `waiting` and `stale` show `text` there and dim the book. The line keeps its place either way.
    */
   setStale(state: 'fresh' | 'waiting' | 'stale', text = ''): void {

@@ -1,10 +1,10 @@
 /**
- * Loads the charts bundle (dist/webview/market-chart.js, see src/webview/marketChart/main.ts: the
+ * Loads the charts bundle (dist/webview/market-chart.js, see src/features/market/webview/charts.ts: the
  * candle chart and the depth chart) into the market panel when a chart section is first shown: a
  * `<script>` next to this bundle's own, with the page's nonce (the CSP allows only nonce'd scripts of
  * the webview's own files). The charts bundle registers `window.__spotdeskCandleChart`.
  */
-import type { ChartsFactory } from '../marketChart/main';
+import type { ChartsFactory } from './charts';
 
 /** This bundle's own script element, captured while it runs (for the nonce and the folder). */
 const SELF = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;

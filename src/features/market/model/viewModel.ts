@@ -14,8 +14,8 @@
  *
  * No `vscode`, no DOM, no Node APIs: shared by the webview bundle, the extension and unit tests.
  */
-import { fractionDigits, fromUnits, fromUnitsFixed, toUnits } from '../../api/decimal';
-import { SEQUENCE_RE, type BookLevel, type BookSnapshot, type Grouping } from './protocol';
+import { fractionDigits, fromUnits, fromUnitsFixed, toUnits } from '../../../api/decimal';
+import { SEQUENCE_RE, type BookLevel, type BookSnapshot, type Grouping } from '../protocol';
 
 /**
  * Compare two `sequence` strings (decimal digits, possibly > 2^53) exactly.
@@ -40,7 +40,7 @@ export type AcceptResult = 'accepted' | 'duplicate' | 'stale-sequence' | 'wrong-
  * The book state of one symbol, keyed by `sequence`. Applies a snapshot only when its sequence is
  * strictly greater than the current one; older and equal sequences are rejected (counted in
  * `rejected`). An equal sequence still proves the feed is alive (a quiet market re-polled), so it
- * refreshes {@link lastSeenAt} (the controller counts it as an answered poll, src/shared/orderbook/freshness.ts); an older one does not.
+ * refreshes {@link lastSeenAt} (the controller counts it as an answered poll, src/features/market/model/freshness.ts); an older one does not.
  */
 export class BookStore {
   private current: BookSnapshot | undefined;

@@ -1,7 +1,7 @@
 /**
  * The market panel's charts (issue 22), a webview bundle of their own: dist/webview/market-chart.js —
- * the candlestick chart, the depth chart of the book (src/webview/orderbook/chart.ts) and the trade
- * tape (src/webview/orderbook/tape.ts), the parts of the panel that are loaded after the book.
+ * the candlestick chart, the depth chart of the book (src/features/market/webview/depthChart.ts) and the trade
+ * tape (src/features/market/webview/tape.ts), the parts of the panel that are loaded after the book.
  *
  * It bundles TradingView's `lightweight-charts` (Apache-2.0, canvas; about 160 KB minified), which is
  * why it is a bundle of its own with its own size budget (esbuild.js: 200 KB minified) — the book,
@@ -12,19 +12,19 @@
  *
  * What it draws: candles with a volume histogram (overlaid at the bottom) from the candle history
  * (GET /api/v1/market/candles, oldest first) and, live, the last candle updated from each trade of
- * `/market/match` (src/shared/market/candles.ts: exact decimal strings; only the drawing converts
+ * `/market/match` (src/features/market/model/candles.ts: exact decimal strings; only the drawing converts
  * them to Numbers). Colours follow the VS Code theme (light, dark, high contrast) and change with it.
  *
  * It registers `window.__spotdeskCandleChart` ({@link ChartsFactory}); the panel's script calls it. The chart
  * section's interval picker and notes are built here too, and the user's orders become price lines
- * here (src/shared/market/ownOrders.ts): code the book, tape and ticket bundle need not carry.
+ * here (src/features/market/model/ownOrders.ts): code the book, tape and ticket bundle need not carry.
  */
 import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type AutoscaleInfo, type IChartApi, type IPriceLine, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import { applyTrade, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../../shared/market/candles';
-import { ownPriceLines, type OwnPriceLine } from '../../shared/market/ownOrders';
-import type { OwnOrder } from '../../shared/orderbook/protocol';
-import { DepthChart } from '../orderbook/chart';
-import { TapeView } from '../orderbook/tape';
+import { applyTrade, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../model/candles';
+import { ownPriceLines, type OwnPriceLine } from '../model/ownOrders';
+import type { OwnOrder } from '../protocol';
+import { DepthChart } from './depthChart';
+import { TapeView } from './tape';
 
 /** Where the candle chart mounts: the chart section's body and its head's tools area. */
 export interface ChartSlots {
@@ -41,7 +41,7 @@ export interface ChartsFactory {
   create(slots: ChartSlots, interval: CandleInterval, onInterval: (iv: CandleInterval) => void): CandleChartApi;
   /** The depth chart drawing into `canvas`. */
   depth(canvas: HTMLCanvasElement): DepthChart;
-  /** The trade tape in `host` (src/webview/orderbook/tape.ts). */
+  /** The trade tape in `host` (src/features/market/webview/tape.ts). */
   tape(host: HTMLElement): TapeView;
 }
 
@@ -59,7 +59,7 @@ export interface CandleChartApi {
   /** Update the last candle (or open new ones) from trades, oldest first. */
   addTrades(trades: readonly ChartTrade[]): void;
   /**
-   * Draw the user's orders as price lines (src/shared/market/ownOrders.ts `ownPriceLines`): a solid
+   * Draw the user's orders as price lines (src/features/market/model/ownOrders.ts `ownPriceLines`): a solid
    * line in the side's colour at each resting price, a dashed one at each stop trigger; replaces
    * the previous set.
    */

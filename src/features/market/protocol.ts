@@ -15,7 +15,7 @@
 import type { ServiceStatusValue } from '../../api/schemas';
 import * as v from '../../webviewBridge/validate';
 import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
-import { INTERVALS, type CandleInterval, type CandleRow } from '../market/candles';
+import { INTERVALS, type CandleInterval, type CandleRow } from './model/candles';
 
 /** One aggregated level of a level-2 book: `[price, size]`, both decimal strings (spec "Order book snapshot"). */
 export type BookLevel = readonly [price: string, size: string];
@@ -129,7 +129,7 @@ export interface FeedInfo {
  * resting order marks its level of the book and draws a price line on the chart. A stop order that
  * has not triggered carries `stop` (KuCoin's `loss` / `entry`) and its trigger `stopPrice`: it draws
  * a dashed line at the trigger and marks no row; its `price` is the limit it will be placed at, "0"
- * for a market stop (src/shared/market/ownOrders.ts).
+ * for a market stop (src/features/market/model/ownOrders.ts).
  */
 export interface OwnOrder {
   readonly id: string;
@@ -288,7 +288,7 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     /**
      * The stream is alive (its welcome, a pong, or any data message — also in a quiet market where
      * the book does not change); `staleAfterMs`: the stream's heartbeat timeout (the token's
-     * `pingInterval + pingTimeout`). Sent at most about once a second (src/shared/orderbook/freshness.ts).
+     * `pingInterval + pingTimeout`). Sent at most about once a second (src/features/market/model/freshness.ts).
      */
     heartbeat: v.object({ staleAfterMs: v.ms }),
     /** Trades for the tape (newest last); `replace` drops the tape first (history load, profile change). */
@@ -328,7 +328,7 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     /**
      * Place the ticket's order: an HF limit or market order, a stop-limit or stop-market order (`stopPrice`:
      * the trigger) or an OCO order (`price` take profit, `stopPrice`, `limitPrice` the stop leg's price;
-     * src/shared/market/ticket.ts). The host checks it again with the rules modules, recomputes the
+     * src/features/market/model/ticket.ts). The host checks it again with the rules modules, recomputes the
      * figures from its own data and ALWAYS asks the person in a modal before sending anything.
      */
     place: v.object({

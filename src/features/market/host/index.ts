@@ -22,18 +22,18 @@
  * the restored tab stays empty.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../guardedCommand';
-import type { Services } from '../services';
-import { defaultSettings, isPanelLayout, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../../shared/orderbook/protocol';
-import { MIN_POLL_MS, publicBudget } from '../../shared/orderbook/pollPolicy';
-import { PanelSet, WebviewHost } from '../webviewHost';
-import { failureText } from '../../api/failure';
+import { registerCommand } from '../../../extension/guardedCommand';
+import type { Services } from '../../../extension/services';
+import { defaultSettings, isPanelLayout, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../protocol';
+import { MIN_POLL_MS, publicBudget } from '../model/pollPolicy';
+import { PanelSet, WebviewHost } from '../../../extension/webviewHost';
+import { failureText } from '../../../api/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
-import { COMMANDS } from '../commandIds';
-import type { TestSeams } from '../testHooks';
-import type { StreamChannel } from '../live/feed';
-import type { SymbolInfo } from '../../api/schemas';
-import { symbolRules } from '../../api/orderRules';
+import { COMMANDS } from '../../../extension/commandIds';
+import type { TestSeams } from '../../../extension/testHooks';
+import type { StreamChannel } from '../../../extension/live/feed';
+import type { SymbolInfo } from '../../../api/schemas';
+import { symbolRules } from '../../../api/orderRules';
 
 export { VIEW_TYPE } from './panel';
 export type { OrderBookPanelHandle } from './panel';

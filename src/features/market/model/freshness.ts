@@ -22,7 +22,7 @@
  * Pure (no DOM, no timers): the webview calls {@link FreshnessMonitor.judge} on its own tick; unit
  * tests drive it with explicit clocks (ms).
  */
-import type { FeedInfo } from './protocol';
+import type { FeedInfo } from '../protocol';
 
 /** Shortest time without an answered poll after which a polled book is stale, ms. */
 export const STALE_AFTER_MS = 3000;

@@ -5,18 +5,18 @@
  * and the figures a trader reads before sending — the notional in quote, the estimated fee at the user's
  * rate (maker or taker), the trigger, the available balance — with warnings when a limit order would
  * cross the spread (taker) or sits far from the market, or a trigger is already met. The figures come
- * from src/shared/market/ticket.ts and the checks from the rules modules src/api/orderRules.ts and
+ * from src/features/market/model/ticket.ts and the checks from the rules modules src/api/orderRules.ts and
  * src/api/advancedOrderRules.ts, the same the request builder and order documents use.
  *
  * Errors appear at the field at fault, and only once the person has typed in that field (or tried to
  * place). "Place" only asks the extension: it recomputes everything from the exchange and ALWAYS
  * asks the person in a modal before sending anything.
  */
-import type { AccountInfo, SymbolMeta } from '../../shared/orderbook/protocol';
-import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote, type TicketType } from '../../shared/market/ticket';
-import type { BookLevel } from '../../api/orderEstimate';
-import { formatAmount } from '../../api/numberFormat';
-import { fractionDigits, normalize } from '../../api/decimal';
+import type { AccountInfo, SymbolMeta } from '../protocol';
+import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext, type TicketInput, type TicketQuote, type TicketType } from '../model/ticket';
+import type { BookLevel } from '../../../api/orderEstimate';
+import { formatAmount } from '../../../api/numberFormat';
+import { fractionDigits, normalize } from '../../../api/decimal';
 
 /** What the ticket asks the controller for. */
 export interface TicketEvents {

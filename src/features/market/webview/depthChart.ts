@@ -5,10 +5,10 @@
  * the pointer and labels its price and cumulative size — the level's exact strings, not the
  * pixel's Number. Coordinates are `Number`s: this is presentation only, the table shows the exact
  * strings. Colours come from the theme's CSS variables, re-read when VS Code switches themes.
- * Part of the charts bundle (src/webview/marketChart/main.ts), loaded when a chart section shows.
+ * Part of the charts bundle (src/features/market/webview/charts.ts), loaded when a chart section shows.
  */
-import type { BookView, ViewLevel } from '../../shared/orderbook/viewModel';
-import { depthSeries, type DepthPoint } from '../../shared/orderbook/viewModel';
+import type { BookView, ViewLevel } from '../model/viewModel';
+import { depthSeries, type DepthPoint } from '../model/viewModel';
 
 /** The level the crosshair snapped to (tests read it). */
 export interface DepthHover {

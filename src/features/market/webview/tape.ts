@@ -3,10 +3,10 @@
  * `/market/match`; GET /api/v1/market/histories when the panel opens), newest on top — time, price
  * (in the taker side's colour) and size. A fixed pool of rows is rewritten once per animation frame
  * with the latest trades (text nodes only, never markup), so a burst of trades costs one write.
- * Part of the charts bundle (src/webview/marketChart/main.ts), loaded after the book: the panel's
+ * Part of the charts bundle (src/features/market/webview/charts.ts), loaded after the book: the panel's
  * script keeps the latest trades until it is there.
  */
-import type { TradePrint } from '../../shared/orderbook/protocol';
+import type { TradePrint } from '../protocol';
 
 /** Rows shown. */
 export const TAPE_ROWS = 60;
