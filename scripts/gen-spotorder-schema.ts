@@ -8,12 +8,12 @@
  *   npx tsx scripts/gen-spotorder-schema.ts          write the files
  *   npx tsx scripts/gen-spotorder-schema.ts --check  exit 1 when a file is out of date
  *
- * The generators live in src/shared/requestBuilder/orderSchema.ts (unit-tested; a unit test also
+ * The generators live in scripts/orderSchema.ts (unit-tested; a unit test also
  * runs this script's --check).
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { orderDocumentSchemaText, orderFieldsModuleText } from '../src/shared/requestBuilder/orderSchema';
+import { orderDocumentSchemaText, orderFieldsModuleText } from './orderSchema';
 
 const root = path.join(__dirname, '..');
 const outputs: [file: string, text: string][] = [

@@ -5,7 +5,7 @@
  * - the panel's own message handling (RequestBuilderSession + RequestBuilderController, the same
  *   code the VS Code panel runs) bridged to the page through a fake `acquireVsCodeApi`;
  * - a loopback server serving the built bundle dist/webview/request-builder.js and
- *   media/request-builder.css under the panel's exact CSP (src/shared/requestBuilder/html.ts),
+ *   media/request-builder.css under the panel's exact CSP (src/features/requestBuilder/page.ts),
  *   with VS Code Dark+ theme variables set on <html> through the CSSOM as VS Code does;
  * - headless Debian Chromium through playwright-core.
  *
@@ -28,9 +28,9 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as D from '../../src/api/decimal';
 import { startSandbox } from '../../src/exchange/server/index';
-import { RequestBuilderController, RequestBuilderSession } from '../../src/extension/requestBuilder/controller';
-import { panelHtml } from '../../src/shared/requestBuilder/html';
-import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { RequestBuilderController, RequestBuilderSession } from '../../src/features/requestBuilder/controller';
+import { panelHtml } from '../../src/features/requestBuilder/page';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type ToWebview } from '../../src/features/requestBuilder/protocol';
 import { FailureRecord } from './failure';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -19,10 +19,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
 import type { LanguageTestHooks } from '../../src/extension/language/index';
-import { isOrderDocument } from '../../src/extension/requestBuilder/ids';
-import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
+import { isOrderDocument } from '../../src/features/requestBuilder/host/ids';
+import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { ToWebview } from '../../src/shared/requestBuilder/protocol';
+import type { ToWebview } from '../../src/features/requestBuilder/protocol';
 import { spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 /** [code, text at the range, line] of the SpotDesk diagnostics of `doc`. */

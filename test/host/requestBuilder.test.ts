@@ -12,9 +12,9 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
-import type { RequestBuilderTestHooks } from '../../src/extension/requestBuilder/index';
+import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/shared/requestBuilder/protocol';
+import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/features/requestBuilder/protocol';
 import { children, item, sandboxSuite, spotdesk, waitFor } from './helpers';
 
 function oid(tag: string): string {

@@ -26,7 +26,7 @@ import {
   type ProfileParams,
   type SymbolsStatus,
 } from '../../language/protocol';
-import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from '../requestBuilder/ids';
+import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from '../../features/requestBuilder/host/ids';
 import type { Services } from '../services';
 
 /** How long one allTickers answer serves the server's market requests, ms. */

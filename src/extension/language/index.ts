@@ -3,7 +3,7 @@
  * extension starts the order-document language server (dist/spotorder-language-server.js, its own
  * process, node IPC) and speaks LSP to it through `vscode-languageclient`. The server brings the
  * diagnostics, completion, hover, quick fixes, formatting and the code lenses; the lens commands
- * are the request builder's (src/extension/requestBuilder/index.ts), which re-reads the order and
+ * are the request builder's (src/features/requestBuilder/host/index.ts), which re-reads the order and
  * sends it through its own guarded path. Signing and sending stay in the extension: the server
  * gets only the active profile's base URL, for PUBLIC metadata.
  *
@@ -17,7 +17,7 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { isOrderDocument } from '../requestBuilder/ids';
+import { isOrderDocument } from '../../features/requestBuilder/host/ids';
 import type { Services } from '../services';
 import type { TestSeams } from '../testHooks';
 export type { LanguageTestHooks } from '../testHooks';

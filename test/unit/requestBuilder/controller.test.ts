@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { orderSummary, placementConfirmation, prettyBody, toView } from '../../../src/extension/requestBuilder/controller';
+import { orderSummary, placementConfirmation, prettyBody, toView } from '../../../src/features/requestBuilder/controller';
 import { estimateOrder } from '../../../src/api/orderEstimate';
 import type { PreparedRequest } from '../../../src/api/client';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { diagnose, fieldFromMessage } from '../../../src/shared/requestBuilder/diagnose';
-import type { PreparedView } from '../../../src/shared/requestBuilder/signatureView';
+import { diagnose, fieldFromMessage } from '../../../src/features/requestBuilder/model/diagnose';
+import type { PreparedView } from '../../../src/features/requestBuilder/model/signatureView';
 import { BTC } from './orderRules.test';
 
 const body = '{"clientOid":"c1","symbol":"BTC-USDT","side":"buy","type":"limit","price":"50000","size":"0.00001"}';

@@ -1,5 +1,5 @@
 /**
- * The request builder's Experiment (src/extension/requestBuilder/controller.ts, src/api/client.ts
+ * The request builder's Experiment (src/features/requestBuilder/controller.ts, src/api/client.ts
  * `SigningExperiment`): one order test signed wrongly on purpose — a timestamp offset, another key
  * version, the passphrase in the other encoding — gets the sandbox's real answer and SpotDesk's
  * diagnosis; the controller refuses it on a profile that is not a sandbox, and for a placement,
@@ -8,8 +8,8 @@
 import { strict as assert } from 'node:assert';
 import { SpotClient } from '../../../src/api/client';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
-import { RequestBuilderController, experimentText } from '../../../src/extension/requestBuilder/controller';
-import { emptyDraft, REQUEST_BUILDER_PROTOCOL } from '../../../src/shared/requestBuilder/protocol';
+import { RequestBuilderController, experimentText } from '../../../src/features/requestBuilder/controller';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL } from '../../../src/features/requestBuilder/protocol';
 import type { FundsProfile } from '../../../src/api/moneyWords';
 import { credsOf, startTestSandbox } from '../server/helpers';
 

@@ -3,8 +3,8 @@
  */
 import { strict as assert } from 'assert';
 import { validateOrder } from '../../../src/api/orderRules';
-import { formFieldOf, shownIssues } from '../../../src/shared/requestBuilder/formIssues';
-import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
+import { formFieldOf, shownIssues } from '../../../src/features/requestBuilder/model/formIssues';
+import { draftToOrder, emptyDraft } from '../../../src/features/requestBuilder/protocol';
 
 const rules = new Map([
   ['BTC-USDT', { symbol: 'BTC-USDT', baseCurrency: 'BTC', quoteCurrency: 'USDT', baseIncrement: '0.00000001', priceIncrement: '0.1', quoteIncrement: '0.000001', baseMinSize: '0.00001', quoteMinSize: '0.1', baseMaxSize: '10000000000', quoteMaxSize: '99999999', minFunds: '0.1', enableTrading: true }],

@@ -1,7 +1,7 @@
 import { strict as assert } from 'assert';
 import { symbolRules, validateOrder, type SymbolRules } from '../../../src/api/orderRules';
 import { SymbolList } from '../../../src/api/schemas';
-import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
+import { draftToOrder, emptyDraft } from '../../../src/features/requestBuilder/protocol';
 import { symbolsV2Fixture as symbolsFixture } from '../../fixtures';
 
 /** BTC-USDT rules exactly as published (GET /api/v2/symbols fixture). */

@@ -2,7 +2,7 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { orderDocumentSchema, orderDocumentSchemaText, orderFieldSpecs, orderFieldsModuleText } from '../../../src/shared/requestBuilder/orderSchema';
+import { orderDocumentSchema, orderDocumentSchemaText, orderFieldSpecs, orderFieldsModuleText } from '../../../scripts/orderSchema';
 import { ORDER_FIELD_SPECS } from '../../../src/api/orderFields';
 import { PlaceOrderRequest } from '../../../src/api/schemas';
 

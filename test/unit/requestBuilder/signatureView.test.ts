@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { prehashOf, signRequest, buildQuery, computeSign } from '../../../src/api/signing';
-import { renderCurl, renderHeaders, renderPrehash, showWhitespace, utf8Length, type PreparedView } from '../../../src/shared/requestBuilder/signatureView';
+import { renderCurl, renderHeaders, renderPrehash, showWhitespace, utf8Length, type PreparedView } from '../../../src/features/requestBuilder/model/signatureView';
 import { signingVectorsFixture as vectors } from '../../fixtures';
 
 const V = vectors[0] as { apiKey: string; secret: string; timestamp: string; method: string; endpoint: string; body: string; stringToSign: string; expectedSign: string };

@@ -11,7 +11,7 @@ import * as D from '../../../src/api/decimal';
 import { validateOrder } from '../../../src/api/orderRules';
 import { validateKind } from '../../../src/api/advancedOrderRules';
 import { estimateOrder } from '../../../src/api/orderEstimate';
-import { draftToOrder, emptyDraft } from '../../../src/shared/requestBuilder/protocol';
+import { draftToOrder, emptyDraft } from '../../../src/features/requestBuilder/protocol';
 import { FAR_FROM_MARKET, marketPrice, quoteTicket, sizeForShare, ticketPrice, type TicketContext, type TicketInput } from '../../../src/features/market/model/ticket';
 
 /** BTC-USDT as the sandbox seeds it (src/exchange/server/seed/symbols.json). */

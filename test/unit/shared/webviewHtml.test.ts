@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import { contentSecurityPolicy, escapeHtml, makeNonce, webviewPage } from '../../../src/webviewBridge/html';
-import { panelHtml } from '../../../src/shared/requestBuilder/html';
+import { panelHtml } from '../../../src/features/requestBuilder/page';
 
 const SRC = 'https://x.vscode-cdn.net';
 

@@ -6,7 +6,7 @@
  * its field has been touched by the person, or after they tried to run or place the order; issues
  * that belong to no field are shown only after such a try. Pure.
  */
-import type { RuleIssue } from '../../api/orderRules';
+import type { RuleIssue } from '../../../api/orderRules';
 
 /** Issue code → the form field a person must fill in to fix it (when it is not `issue.field`). */
 const FIELD_AT_FAULT: Readonly<Record<string, string>> = {

@@ -23,15 +23,15 @@
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import { registerCommand } from '../guardedCommand';
-import type { Services } from '../services';
-import { orderDocumentArgs, prefillArgs } from '../commandArgs';
-import type { RequestBuilderTestHooks, TestSeams } from '../testHooks';
-export type { RequestBuilderTestHooks } from '../testHooks';
-import type { AfterLoad, RequestBuilderController } from './controller';
+import { registerCommand } from '../../../extension/guardedCommand';
+import type { Services } from '../../../extension/services';
+import { orderDocumentArgs, prefillArgs } from '../../../extension/commandArgs';
+import type { RequestBuilderTestHooks, TestSeams } from '../../../extension/testHooks';
+export type { RequestBuilderTestHooks } from '../../../extension/testHooks';
+import type { AfterLoad, RequestBuilderController } from '../controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
-import { COMMANDS, INTERNAL_COMMANDS } from '../commandIds';
-import { orderKind } from '../../api/advancedOrderRules';
+import { COMMANDS, INTERNAL_COMMANDS } from '../../../extension/commandIds';
+import { orderKind } from '../../../api/advancedOrderRules';
 
 /** Command id of the panel. */
 export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
@@ -44,7 +44,7 @@ export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let controllerP: Promise<RequestBuilderController> | undefined;
   const controller = (): Promise<RequestBuilderController> =>
-    (controllerP ??= import('./controller').then(
+    (controllerP ??= import('../controller').then(
       ({ RequestBuilderController: Controller }) =>
         new Controller({
           client: () => services.client(),
@@ -69,7 +69,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     const target = orderDocumentArgs(rawUri, rawIndex);
     if (!target) return;
     const { index } = target;
-    const { orderAt } = await import('../language/orderAt');
+    const { orderAt } = await import('../../../extension/language/orderAt');
     const order = await orderAt(vscode.Uri.parse(target.uri, true), index);
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
@@ -85,7 +85,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
       return runAdvancedDocumentOrder(services, then, order);
     }
     const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([
-      import('../../shared/requestBuilder/protocol'),
+      import('../protocol'),
       panels(),
       controller(),
     ]);
@@ -107,7 +107,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     registerCommand(INTERNAL_COMMANDS.requestBuilderPrefill, async (symbol: unknown, side: unknown, price: unknown) => {
       const args = prefillArgs(symbol, side, price);
       if (!args) return;
-      const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([import('../../shared/requestBuilder/protocol'), panels(), controller()]);
+      const [{ orderToDraft }, { RequestBuilderPanel: Panel }, c] = await Promise.all([import('../protocol'), panels(), controller()]);
       Panel.show(context.extensionUri, services, c, orderToDraft({ symbol: args.symbol, side: args.side, type: 'limit', price: args.price }, randomBytes(16).toString('hex')));
     }),
     services.onDidChangeProfile(() => {

@@ -9,14 +9,14 @@
  */
 import type { PreparedRequest, SendResult, SpotClient } from '../../api/client';
 import type { SymbolInfo } from '../../api/schemas';
-import { diagnose } from '../../shared/requestBuilder/diagnose';
+import { diagnose } from './model/diagnose';
 import { failureText } from '../../api/failure';
 import { estimateLines, estimateOrder, symbolFeeRates, type OrderEstimate } from '../../api/orderEstimate';
 import { fractionDigits } from '../../api/decimal';
-import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, isExperiment, type Experiment, type OrderDraft, type RunResult, type ToHost, type ToWebview } from '../../shared/requestBuilder/protocol';
-import { renderCurl, type PreparedView } from '../../shared/requestBuilder/signatureView';
-import type { Confirmation } from '../moneyGate';
+import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
+import { draftToOrder, isExperiment, type Experiment, type OrderDraft, type RunResult, type ToHost, type ToWebview } from './protocol';
+import { renderCurl, type PreparedView } from './model/signatureView';
+import type { Confirmation } from '../../extension/moneyGate';
 import { fundsKind, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
 
 /** What the controller needs from the extension (see module docs). */

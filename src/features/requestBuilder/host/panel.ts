@@ -1,18 +1,18 @@
 /**
  * The request-builder webview panel (command `spotdesk.openRequestBuilder`), hosted by the shared
  * {@link WebviewHost} (src/extension/webviewHost.ts): strict CSP with a nonce
- * (src/shared/requestBuilder/html.ts), `localResourceRoots` limited to the built bundle folder and
+ * (src/features/requestBuilder/page.ts), `localResourceRoots` limited to the built bundle folder and
  * media/, every message validated with the protocol on receipt, kept alive while hidden. The secret
  * stays in the extension: the webview gets redacted headers. The message handling is
  * {@link RequestBuilderSession} (vscode-free, shared with the Chromium harness).
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import { REQUEST_BUILDER_PAGE } from '../../shared/requestBuilder/html';
-import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft } from '../../shared/requestBuilder/protocol';
-import type { Services } from '../services';
-import { WebviewHost, type WebviewKind } from '../webviewHost';
-import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from './controller';
+import { REQUEST_BUILDER_PAGE } from '../page';
+import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft } from '../protocol';
+import type { Services } from '../../../extension/services';
+import { WebviewHost, type WebviewKind } from '../../../extension/webviewHost';
+import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from '../controller';
 
 /** The request builder webview: one panel, kept alive while hidden (the form keeps its state). */
 export const REQUEST_BUILDER_KIND: WebviewKind<typeof REQUEST_BUILDER_PROTOCOL> = {

@@ -16,7 +16,7 @@
  *   which must not load zod.
  */
 import { z } from 'zod';
-import { DECIMAL_PATTERN, OcoOrderRequest, PlaceOrderRequest, StopOrderRequest } from '../../api/schemas';
+import { DECIMAL_PATTERN, OcoOrderRequest, PlaceOrderRequest, StopOrderRequest } from '../src/api/schemas';
 
 /** JSON schema of one property, as `z.toJSONSchema` emits it for the order request. */
 interface JsonProperty {

@@ -15,13 +15,13 @@
  * Both resolve to plain data and never throw: a failure is shown to the person and returned as `error`.
  */
 import * as vscode from 'vscode';
-import { orderKind, triggerSign, validateAnyOrder } from '../../api/advancedOrderRules';
-import { symbolRules, type SymbolRules } from '../../api/orderRules';
-import { failureText } from '../../api/failure';
-import { quoteTicket, type TicketType } from '../../features/market/model/ticket';
-import { fundsPhrase } from '../../api/moneyWords';
-import { symbolFeeRates } from '../../api/orderEstimate';
-import type { Services } from '../services';
+import { orderKind, triggerSign, validateAnyOrder } from '../../../api/advancedOrderRules';
+import { symbolRules, type SymbolRules } from '../../../api/orderRules';
+import { failureText } from '../../../api/failure';
+import { quoteTicket, type TicketType } from '../../market/model/ticket';
+import { fundsPhrase } from '../../../api/moneyWords';
+import { symbolFeeRates } from '../../../api/orderEstimate';
+import type { Services } from '../../../extension/services';
 
 /** What a lens run resolves to (plain data). */
 export interface AdvancedRunResult {

@@ -9,8 +9,8 @@ import * as v from '../../webviewBridge/validate';
 import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
 import { ORDER_FIELD_SPECS, type OrderFieldSpec } from '../../api/orderFields';
 import { ORDER_FIELDS, type FlagField, type OrderField, type RuleIssue, type SymbolRules } from '../../api/orderRules';
-import type { Diagnosis } from './diagnose';
-import type { PreparedView } from './signatureView';
+import type { Diagnosis } from './model/diagnose';
+import type { PreparedView } from './model/signatureView';
 
 type Specs = typeof ORDER_FIELD_SPECS;
 /** The fields the form keeps as an enum value (the required enums: side, type). */

@@ -1,7 +1,7 @@
 /**
  * Request-builder webview (browser code, bundled to dist/webview/request-builder.js).
  *
- * Renders the HF order form with live rule validation (src/shared/requestBuilder/orderRules),
+ * Renders the HF order form with live rule validation (src/api/orderRules),
  * the signed preview sent by the extension (prehash parts, body bytes, redacted KC-API-*
  * headers, key version, clock offset) and test/placement results with their diagnosis; on sandbox
  * profiles an "Experiment" section signs ONE order test wrongly on purpose (timestamp offset, key
@@ -10,11 +10,11 @@
  * strings from the API go through `textContent`; no inline handlers; messages are validated with
  * the protocol's schemas on receipt (src/webviewBridge/vscodeApi.ts). The API secret never reaches this code.
  */
-import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../shared/requestBuilder/orderRules';
-import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type Experiment, type OrderDraft, type RunResult, type ToHost } from '../../shared/requestBuilder/protocol';
-import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../../shared/requestBuilder/signatureView';
-import { onHostMessage, webviewApi } from '../../webviewBridge/vscodeApi';
-import { shownIssues } from '../../shared/requestBuilder/formIssues';
+import { validateOrder, STP_VALUES, TIME_IN_FORCE, type RuleIssue, type SymbolRules } from '../../../api/orderRules';
+import { draftToOrder, emptyDraft, REQUEST_BUILDER_PROTOCOL, type Experiment, type OrderDraft, type RunResult, type ToHost } from '../protocol';
+import { renderHeaders, renderPrehash, utf8Length, showWhitespace, type PreparedView } from '../model/signatureView';
+import { onHostMessage, webviewApi } from '../../../webviewBridge/vscodeApi';
+import { shownIssues } from '../model/formIssues';
 
 const vscode = webviewApi<typeof REQUEST_BUILDER_PROTOCOL, { draft: OrderDraft }>(REQUEST_BUILDER_PROTOCOL);
 const post = (m: ToHost) => vscode.post(m);

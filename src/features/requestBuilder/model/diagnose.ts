@@ -5,7 +5,7 @@
  * GET /api/v1/timestamp. Pure and `vscode`-free.
  */
 import { showWhitespace, type PreparedView } from './signatureView';
-import { validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
+import { validateOrder, type RuleIssue, type SymbolRules } from '../../../api/orderRules';
 
 /** The tolerated gap between KC-API-TIMESTAMP and the server clock (KuCoin: 5 s). */
 export const TIMESTAMP_WINDOW_MS = 5000;
