@@ -39,7 +39,7 @@ const targets = [
   // own, CHART_TARGET_KB, so that the book, tape and ticket (webview-orderbook) keep the 60 KB target.
   { name: 'webview-market-chart', entry: 'src/features/market/webview/charts.ts', outfile: 'dist/webview/market-chart.js', ...browser, ship: true, budgetKB: 'chart' },
   { name: 'webview-request-builder', entry: 'src/features/requestBuilder/webview/main.ts', outfile: 'dist/webview/request-builder.js', ...browser, ship: true },
-  { name: 'webview-funding', entry: 'src/webview/funding/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
+  { name: 'webview-funding', entry: 'src/features/funding/webview/main.ts', outfile: 'dist/webview/funding.js', ...browser, ship: true },
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
 ];
 

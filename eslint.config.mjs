@@ -117,7 +117,6 @@ export default tseslint.config(
   {
     files: PURE_FEATURE_FILES,
     rules: layer([
-      { regex: '(^|/)api/schemas$', allowTypeImports: true, message: msg('a feature model takes only the TYPES of src/api/schemas (zod stays out of webview bundles)') },
       { regex: apiExcept(...PURE_API, 'schemas', 'withdrawalFee', 'withdrawalAddress'), message: msg(`a feature model may import the pure modules of src/api only (${PURE_API.join(', ')}, withdrawalFee, withdrawalAddress)`) },
       { regex: folder('exchange', 'host', 'webview'), message: msg('a feature model imports no exchange, host or webview code') },
       { regex: NODE_API, message: msg('a feature model runs in webviews too: no Node APIs') },

@@ -1,6 +1,6 @@
 /**
  * Withdrawal fee and receive-amount math — the ONE copy shared by the sandbox server
- * (src/exchange/server) and the extension's funding UI (src/shared/funding imports it from here).
+ * (src/exchange/server) and the extension's funding UI (src/features/funding/model imports it from here).
  * Pure: no I/O, decimal strings only (src/api/decimal.ts).
  *
  * Spec "POST /api/v1/withdrawals" / "POST /api/v4/withdrawals", fee deduction rules:

@@ -29,7 +29,7 @@ import { registerCommands } from './commands';
 import { windowPrompts } from './prompts';
 import { TEST_HOOKS_COMMAND, TestSeams, type SpotDeskTestHooks } from './testHooks';
 import { register as registerOrderbook } from '../features/market/host';
-import { register as registerFunding } from './funding';
+import { register as registerFunding } from '../features/funding/host';
 import { register as registerRequestBuilder } from '../features/requestBuilder/host';
 import { register as registerLanguage } from './language';
 import { useSandboxFromBot } from './botSetup';

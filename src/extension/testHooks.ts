@@ -30,7 +30,7 @@ import type { PriceAlerts } from './alerts/index';
 import type { OrderHistoryTree } from './views/orderHistory';
 import type { FillsTree } from './views/fills';
 import type { FundingHistoryTree } from './views/fundingHistory';
-import type { WithdrawalWatcher } from './funding/watcher';
+import type { WithdrawalWatcher } from '../features/funding/host/watcher';
 import type { OrderBookPanelHandle } from '../features/market/host/panel';
 
 /** Command id of the test door (registered only outside Production; not in package.json). */

@@ -14,10 +14,10 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import { TransportError } from '../../src/api/errors';
-import type { DepositOutcome, WithdrawOutcome } from '../../src/extension/funding';
-import type { FundingClient } from '../../src/extension/funding/client';
+import type { DepositOutcome, WithdrawOutcome } from '../../src/features/funding/host';
+import type { FundingClient } from '../../src/features/funding/client';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/shared/funding/types';
+import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/features/funding/model/types';
 import { sandboxSuite, scriptedSteps, waitFor, type AskedStep, type SandboxSuite, type StepAnswers } from './helpers';
 
 interface WithdrawalRecord {

@@ -53,9 +53,9 @@ describe('activation loads only light modules (dist/extension.js)', function () 
 
   it('keeps the funding, request-builder and order-language-client implementations behind dynamic import()', () => {
     const lazy = [
-      'src/extension/funding/deposit.ts',
-      'src/extension/funding/withdraw.ts',
-      'src/extension/funding/panel.ts',
+      'src/features/funding/host/deposit.ts',
+      'src/features/funding/host/withdraw.ts',
+      'src/features/funding/host/panel.ts',
       'src/features/requestBuilder/controller.ts',
       'src/features/requestBuilder/host/panel.ts',
       'src/features/requestBuilder/protocol.ts',
@@ -65,7 +65,7 @@ describe('activation loads only light modules (dist/extension.js)', function () 
     ];
     assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
     // Control: the light registration modules are in the eager set.
-    assert.ok(eager.has('src/extension/funding/index.ts') && eager.has('src/features/requestBuilder/host/index.ts') && eager.has('src/extension/language/index.ts'));
+    assert.ok(eager.has('src/features/funding/host/index.ts') && eager.has('src/features/requestBuilder/host/index.ts') && eager.has('src/extension/language/index.ts'));
   });
 
   it('the order-document language client is not even in the bundle (dist/language-client.js, loaded when an order document opens); jsonc-parser is not initialised', () => {

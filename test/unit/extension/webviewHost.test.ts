@@ -139,13 +139,13 @@ describe('WebviewHost (stand-in vscode)', () => {
 
   it('the funding feature disposes its deposit panels with the extension', () => {
     /* eslint-disable @typescript-eslint/no-require-imports -- the modules need the stand-in vscode */
-    const { register } = require('../../../src/extension/funding/index') as typeof import('../../../src/extension/funding/index');
-    const { FundingPanel } = require('../../../src/extension/funding/panel') as typeof import('../../../src/extension/funding/panel');
+    const { register } = require('../../../src/features/funding/host/index') as typeof import('../../../src/features/funding/host/index');
+    const { FundingPanel } = require('../../../src/features/funding/host/panel') as typeof import('../../../src/features/funding/host/panel');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const ctx = fakeContext(3) as { subscriptions: Array<{ dispose(): void }>; extensionUri: never };
     const services = { context: ctx, log: env().log, onDidChangeProfile: () => ({ dispose() {} }), profile: () => ({ id: 'sandbox', name: 'Sandbox (local)', sandbox: true }) } as never;
     register(ctx as never, services);
-    const panels = ctx.subscriptions.find((d) => d instanceof mod.PanelSet) as import('../../../src/extension/webviewHost').PanelSet<string, import('../../../src/extension/funding/panel').FundingPanel>;
+    const panels = ctx.subscriptions.find((d) => d instanceof mod.PanelSet) as import('../../../src/extension/webviewHost').PanelSet<string, import('../../../src/features/funding/host/panel').FundingPanel>;
     assert.ok(panels, 'the feature pushes its panel set to the subscriptions');
     const view = { currency: 'XRP', address: 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59', memo: '12345', chain: 'XRP', depositMinSize: null, confirms: 1 };
     FundingPanel.showDeposit(env(), panels, view);

@@ -1,11 +1,11 @@
 /** The deposit panel in a person's words (issue 25). */
 import { strict as assert } from 'assert';
-import { depositWording } from '../../../src/shared/funding/depositWording';
+import { depositWording } from '../../../src/features/funding/model/depositWording';
 
 const usdt = { currency: 'USDT', address: 'TKFRQXSDcY4kd3QLzw7uK16GmLrjJggwX8', memo: '', chain: 'TRC20', chainId: 'trx', depositMinSize: '1', confirms: 12 };
 const xrp = { currency: 'XRP', address: 'rpYEK4MFgMTFRp4x43fGVDZ7hedrpnUPZ3', memo: '1219253501', chain: 'XRP', chainId: 'xrp', depositMinSize: null, confirms: 1 };
 
-describe('deposit wording (src/shared/funding/depositWording.ts)', () => {
+describe('deposit wording (src/features/funding/model/depositWording.ts)', () => {
   it('names the network, counts confirmations in the right number, says what to send where', () => {
     assert.deepEqual(depositWording(usdt), {
       title: 'Deposit USDT on TRC20',

@@ -4,8 +4,8 @@
  * (same as a created address + `existing` and its note line).
  */
 import { strict as assert } from 'assert';
-import { explainFundingError, isDepositAddressExists } from '../../../src/shared/funding/errors';
-import { depositAddressView, existingDepositAddressView, findExistingAddress } from '../../../src/shared/funding/summary';
+import { explainFundingError, isDepositAddressExists } from '../../../src/features/funding/model/errors';
+import { depositAddressView, existingDepositAddressView, findExistingAddress } from '../../../src/features/funding/model/summary';
 import { BTC_NATIVE, BTC_SEGWIT, ERC20, TRC20, XRP_CHAIN } from './fixtures';
 
 describe('funding: existing deposit address', () => {

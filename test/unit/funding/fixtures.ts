@@ -1,5 +1,5 @@
 /** Test data for the funding unit tests: chains shaped like GET /api/v3/currencies. */
-import type { FundingAccount, FundingChain, FundingCurrency, WithdrawalDraft } from '../../../src/shared/funding/types';
+import type { FundingAccount, FundingChain, FundingCurrency, WithdrawalDraft } from '../../../src/features/funding/model/types';
 
 /** A chain with a rate, a minimum fee and a cap: fee = max(1, amount × 0.001) capped at 5. */
 export const ERC20: FundingChain = {

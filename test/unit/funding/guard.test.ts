@@ -1,9 +1,9 @@
 import { strict as assert } from 'assert';
-import { defaultChain, depositChains, depositCurrencies, isLightning, withdrawChains, withdrawCurrencies } from '../../../src/shared/funding/chains';
-import { explainFundingError, isUnknownOutcome } from '../../../src/shared/funding/errors';
-import { InFlightLock, requestKey } from '../../../src/shared/funding/lock';
-import { formatWait, RateTracker, waitFromMessage } from '../../../src/shared/funding/rateLimit';
-import { buildRequest, buildSummary, confirmationMatches, confirmationSuffix, depositAddressView, summaryText } from '../../../src/shared/funding/summary';
+import { defaultChain, depositChains, depositCurrencies, isLightning, withdrawChains, withdrawCurrencies } from '../../../src/features/funding/model/chains';
+import { explainFundingError, isUnknownOutcome } from '../../../src/features/funding/model/errors';
+import { InFlightLock, requestKey } from '../../../src/features/funding/model/lock';
+import { formatWait, RateTracker, waitFromMessage } from '../../../src/features/funding/model/rateLimit';
+import { buildRequest, buildSummary, confirmationMatches, confirmationSuffix, depositAddressView, summaryText } from '../../../src/features/funding/model/summary';
 import { BTC, BTC_NATIVE, ERC20, TRC20, USDT, XRP, v1Draft } from './fixtures';
 
 describe('funding guard pieces', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
-import { fundingHtml } from '../../../src/shared/funding/html';
-import { isFundingToHost } from '../../../src/shared/funding/protocol';
+import { fundingHtml } from '../../../src/features/funding/page';
+import { isFundingToHost } from '../../../src/features/funding/protocol';
 
 describe('funding webview shell and protocol', () => {
   it('strict CSP: nonce on the only script and style, no unsafe-inline, no inline handlers', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { deductionOptions, describeQuote, quoteWithdrawal } from '../../../src/shared/funding/quote';
+import { deductionOptions, describeQuote, quoteWithdrawal } from '../../../src/features/funding/model/quote';
 import { BTCLN, ERC20, TRC20 } from './fixtures';
 
 const erc = (amount: string, feeDeduction: 'INTERNAL' | 'EXTERNAL' | 'AUTO', mainAvailable: string, apiVersion: 'V1' | 'V4' = 'V1') =>

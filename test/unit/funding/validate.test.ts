@@ -1,5 +1,5 @@
 import { strict as assert } from 'assert';
-import { checkAmount, checkDestination, checkDestinationOn, checkRecipient, identityTypeFor, validateWithdrawal } from '../../../src/shared/funding/validate';
+import { checkAmount, checkDestination, checkDestinationOn, checkRecipient, identityTypeFor, validateWithdrawal } from '../../../src/features/funding/model/validate';
 import { BTC, BTCLN, ERC20, LN_INVOICE, OMNI, TRC20, USDT, XRP, XRP_CHAIN, usdtAccounts, v1Draft } from './fixtures';
 
 const ctx = (main: string, trade = '0', chain = ERC20, remainAmount?: string) => ({

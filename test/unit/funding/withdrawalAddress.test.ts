@@ -1,6 +1,6 @@
 /**
  * The withdrawal-destination rule shared by SpotDesk and the sandbox (src/api/withdrawalAddress.ts),
- * checked directly and through the extension's validation (src/shared/funding/validate.ts): valid and
+ * checked directly and through the extension's validation (src/features/funding/model/validate.ts): valid and
  * invalid addresses for every chain the sandbox world seeds, the real KuCoin deposit addresses of
  * test/fixtures/kucoin (all of it, beyond-spec/ included), the UID/MAIL/PHONE formats, and properties (the sandbox's own deposit
  * addresses pass; a one-character typo in a checksummed address is caught).
@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { addressFormatOf, checkWithdrawalDestination, crc16xmodem, isLightningInvoice, isTonAddress } from '../../../src/api/withdrawalAddress';
 import { sampleDepositAddress } from '../../../src/exchange/server/depositAddresses';
 import { buildWorld } from '../../../src/exchange/server/world';
-import { checkDestination } from '../../../src/shared/funding/validate';
+import { checkDestination } from '../../../src/features/funding/model/validate';
 import { ADDRESSES } from './addresses';
 import { LN_INVOICE } from './fixtures';
 import { FIXTURES_DIR } from '../../fixtures';

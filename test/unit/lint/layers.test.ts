@@ -34,7 +34,7 @@ const CASES: [file: string, forbidden: string, permitted: string][] = [
   ['src/webviewBridge/x.ts', "import { readFileSync } from 'node:fs';", "import { isObject } from './validate';"],
   ['src/features/f/model/y.ts', "import { SpotClient } from '../../../api/client';", "import { validateOrder } from '../../../api/orderRules';"],
   ['src/features/f/model/y.ts', "import { readFileSync } from 'node:fs';", "import { add } from '../../../api/decimal';"],
-  ['src/features/f/model/y.ts', "import { Exchange } from '../../../exchange/core';", "import type { HfOrder } from '../../../api/schemas';"],
+  ['src/features/f/model/y.ts', "import { Exchange } from '../../../exchange/core';", "import { HfOrder } from '../../../api/schemas';"],
   ['src/features/f/model/y.ts', "import * as vscode from 'vscode';", "import { formatAmount } from '../../../api/numberFormat';"],
   ['src/features/f/model/y.ts', "import { register } from '../host/index';", "import { other } from './other';"],
   ['src/features/f/protocol.ts', "import { Services } from '../../host/services';", "import { isObject } from '../../webviewBridge/validate';"],

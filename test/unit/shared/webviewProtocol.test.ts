@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import * as v from '../../../src/webviewBridge/validate';
 import { defineProtocol } from '../../../src/webviewBridge/protocol';
 import { REQUEST_BUILDER_PROTOCOL, emptyDraft, DRAFT_TEXT_MAX } from '../../../src/features/requestBuilder/protocol';
-import { FUNDING_PROTOCOL } from '../../../src/shared/funding/protocol';
+import { FUNDING_PROTOCOL } from '../../../src/features/funding/protocol';
 import { ORDER_BOOK_PROTOCOL } from '../../../src/features/market/protocol';
 
 describe('shared schemas (src/webviewBridge/validate.ts)', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import type { WithdrawalItem } from '../../../src/api/schemas';
-import { nextLookDelayMs, settledMessage, settledWithdrawals, shortAddress, type WatchedWithdrawal } from '../../../src/shared/funding/withdrawalWatch';
+import { nextLookDelayMs, settledMessage, settledWithdrawals, shortAddress, type WatchedWithdrawal } from '../../../src/features/funding/model/withdrawalWatch';
 
 function rec(id: string | undefined, status: WithdrawalItem['status'], extra: Partial<WithdrawalItem> = {}): WithdrawalItem {
   return {
@@ -21,7 +21,7 @@ function rec(id: string | undefined, status: WithdrawalItem['status'], extra: Pa
   };
 }
 
-describe('withdrawal watch (src/shared/funding/withdrawalWatch.ts)', () => {
+describe('withdrawal watch (src/features/funding/model/withdrawalWatch.ts)', () => {
   const watched = new Map<string, WatchedWithdrawal>([
     ['w1', { id: 'w1', currency: 'USDT' }],
     ['w2', { id: 'w2', currency: 'USDT' }],

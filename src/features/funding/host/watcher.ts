@@ -3,7 +3,7 @@
  * Funding History view shows it"). KuCoin's spot WebSocket has no withdrawal topic, so while — and
  * only while — a withdrawal of the active profile is in flight, the watcher looks at
  * GET /api/v1/withdrawals (per currency, first page) after 2 s, doubling to at most 60 s
- * (src/shared/funding/withdrawalWatch.ts). When one reaches SUCCESS or FAILURE it notifies the person
+ * (src/features/funding/model/withdrawalWatch.ts). When one reaches SUCCESS or FAILURE it notifies the person
  * (with "Show Funding History") and refreshes Accounts and Funding History.
  *
  * What it watches: withdrawals submitted from SpotDesk ({@link WithdrawalWatcher.track}), and those
@@ -12,10 +12,10 @@
  * profile's withdrawals. Failures to read the history are logged and retried on the same schedule.
  */
 import * as vscode from 'vscode';
-import type { WithdrawalItem } from '../../api/schemas';
-import { IN_FLIGHT_STATUSES, nextLookDelayMs, settledMessage, settledWithdrawals, type WatchedWithdrawal } from '../../shared/funding/withdrawalWatch';
-import { COMMANDS } from '../commandIds';
-import type { Services } from '../services';
+import type { WithdrawalItem } from '../../../api/schemas';
+import { IN_FLIGHT_STATUSES, nextLookDelayMs, settledMessage, settledWithdrawals, type WatchedWithdrawal } from '../model/withdrawalWatch';
+import { COMMANDS } from '../../../extension/commandIds';
+import type { Services } from '../../../extension/services';
 
 /** The Funding History view (its `.focus` command is VS Code's). */
 const FUNDING_HISTORY_VIEW = 'spotdesk.fundingHistory';

@@ -4,7 +4,7 @@
  *
  * Flow: collect the draft from the person (multi-step QuickInput with step numbers and Back; the
  * only thing the command's argument can preset is the currency of the Accounts row it was run on)
- * → validate with exact decimals (src/shared/funding/validate.ts), offering a trade → main
+ * → validate with exact decimals (src/features/funding/model/validate.ts), offering a trade → main
  * transfer when trade holds the funds → for V4 UID/MAIL/PHONE check the locally tracked rate limit
  * → modal summary + typed confirmation (the last 6 characters of the destination) → ONE
  * submission under an in-flight lock keyed by the confirmed request. Never retried; a
@@ -17,18 +17,18 @@
  */
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
-import * as D from '../../api/decimal';
-import type { Services } from '../services';
-import type { Prompts } from '../prompts';
-import type { Confirmation, MoneyGate } from '../moneyGate';
-import { fundsLabel, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
-import { currencyArg } from '../commandArgs';
-import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../../shared/funding/chains';
-import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../../shared/funding/errors';
-import { InFlightLock, requestKey } from '../../shared/funding/lock';
-import { deductionOptions } from '../../shared/funding/quote';
-import { formatWait, RateTracker } from '../../shared/funding/rateLimit';
-import { buildRequest, buildSummary, confirmationMatches, endpointOf, summaryText, type WithdrawalSummary } from '../../shared/funding/summary';
+import * as D from '../../../api/decimal';
+import type { Services } from '../../../extension/services';
+import type { Prompts } from '../../../extension/prompts';
+import type { Confirmation, MoneyGate } from '../../../extension/moneyGate';
+import { fundsLabel, fundsPhrase, type FundsProfile } from '../../../api/moneyWords';
+import { currencyArg } from '../../../extension/commandArgs';
+import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../model/chains';
+import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../model/errors';
+import { InFlightLock, requestKey } from '../model/lock';
+import { deductionOptions } from '../model/quote';
+import { formatWait, RateTracker } from '../model/rateLimit';
+import { buildRequest, buildSummary, confirmationMatches, endpointOf, summaryText, type WithdrawalSummary } from '../model/summary';
 import {
   REASONS_OF_TRANSFER,
   type FeeDeduction,
@@ -39,10 +39,10 @@ import {
   type V4Recipient,
   type WithdrawalDraft,
   type WithdrawType,
-} from '../../shared/funding/types';
-import { checkAmount, checkDestinationOn, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../../shared/funding/validate';
-import type { FundingClient } from './client';
-import type { PickItem, Step } from '../multiStep';
+} from '../model/types';
+import { checkAmount, checkDestinationOn, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../model/validate';
+import type { FundingClient } from '../client';
+import type { PickItem, Step } from '../../../extension/multiStep';
 
 /**
  * Argument of `spotdesk.withdraw` after normalisation ({@link currencyArg}): at most the currency

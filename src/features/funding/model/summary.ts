@@ -5,7 +5,7 @@
  * chain's address format is unknown), chain, memo and API version; the confirmation asks for the
  * last 6 characters of the destination. Pure.
  */
-import { checkWithdrawalDestination } from '../../api/withdrawalAddress';
+import { checkWithdrawalDestination } from '../../../api/withdrawalAddress';
 import type { WithdrawalQuote } from './quote';
 import type { FundingChain, V4Recipient, WithdrawalDraft } from './types';
 

@@ -6,12 +6,12 @@
  * the amount is always typed by the person.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../services';
-import { currencyArg } from '../commandArgs';
-import { COMMANDS } from '../commandIds';
-import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
-import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
-import { validateAmount } from '../../api/displayFormat';
+import type { Services } from '../../../extension/services';
+import { currencyArg } from '../../../extension/commandArgs';
+import { COMMANDS } from '../../../extension/commandIds';
+import { defaultChain, depositChains, depositCurrencies } from '../model/chains';
+import type { FundingChain, FundingCurrency } from '../model/types';
+import { validateAmount } from '../../../api/displayFormat';
 
 /** What the command resolves to (plain data). */
 export interface SimulatedDepositOutcome {

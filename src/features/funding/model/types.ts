@@ -5,7 +5,7 @@
  * passed in directly. All amounts are decimal strings (spec "General rules" 2).
  */
 import type { z } from 'zod';
-import { ReasonOfTransfer as ReasonOfTransferSchema, type WithdrawType as WithdrawTypeSchema } from '../../api/schemas';
+import { ReasonOfTransfer as ReasonOfTransferSchema, type WithdrawType as WithdrawTypeSchema } from '../../../api/schemas';
 
 /** One chain of a currency (spec "Chain (element of chains)"; extra real-KuCoin fields optional). */
 export interface FundingChain {

@@ -4,8 +4,8 @@
  * with exact decimal strings (src/api/decimal.ts); fees come from the single fee function in
  * src/api/withdrawalFee.ts through {@link quoteWithdrawal}. Pure: no vscode, no Node APIs.
  */
-import * as D from '../../api/decimal';
-import { checkWithdrawalDestination } from '../../api/withdrawalAddress';
+import * as D from '../../../api/decimal';
+import { checkWithdrawalDestination } from '../../../api/withdrawalAddress';
 import { amountPrecision, needsMemo } from './chains';
 import { quoteWithdrawal, type WithdrawalQuote } from './quote';
 import type { FundingAccount, FundingChain, FundingCurrency, FundingQuota, WithdrawalDraft } from './types';

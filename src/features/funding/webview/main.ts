@@ -5,11 +5,11 @@
  * DOM is built with createElement/textContent only (no innerHTML), no inline handlers; messages are
  * validated with the protocol on receipt (src/webviewBridge/vscodeApi.ts).
  */
-import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
-import type { DepositAddressView } from '../../shared/funding/summary';
-import { depositWording } from '../../shared/funding/depositWording';
+import { FUNDING_PROTOCOL } from '../protocol';
+import type { DepositAddressView } from '../model/summary';
+import { depositWording } from '../model/depositWording';
 import { qrCanvas } from './qr';
-import { onHostMessage, webviewApi } from '../../webviewBridge/vscodeApi';
+import { onHostMessage, webviewApi } from '../../../webviewBridge/vscodeApi';
 
 const vscode = webviewApi(FUNDING_PROTOCOL);
 const root = document.getElementById('root') as HTMLElement;

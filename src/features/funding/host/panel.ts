@@ -7,11 +7,11 @@
  * (./index.ts), disposed with the extension.
  */
 import * as vscode from 'vscode';
-import { FUNDING_PAGE } from '../../shared/funding/html';
-import { FUNDING_PROTOCOL } from '../../shared/funding/protocol';
-import type { DepositAddressView } from '../../shared/funding/summary';
-import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../webviewHost';
-import { COMMANDS } from '../commandIds';
+import { FUNDING_PAGE } from '../page';
+import { FUNDING_PROTOCOL } from '../protocol';
+import type { DepositAddressView } from '../model/summary';
+import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../../../extension/webviewHost';
+import { COMMANDS } from '../../../extension/commandIds';
 
 /** The funding webview: not kept alive while hidden (it is re-created and re-sent its view). */
 export const FUNDING_KIND: WebviewKind<typeof FUNDING_PROTOCOL> = {

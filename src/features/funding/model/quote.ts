@@ -4,8 +4,8 @@
  * single fee function `computeWithdrawalFee` of src/api/withdrawalFee.ts, shared with the sandbox.
  * This module only adapts its inputs and turns its outcomes into sentences. Pure.
  */
-import * as D from '../../api/decimal';
-import { computeWithdrawalFee, WithdrawalFeeError } from '../../api/withdrawalFee';
+import * as D from '../../../api/decimal';
+import { computeWithdrawalFee, WithdrawalFeeError } from '../../../api/withdrawalFee';
 import { isLightning } from './chains';
 import type { FeeDeduction, FundingChain, WithdrawApiVersion, WithdrawType } from './types';
 

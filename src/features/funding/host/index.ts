@@ -9,12 +9,12 @@
  * into lazily-initialised modules of the CJS bundle, so activation does not pay for them.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../guardedCommand';
-import type { Services } from '../services';
-import { PanelSet } from '../webviewHost';
+import { registerCommand } from '../../../extension/guardedCommand';
+import type { Services } from '../../../extension/services';
+import { PanelSet } from '../../../extension/webviewHost';
 import type { FundingPanel } from './panel';
-import { COMMANDS } from '../commandIds';
-import type { TestSeams } from '../testHooks';
+import { COMMANDS } from '../../../extension/commandIds';
+import type { TestSeams } from '../../../extension/testHooks';
 import { WithdrawalWatcher } from './watcher';
 
 export type { DepositArgs, DepositOutcome } from './deposit';

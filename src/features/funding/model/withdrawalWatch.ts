@@ -5,7 +5,7 @@
  * KuCoin's spot WebSocket has no withdrawal topic, so the extension looks at the history while (and
  * only while) a withdrawal is in flight. Pure: no `vscode`, no Node API.
  */
-import type { WithdrawalItem } from '../../api/schemas';
+import type { WithdrawalItem } from '../../../api/schemas';
 
 /** Statuses after which a withdrawal never changes (KuCoin: SUCCESS, FAILURE). */
 export const FINAL_STATUSES: ReadonlySet<WithdrawalItem['status']> = new Set(['SUCCESS', 'FAILURE']);

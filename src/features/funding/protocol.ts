@@ -1,12 +1,12 @@
 /**
- * Messages between the funding webview (src/webview/funding/main.ts) and the extension
- * (src/extension/funding/panel.ts), declared once for both sides with the shared protocol style
+ * Messages between the funding webview (src/features/funding/webview/main.ts) and the extension
+ * (src/features/funding/host/panel.ts), declared once for both sides with the shared protocol style
  * (src/webviewBridge/protocol.ts). Secrets never travel here: only the deposit address view,
  * which holds public data.
  */
 import * as v from '../../webviewBridge/validate';
 import { defineProtocol, type MessageOf } from '../../webviewBridge/protocol';
-import type { DepositAddressView } from './summary';
+import type { DepositAddressView } from './model/summary';
 
 const text = (max = 1000) => v.string({ max });
 const field = v.oneOf(['address', 'memo'] as const);

@@ -10,15 +10,15 @@
  * original error is explained. Errors are explained in words with their code.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../services';
-import { currencyArg } from '../commandArgs';
-import { defaultChain, depositChains, depositCurrencies } from '../../shared/funding/chains';
-import { explainFundingError, isDepositAddressExists, type FundingErrorExplanation } from '../../shared/funding/errors';
-import { depositAddressView, existingDepositAddressView, findExistingAddress, type DepositAddressView } from '../../shared/funding/summary';
-import type { FundingChain, FundingCurrency } from '../../shared/funding/types';
-import type { FundingClient } from './client';
+import type { Services } from '../../../extension/services';
+import { currencyArg } from '../../../extension/commandArgs';
+import { defaultChain, depositChains, depositCurrencies } from '../model/chains';
+import { explainFundingError, isDepositAddressExists, type FundingErrorExplanation } from '../model/errors';
+import { depositAddressView, existingDepositAddressView, findExistingAddress, type DepositAddressView } from '../model/summary';
+import type { FundingChain, FundingCurrency } from '../model/types';
+import type { FundingClient } from '../client';
 import { FundingPanel } from './panel';
-import type { PanelSet } from '../webviewHost';
+import type { PanelSet } from '../../../extension/webviewHost';
 
 /**
  * Argument of `spotdesk.createDepositAddress` after normalisation ({@link currencyArg}): at most
