@@ -31,8 +31,8 @@ const targets = [
   // The sandbox's snapshot worker thread (src/exchange/server/snapshotWorker.ts): loaded from beside dist/sandbox-cli.js.
   { name: 'sandbox-snapshot-worker', entry: 'src/exchange/server/snapshotWorkerEntry.ts', outfile: 'dist/sandbox-snapshot-worker.js', ...node, ship: true },
   { name: 'language-server', entry: 'src/language/main.ts', outfile: 'dist/spotorder-language-server.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
-  // The extension's LSP client (vscode-languageclient), loaded by src/extension/language/index.ts only when an order document opens.
-  { name: 'language-client', entry: 'src/extension/language/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
+  // The extension's LSP client (vscode-languageclient), loaded by src/features/language/host/index.ts only when an order document opens.
+  { name: 'language-client', entry: 'src/features/language/host/client.ts', outfile: 'dist/language-client.js', ...node, ship: true },
   { name: 'webview-orderbook', entry: 'src/features/market/webview/main.ts', outfile: 'dist/webview/orderbook.js', ...browser, ship: true, budgetKB: 'market' },
   // The market panel's charts (candles with TradingView's lightweight-charts, ~160 KB minified by
   // itself, and the depth chart), loaded by the panel when a chart section is shown: a budget of its

@@ -6,7 +6,7 @@
  * Set-up: the sandbox in a child process (no simulation, rate limits off: the only changes are the
  * benchmark's). The panel's real data code, `MarketFeed` (src/features/market/marketFeed.ts),
  * runs in this process as it runs in the extension host, on SpotDesk's live feed
- * (src/extension/live/feed.ts `StreamChannel` over `StreamClient` and the book keeper) — or, for the
+ * (src/features/live/feed.ts `StreamChannel` over `StreamClient` and the book keeper) — or, for the
  * baseline, with no stream, polling GET /api/v1/market/orderbook/level2_20 every 1000 ms (the
  * extension's default `spotdesk.orderBook.refreshIntervalMs`). Its messages are posted into the built
  * webview bundle in the e2e harness page (test/e2e/orderbookHarness.ts: the panel's CSP, Dark+
@@ -34,7 +34,7 @@ import * as D from '../src/api/decimal';
 import { SpotClient } from '../src/api/client';
 import { StreamClient } from '../src/api/stream';
 import type { SandboxCredentials } from '../src/exchange/server/index';
-import { StreamChannel } from '../src/extension/live/feed';
+import { StreamChannel } from '../src/features/live/feed';
 import { MarketFeed } from '../src/features/market/marketFeed';
 import type { SymbolMeta, ToWebview } from '../src/features/market/protocol';
 import { buildBundle, startHarness } from '../test/e2e/orderbookHarness';

@@ -163,7 +163,7 @@ export function withdrawalArg(raw: unknown): { withdrawalId: string } | undefine
   return typeof w.id === 'string' && WITHDRAWAL_ID_RE.test(w.id) ? { withdrawalId: w.id } : undefined;
 }
 
-/** A price alert's id (random hex, src/extension/alerts/index.ts). */
+/** A price alert's id (random hex, src/features/alerts/host/index.ts). */
 const ALERT_ID_RE = /^[a-f0-9]{8,64}$/;
 
 /**

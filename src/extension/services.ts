@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { SpotClient } from '../api/client';
 import type { SymbolInfo } from '../api/schemas';
 import type { Prompts } from './prompts';
-import type { LiveFeed } from './live/feed';
+import type { LiveFeed } from '../features/live/feed';
 import type { AccountInfo } from '../features/market/protocol';
 import type { MoneyGate } from './moneyGate';
 

@@ -1,6 +1,6 @@
 /**
  * The SpotDesk extensions of LSP spoken between the order-document language server
- * (src/language/server.ts) and its clients: the VS Code client (src/extension/language/) and any
+ * (src/language/server.ts) and its clients: the VS Code client (src/features/language/host/) and any
  * other editor (Neovim, Helix, Zed… through `dist/spotorder-language-server.js --stdio`).
  *
  * Plain data and method names only: no `vscode`, no Node APIs, so both sides import it.

@@ -10,8 +10,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
 import type { SpotClient } from '../../src/api/client';
-import type { CurrencyNode } from '../../src/extension/views/accounts';
-import type { MarketSymbolNode } from '../../src/extension/views/markets';
+import type { CurrencyNode } from '../../src/features/accounts/host/accounts';
+import type { MarketSymbolNode } from '../../src/features/markets/host/markets';
 import { children, isError, item, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const PROFILE = 'Sandbox via profile';

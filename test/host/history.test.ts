@@ -16,9 +16,9 @@ import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import type { HfFill, HfOrder } from '../../src/api/schemas';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
-import type { FillNode, FillSymbolNode } from '../../src/extension/views/fills';
-import type { DepositNode, FundingGroupNode, WithdrawalNode } from '../../src/extension/views/fundingHistory';
-import type { DoneOrderNode, HistorySymbolNode, MoreOrdersNode } from '../../src/extension/views/orderHistory';
+import type { FillNode, FillSymbolNode } from '../../src/features/history/host/fills';
+import type { DepositNode, FundingGroupNode, WithdrawalNode } from '../../src/features/history/host/fundingHistory';
+import type { DoneOrderNode, HistorySymbolNode, MoreOrdersNode } from '../../src/features/history/host/orderHistory';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';

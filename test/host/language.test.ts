@@ -18,7 +18,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
-import type { LanguageTestHooks } from '../../src/extension/language/index';
+import type { LanguageTestHooks } from '../../src/features/language/host/index';
 import { isOrderDocument } from '../../src/features/requestBuilder/host/ids';
 import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
 import type { SpotDeskTestHooks } from '../../src/extension/testHooks';

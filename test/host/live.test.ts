@@ -20,11 +20,11 @@ import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
 import type { SpotClient } from '../../src/api/client';
 import type { SymbolInfo } from '../../src/api/schemas';
-import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/extension/alerts/index';
-import type { PriceAlert } from '../../src/shared/alerts';
+import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/features/alerts/host/index';
+import type { PriceAlert } from '../../src/features/alerts/model/alerts';
 import { signed, unrealizedPnl } from '../../src/api/pnl';
 import { startSandboxProcess, type SandboxProcess } from '../../src/extension/sandboxProcess';
-import type { OrderNode, OrderSymbolNode } from '../../src/extension/views/orders';
+import type { OrderNode, OrderSymbolNode } from '../../src/features/orders/host/orders';
 import { EXTENSION_ID, children, labelOf, sandboxSuite, useSandboxProfile, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';

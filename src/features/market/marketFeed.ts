@@ -4,7 +4,7 @@
  * panel's webview as protocol messages (src/features/market/protocol.ts).
  *
  * **Stream first.** The book is kept by `keepBook` / `L2BookKeeper` (src/api/l2Book.ts) on the
- * profile's public WebSocket connection (src/extension/live/feed.ts): an exact book, synced from a
+ * profile's public WebSocket connection (src/features/live/feed.ts): an exact book, synced from a
  * REST snapshot (GET /api/v1/market/orderbook/level2_100) and the `/market/level2` increments, with
  * gap detection and a resync after every reconnect. Each applied increment schedules one post of the
  * top `depth` levels; increments arriving together (one turn of the event loop) cost one post. The
@@ -26,7 +26,7 @@ import type { StreamData } from '../../api/streamSchemas';
 import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from './protocol';
 import { level2Weight, nextPollDelay, type PoolBudget } from './model/pollPolicy';
 import { failureText } from '../../api/failure';
-import type { FeedStatus, Heartbeat, StreamChannel } from '../../extension/live/feed';
+import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
 
 /** Trades kept for the tape (and sent to a webview that (re)loads). */
 export const TAPE_SIZE = 200;

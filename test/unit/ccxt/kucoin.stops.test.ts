@@ -16,7 +16,7 @@ import ccxt from 'ccxt';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
-import { ccxtApiUrls } from '../../../src/shared/botSnippets';
+import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
 import { createUser } from '../server/helpers';
 
 type Kucoin = InstanceType<typeof ccxt.kucoin>;

@@ -1,6 +1,6 @@
 /**
  * ccxt 4.5 (class `kucoin`) with its STOCK options against an in-process sandbox: only its URLs
- * (`ccxtApiUrls` from src/shared/botSnippets.ts, the override SpotDesk hands to bot developers) and
+ * (`ccxtApiUrls` from src/features/botSetup/model/botSnippets.ts, the override SpotDesk hands to bot developers) and
  * its credentials are changed. Every unified method a bot uses is called and its result compared
  * with the sandbox's own state (engine accounts, orders, fills, books, tape, funding records) —
  * not just "it did not throw". The run prints a result table (method → pass/fail).
@@ -13,7 +13,7 @@ import ccxt from 'ccxt';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
-import { ccxtApiUrls } from '../../../src/shared/botSnippets';
+import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
 import { admin, createUser } from '../server/helpers';
 
 /** The ccxt kucoin class as this suite uses it (ccxt's own typings are loose for `urls`). */

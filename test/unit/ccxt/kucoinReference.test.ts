@@ -16,7 +16,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/
 import type { ChainInfo } from '../../../src/exchange/server/world';
 import { HIST_CUTOFF_MS } from '../../../src/exchange/server/refdata/funding';
 import { ANNOUNCEMENTS } from '../../../src/exchange/server/refdata/announcements';
-import { ccxtApiUrls } from '../../../src/shared/botSnippets';
+import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
 import { admin, createUser } from '../server/helpers';
 
 type Kucoin = InstanceType<typeof ccxt.kucoin>;

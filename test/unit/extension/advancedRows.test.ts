@@ -1,19 +1,19 @@
 /**
- * Stop and OCO rows of Active Orders (src/extension/views/advancedRows.ts): their text (trigger, state, both OCO legs
+ * Stop and OCO rows of Active Orders (src/features/orders/model/advancedRows.ts): their text (trigger, state, both OCO legs
  * on one row, grouped digits), building them from the API's payloads (the sandbox's own answers for a stop order and
  * an OCO detail), and what each `/spotMarket/advancedOrders` message does to them. Also the pure parts around them:
- * the Edit Order… checks (src/extension/views/orderEdit.ts), the row arguments of Cancel Order
+ * the Edit Order… checks (src/features/orders/model/orderEdit.ts), the row arguments of Cancel Order
  * (src/extension/commandArgs.ts `advancedOrderArg`), the remembered stop orders of Order History
- * (src/extension/views/stopMemory.ts) and its rows for classic, stop and OCO orders (historyRows.ts).
+ * (src/features/orders/host/stopMemory.ts) and its rows for classic, stop and OCO orders (historyRows.ts).
  */
 import { strict as assert } from 'node:assert';
 import type { WsStopOrder } from '../../../src/api/streamSchemas';
 import { StopOrder } from '../../../src/api/schemas';
-import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, type AdvancedData, type StopRow } from '../../../src/extension/views/advancedRows';
-import { editPriceError, editRequest, editSizeError } from '../../../src/extension/views/orderEdit';
+import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, type AdvancedData, type StopRow } from '../../../src/features/orders/model/advancedRows';
+import { editPriceError, editRequest, editSizeError } from '../../../src/features/orders/model/orderEdit';
 import { advancedOrderArg } from '../../../src/extension/commandArgs';
-import { MAX_REMEMBERED_STOPS, STOP_MEMORY_MS, StopMemory } from '../../../src/extension/views/stopMemory';
-import { classicOrderRow, ocoOrderRow, stopOrderRow } from '../../../src/extension/views/historyRows';
+import { MAX_REMEMBERED_STOPS, STOP_MEMORY_MS, StopMemory } from '../../../src/features/orders/host/stopMemory';
+import { classicOrderRow, ocoOrderRow, stopOrderRow } from '../../../src/features/history/model/historyRows';
 import { SandboxState } from '../../../src/exchange/server/state';
 import type { SymbolRules } from '../../../src/api/orderRules';
 

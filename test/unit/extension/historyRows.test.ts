@@ -1,14 +1,14 @@
 /**
- * Pure parts of the history views: CSV writing (src/shared/csv.ts: RFC 4180 quoting, formula guard
+ * Pure parts of the history views: CSV writing (src/features/history/model/csv.ts: RFC 4180 quoting, formula guard
  * that leaves decimals alone, a round trip through a reference parser) and the rows and exports of
- * src/extension/views/historyRows.ts on the published KuCoin payloads (beyond-spec fixtures).
+ * src/features/history/model/historyRows.ts on the published KuCoin payloads (beyond-spec fixtures).
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
 import * as S from '../../../src/api/schemas';
 import { parseJson } from '../../../src/api/json';
-import { csvField, isoTime, toCsv } from '../../../src/shared/csv';
-import { depositRow, doneOrderOutcome, fillRow, fillsCsv, orderRow, ordersCsv, pnlSummary, symbolPnl, withdrawalRow } from '../../../src/extension/views/historyRows';
+import { csvField, isoTime, toCsv } from '../../../src/features/history/model/csv';
+import { depositRow, doneOrderOutcome, fillRow, fillsCsv, orderRow, ordersCsv, pnlSummary, symbolPnl, withdrawalRow } from '../../../src/features/history/model/historyRows';
 import { readFixture } from '../../fixtures';
 
 const data = (file: string) => (parseJson(readFixture(file)) as { data: unknown }).data;
@@ -42,7 +42,7 @@ function readCsv(text: string): string[][] {
   return rows;
 }
 
-describe('CSV export (src/shared/csv.ts)', () => {
+describe('CSV export (src/features/history/model/csv.ts)', () => {
   it('quotes commas, quotes and line breaks; CRLF row ends', () => {
     assert.equal(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', null]]), 'a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n');
   });

@@ -59,13 +59,13 @@ describe('activation loads only light modules (dist/extension.js)', function () 
       'src/features/requestBuilder/controller.ts',
       'src/features/requestBuilder/host/panel.ts',
       'src/features/requestBuilder/protocol.ts',
-      'src/extension/language/client.ts',
-      'src/extension/language/orderAt.ts',
+      'src/features/language/host/client.ts',
+      'src/features/language/host/orderAt.ts',
       'src/language/document.ts',
     ];
     assert.deepEqual(lazy.filter((f) => eager.has(f)), []);
     // Control: the light registration modules are in the eager set.
-    assert.ok(eager.has('src/features/funding/host/index.ts') && eager.has('src/features/requestBuilder/host/index.ts') && eager.has('src/extension/language/index.ts'));
+    assert.ok(eager.has('src/features/funding/host/index.ts') && eager.has('src/features/requestBuilder/host/index.ts') && eager.has('src/features/language/host/index.ts'));
   });
 
   it('the order-document language client is not even in the bundle (dist/language-client.js, loaded when an order document opens); jsonc-parser is not initialised', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'assert';
 import type { HfOrder, SymbolInfo } from '../../../src/api/schemas';
-import { discoveryCandidates, explainedHolds, unexplainedCurrencies, UNKNOWN_HOLD } from '../../../src/extension/views/orderDiscovery';
+import { discoveryCandidates, explainedHolds, unexplainedCurrencies, UNKNOWN_HOLD } from '../../../src/features/orders/model/orderDiscovery';
 
 const sym = (symbol: string, enableTrading = true) => {
   const [baseCurrency, quoteCurrency] = symbol.split('-');
@@ -11,7 +11,7 @@ const PAIRS = new Map(SYMBOLS.map((s) => [s.symbol, s]));
 const order = (o: Partial<HfOrder>) =>
   ({ type: 'limit', side: 'buy', price: '0', size: '0', funds: '0', remainSize: '0', remainFunds: '0', ...o }) as HfOrder;
 
-describe('Active Orders discovery rules (src/extension/views/orderDiscovery.ts)', () => {
+describe('Active Orders discovery rules (src/features/orders/model/orderDiscovery.ts)', () => {
   it('explains holds per currency: limit buy price × remainSize of the quote, sell remainSize of the base, market buy by funds remainFunds', () => {
     const e = explainedHolds(
       [

@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'assert';
 import type { HfOrder } from '../../../src/api/schemas';
-import { age, orderRows } from '../../../src/extension/views/orderText';
+import { age, orderRows } from '../../../src/features/orders/model/orderText';
 
 const base: HfOrder = {
   id: '6a5d0c000000000000000025d', symbol: 'BTC-USDT', opType: 'DEAL', type: 'limit', side: 'buy', price: '33488.2', size: '0.0015', funds: '50.2323',
@@ -13,7 +13,7 @@ const base: HfOrder = {
   remark: null, tags: null, active: true, inOrderBook: true, cancelExist: false, createdAt: Date.UTC(2026, 0, 2, 3, 4, 5), lastUpdatedAt: 0, tradeType: 'TRADE',
 };
 
-describe('the order tooltip (src/extension/views/orderText.ts)', () => {
+describe('the order tooltip (src/features/orders/model/orderText.ts)', () => {
   it('a resting limit order: the nine things a trader reads, exact amounts with their currencies', () => {
     assert.deepEqual(orderRows(base, base.createdAt + 192_000), [
       ['Side', 'Buy'],

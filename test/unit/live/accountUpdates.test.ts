@@ -1,5 +1,5 @@
 /**
- * How the private stream changes the Accounts and Active Orders views (src/extension/live/accountUpdates.ts,
+ * How the private stream changes the Accounts and Active Orders views (src/features/live/accountUpdates.ts,
  * issue 22): worked examples of `applyOrderChange`, `applyBalance` and the fill grouping, and the invariant
  * that makes "no polling while the stream is up" safe — applying the stream's messages to a REST read gives
  * what a fresh REST read says. The messages are the sandbox's own (src/exchange/server/feed/payloads.ts)
@@ -13,7 +13,7 @@ import type { Account, HfOrder } from '../../../src/api/schemas';
 import { WsBalance, WsOrderChange } from '../../../src/api/streamSchemas';
 import type { BalanceEvent, CoreEventSink, OrderEvent } from '../../../src/exchange/core';
 import { balanceMessage, orderMessage } from '../../../src/exchange/server/feed/payloads';
-import { applyBalance, applyOrderChange, FillAggregator, orderFromChange, type FillSummary, type OrderBucket } from '../../../src/extension/live/accountUpdates';
+import { applyBalance, applyOrderChange, FillAggregator, orderFromChange, type FillSummary, type OrderBucket } from '../../../src/features/live/accountUpdates';
 import { Driver, USERS, engineCmdArb, ratesArb } from '../exchange/commands';
 import { SYM } from '../exchange/helpers';
 
@@ -43,7 +43,7 @@ function change(over: Partial<Record<string, unknown>>): WsOrderChange {
 
 const account = (id: string, currency: string, balance: string, available: string, holds: string): Account => ({ id, currency, type: 'trade', balance, available, holds });
 
-describe('live account updates (src/extension/live/accountUpdates.ts)', () => {
+describe('live account updates (src/features/live/accountUpdates.ts)', () => {
   describe('applyOrderChange', () => {
     it('an order appears on received/open, changes on match, leaves on filled', () => {
       const buckets: OrderBucket[] = [];
@@ -144,7 +144,7 @@ describe('live account updates (src/extension/live/accountUpdates.ts)', () => {
             balance: (e: BalanceEvent) => {
               if (e.uid !== me) return;
               const m = JSON.parse(balanceMessage(e)) as { data: unknown };
-              // an account new to the view: the view reloads the accounts from REST (as src/extension/live/index.ts does)
+              // an account new to the view: the view reloads the accounts from REST (as src/features/live/host/index.ts does)
               if (applyBalance(accounts, WsBalance.parse(m.data)) === 'unknown') {
                 accounts = d.ex.accounts(me);
                 resyncs++;

@@ -1,5 +1,5 @@
 /**
- * SpotDesk's live feed channel (src/extension/live/feed.ts, issue 22) on a scripted stand-in of
+ * SpotDesk's live feed channel (src/features/live/feed.ts, issue 22) on a scripted stand-in of
  * StreamClient: reference-counted topics (one subscribe per topic, the connection closed with the last
  * consumer), dispatch by topic (a failing consumer does not stop the others), and the state a person
  * reads — connecting → live → reconnecting (with the backoff's next attempt) → polling (with the reason)
@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { LiveFeed, StreamChannel, type FeedStatus } from '../../../src/extension/live/feed';
+import { LiveFeed, StreamChannel, type FeedStatus } from '../../../src/features/live/feed';
 
 /** A scripted StreamClient: the test emits its events and settles its subscription acks. */
 class FakeClient extends EventEmitter {
@@ -73,7 +73,7 @@ function channel(opts: { fallbackAfterMs?: number; now?: () => number } = {}) {
   return { ch, clients, logs, states, synced: () => synced };
 }
 
-describe('live feed channel (src/extension/live/feed.ts)', () => {
+describe('live feed channel (src/features/live/feed.ts)', () => {
   it('reference-counts topics: one subscription per topic, the connection closed with its last consumer', async () => {
     const { ch, clients, states } = channel();
     assert.equal(ch.status.state, 'idle');

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { StreamChannel } from '../../../src/extension/live/feed';
+import { StreamChannel } from '../../../src/features/live/feed';
 import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
 

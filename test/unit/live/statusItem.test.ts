@@ -1,5 +1,5 @@
 /**
- * The live status bar item (src/extension/live/statusItem.ts, issue 22), its pure part on the stand-in
+ * The live status bar item (src/features/live/host/statusItem.ts, issue 22), its pure part on the stand-in
  * vscode: the portfolio value in the fiat currency (computed as the Accounts view's Portfolio row, so the
  * two never differ by a cent), and the text and tooltip for each stream state — live, reconnecting with
  * the backoff's countdown, polling with the reason.
@@ -7,21 +7,21 @@
 import { strict as assert } from 'node:assert';
 import * as D from '../../../src/api/decimal';
 import type { Account } from '../../../src/api/schemas';
-import type { FeedStatus } from '../../../src/extension/live/feed';
+import type { FeedStatus } from '../../../src/features/live/feed';
 import { fakeVscode, install } from '../extension/fakeVscode';
 
 const acc = (currency: string, type: 'main' | 'trade', balance: string): Account => ({ id: `${currency}-${type}`, currency, type, balance, available: balance, holds: '0' });
 const st = (state: FeedStatus['state'], over: Partial<FeedStatus> = {}): FeedStatus => ({ state, reason: null, attempt: 0, nextAttemptAt: null, since: 0, ...over });
 
-describe('live status bar item (src/extension/live/statusItem.ts)', () => {
+describe('live status bar item (src/features/live/host/statusItem.ts)', () => {
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/live/statusItem');
+  let mod: typeof import('../../../src/features/live/host/statusItem');
   let fiatValue: typeof import('../../../src/api/displayFormat').fiatValue;
 
   before(() => {
     uninstall = install(fakeVscode());
     /* eslint-disable @typescript-eslint/no-require-imports -- after the stand-in is installed */
-    mod = require('../../../src/extension/live/statusItem') as typeof mod;
+    mod = require('../../../src/features/live/host/statusItem') as typeof mod;
     fiatValue = (require('../../../src/api/displayFormat') as typeof import('../../../src/api/displayFormat')).fiatValue;
     /* eslint-enable @typescript-eslint/no-require-imports */
   });

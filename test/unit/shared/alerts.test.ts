@@ -1,5 +1,5 @@
 /**
- * Price alerts, the pure rules (src/shared/alerts.ts, issue 22): the typed price is checked against
+ * Price alerts, the pure rules (src/features/alerts/model/alerts.ts, issue 22): the typed price is checked against
  * the symbol's tick and the current price; `above` fires at last ≥ price, `below` at last ≤ price;
  * an alert fires ONCE however many prices follow; an alert stored armed whose price was crossed while
  * nothing watched (VS Code closed) fires on the first price seen at start; stored JSON is read back
@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import { checkAlerts, describeAlert, isArmed, isTriggered, parseAlerts, validateAlertPrice, type PriceAlert } from '../../../src/shared/alerts';
+import { checkAlerts, describeAlert, isArmed, isTriggered, parseAlerts, validateAlertPrice, type PriceAlert } from '../../../src/features/alerts/model/alerts';
 
 const alert = (id: string, direction: 'above' | 'below', price: string, extra: Partial<PriceAlert> = {}): PriceAlert => ({
   id,
@@ -20,7 +20,7 @@ const alert = (id: string, direction: 'above' | 'below', price: string, extra: P
   ...extra,
 });
 
-describe('price alerts (src/shared/alerts.ts)', () => {
+describe('price alerts (src/features/alerts/model/alerts.ts)', () => {
   describe('validateAlertPrice: the symbol tick and the far side of the current price', () => {
     it('accepts a price on the tick beyond the last price', () => {
       assert.equal(validateAlertPrice('70000.1', '0.1', 'above', '68000'), undefined);

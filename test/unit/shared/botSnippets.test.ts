@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BOT_ENV, ccxtJsSnippet, ccxtPythonSnippet, DEFAULT_STATE_DIR, envLines, mergeEnv, universalSdkSnippet, type BotCredentials, type SnippetVariant } from '../../../src/shared/botSnippets';
+import { BOT_ENV, ccxtJsSnippet, ccxtPythonSnippet, DEFAULT_STATE_DIR, envLines, mergeEnv, universalSdkSnippet, type BotCredentials, type SnippetVariant } from '../../../src/features/botSetup/model/botSnippets';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
 
 /** The command line of a snippet's header comment (the indented line after "…; run"). */

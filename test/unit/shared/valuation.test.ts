@@ -26,12 +26,12 @@ describe('valuation: one price per currency', () => {
 
   describe('with the extension modules on the stand-in vscode', () => {
     let uninstall: () => void;
-    let portfolioValue: typeof import('../../../src/extension/live/statusItem').portfolioValue;
+    let portfolioValue: typeof import('../../../src/features/live/host/statusItem').portfolioValue;
     let fiatValue: typeof import('../../../src/api/displayFormat').fiatValue;
     before(() => {
       uninstall = install(fakeVscode());
       /* eslint-disable @typescript-eslint/no-require-imports -- after the stand-in is installed */
-      portfolioValue = (require('../../../src/extension/live/statusItem') as typeof import('../../../src/extension/live/statusItem')).portfolioValue;
+      portfolioValue = (require('../../../src/features/live/host/statusItem') as typeof import('../../../src/features/live/host/statusItem')).portfolioValue;
       fiatValue = (require('../../../src/api/displayFormat') as typeof import('../../../src/api/displayFormat')).fiatValue;
       /* eslint-enable @typescript-eslint/no-require-imports */
     });

@@ -13,7 +13,7 @@ import ccxt from 'ccxt';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
-import { ccxtApiUrls } from '../../../src/shared/botSnippets';
+import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
 import { startTestSandbox } from '../server/helpers';
 import { until } from './helpers';
 

@@ -13,7 +13,7 @@ import { ClientOptionBuilder, DefaultClient, TransportOptionBuilder, WebSocketCl
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
-import { ccxtApiUrls } from '../../../src/shared/botSnippets';
+import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
 import { startTestSandbox } from '../server/helpers';
 import { parseTopic, symbolOfKey } from '../../../src/exchange/server/feed/topics';
 import { connectPublic, subscribe, until } from './helpers';

@@ -31,7 +31,7 @@ import { failureText } from '../../../api/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
 import { COMMANDS } from '../../../extension/commandIds';
 import type { TestSeams } from '../../../extension/testHooks';
-import type { StreamChannel } from '../../../extension/live/feed';
+import type { StreamChannel } from '../../live/feed';
 import type { SymbolInfo } from '../../../api/schemas';
 import { symbolRules } from '../../../api/orderRules';
 

@@ -22,7 +22,7 @@ import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } fr
 import { walkSummary } from '../../../api/orderEstimate';
 import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../extension/webviewHost';
 import { failureText } from '../../../api/failure';
-import type { StreamChannel } from '../../../extension/live/feed';
+import type { StreamChannel } from '../../live/feed';
 import { errText, MarketFeed, type BookSource } from '../marketFeed';
 import { INTERNAL_COMMANDS } from '../../../extension/commandIds';
 import type { Confirmation } from '../../../extension/moneyGate';

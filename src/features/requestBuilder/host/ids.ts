@@ -1,6 +1,6 @@
 /**
  * Identifiers of the request builder feature that its light registration code (and the
- * order-document language client, src/extension/language/) need without loading the feature's
+ * order-document language client, src/features/language/host/) need without loading the feature's
  * implementation (see ./index.ts): command ids, the order-document glob and the order-document
  * test. It imports only the command id table (../commandIds.ts), so importing this module costs nothing.
  */

@@ -2,7 +2,7 @@
  * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel and the commands of
  * the order-document code lenses ("Test order", "Show signature", "Place order…"; the lenses, the
  * diagnostics and the rest of the order-document support come from the language server, issue 24,
- * src/extension/language/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
+ * src/features/language/host/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
  * document, re-reads that order from the document and opens the panel on it; "Place order…" then
  * places it through the panel's guarded path (local validation, then the modal confirmation). A stop or
  * OCO order is tested and placed by ./advancedOrder.ts instead (its own endpoints, the same confirmation).
@@ -69,7 +69,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     const target = orderDocumentArgs(rawUri, rawIndex);
     if (!target) return;
     const { index } = target;
-    const { orderAt } = await import('../../../extension/language/orderAt');
+    const { orderAt } = await import('../../language/host/orderAt');
     const order = await orderAt(vscode.Uri.parse(target.uri, true), index);
     if (!order) {
       void vscode.window.showWarningMessage(`SpotDesk: order #${index + 1} is no longer in the document.`);
