@@ -26,7 +26,7 @@ const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
 
 /** @type {Array<{name: string, entry: string, outfile: string} & object>} */
 const targets = [
-  { name: 'extension', entry: 'src/extension/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
+  { name: 'extension', entry: 'src/host/extension.ts', outfile: 'dist/extension.js', ...node, ship: true },
   { name: 'sandbox', entry: 'src/exchange/cli.ts', outfile: 'dist/sandbox-cli.js', ...node, banner: { js: '#!/usr/bin/env node' }, ship: true },
   // The sandbox's snapshot worker thread (src/exchange/server/snapshotWorker.ts): loaded from beside dist/sandbox-cli.js.
   { name: 'sandbox-snapshot-worker', entry: 'src/exchange/server/snapshotWorkerEntry.ts', outfile: 'dist/sandbox-snapshot-worker.js', ...node, ship: true },

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- sandbox-host` (issue 23): the extension host's event-loop delay while the embedded
  * sandbox starts on a large state dir and then streams at full rate, with today's out-of-process sandbox
- * (forked from dist/sandbox-cli.js --ipc, src/extension/sandboxProcess.ts) next to the former in-process
+ * (forked from dist/sandbox-cli.js --ipc, src/host/sandboxProcess.ts) next to the former in-process
  * sandbox (startSandbox() on the host's own thread), measured the same way in the same run.
  *
  * This process plays the extension host: it starts the sandbox one way or the other, keeps an exact
@@ -29,7 +29,7 @@ import { level2Snapshot, keepBook } from '../src/api/l2Book';
 import { StreamClient } from '../src/api/stream';
 import { startSandbox } from '../src/exchange/server/index';
 import { startSimulation } from '../src/exchange/server/sim';
-import { startSandboxProcess } from '../src/extension/sandboxProcess';
+import { startSandboxProcess } from '../src/host/sandboxProcess';
 
 const ROOT = path.resolve(__dirname, '..');
 const PREP_STEPS = Number(process.env.BENCH_PREP_STEPS ?? 30_000);

@@ -16,7 +16,7 @@
  *   digits and `._%+-` in the local part, dot-separated hostname labels). `PHONE`: E.164, an
  *   optional `+` then 6 to 15 digits, the first not 0, no spaces.
  *
- * No `vscode`, no Node-only API: usable by the extension, src/shared and the sandbox.
+ * No `vscode`, no Node-only API: usable by the extension host, feature models, webviews and the sandbox.
  */
 import btc from 'multicoin-address-validator/src/bitcoin_validator';
 import segwit from 'multicoin-address-validator/src/crypto/segwit_addr';

@@ -97,7 +97,7 @@ ${o.body ? `${o.body}\n` : ''}${o.preScript ? `<script nonce="${n}">${o.preScrip
 
 /**
  * What a webview's page is made of, declared once per webview (the extension's webview host,
- * src/extension/webviewHost.ts, and the e2e harness pages render the same spec with
+ * src/host/webviewHost.ts, and the e2e harness pages render the same spec with
  * {@link renderPage}). File names are relative to the extension: `script` in dist/webview/,
  * `styles` in media/. Nothing here may carry user or API data.
  */

@@ -5,7 +5,7 @@
  * extension). From that single declaration come the TypeScript unions of both directions
  * ({@link ToWebview}, {@link ToHost}) and the validators each side runs on receipt
  * ({@link Protocol.parseToWebview} in the webview, {@link Protocol.parseToHost} in the extension's
- * webview host, src/extension/webviewHost.ts).
+ * webview host, src/host/webviewHost.ts).
  *
  * Every `toHost` map declares `ready`: the webview posts it once its script has loaded (again
  * after every re-creation); the host answers by flushing what it queued meanwhile.

@@ -12,7 +12,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { AdvancedGroupNode, OcoOrderNode, OrderNode, OrderSymbolNode, StopOrderNode } from '../../src/features/orders/host/orders';
 import type { AdvancedHistoryNode, DoneStopNode } from '../../src/features/history/host/orderHistory';
 import { children, item, labelOf, openMarketPanel, spotdesk, useSandboxProfile, waitFor } from './helpers';

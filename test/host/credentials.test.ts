@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { SpotClient } from '../../src/api/client';
 import type { CurrencyNode } from '../../src/features/accounts/host/accounts';
 import type { MarketSymbolNode } from '../../src/features/markets/host/markets';

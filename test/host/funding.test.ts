@@ -16,7 +16,7 @@ import { SpotClient } from '../../src/api/client';
 import { TransportError } from '../../src/api/errors';
 import type { DepositOutcome, WithdrawOutcome } from '../../src/features/funding/host';
 import type { FundingClient } from '../../src/features/funding/client';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { FundingChain, FundingCurrency, V4Recipient } from '../../src/features/funding/model/types';
 import { sandboxSuite, scriptedSteps, waitFor, type AskedStep, type SandboxSuite, type StepAnswers } from './helpers';
 

@@ -7,9 +7,9 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import type { KeyVersion } from '../../src/api/schemas';
-import type { SpotDeskApi } from '../../src/extension/extension';
-import type { PickOptions, Step, StepInput, TextOptions } from '../../src/extension/multiStep';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskApi } from '../../src/host/extension';
+import type { PickOptions, Step, StepInput, TextOptions } from '../../src/host/multiStep';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { OrderBookPanelHandle } from '../../src/features/market/host/panel';
 
 /** The extension id (`publisher.name` from package.json). */

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import type { HfFill, HfOrder } from '../../src/api/schemas';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { FillNode, FillSymbolNode } from '../../src/features/history/host/fills';
 import type { DepositNode, FundingGroupNode, WithdrawalNode } from '../../src/features/history/host/fundingHistory';
 import type { DoneOrderNode, HistorySymbolNode, MoreOrdersNode } from '../../src/features/history/host/orderHistory';

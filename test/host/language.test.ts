@@ -21,7 +21,7 @@ import * as D from '../../src/api/decimal';
 import type { LanguageTestHooks } from '../../src/features/language/host/index';
 import { isOrderDocument } from '../../src/features/requestBuilder/host/ids';
 import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { ToWebview } from '../../src/features/requestBuilder/protocol';
 import { spotdesk, useSandboxProfile, waitFor } from './helpers';
 

@@ -23,7 +23,7 @@ import type { SymbolInfo } from '../../src/api/schemas';
 import { ALERTS_KEY, PriceAlerts, type AlertRow } from '../../src/features/alerts/host/index';
 import type { PriceAlert } from '../../src/features/alerts/model/alerts';
 import { signed, unrealizedPnl } from '../../src/api/pnl';
-import { startSandboxProcess, type SandboxProcess } from '../../src/extension/sandboxProcess';
+import { startSandboxProcess, type SandboxProcess } from '../../src/host/sandboxProcess';
 import type { OrderNode, OrderSymbolNode } from '../../src/features/orders/host/orders';
 import { EXTENSION_ID, children, labelOf, sandboxSuite, useSandboxProfile, waitFor } from './helpers';
 

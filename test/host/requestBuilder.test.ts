@@ -13,7 +13,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as D from '../../src/api/decimal';
 import type { RequestBuilderTestHooks } from '../../src/features/requestBuilder/host/index';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import { emptyDraft, type OrderDraft, type ToWebview } from '../../src/features/requestBuilder/protocol';
 import { children, item, sandboxSuite, spotdesk, waitFor } from './helpers';
 

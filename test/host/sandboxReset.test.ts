@@ -1,5 +1,5 @@
 /**
- * Extension-host suite for "SpotDesk: Reset Sandbox…" (src/extension/resetSandbox.ts), loaded LAST by
+ * Extension-host suite for "SpotDesk: Reset Sandbox…" (src/host/resetSandbox.ts), loaded LAST by
  * ./index.ts: a reset wipes every sandbox user the other suites made. Through the real command registration
  * (guardedCommand's registrar, contributed in package.json): the modal's answer comes from the test door's
  * prompts; confirmed, the embedded sandbox is back to its seeded world on the same URL and key, and the

@@ -6,11 +6,11 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import * as dec from '../../src/api/decimal';
-import type { SpotDeskTestHooks } from '../../src/extension/testHooks';
+import type { SpotDeskTestHooks } from '../../src/host/testHooks';
 import type { AccountNode, CurrencyNode, PortfolioNode } from '../../src/features/accounts/host/accounts';
 import type { OrderNode, OrderSymbolNode } from '../../src/features/orders/host/orders';
 import type { FavouritesNode, MarketNode, MarketSymbolNode } from '../../src/features/markets/host/markets';
-import type { ErrorNode } from '../../src/extension/views/pollingTree';
+import type { ErrorNode } from '../../src/host/pollingTree';
 import { percent } from '../../src/api/displayFormat';
 import { displayPrecision, formatAmount, formatFiat } from '../../src/api/numberFormat';
 import { children, isError, item, labelOf, spotdesk, useSandboxProfile, waitFor } from './helpers';

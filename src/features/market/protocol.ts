@@ -3,7 +3,7 @@
  * issue 6 grown into the per-symbol market panel of issue 22: book, trade tape, candles, the order
  * ticket of issue 25), declared once for both sides with the shared protocol style (src/webviewBridge/protocol.ts): the webview
  * validates what it receives with `ORDER_BOOK_PROTOCOL.parseToWebview`, the extension's webview
- * host (src/extension/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
+ * host (src/host/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
  * (`undefined`), never thrown on.
  *
  * The price levels of a snapshot are checked by a dedicated loop ({@link isLevels}) plugged into

@@ -16,7 +16,7 @@ import { fractionDigits } from '../../api/decimal';
 import { symbolRules, validateOrder, type RuleIssue, type SymbolRules } from '../../api/orderRules';
 import { draftToOrder, isExperiment, type Experiment, type OrderDraft, type RunResult, type ToHost, type ToWebview } from './protocol';
 import { renderCurl, type PreparedView } from './model/signatureView';
-import type { Confirmation } from '../../extension/moneyGate';
+import type { Confirmation } from '../../host/moneyGate';
 import { fundsKind, fundsPhrase, type FundsProfile } from '../../api/moneyWords';
 
 /** What the controller needs from the extension (see module docs). */

@@ -3,7 +3,7 @@
  * on one row, grouped digits), building them from the API's payloads (the sandbox's own answers for a stop order and
  * an OCO detail), and what each `/spotMarket/advancedOrders` message does to them. Also the pure parts around them:
  * the Edit Order… checks (src/features/orders/model/orderEdit.ts), the row arguments of Cancel Order
- * (src/extension/commandArgs.ts `advancedOrderArg`), the remembered stop orders of Order History
+ * (src/host/commandArgs.ts `advancedOrderArg`), the remembered stop orders of Order History
  * (src/features/orders/host/stopMemory.ts) and its rows for classic, stop and OCO orders (historyRows.ts).
  */
 import { strict as assert } from 'node:assert';
@@ -11,7 +11,7 @@ import type { WsStopOrder } from '../../../src/api/streamSchemas';
 import { StopOrder } from '../../../src/api/schemas';
 import { applyStopChange, ocoRowOf, ocoRowText, stopRowOf, stopRowText, type AdvancedData, type StopRow } from '../../../src/features/orders/model/advancedRows';
 import { editPriceError, editRequest, editSizeError } from '../../../src/features/orders/model/orderEdit';
-import { advancedOrderArg } from '../../../src/extension/commandArgs';
+import { advancedOrderArg } from '../../../src/host/commandArgs';
 import { MAX_REMEMBERED_STOPS, STOP_MEMORY_MS, StopMemory } from '../../../src/features/orders/host/stopMemory';
 import { classicOrderRow, ocoOrderRow, stopOrderRow } from '../../../src/features/history/model/historyRows';
 import { SandboxState } from '../../../src/exchange/server/state';

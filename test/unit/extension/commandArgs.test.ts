@@ -1,12 +1,12 @@
 /**
  * The argument normalisers of the commands that move money or place/cancel orders
- * (src/extension/commandArgs.ts) keep only what SpotDesk's menus and tree rows pass: a currency, a
+ * (src/host/commandArgs.ts) keep only what SpotDesk's menus and tree rows pass: a currency, a
  * row's identity, an order document's (uri, index). Whatever else another extension puts in the
  * argument — a complete withdrawal draft, a confirmation function, a client — is dropped.
  */
 import { strict as assert } from 'assert';
 import fc from 'fast-check';
-import { accountArg, alertArg, alertSymbolArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, watchlistArg, withdrawalArg } from '../../../src/extension/commandArgs';
+import { accountArg, alertArg, alertSymbolArg, currencyArg, orderArg, orderDocumentArgs, symbolArg, watchlistArg, withdrawalArg } from '../../../src/host/commandArgs';
 
 /** An argument as another extension could build it: a full draft plus test/automation hooks. */
 const HOSTILE = {

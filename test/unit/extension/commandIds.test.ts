@@ -1,12 +1,12 @@
 /**
- * Command ids live in one module (src/extension/commandIds.ts, issue 19): its contributed list is
+ * Command ids live in one module (src/host/commandIds.ts, issue 19): its contributed list is
  * exactly package.json's `contributes.commands`; every command a menu, keybinding or welcome link
  * names is contributed; and no source file under src/ spells a `spotdesk.*` command id itself.
  */
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { COMMANDS, INTERNAL_COMMANDS } from '../../../src/extension/commandIds';
+import { COMMANDS, INTERNAL_COMMANDS } from '../../../src/host/commandIds';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -30,7 +30,7 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('command ids (src/extension/commandIds.ts)', () => {
+describe('command ids (src/host/commandIds.ts)', () => {
   const contributed = pkg.contributes.commands.map((c) => c.command);
   const ids = Object.values(COMMANDS) as string[];
   const internal = Object.values(INTERNAL_COMMANDS) as string[];
@@ -66,7 +66,7 @@ describe('command ids (src/extension/commandIds.ts)', () => {
     const all = new Set([...ids, ...internal]);
     const offenders: string[] = [];
     for (const file of sources(path.join(ROOT, 'src'))) {
-      if (file.endsWith(path.join('extension', 'commandIds.ts'))) continue;
+      if (file.endsWith(path.join('host', 'commandIds.ts'))) continue;
       const text = code(fs.readFileSync(file, 'utf8'));
       for (const m of text.matchAll(/['"`](spotdesk\.[\w.]+)['"`]/g)) if (all.has(m[1])) offenders.push(`${path.relative(ROOT, file)}: ${m[1]}`);
       for (const m of text.matchAll(/(?:registerCommand|executeCommand)\(\s*['"`](spotdesk\.[\w.]+)/g)) offenders.push(`${path.relative(ROOT, file)}: ${m[1]} (unknown id)`);

@@ -2,7 +2,7 @@
 import { strict as assert } from 'assert';
 import { backoffMs, fiatValue, maxTransferable, padFraction, percent, validateAmount } from '../../../src/api/displayFormat';
 
-describe('extension/views/format', () => {
+describe('src/api/displayFormat', () => {
   it('padFraction never removes digits', () => {
     assert.strictEqual(padFraction('1.5', 3), '1.500');
     assert.strictEqual(padFraction('2', 2), '2.00');

@@ -1,5 +1,5 @@
 /**
- * src/extension/guardedCommand.ts with a stand-in `vscode` (./fakeVscode.ts): a guarded command
+ * src/host/guardedCommand.ts with a stand-in `vscode` (./fakeVscode.ts): a guarded command
  * returns its handler's result; a throwing or rejecting handler is logged as "<id>: <message>",
  * shown as "SpotDesk: <message>", and the command resolves to undefined instead of rejecting.
  */
@@ -9,7 +9,7 @@ import { fakeVscode, install, type FakeVscode } from './fakeVscode';
 describe('guardedRegistrar (stand-in vscode)', () => {
   let fake: FakeVscode;
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/guardedCommand');
+  let mod: typeof import('../../../src/host/guardedCommand');
   const errors: string[] = [];
   const log = { error: (line: string) => void errors.push(line) };
 
@@ -17,7 +17,7 @@ describe('guardedRegistrar (stand-in vscode)', () => {
     fake = fakeVscode();
     uninstall = install(fake);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- after the stand-in is installed
-    mod = require('../../../src/extension/guardedCommand') as typeof mod;
+    mod = require('../../../src/host/guardedCommand') as typeof mod;
   });
   after(() => uninstall());
   beforeEach(() => {

@@ -1,6 +1,6 @@
 /**
  * Activation weight: the modules that loading dist/extension.js initialises eagerly (reachable from
- * src/extension/extension.ts through static imports; dynamic import() becomes a lazily-initialised
+ * src/host/extension.ts through static imports; dynamic import() becomes a lazily-initialised
  * module in the CJS bundle) must not include zod, the API client/schemas or the features' heavy
  * implementation modules. Computed from esbuild's metafile of the same bundle (no timing).
  */
@@ -16,7 +16,7 @@ let allInputs: string[] = [];
 async function eagerModules(): Promise<Set<string>> {
   const r = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/host/extension.ts'],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -29,7 +29,7 @@ async function eagerModules(): Promise<Set<string>> {
   const inputs = r.metafile.inputs;
   allInputs = Object.keys(inputs);
   const seen = new Set<string>();
-  const stack = ['src/extension/extension.ts'];
+  const stack = ['src/host/extension.ts'];
   while (stack.length) {
     const f = stack.pop()!;
     if (seen.has(f)) continue;

@@ -1,5 +1,5 @@
 /**
- * The money gate (src/extension/moneyGate.ts) at the lowest layer that moves money: a real
+ * The money gate (src/host/moneyGate.ts) at the lowest layer that moves money: a real
  * profile's client, built by the extension's `Connection` with the gate's guard, against an
  * in-process sandbox (stand-in `vscode`, ./fakeVscode.ts).
  * - Called directly, as a leaked reference would be, with no confirmation: the placement, the

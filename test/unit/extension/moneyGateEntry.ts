@@ -3,6 +3,6 @@
  * API client with a dynamic import, which the bundle resolves): the extension's connection, money
  * gate and prompts.
  */
-export { Connection } from '../../../src/extension/connection';
-export { ConfirmationRequiredError, MoneyGate } from '../../../src/extension/moneyGate';
-export { windowPrompts } from '../../../src/extension/prompts';
+export { Connection } from '../../../src/host/connection';
+export { ConfirmationRequiredError, MoneyGate } from '../../../src/host/moneyGate';
+export { windowPrompts } from '../../../src/host/prompts';

@@ -1,5 +1,5 @@
 /**
- * The base of the Accounts / Active Orders / Markets views (src/extension/views/pollingTree.ts), run on the
+ * The base of the Accounts / Active Orders / Markets views (src/host/pollingTree.ts), run on the
  * stand-in vscode: in live mode (issue 22) a stream message that arrives while a REST load is in flight is
  * not lost to the older answer — one more load follows (a busy account gets at most one such catch-up per
  * poll interval after the first); a failed load keeps the last data under a Stale row with its age and Retry.
@@ -12,14 +12,14 @@ interface Deferred {
   reject(e: unknown): void;
 }
 
-describe('PollingTree live mode and stale data (src/extension/views/pollingTree.ts)', () => {
+describe('PollingTree live mode and stale data (src/host/pollingTree.ts)', () => {
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/views/pollingTree');
+  let mod: typeof import('../../../src/host/pollingTree');
 
   before(() => {
     uninstall = install(fakeVscode());
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- after the stand-in is installed
-    mod = require('../../../src/extension/views/pollingTree') as typeof mod;
+    mod = require('../../../src/host/pollingTree') as typeof mod;
   });
   after(() => uninstall());
 

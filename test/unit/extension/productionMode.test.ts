@@ -38,7 +38,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
     // The extension as shipped: one CJS bundle (dynamic imports become lazily required modules).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spotdesk-prod-'));
     const outfile = path.join(dir, 'extension.js');
-    await build({ absWorkingDir: path.resolve(__dirname, '..', '..', '..'), entryPoints: ['src/extension/extension.ts'], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile, logLevel: 'silent' });
+    await build({ absWorkingDir: path.resolve(__dirname, '..', '..', '..'), entryPoints: ['src/host/extension.ts'], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile, logLevel: 'silent' });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     ext = require(outfile) as typeof ext;
   });

@@ -1,13 +1,13 @@
 /**
  * Request log lines carry the failure (issue 25): a real SpotClient's onRequest hook against a
- * closed port and a scripted server, formatted by src/extension/requestLog.ts — the error class,
+ * closed port and a scripted server, formatted by src/host/requestLog.ts — the error class,
  * its message and the attempt, where the log used to say "→ ? 1 ms".
  */
 import { strict as assert } from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { SpotClient, type RequestLogEntry } from '../../../src/api/client';
-import { redact, requestLogLine } from '../../../src/extension/requestLog';
+import { redact, requestLogLine } from '../../../src/host/requestLog';
 
 /** The log lines of one failing call of `client`. */
 async function linesOf(make: (onRequest: (e: RequestLogEntry) => void) => SpotClient): Promise<Array<{ level: string; line: string }>> {
@@ -18,7 +18,7 @@ async function linesOf(make: (onRequest: (e: RequestLogEntry) => void) => SpotCl
   return out;
 }
 
-describe('request log lines (src/extension/requestLog.ts)', () => {
+describe('request log lines (src/host/requestLog.ts)', () => {
   it('an answered request keeps its compact form', () => {
     assert.deepEqual(requestLogLine({ method: 'GET', path: '/api/v1/accounts', code: '200000', httpStatus: 200, latencyMs: 12.4, weight: 5, pool: 'management', attempt: 0 }), {
       level: 'info',

@@ -1,5 +1,5 @@
 /**
- * "SpotDesk: Reset Sandbox…" (src/extension/resetSandbox.ts) on the stand-in vscode, with the real prompts
+ * "SpotDesk: Reset Sandbox…" (src/host/resetSandbox.ts) on the stand-in vscode, with the real prompts
  * (a modal warning) and a real in-process sandbox: refused outside the sandbox profile without asking;
  * the modal says what is lost; cancelled, nothing changes; confirmed, the sandbox is back to its seeded
  * world (a user created before is gone, the default key still works) and the views reload; a refusal of
@@ -7,15 +7,15 @@
  */
 import { strict as assert } from 'node:assert';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
-import type { Services } from '../../../src/extension/services';
+import type { Services } from '../../../src/host/services';
 import { createUser, credsOf, signed } from '../server/helpers';
 import { fakeVscode, install, type FakeVscode } from './fakeVscode';
 
-describe('SpotDesk: Reset Sandbox… (src/extension/resetSandbox.ts)', function () {
+describe('SpotDesk: Reset Sandbox… (src/host/resetSandbox.ts)', function () {
   this.timeout(30_000);
   let fake: FakeVscode;
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/resetSandbox');
+  let mod: typeof import('../../../src/host/resetSandbox');
   let prompts: Services['prompts'];
   let sb: RunningSandbox;
 
@@ -23,8 +23,8 @@ describe('SpotDesk: Reset Sandbox… (src/extension/resetSandbox.ts)', function 
     fake = fakeVscode();
     uninstall = install(fake);
     /* eslint-disable @typescript-eslint/no-require-imports -- after the stand-in is installed */
-    mod = require('../../../src/extension/resetSandbox') as typeof mod;
-    prompts = (require('../../../src/extension/prompts') as typeof import('../../../src/extension/prompts')).windowPrompts();
+    mod = require('../../../src/host/resetSandbox') as typeof mod;
+    prompts = (require('../../../src/host/prompts') as typeof import('../../../src/host/prompts')).windowPrompts();
     /* eslint-enable @typescript-eslint/no-require-imports */
     sb = await startSandbox({ sim: false, manualClock: true, seed: 1 });
   });

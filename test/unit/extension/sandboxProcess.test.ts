@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SandboxStartError, startSandboxProcess, type SandboxProcess } from '../../../src/extension/sandboxProcess';
+import { SandboxStartError, startSandboxProcess, type SandboxProcess } from '../../../src/host/sandboxProcess';
 import { buildCli } from '../server/helpers';
 
 describe('sandbox process (forked, IPC)', function () {

@@ -1,5 +1,5 @@
 /**
- * The one webview panel host (src/extension/webviewHost.ts) with a stand-in `vscode`
+ * The one webview panel host (src/host/webviewHost.ts) with a stand-in `vscode`
  * (./fakeVscode.ts): the page's CSP carries a fresh nonce; messages posted before `ready` are
  * queued and delivered in order; a hidden webview without retained context is not ready until it
  * says so again; invalid messages are logged and dropped; disposal runs once; and the funding
@@ -19,14 +19,14 @@ const KIND = { viewType: 'spotdesk.test', name: 'test panel', page: { title: 'T'
 describe('WebviewHost (stand-in vscode)', () => {
   let fake: FakeVscode;
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/webviewHost');
+  let mod: typeof import('../../../src/host/webviewHost');
   const env = () => ({ extensionUri: (fakeContext(3) as { extensionUri: never }).extensionUri, log: (fake.module.window as { createOutputChannel(): never }).createOutputChannel() });
 
   before(() => {
     fake = fakeVscode();
     uninstall = install(fake);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- after the stand-in is installed
-    mod = require('../../../src/extension/webviewHost') as typeof mod;
+    mod = require('../../../src/host/webviewHost') as typeof mod;
   });
   after(() => uninstall());
   beforeEach(() => {
@@ -125,7 +125,7 @@ describe('WebviewHost (stand-in vscode)', () => {
   });
 
   it('PanelSet: panels leave it when closed, and disposing it closes the rest', () => {
-    const set = new mod.PanelSet<string, import('../../../src/extension/webviewHost').WebviewHost<typeof PROTOCOL>>();
+    const set = new mod.PanelSet<string, import('../../../src/host/webviewHost').WebviewHost<typeof PROTOCOL>>();
     const a = open();
     const b = open();
     set.add('a', a.host);
@@ -145,7 +145,7 @@ describe('WebviewHost (stand-in vscode)', () => {
     const ctx = fakeContext(3) as { subscriptions: Array<{ dispose(): void }>; extensionUri: never };
     const services = { context: ctx, log: env().log, onDidChangeProfile: () => ({ dispose() {} }), profile: () => ({ id: 'sandbox', name: 'Sandbox (local)', sandbox: true }) } as never;
     register(ctx as never, services);
-    const panels = ctx.subscriptions.find((d) => d instanceof mod.PanelSet) as import('../../../src/extension/webviewHost').PanelSet<string, import('../../../src/features/funding/host/panel').FundingPanel>;
+    const panels = ctx.subscriptions.find((d) => d instanceof mod.PanelSet) as import('../../../src/host/webviewHost').PanelSet<string, import('../../../src/features/funding/host/panel').FundingPanel>;
     assert.ok(panels, 'the feature pushes its panel set to the subscriptions');
     const view = { currency: 'XRP', address: 'r9cZA1mLK5R5Am25ArfXFmqgNwjZgnfk59', memo: '12345', chain: 'XRP', depositMinSize: null, confirms: 1 };
     FundingPanel.showDeposit(env(), panels, view);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'assert';
-import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../../../src/shared/profileInput';
+import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../../../src/host/profileInput';
 
-describe('profile input (src/shared/profileInput.ts)', () => {
+describe('profile input (src/host/profileInput.ts)', () => {
   const taken = ['Sandbox (local)', 'KuCoin'];
 
   it('accepts a fresh name and refuses empty, too long and taken ones (case-insensitive)', () => {

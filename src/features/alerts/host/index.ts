@@ -16,15 +16,15 @@
  * `polling`), GET /api/v1/market/allTickers is read every 15 s instead.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../../../extension/guardedCommand';
+import { registerCommand } from '../../../host/guardedCommand';
 import { randomBytes } from 'crypto';
 import * as D from '../../../api/decimal';
 import { checkAlerts, describeAlert, isArmed, parseAlerts, validateAlertPrice, type PriceAlert } from '../model/alerts';
 import { failureText } from '../../../api/failure';
-import type { Services } from '../../../extension/services';
+import type { Services } from '../../../host/services';
 import type { StreamChannel } from '../../live/feed';
-import { COMMANDS } from '../../../extension/commandIds';
-import { alertArg, alertSymbolArg } from '../../../extension/commandArgs';
+import { COMMANDS } from '../../../host/commandIds';
+import { alertArg, alertSymbolArg } from '../../../host/commandArgs';
 import { hhmmss } from '../../../api/displayFormat';
 
 /** Global-state key of the alerts. */

@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import { ccxtJsSnippet, ccxtPythonSnippet, envLines, mergeEnv, universalSdkSnippet, type BotCredentials, type SnippetVariant } from '../model/botSnippets';
-import type { Prompts } from '../../../extension/prompts';
+import type { Prompts } from '../../../host/prompts';
 
 /** What the command needs (the connection's embedded sandbox, the prompts, the log). */
 export interface BotSetupDeps {

@@ -1,7 +1,7 @@
 /**
  * "SpotDesk: Create Deposit Address…" (`spotdesk.createDepositAddress`), from the palette or the
  * Accounts tree (argument: the row's currency, the only thing taken from it; see
- * src/extension/commandArgs.ts). Picks a currency (deposit-enabled chains only,
+ * src/host/commandArgs.ts). Picks a currency (deposit-enabled chains only,
  * with its full name), a chain when there are several (default marked), calls
  * POST /api/v1/deposit-addresses and shows address, memo and chain with copy buttons, the memo
  * warning, the minimum deposit and confirmations. When the exchange answers that the address already
@@ -10,15 +10,15 @@
  * original error is explained. Errors are explained in words with their code.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../../../extension/services';
-import { currencyArg } from '../../../extension/commandArgs';
+import type { Services } from '../../../host/services';
+import { currencyArg } from '../../../host/commandArgs';
 import { defaultChain, depositChains, depositCurrencies } from '../model/chains';
 import { explainFundingError, isDepositAddressExists, type FundingErrorExplanation } from '../model/errors';
 import { depositAddressView, existingDepositAddressView, findExistingAddress, type DepositAddressView } from '../model/summary';
 import type { FundingChain, FundingCurrency } from '../model/types';
 import type { FundingClient } from '../client';
 import { FundingPanel } from './panel';
-import type { PanelSet } from '../../../extension/webviewHost';
+import type { PanelSet } from '../../../host/webviewHost';
 
 /**
  * Argument of `spotdesk.createDepositAddress` after normalisation ({@link currencyArg}): at most

@@ -1,7 +1,7 @@
 /**
  * Funding feature (issue 7): `spotdesk.createDepositAddress` and `spotdesk.withdraw`.
  * Both take from their argument only the currency of the Accounts row they were run on
- * (src/extension/commandArgs.ts `currencyArg`); everything else is asked from the person through
+ * (src/host/commandArgs.ts `currencyArg`); everything else is asked from the person through
  * `services.prompts`, and they return their outcome.
  *
  * Registration is light: the command implementations (./deposit, ./withdraw and the shared
@@ -9,12 +9,12 @@
  * into lazily-initialised modules of the CJS bundle, so activation does not pay for them.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../../../extension/guardedCommand';
-import type { Services } from '../../../extension/services';
-import { PanelSet } from '../../../extension/webviewHost';
+import { registerCommand } from '../../../host/guardedCommand';
+import type { Services } from '../../../host/services';
+import { PanelSet } from '../../../host/webviewHost';
 import type { FundingPanel } from './panel';
-import { COMMANDS } from '../../../extension/commandIds';
-import type { TestSeams } from '../../../extension/testHooks';
+import { COMMANDS } from '../../../host/commandIds';
+import type { TestSeams } from '../../../host/testHooks';
 import { WithdrawalWatcher } from './watcher';
 
 export type { DepositArgs, DepositOutcome } from './deposit';

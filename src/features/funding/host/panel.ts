@@ -1,5 +1,5 @@
 /**
- * The funding webview panels, hosted by the shared {@link WebviewHost} (src/extension/webviewHost.ts):
+ * The funding webview panels, hosted by the shared {@link WebviewHost} (src/host/webviewHost.ts):
  * one tab per deposit address (a new address never replaces another's tab; the same address again
  * reveals its tab), with copy buttons and QR codes. Copying goes
  * through `vscode.env.clipboard` on the extension side, with the address of the panel's own view
@@ -10,8 +10,8 @@ import * as vscode from 'vscode';
 import { FUNDING_PAGE } from '../page';
 import { FUNDING_PROTOCOL } from '../protocol';
 import type { DepositAddressView } from '../model/summary';
-import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../../../extension/webviewHost';
-import { COMMANDS } from '../../../extension/commandIds';
+import { WebviewHost, type HostEnv, type PanelSet, type WebviewKind } from '../../../host/webviewHost';
+import { COMMANDS } from '../../../host/commandIds';
 
 /** The funding webview: not kept alive while hidden (it is re-created and re-sent its view). */
 export const FUNDING_KIND: WebviewKind<typeof FUNDING_PROTOCOL> = {

@@ -6,9 +6,9 @@
  * the amount is always typed by the person.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../../../extension/services';
-import { currencyArg } from '../../../extension/commandArgs';
-import { COMMANDS } from '../../../extension/commandIds';
+import type { Services } from '../../../host/services';
+import { currencyArg } from '../../../host/commandArgs';
+import { COMMANDS } from '../../../host/commandIds';
 import { defaultChain, depositChains, depositCurrencies } from '../model/chains';
 import type { FundingChain, FundingCurrency } from '../model/types';
 import { validateAmount } from '../../../api/displayFormat';

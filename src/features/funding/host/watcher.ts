@@ -14,8 +14,8 @@
 import * as vscode from 'vscode';
 import type { WithdrawalItem } from '../../../api/schemas';
 import { IN_FLIGHT_STATUSES, nextLookDelayMs, settledMessage, settledWithdrawals, type WatchedWithdrawal } from '../model/withdrawalWatch';
-import { COMMANDS } from '../../../extension/commandIds';
-import type { Services } from '../../../extension/services';
+import { COMMANDS } from '../../../host/commandIds';
+import type { Services } from '../../../host/services';
 
 /** The Funding History view (its `.focus` command is VS Code's). */
 const FUNDING_HISTORY_VIEW = 'spotdesk.fundingHistory';

@@ -18,11 +18,11 @@
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import * as D from '../../../api/decimal';
-import type { Services } from '../../../extension/services';
-import type { Prompts } from '../../../extension/prompts';
-import type { Confirmation, MoneyGate } from '../../../extension/moneyGate';
+import type { Services } from '../../../host/services';
+import type { Prompts } from '../../../host/prompts';
+import type { Confirmation, MoneyGate } from '../../../host/moneyGate';
 import { fundsLabel, fundsPhrase, type FundsProfile } from '../../../api/moneyWords';
-import { currencyArg } from '../../../extension/commandArgs';
+import { currencyArg } from '../../../host/commandArgs';
 import { amountPrecision, defaultChain, needsMemo, withdrawChains, withdrawCurrencies } from '../model/chains';
 import { explainFundingError, isRateLimited, isUnknownOutcome, type FundingErrorExplanation } from '../model/errors';
 import { InFlightLock, requestKey } from '../model/lock';
@@ -42,7 +42,7 @@ import {
 } from '../model/types';
 import { checkAmount, checkDestinationOn, identityTypeFor, validateWithdrawal, type TransferSuggestion, type ValidationIssue } from '../model/validate';
 import type { FundingClient } from '../client';
-import type { PickItem, Step } from '../../../extension/multiStep';
+import type { PickItem, Step } from '../../../host/multiStep';
 
 /**
  * Argument of `spotdesk.withdraw` after normalisation ({@link currencyArg}): at most the currency

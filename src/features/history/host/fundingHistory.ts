@@ -5,12 +5,12 @@
  * `spotdesk.withdrawal.processing`, which offers "Cancel Withdrawal…" (a modal confirmation of what
  * the exchange says about it; ./historyCommands.ts). Polls only while visible (PollingTree).
  */
-import { COMMANDS } from '../../../extension/commandIds';
+import { COMMANDS } from '../../../host/commandIds';
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../../api/client';
 import type { DepositItem, WithdrawalItem } from '../../../api/schemas';
-import type { Services } from '../../../extension/services';
-import { PollingTree } from '../../../extension/views/pollingTree';
+import type { Services } from '../../../host/services';
+import { PollingTree } from '../../../host/pollingTree';
 import { depositRow, withdrawalRow } from '../model/historyRows';
 
 /** Records per page. */

@@ -8,14 +8,14 @@
  * argument, re-reads the withdrawal from the exchange (GET /api/v1/withdrawals) and shows THAT in a
  * modal confirmation; nothing is sent without the person's answer, whatever the arguments.
  */
-import { COMMANDS } from '../../../extension/commandIds';
-import { guardedRegistrar } from '../../../extension/guardedCommand';
+import { COMMANDS } from '../../../host/commandIds';
+import { guardedRegistrar } from '../../../host/guardedCommand';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { WithdrawalItem } from '../../../api/schemas';
-import { withdrawalArg } from '../../../extension/commandArgs';
-import type { Services } from '../../../extension/services';
+import { withdrawalArg } from '../../../host/commandArgs';
+import type { Services } from '../../../host/services';
 import { allFills, quoteDigits, type FillsTree } from './fills';
 import type { FundingHistoryTree, MoreFundingNode } from './fundingHistory';
 import { fillsCsv, ordersCsv } from '../model/historyRows';

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../../api/client';
-import type { Services } from '../../../extension/services';
-import { describeError } from '../../../extension/views/pollingTree';
+import type { Services } from '../../../host/services';
+import { describeError } from '../../../host/pollingTree';
 
 /** At most this many symbols per history load. */
 export const MAX_HISTORY_SYMBOLS = 20;

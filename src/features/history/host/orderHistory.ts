@@ -13,15 +13,15 @@
  *   cancelled (GET /api/v1/stop-order/{orderId}, at most {@link MAX_STOP_READS} per load), and the OCO orders no
  *   longer waiting (GET /api/v3/oco/orders, their legs for the newest {@link MAX_OCO_DETAILS_READ}).
  */
-import { COMMANDS } from '../../../extension/commandIds';
+import { COMMANDS } from '../../../host/commandIds';
 import * as vscode from 'vscode';
 import type { SpotClient } from '../../../api/client';
 import type { HfOrder, OcoOrder, OcoOrderDetail, StopOrder } from '../../../api/schemas';
 import type { ClassicOrder } from '../../../api/schemas/classicOrders';
 import { ApiError } from '../../../api/errors';
 import type { StopMemory } from '../../orders/host/stopMemory';
-import type { Services } from '../../../extension/services';
-import { describeError, PollingTree } from '../../../extension/views/pollingTree';
+import type { Services } from '../../../host/services';
+import { describeError, PollingTree } from '../../../host/pollingTree';
 import { historyItem } from './historyItem';
 import { historySymbols } from './historySymbols';
 import { classicOrderRow, ocoOrderRow, orderRow, stopOrderRow } from '../model/historyRows';

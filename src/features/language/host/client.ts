@@ -27,7 +27,7 @@ import {
   type SymbolsStatus,
 } from '../../../language/protocol';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from '../../requestBuilder/host/ids';
-import type { Services } from '../../../extension/services';
+import type { Services } from '../../../host/services';
 
 /** How long one allTickers answer serves the server's market requests, ms. */
 const MARKET_TTL_MS = 2_000;

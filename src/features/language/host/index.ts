@@ -13,19 +13,19 @@
  * `language-client`; test/unit/extension/lazyActivation.test.ts guards it).
  *
  * Outside Production only, {@link LanguageTestHooks} are reachable through the one test door
- * (`spotdesk.testHooks` → `language()`, src/extension/testHooks.ts) for extension-host tests.
+ * (`spotdesk.testHooks` → `language()`, src/host/testHooks.ts) for extension-host tests.
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { isOrderDocument } from '../../requestBuilder/host/ids';
-import type { Services } from '../../../extension/services';
-import type { TestSeams } from '../../../extension/testHooks';
-export type { LanguageTestHooks } from '../../../extension/testHooks';
+import type { Services } from '../../../host/services';
+import type { TestSeams } from '../../../host/testHooks';
+export type { LanguageTestHooks } from '../../../host/testHooks';
 import type { OrderLanguageClient } from './client';
 
 /**
  * Start the order-document language client when the first order document is open (see module
- * docs). `seams` exists only outside Production (src/extension/testHooks.ts).
+ * docs). `seams` exists only outside Production (src/host/testHooks.ts).
  */
 export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let clientP: Promise<OrderLanguageClient> | undefined;

@@ -23,7 +23,7 @@ import type { HfFill, SymbolInfo } from '../../../api/schemas';
 import { unrealizedPnl, type HoldingPnl } from '../../../api/pnl';
 import { valuationPair } from '../../../api/valuation';
 import { failureText } from '../../../api/failure';
-import type { Services } from '../../../extension/services';
+import type { Services } from '../../../host/services';
 import type { AccountsTree } from '../../accounts/host/accounts';
 import { historySymbols } from '../../history/host/historySymbols';
 import { allFills, quoteDigits } from '../../history/host/fills';

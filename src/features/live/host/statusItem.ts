@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Account, FiatPrices } from '../../../api/schemas';
 import * as D from '../../../api/decimal';
 import type { FeedStatus, LiveStatus } from '../feed';
-import { COMMANDS } from '../../../extension/commandIds';
+import { COMMANDS } from '../../../host/commandIds';
 import { fiatValue, hhmmss } from '../../../api/displayFormat';
 
 /**

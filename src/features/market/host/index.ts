@@ -22,15 +22,15 @@
  * the restored tab stays empty.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../../../extension/guardedCommand';
-import type { Services } from '../../../extension/services';
+import { registerCommand } from '../../../host/guardedCommand';
+import type { Services } from '../../../host/services';
 import { defaultSettings, isPanelLayout, isPanelState, isSymbol, type BookDepth, type PanelSettings, type SymbolMeta } from '../protocol';
 import { MIN_POLL_MS, publicBudget } from '../model/pollPolicy';
-import { PanelSet, WebviewHost } from '../../../extension/webviewHost';
+import { PanelSet, WebviewHost } from '../../../host/webviewHost';
 import { failureText } from '../../../api/failure';
 import { ORDER_BOOK_KIND, OrderBookPanel, panelTitle, VIEW_TYPE, type BookSource, type CandleSource, type OrderBookPanelHandle, type PanelDeps } from './panel';
-import { COMMANDS } from '../../../extension/commandIds';
-import type { TestSeams } from '../../../extension/testHooks';
+import { COMMANDS } from '../../../host/commandIds';
+import type { TestSeams } from '../../../host/testHooks';
 import type { StreamChannel } from '../../live/feed';
 import type { SymbolInfo } from '../../../api/schemas';
 import { symbolRules } from '../../../api/orderRules';

@@ -20,12 +20,12 @@ import type { PoolBudget } from '../model/pollPolicy';
 import { DEFAULT_INTERVAL, oldestFirst, type CandleInterval, type CandleRow } from '../model/candles';
 import { quoteTicket, type TicketContext, type TicketQuote, type TicketType } from '../model/ticket';
 import { walkSummary } from '../../../api/orderEstimate';
-import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../extension/webviewHost';
+import type { OwnerMessage, WebviewHost, WebviewKind } from '../../../host/webviewHost';
 import { failureText } from '../../../api/failure';
 import type { StreamChannel } from '../../live/feed';
 import { errText, MarketFeed, type BookSource } from '../marketFeed';
-import { INTERNAL_COMMANDS } from '../../../extension/commandIds';
-import type { Confirmation } from '../../../extension/moneyGate';
+import { INTERNAL_COMMANDS } from '../../../host/commandIds';
+import type { Confirmation } from '../../../host/moneyGate';
 import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../../api/moneyWords';
 
 export type { BookSource } from '../marketFeed';

@@ -14,10 +14,10 @@
 import * as vscode from 'vscode';
 import type { SymbolInfo, Ticker } from '../../../api/schemas';
 import * as dec from '../../../api/decimal';
-import type { Services } from '../../../extension/services';
-import { PollingTree } from '../../../extension/views/pollingTree';
+import type { Services } from '../../../host/services';
+import { PollingTree } from '../../../host/pollingTree';
 import { percent } from '../../../api/displayFormat';
-import { COMMANDS } from '../../../extension/commandIds';
+import { COMMANDS } from '../../../host/commandIds';
 import { formatAmount } from '../../../api/numberFormat';
 
 /** Data of one Markets load. */

@@ -21,7 +21,7 @@ import { failureText } from '../../../api/failure';
 import { quoteTicket, type TicketType } from '../../market/model/ticket';
 import { fundsPhrase } from '../../../api/moneyWords';
 import { symbolFeeRates } from '../../../api/orderEstimate';
-import type { Services } from '../../../extension/services';
+import type { Services } from '../../../host/services';
 
 /** What a lens run resolves to (plain data). */
 export interface AdvancedRunResult {

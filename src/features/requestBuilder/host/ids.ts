@@ -5,7 +5,7 @@
  * test. It imports only the command id table (../commandIds.ts), so importing this module costs nothing.
  */
 import type * as vscode from 'vscode';
-import { INTERNAL_COMMANDS } from '../../../extension/commandIds';
+import { INTERNAL_COMMANDS } from '../../../host/commandIds';
 
 /** Glob of order documents. */
 export const ORDER_DOCUMENT_GLOB = '**/*.spotorder.json';

@@ -13,24 +13,24 @@
  *
  * "Place order" (the panel's button and the "Place order…" lens) always asks in a modal through
  * `services.prompts.confirm` (frozen in Production), after the local rules passed. The lens commands
- * take only `(uri, orderIndex)` of a `*.spotorder.json` document (src/extension/commandArgs.ts).
+ * take only `(uri, orderIndex)` of a `*.spotorder.json` document (src/host/commandArgs.ts).
  *
  * Outside Production only, {@link RequestBuilderTestHooks} are reachable through the one test door
- * (`spotdesk.testHooks` → `requestBuilder()`, src/extension/testHooks.ts) so extension-host tests
+ * (`spotdesk.testHooks` → `requestBuilder()`, src/host/testHooks.ts) so extension-host tests
  * can drive the panel; clients are swapped with the door's `setClient` (wrong secret, skewed
  * clock, key without Spot Trading) and confirmations answered through its `prompts`. Getting them
  * loads the implementation.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import { registerCommand } from '../../../extension/guardedCommand';
-import type { Services } from '../../../extension/services';
-import { orderDocumentArgs, prefillArgs } from '../../../extension/commandArgs';
-import type { RequestBuilderTestHooks, TestSeams } from '../../../extension/testHooks';
-export type { RequestBuilderTestHooks } from '../../../extension/testHooks';
+import { registerCommand } from '../../../host/guardedCommand';
+import type { Services } from '../../../host/services';
+import { orderDocumentArgs, prefillArgs } from '../../../host/commandArgs';
+import type { RequestBuilderTestHooks, TestSeams } from '../../../host/testHooks';
+export type { RequestBuilderTestHooks } from '../../../host/testHooks';
 import type { AfterLoad, RequestBuilderController } from '../controller';
 import { PLACE_ORDER_COMMAND, SHOW_SIGNATURE_COMMAND, TEST_ORDER_COMMAND } from './ids';
-import { COMMANDS, INTERNAL_COMMANDS } from '../../../extension/commandIds';
+import { COMMANDS, INTERNAL_COMMANDS } from '../../../host/commandIds';
 import { orderKind } from '../../../api/advancedOrderRules';
 
 /** Command id of the panel. */
@@ -39,7 +39,7 @@ export const OPEN_COMMAND = COMMANDS.openRequestBuilder;
 
 /**
  * Registers the request builder's commands (implementation loads on first use). `seams` exists only
- * outside Production (src/extension/testHooks.ts).
+ * outside Production (src/host/testHooks.ts).
  */
 export function register(context: vscode.ExtensionContext, services: Services, seams?: TestSeams): void {
   let controllerP: Promise<RequestBuilderController> | undefined;

@@ -1,6 +1,6 @@
 /**
  * The request-builder webview panel (command `spotdesk.openRequestBuilder`), hosted by the shared
- * {@link WebviewHost} (src/extension/webviewHost.ts): strict CSP with a nonce
+ * {@link WebviewHost} (src/host/webviewHost.ts): strict CSP with a nonce
  * (src/features/requestBuilder/page.ts), `localResourceRoots` limited to the built bundle folder and
  * media/, every message validated with the protocol on receipt, kept alive while hidden. The secret
  * stays in the extension: the webview gets redacted headers. The message handling is
@@ -10,8 +10,8 @@ import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import { REQUEST_BUILDER_PAGE } from '../page';
 import { emptyDraft, REQUEST_BUILDER_PROTOCOL, type OrderDraft } from '../protocol';
-import type { Services } from '../../../extension/services';
-import { WebviewHost, type WebviewKind } from '../../../extension/webviewHost';
+import type { Services } from '../../../host/services';
+import { WebviewHost, type WebviewKind } from '../../../host/webviewHost';
 import { RequestBuilderSession, type AfterLoad, type RequestBuilderController } from '../controller';
 
 /** The request builder webview: one panel, kept alive while hidden (the form keeps its state). */

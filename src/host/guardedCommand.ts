@@ -8,7 +8,7 @@
  * The one exception is the test door (./testHooks.ts), which exists only outside Production.
  */
 import * as vscode from 'vscode';
-import { describeError } from './views/pollingTree';
+import { describeError } from './pollingTree';
 
 /** Registers one command; see {@link guardedRegistrar}. */
 export type GuardedRegister = (id: string, fn: (...args: never[]) => unknown) => vscode.Disposable;

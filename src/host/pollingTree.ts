@@ -17,12 +17,12 @@
  * `viewsWelcome` content (Set API Credentials) shows; a view of public data (Markets) loads anyway.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../services';
-import { UserFacingError } from '../connection';
-import { failureText } from '../../api/failure';
-import { headline } from '../../api/numberFormat';
-import { backoffMs, hhmmss } from '../../api/displayFormat';
-import { COMMANDS } from '../commandIds';
+import type { Services } from './services';
+import { UserFacingError } from './connection';
+import { failureText } from '../api/failure';
+import { headline } from '../api/numberFormat';
+import { backoffMs, hhmmss } from '../api/displayFormat';
+import { COMMANDS } from './commandIds';
 
 /** A node every SpotDesk tree can show when loading failed. */
 export class ErrorNode {

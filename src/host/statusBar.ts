@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Connection } from './connection';
-import { describeError } from './views/pollingTree';
+import { describeError } from './pollingTree';
 import { hhmmss } from '../api/displayFormat';
 import { COMMANDS } from './commandIds';
 

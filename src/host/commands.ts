@@ -24,7 +24,7 @@ import type { Services } from './services';
 import { COMMANDS } from './commandIds';
 import { guardedRegistrar } from './guardedCommand';
 import { fundsKind, fundsPhrase } from '../api/moneyWords';
-import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from '../shared/profileInput';
+import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from './profileInput';
 
 /** Everything the commands act on. */
 export interface CommandDeps {

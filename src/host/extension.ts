@@ -33,7 +33,7 @@ import { register as registerFunding } from '../features/funding/host';
 import { register as registerRequestBuilder } from '../features/requestBuilder/host';
 import { register as registerLanguage } from '../features/language/host';
 import { useSandboxFromBot } from '../features/botSetup/host/index';
-import { describeError } from './views/pollingTree';
+import { describeError } from './pollingTree';
 import { CachedFetch } from '../api/cachedFetch';
 import type { SymbolInfo } from '../api/schemas';
 import { COMMANDS } from './commandIds';

@@ -8,7 +8,7 @@ import type { MoneyGate } from './moneyGate';
 
 /**
  * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
- * extension core. Implemented in `src/extension/extension.ts`; features receive it in their
+ * extension core. Implemented in `src/host/extension.ts`; features receive it in their
  * `register(context, services)` function and never build clients or read secrets themselves.
  */
 export interface Services {
