@@ -43,10 +43,10 @@ const targets = [
   { name: 'host-tests', entry: 'test/host/index.ts', outfile: 'dist/test/host/index.js', ...node, external: ['vscode', 'mocha'] },
 ];
 
-/** Most a webview bundle may weigh once minified, KB (issue 19: "each webview bundle ≤ 60 KB minified"). */
+/** Most a webview bundle may weigh once minified, KB ("each webview bundle ≤ 60 KB minified"). */
 const WEBVIEW_TARGET_KB = 60;
 /**
- * Budget of the market panel's charts bundle (issue 22), KB minified: lightweight-charts 5.2 weighs
+ * Budget of the market panel's charts bundle, KB minified: lightweight-charts 5.2 weighs
  * about 160 KB minified on its own; 200 KB leaves room for the candle and depth chart code and a minor
  * library update, and still fails the build if something else heavy slips in.
  */

@@ -17,7 +17,7 @@
  * command K of each seed — with --streams, after order N/2 of each stream — and the run goes on with the
  * restored engine: a restored engine must behave exactly like the one it was exported from.
  * --ignore-sequence: book and trade sequence numbers are not compared (for a change of what consumes a
- * sequence number, e.g. the visible-only sequence of issue 19: everything else must stay identical).
+ * sequence number, e.g. a sequence counting only visible book changes: everything else must stay identical).
  * --old-opts / --new-opts JSON: extra constructor options of the OLD / NEW engine, e.g. --new-opts
  * '{"fastPaths":false}' with OLD = NEW compares the core's fast paths with the canonical code they mirror.
  *

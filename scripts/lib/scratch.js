@@ -1,4 +1,4 @@
-// The scratch workspace `npm start` opens (issue 25): an empty folder with one example order
+// The scratch workspace `npm start` opens: an empty folder with one example order
 // document, instead of SpotDesk's own source folder. It lives in .vscode-test/scratch (git-ignored)
 // and is kept between runs: what the person edits there stays; the example is written only when
 // the folder has no order document.

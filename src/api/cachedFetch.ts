@@ -1,5 +1,5 @@
 /**
- * One shared, cached request with failure back-off (issue 25: "failures back off instead of
+ * One shared, cached request with failure back-off ("failures back off instead of
  * repeating"). Every caller of {@link CachedFetch.get} shares the request in flight and then the
  * answer, for `ttlMs`; a failure is remembered and handed to every caller until a back-off delay
  * has passed (`minBackoffMs`, doubling with each consecutive failure up to `maxBackoffMs`), so that

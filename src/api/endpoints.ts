@@ -101,7 +101,7 @@ export const ENDPOINTS = def({
   withdrawV3: { method: 'POST', path: '/api/v3/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV3Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V3, toAddress + withdrawType)', moves: 'withdraw' },
   withdrawV4: { method: 'POST', path: '/api/v4/withdrawals', permission: 'Transfer', pool: 'management', weight: 5, params: S.WithdrawalV4Request, response: S.WithdrawalResult, envelope: 'standard', summary: 'Withdraw (V4, with recipient identity)', moves: 'withdraw' },
 
-  // --- KuCoin endpoints beyond the spec that real clients call (issue 21). Permission, pool and weight
+  // --- KuCoin endpoints beyond the spec that real clients call. Permission, pool and weight
   // from kucoin-universal-sdk 1.3.0's API tables unless said otherwise ('Transfer' is the spec's name
   // of KuCoin's withdrawal permission).
   /** KuCoin unified account "Get Account Mode" (not in the SDK 1.3.0): ccxt 4.5 costs it 60 in a 2000/30 s pool, i.e. weight 30 of the management pool. */
@@ -165,7 +165,7 @@ export const ENDPOINTS = def({
   ocoOrderByClientOid: { method: 'GET', path: '/api/v3/oco/client-order/{clientOid}', permission: 'General', pool: 'spot', weight: 2, params: S.OcoClientOidPath, response: S.OcoOrder, envelope: 'standard', summary: 'One OCO order by clientOid' },
   ocoOrderDetail: { method: 'GET', path: '/api/v3/oco/order/details/{orderId}', permission: 'General', pool: 'spot', weight: 2, params: S.AdvancedOrderIdPath, response: S.OcoOrderDetail, envelope: 'standard', summary: 'One OCO order with its two legs' },
   ocoOrders: { method: 'GET', path: '/api/v3/oco/orders', permission: 'General', pool: 'spot', weight: 2, params: S.OcoOrdersQuery, response: S.OcoOrderPage, envelope: 'standard', summary: 'OCO orders (paged)' },
-  // --- HF order variants and the classic (low-frequency) order API (KuCoin spot; issue 31). Permission, pool
+  // --- HF order variants and the classic (low-frequency) order API (KuCoin spot). Permission, pool
   // and weight from kucoin-universal-sdk 1.3.0's API tables (spot/order/api_order.d.ts).
   hfPlaceOrderSync: { method: 'POST', path: '/api/v1/hf/orders/sync', permission: 'Spot', pool: 'spot', weight: 1, params: S.PlaceOrderRequest, response: H.PlaceOrderSyncResult, envelope: 'standard', summary: 'Place an HF order and get it back after matching', moves: 'place' },
   hfPlaceMulti: { method: 'POST', path: '/api/v1/hf/orders/multi', permission: 'Spot', pool: 'spot', weight: 1, params: H.BatchOrdersRequest, response: H.BatchOrdersResult, envelope: 'standard', summary: 'Place up to 5 HF orders', moves: 'place' },

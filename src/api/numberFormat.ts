@@ -1,5 +1,5 @@
 /**
- * Numbers a trader can read (issue 25), exactly: decimal strings are trimmed, padded and grouped
+ * Numbers a trader can read, exactly: decimal strings are trimmed, padded and grouped
  * with string operations on their digits (src/api/decimal.ts for the arithmetic), never through a
  * binary `Number`. Only the locale's separators come from `Intl` (`formatToParts` of a sample).
  *

@@ -1,5 +1,5 @@
 /**
- * What an order will cost before it is placed (issue 25, placement confirmation; shared with the
+ * What an order will cost before it is placed (placement confirmation; shared with the
  * Order Ticket and the order documents' hover so they never disagree): the notional in the quote
  * currency, whether it would rest as a maker or execute at once as a taker, the fee at the
  * user's rate, and warnings — a limit order that crosses the spread, one far from the market, a

@@ -5,10 +5,10 @@
  * most one request in flight, backs off exponentially after errors, shows "updated HH:mm:ss" as
  * the view's description and, when a load fails, an error item with a Retry action instead of
  * an empty tree — or, when the view had data, that data marked **stale with its age** under a
- * "Stale" row that says why and retries on click (issue 22: a network or proxy failure never
+ * "Stale" row that says why and retries on click (a network or proxy failure never
  * leaves a view blank or spinning).
  *
- * Live mode (issue 22): while the private WebSocket stream is up, {@link PollingTree.setLive}
+ * Live mode: while the private WebSocket stream is up, {@link PollingTree.setLive}
  * stops the timer — the view is updated from the stream (subclasses apply the messages) and
  * reloaded from REST once per (re)connection ({@link PollingTree.resync}); when the stream is down
  * the view polls again. {@link PollingTree.counters} counts timer-driven loads (`polls`) apart from

@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox in a process of its own (issue 23): forked from the bundled sandbox entry
+ * The embedded sandbox in a process of its own: forked from the bundled sandbox entry
  * (`dist/sandbox-cli.js --ipc`) the first time the Sandbox profile needs it, the way a language client
  * starts its server, so its journal replay, market simulation, HTTP server and feed never run on the
  * extension host's thread. The child reports readiness over the IPC channel and exits when that

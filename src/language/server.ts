@@ -1,5 +1,5 @@
 /**
- * The order-document language server (issue 24): LSP over any `vscode-languageserver`
+ * The order-document language server: LSP over any `vscode-languageserver`
  * connection — stdio for other editors, node IPC in VS Code (src/language/main.ts picks it).
  *
  * - Documents are synced incrementally; each is an {@link OrderDocument} (only the edited order is

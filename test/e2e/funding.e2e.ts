@@ -1,5 +1,5 @@
 /**
- * Chromium end-to-end test of the guarded withdrawal in the REAL workbench (issue 7).
+ * Chromium end-to-end test of the guarded withdrawal in the REAL workbench.
  *
  * Run: `npx tsx test/e2e/funding.e2e.ts` (exits non-zero on failure). Builds the extension and the
  * funding webview, starts code-server 4.100.3 (scripts/lib/codeServer.js: VS Code 1.100.3 served

@@ -1,5 +1,5 @@
 /**
- * Order documents in a real VS Code 1.100 workbench (code-server 4.100.3 + headless Chromium), issue 24:
+ * Order documents in a real VS Code 1.100 workbench (code-server 4.100.3 + headless Chromium):
  * a workspace holding `orders.spotorder.json` (one order whose price is off the tick) is opened; the
  * editor shows it in the "SpotDesk Order" language; the language server (started by the extension,
  * symbols from the embedded sandbox) underlines the price; hovering the symbol shows its rules and

@@ -1,5 +1,5 @@
 /**
- * The market panel (issue 22; the Order Ticket and trading from the book of issue 25) in the real
+ * The market panel (with the Order Ticket and trading from the book) in the real
  * workbench (code-server 4.100.3 + headless Chromium), against the embedded sandbox with its market
  * simulation running, checked in the Dark Modern, Light Modern and High Contrast themes.
  *

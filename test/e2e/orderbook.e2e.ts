@@ -1,5 +1,5 @@
 /**
- * Chromium end-to-end test of the order book webview (issue 6).
+ * Chromium end-to-end test of the order book webview.
  *
  * Run: `npx tsx test/e2e/orderbook.e2e.ts` (builds the bundle first; exits non-zero on failure).
  *

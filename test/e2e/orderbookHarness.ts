@@ -1,5 +1,5 @@
 /**
- * Chromium harness reproducing the market panel's webview environment (issue 6, issue 22), shared by
+ * Chromium harness reproducing the market panel's webview environment, shared by
  * test/e2e/orderbook.e2e.ts and bench/orderbook.bench.ts:
  *
  * - a loopback HTTP server serving the built bundle (dist/webview/orderbook.js), media/orderbook.css

@@ -1,5 +1,5 @@
 /**
- * Chromium end-to-end check of the request-builder webview (issue 8), outside VS Code:
+ * Chromium end-to-end check of the request-builder webview, outside VS Code:
  *
  * - an in-process sandbox (startSandbox) and a real SpotClient with its default user's key;
  * - the panel's own message handling (RequestBuilderSession + RequestBuilderController, the same

@@ -1,6 +1,6 @@
 /**
  * Driving SpotDesk in the code-server workbench for screenshots and checks (shared by the
- * end-to-end scripts of issue 25): start code-server with a theme, open the SpotDesk container,
+ * end-to-end scripts that walk a trader through every view): start code-server with a theme, open the SpotDesk container,
  * widen the side bar, find panes and rows, hover for tooltips, reach a webview's document, and
  * take a screenshot once the frame is painted. Every wait is for a state, never for time.
  */

@@ -1,5 +1,5 @@
 /**
- * A trader's pass over every view (issue 25), in the real workbench (code-server 4.100.3 + headless
+ * A trader's pass over every view, in the real workbench (code-server 4.100.3 + headless
  * Chromium), in the Dark Modern, Light Modern and High Contrast themes: what is drawn is checked,
  * and each scene is saved to screenshots/trader-<theme>-<scene>.png (git-ignored) to be looked at.
  *

@@ -1,5 +1,5 @@
 /**
- * The packaged extension, installed as a user installs it (issue 23): `npm run package` builds the
+ * The packaged extension, installed as a user installs it: `npm run package` builds the
  * production .vsix, `code-server --install-extension` installs it, and a workbench WITHOUT any
  * development extension must activate it, start its embedded sandbox (a separate process from the
  * package's dist/sandbox-cli.js), fill the trees and render the order book. This catches a file left

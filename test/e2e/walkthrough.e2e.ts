@@ -1,5 +1,5 @@
 /**
- * The first-run walkthrough (issue 23), in the real workbench (code-server 4.100.3 + headless
+ * The first-run walkthrough, in the real workbench (code-server 4.100.3 + headless
  * Chromium): "Welcome: Open Walkthrough…" lists "Get started with SpotDesk"; it has the four steps of
  * package.json `contributes.walkthroughs`, each with its image drawn (loaded, not broken) and a
  * button that does what the step says:

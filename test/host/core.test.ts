@@ -16,7 +16,7 @@ describe('SpotDesk activation and profiles', () => {
     const pkg = ext.packageJSON as { activationEvents: string[]; contributes: { views: Record<string, Array<{ id: string }>> } };
     // No '*': views and commands activate SpotDesk implicitly; the explicit events are webview-panel
     // restores of the features and onStartupFinished (after start-up, never delaying it), which price
-    // alerts need so that an alert crossed while VS Code was closed fires on the next start (issue 22);
+    // alerts need so that an alert crossed while VS Code was closed fires on the next start;
     // with no armed alert, that activation does no network I/O (next test).
     assert.deepStrictEqual(pkg.activationEvents.filter((e) => !e.startsWith('onWebviewPanel:')), ['onStartupFinished']);
     assert.deepStrictEqual(

@@ -1,5 +1,5 @@
 /**
- * Extension-host suite for the funding feature (issue 7, issue 18): deposit addresses and guarded
+ * Extension-host suite for the funding feature: deposit addresses and guarded
  * V1/V4 withdrawals against the embedded sandbox.
  *
  * Everything goes through the one test door (`spotdesk.testHooks`): withdrawal tests run each on

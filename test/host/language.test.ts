@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of the order-document language client (issue 24) in the real VS Code,
+ * Extension-host suite of the order-document language client in the real VS Code,
  * against the embedded sandbox: the client starts the language server (its own process, node IPC)
  * when the first `*.spotorder.json` opens; the document is of the `spotorder` language and gets the
  * server's diagnostics with exact ranges, live updates, completion, hovers with the live market
@@ -44,7 +44,7 @@ function hoverText(hovers: vscode.Hover[] | undefined): string {
   return (hovers ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
 }
 
-describe('Order documents: the language server in VS Code (issue 24)', function () {
+describe('Order documents: the language server in VS Code', function () {
   this.timeout(90_000);
   let door: SpotDeskTestHooks;
   let rb: RequestBuilderTestHooks;

@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of SpotDesk live (issue 22) against sandboxes:
+ * Extension-host suite of SpotDesk live against sandboxes:
  * - Active Orders and Accounts follow the private WebSocket stream: they change within one second of a
  *   REST placement and of a fill, with no poll scheduled or made while the stream is up;
  * - the fill notification (symbol, side, size, price, fee as charged) with "Show Fills", and the setting
@@ -40,7 +40,7 @@ async function until<T>(what: string, check: () => T | Promise<T>, deadline: num
   }
 }
 
-describe('SpotDesk live (issue 22)', function () {
+describe('SpotDesk live', function () {
   this.timeout(120_000);
   const s = sandboxSuite();
   let client: SpotClient;

@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of the order book panel (issue 6): opens the panel against the embedded
+ * Extension-host suite of the order book panel: opens the panel against the embedded
  * sandbox, receives level-2 snapshots, checks one panel per symbol, pause-while-hidden and the
  * fresh snapshot on becoming visible again. `spotdesk.openOrderBook` returns nothing (no command hands
  * out an object); the panel's {@link OrderBookPanelHandle}, which records the last snapshot posted

@@ -1,5 +1,5 @@
 /**
- * Extension-host suite of the request builder (issue 8) against the embedded sandbox: the panel
+ * Extension-host suite of the request builder against the embedded sandbox: the panel
  * opens and its webview initializes; a correct order test passes; a wrong secret gives 400005,
  * a skewed clock 400002, a key without Spot Trading 400007 — each with its diagnosis; "Place
  * order" (confirmation injected) creates an order that Active Orders shows. (Order documents and
@@ -21,7 +21,7 @@ function oid(tag: string): string {
   return `rb${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 40);
 }
 
-describe('Request builder (issue 8)', function () {
+describe('Request builder', function () {
   this.timeout(60_000);
   const suite = sandboxSuite();
   let hooks: RequestBuilderTestHooks;

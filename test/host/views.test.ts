@@ -496,7 +496,7 @@ describe('SpotDesk tree views on the sandbox', function () {
       await vscode.commands.executeCommand('workbench.view.extension.spotdesk');
       await waitFor('a visible SpotDesk view', () => trees.some((t) => t.view?.visible));
       // Visible: after the load that showing triggered, the poll timer loads again by itself — except in
-      // the views the private stream feeds while it is up (Accounts, Active Orders: issue 22), which
+      // the views the private stream feeds while it is up (Accounts, Active Orders), which
       // schedule no poll at all.
       await Promise.all(trees.filter((t) => t.view?.visible).map((t) => t.refresh()));
       const fed = trees.filter((t) => t.view?.visible && t.isLive);

@@ -1,4 +1,4 @@
--- The order-document language server in Neovim, headless (issue 24). Works on Neovim 0.7 (Debian 12's
+-- The order-document language server in Neovim, headless. Works on Neovim 0.7 (Debian 12's
 -- package), where vim.lsp.start (0.8+) does not exist yet: start_client + buf_attach_client is what
 -- vim.lsp.start does underneath. Prints the diagnostics, a hover, the quick fixes and a completion.
 --

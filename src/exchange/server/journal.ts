@@ -1,5 +1,5 @@
 /**
- * Append-only command journal of the sandbox exchange (issue 4, part B; issue 18, part 3).
+ * Append-only command journal of the sandbox exchange.
  *
  * Every acknowledged state change of the sandbox (order placement and cancellation, transfers,
  * deposits, withdrawals, admin operations, clock advances, market-simulation actions) is a

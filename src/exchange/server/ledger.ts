@@ -10,7 +10,7 @@
  * API key of their own are watched (never the simulation bots nor the seeded liquidity), so market
  * activity costs no ledger memory.
  *
- * Retention (issue 18 part 3: cost follows live state, not history): entries older than
+ * Retention (cost follows live state, not history): entries older than
  * {@link LEDGER_RETENTION_MS} — the spec's 3 × 24 h history window, like fills and done orders; KuCoin
  * itself keeps a year — are dropped by {@link LedgerBook.prune} (SandboxState runs it with the server's
  * other history, every 10 minutes of command clock) and when the user's next entry arrives, and the

@@ -9,7 +9,7 @@
  * `MarketTape.import()`) and streams as snapshot records (`exportRecords()` / `importRecords()`, the
  * snapshot section `tape`).
  *
- * Retention (issue 18 part 3, the spec's 3 × 24 h history window, HISTORY_WINDOW_MS): a trade older than
+ * Retention (the spec's 3 × 24 h history window, HISTORY_WINDOW_MS): a trade older than
  * the window, and a candle row whose interval ENDED before the window started, leave memory and snapshots
  * ({@link MarketTape.prune}, run by SandboxState with the server's other history every 10 minutes of
  * command clock) and no query shows them (the `since` arguments). An interval that overlaps the window

@@ -456,7 +456,7 @@ export const HANDLERS: Handlers = {
     return { withdrawalId: w.withdrawalId };
   },
 
-  // --- beyond the spec (issue 21) ---
+  // --- beyond the spec ---
 
   accountMode: () => ({ selfAccountMode: 'CLASSIC', unifiedSubAccount: [], classicSubAccount: [] }),
   hfAccountOpened: () => true,

@@ -1,5 +1,5 @@
 /**
- * Market simulation of the sandbox exchange (issue 4, part B).
+ * Market simulation of the sandbox exchange.
  *
  * Two bot users per sandbox — a market maker (`label 'sim-maker'`) and a taker (`label 'sim-taker'`) —
  * trade every simulated symbol so that books, tickers, prices and fills move like a real market:

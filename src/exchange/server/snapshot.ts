@@ -1,5 +1,5 @@
 /**
- * Snapshot files of the sandbox (issue 18, part 3): the whole state — the exchange core and every state
+ * Snapshot files of the sandbox: the whole state — the exchange core and every state
  * section (SandboxState.sections) — at one command count, written as a stream of records and read back the
  * same way, so neither writing nor reading ever holds a snapshot whole in memory.
  *

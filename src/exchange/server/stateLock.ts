@@ -1,6 +1,6 @@
 /**
  * Exclusive use of a sandbox state directory, through a lock the operating system releases when its
- * holder dies (issue 18, part 2).
+ * holder dies.
  *
  * The lock is a listening local socket whose name is derived from the state dir's real path:
  * - Linux: an abstract Unix socket (`\0spotdesk-sandbox-<hash>`): no file at all, so nothing can go
@@ -17,7 +17,7 @@
  * is unref'd and never keeps the process alive.
  *
  * The holder's line is a claim, not a fact: an abstract socket has no file permissions, so ANY local
- * process (of any user) can bind the name first and say what it likes (issue 29, part 4). Its base URL
+ * process (of any user) can bind the name first and say what it likes. Its base URL
  * is shown only once confirmed ({@link confirmHolderUrl}): a loopback `http://` URL (127.0.0.0/8, ::1,
  * localhost; or `https://` verified with the state dir's own `ca.pem` for a sandbox started with --tls) whose `GET /sandbox/v1/identity?nonce=…` answers, within a second, the holder's pid and
  * HMAC-SHA256(admin token of THIS state dir, nonce) — a proof only the sandbox that owns the state

@@ -1,5 +1,5 @@
 /**
- * The state dir of a sandbox (issue 18, part 3): generations of snapshot + journal, recovery on start,
+ * The state dir of a sandbox: generations of snapshot + journal, recovery on start,
  * rotation, and removal of what is no longer needed.
  *
  * ## Layout

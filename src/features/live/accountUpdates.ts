@@ -1,5 +1,5 @@
 /**
- * How the private stream changes what the Accounts and Active Orders views hold (issue 22), as
+ * How the private stream changes what the Accounts and Active Orders views hold, as
  * pure functions (no `vscode`; unit-tested in test/unit/live/accountUpdates.test.ts):
  *
  * - `/account/balance` (`account.balance`, https://www.kucoin.com/docs-new/3470075w0): one

@@ -1,5 +1,5 @@
 /**
- * SpotDesk's live feed (issue 22): the ONE public and the ONE private WebSocket connection of the
+ * SpotDesk's live feed: the ONE public and the ONE private WebSocket connection of the
  * active profile, over `StreamClient` (src/api/stream.ts), shared by every consumer (market panels,
  * price alerts, the Accounts and Active Orders views), with a state a person can read:
  *

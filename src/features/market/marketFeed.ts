@@ -1,5 +1,5 @@
 /**
- * The data of one market panel (issue 22), free of `vscode` so that the benchmark drives the same
+ * The data of one market panel, free of `vscode` so that the benchmark drives the same
  * code: the level-2 book, the trade tape and the 24 h statistics of one symbol, posted to the
  * panel's webview as protocol messages (src/features/market/protocol.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The order book webview's page (issue 6): the shared strict policy of src/webviewBridge/html.ts
+ * The order book webview's page: the shared strict policy of src/webviewBridge/html.ts
  * (`default-src 'none'`, script by nonce, styles/fonts from `cspSource` only, `connect-src 'none'`)
  * plus `data:` images for the depth chart export. The extension's webview host and the Chromium
  * e2e harness render this same spec, so both carry the same policy. The page embeds no data: the

@@ -1,7 +1,6 @@
 /**
- * Message protocol between the extension host and the market panel's webview (the order book of
- * issue 6 grown into the per-symbol market panel of issue 22: book, trade tape, candles, the order
- * ticket of issue 25), declared once for both sides with the shared protocol style (src/webviewBridge/protocol.ts): the webview
+ * Message protocol between the extension host and the market panel's webview (the order book grown
+ * into a per-symbol market panel: book, trade tape, candles, the order ticket), declared once for both sides with the shared protocol style (src/webviewBridge/protocol.ts): the webview
  * validates what it receives with `ORDER_BOOK_PROTOCOL.parseToWebview`, the extension's webview
  * host (src/host/webviewHost.ts) with `parseToHost`. Malformed messages are rejected
  * (`undefined`), never thrown on.

@@ -1,6 +1,6 @@
 /**
  * Every published payload of test/fixtures/kucoin/beyond-spec/ (the KuCoin endpoints beyond
- * the spec that real clients call, issue 21) decoded through the real client pipeline — the typed
+ * the spec that real clients call) decoded through the real client pipeline — the typed
  * `SpotClient` method → URL → lossless JSON → envelope → zod — with the request URL and the field
  * values checked. POST fixtures also parse their published request with the request schema where
  * SpotDesk sends that request. A fixture file that no case claims fails the last test.

@@ -34,7 +34,7 @@ const extras = fc.dictionary(
   { maxKeys: 8 },
 );
 
-describe('command argument normalisers (issue 18)', () => {
+describe('command argument normalisers', () => {
   describe('currencyArg (spotdesk.withdraw, spotdesk.createDepositAddress)', () => {
     it('keeps only the currency of a complete draft with a confirm function and a client', () => {
       assert.deepEqual(currencyArg(HOSTILE), { currency: 'USDT' });
@@ -148,7 +148,7 @@ describe('command argument normalisers (issue 18)', () => {
     });
   });
 
-  describe('alertArg / alertSymbolArg (price alert commands, issue 22)', () => {
+  describe('alertArg / alertSymbolArg (price alert commands)', () => {
     const row = { kind: 'alert', alert: { id: '0123abcd4567ef89', profileId: 'sandbox', symbol: 'BTC-USDT', direction: 'above', price: '70000', createdAt: 1 } };
 
     it('edit/delete keep only the id of a Price Alerts row; anything else is refused', () => {

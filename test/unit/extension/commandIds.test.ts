@@ -1,5 +1,5 @@
 /**
- * Command ids live in one module (src/host/commandIds.ts, issue 19): its contributed list is
+ * Command ids live in one module (src/host/commandIds.ts): its contributed list is
  * exactly package.json's `contributes.commands`; every command a menu, keybinding or welcome link
  * names is contributed; and no source file under src/ spells a `spotdesk.*` command id itself.
  */

@@ -1,5 +1,5 @@
 /**
- * The order tooltip shows what a trader reads (issue 25): side, type, price, size, filled,
+ * The order tooltip shows what a trader reads: side, type, price, size, filled,
  * remaining, time in force, flags and age — not the raw API fields.
  */
 import { strict as assert } from 'assert';

@@ -1,6 +1,6 @@
 /**
  * The base of the Accounts / Active Orders / Markets views (src/host/pollingTree.ts), run on the
- * stand-in vscode: in live mode (issue 22) a stream message that arrives while a REST load is in flight is
+ * stand-in vscode: in live mode a stream message that arrives while a REST load is in flight is
  * not lost to the older answer — one more load follows (a busy account gets at most one such catch-up per
  * poll interval after the first); a failed load keeps the last data under a Stale row with its age and Retry.
  */

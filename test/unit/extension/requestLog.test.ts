@@ -1,5 +1,5 @@
 /**
- * Request log lines carry the failure (issue 25): a real SpotClient's onRequest hook against a
+ * Request log lines carry the failure: a real SpotClient's onRequest hook against a
  * closed port and a scripted server, formatted by src/host/requestLog.ts — the error class,
  * its message and the attempt, where the log used to say "→ ? 1 ms".
  */

@@ -1,5 +1,5 @@
 /**
- * The embedded sandbox runs in a process of its own (issue 23): forked from the bundled entry with
+ * The embedded sandbox runs in a process of its own: forked from the bundled entry with
  * `--ipc`, it reports readiness, errors (port taken, state dir in use) and its death, and it stops when
  * its parent disconnects.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm start` opens an empty scratch workspace with one example order document (issue 25), not
+ * `npm start` opens an empty scratch workspace with one example order document, not
  * SpotDesk's own source folder: scripts/lib/scratch.js makes it, the example is a valid order for
  * the sandbox's BTC-USDT rules, and what the person edits there is kept.
  */

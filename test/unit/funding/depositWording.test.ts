@@ -1,4 +1,4 @@
-/** The deposit panel in a person's words (issue 25). */
+/** The deposit panel in a person's words. */
 import { strict as assert } from 'assert';
 import { depositWording } from '../../../src/features/funding/model/depositWording';
 

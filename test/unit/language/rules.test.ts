@@ -1,5 +1,5 @@
 /**
- * The language server's diagnostics are THE order rules (issue 24): one order per rule the sandbox
+ * The language server's diagnostics are THE order rules: one order per rule the sandbox
  * enforces, each reported on the exact range of the property at fault; and for a set of orders the
  * server marks an error exactly when the sandbox's order test (POST /api/v1/hf/orders/test)
  * rejects the order. Through the protocol (stdio), against an in-process sandbox.

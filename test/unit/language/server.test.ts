@@ -1,5 +1,5 @@
 /**
- * The order-document language server through the protocol (issue 24): the bundle is spawned with
+ * The order-document language server through the protocol: the bundle is spawned with
  * `--stdio` and driven over JSON-RPC (test/unit/language/lspClient.ts) against an in-process
  * sandbox's symbols — didOpen/didChange, then publishDiagnostics, completion, hover, code actions,
  * code lenses and formatting as a client sees them. No server function is called directly.

@@ -1,5 +1,5 @@
 /**
- * The repository stands alone (issue 29 part 5): no file of it names an absolute path of the machine
+ * The repository stands alone: no file of it names an absolute path of the machine
  * it was written on, so `npm test` means the same on any machine. Every tracked text file (`git ls-files`;
  * where git is missing or this is no git checkout, a walk of the checkout without the folders and
  * patterns .gitignore names) is searched for

@@ -1,6 +1,5 @@
 /**
- * How the private stream changes the Accounts and Active Orders views (src/features/live/accountUpdates.ts,
- * issue 22): worked examples of `applyOrderChange`, `applyBalance` and the fill grouping, and the invariant
+ * How the private stream changes the Accounts and Active Orders views (src/features/live/accountUpdates.ts): worked examples of `applyOrderChange`, `applyBalance` and the fill grouping, and the invariant
  * that makes "no polling while the stream is up" safe — applying the stream's messages to a REST read gives
  * what a fresh REST read says. The messages are the sandbox's own (src/exchange/server/feed/payloads.ts)
  * from the real engine (src/exchange/core) driven by random command streams (fast-check), parsed with the

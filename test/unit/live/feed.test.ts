@@ -1,5 +1,5 @@
 /**
- * SpotDesk's live feed channel (src/features/live/feed.ts, issue 22) on a scripted stand-in of
+ * SpotDesk's live feed channel (src/features/live/feed.ts) on a scripted stand-in of
  * StreamClient: reference-counted topics (one subscribe per topic, the connection closed with the last
  * consumer), dispatch by topic (a failing consumer does not stop the others), and the state a person
  * reads — connecting → live → reconnecting (with the backoff's next attempt) → polling (with the reason)

@@ -1,5 +1,5 @@
 /**
- * The live status bar item (src/features/live/host/statusItem.ts, issue 22), its pure part on the stand-in
+ * The live status bar item (src/features/live/host/statusItem.ts), its pure part on the stand-in
  * vscode: the portfolio value in the fiat currency (computed as the Accounts view's Portfolio row, so the
  * two never differ by a cent), and the text and tooltip for each stream state — live, reconnecting with
  * the backoff's countdown, polling with the reason.

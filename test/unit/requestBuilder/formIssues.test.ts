@@ -1,5 +1,5 @@
 /**
- * The request builder shows no error before input, and each at the field at fault (issue 25).
+ * The request builder shows no error before input, and each at the field at fault.
  */
 import { strict as assert } from 'assert';
 import { validateOrder } from '../../../src/api/orderRules';

@@ -1,6 +1,6 @@
 /**
  * Sandbox server, black-box over HTTP with SpotClient: the KuCoin endpoints beyond the spec
- * (issue 21) — probes, market data, order history, funding history, transfers — each answer
+ * that real clients call (probes, market data, order history, funding history, transfers), each answer
  * checked against the sandbox's own state, and bad input on each answering a 400100 that names the
  * field while nothing changes. One sandbox (manual clock, no simulation) for the whole file.
  */

@@ -1,5 +1,5 @@
 /**
- * Conformance of the endpoints beyond the spec (issue 21) with KuCoin's official
+ * Conformance of the endpoints beyond the spec with KuCoin's official
  * kucoin-universal-sdk (v1.3.0, key version 3), for every new endpoint the SDK has: spot account
  * type, cross/isolated margin symbols, futures "all symbols" (the SDK's futures endpoint also pointed
  * at the sandbox), ticker (level 1), trade history, klines, full order book, 24 h stats, closed

@@ -1,9 +1,9 @@
 /**
- * Durability of the sandbox exchange (issue 4, part B):
+ * Durability of the sandbox exchange:
  * 1. the journal file format in isolation (round trip, torn tail, mid-file corruption, lossless values);
  * 2. the real sandbox as a CHILD process, SIGKILLed in the middle of a load of orders, cancels, transfers
  *    and withdrawals, restarted on the same state dir, and compared with every acknowledged response;
- *    The same while a SNAPSHOT is being written (issue 18 part 3: a sandbox built with a small rotation
+ *    The same while a SNAPSHOT is being written (a sandbox built with a small rotation
  *    threshold kills itself in the middle of a snapshot write), then a damaged newest snapshot: the start
  *    falls back to the previous snapshot and its journals;
  * 3. a torn last record appended to the journal of a stopped sandbox: warning + state up to the last whole record;

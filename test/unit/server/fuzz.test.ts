@@ -2,7 +2,7 @@
  * Sandbox server fuzz: ≥ 10,000 seeded random malformed requests (bad JSON, wrong types, unknown
  * fields, exponents/NaN/negatives/too many decimals, unknown symbols and currencies, traversal in
  * path params, bad/missing auth, wrong methods and content types), the endpoints beyond the spec
- * (issue 21: market data, order and funding history, cancels by clientOid and of withdrawals, the
+ * (market data, order and funding history, cancels by clientOid and of withdrawals, the
  * universal transfer, paths that name no endpoint) included. Expectations: zero 5xx, the
  * server never crashes, every answer is a `{code, msg}` envelope, ledger invariants hold, and
  * nothing changed (balances, orders, withdrawals, deposit addresses).
@@ -143,7 +143,7 @@ function genKind(rnd: () => number, kindRef: { kind: number }): Req {
       return { method: 'POST', path: '/api/v1/hf/orders', body, auth };
     }
     case 14: {
-      // the GET endpoints beyond the spec (issue 21) with broken queries
+      // the GET endpoints beyond the spec with broken queries
       const p = pick([
         '/api/v1/market/candles?symbol=BTC-USDT&type=' + pick(['1month', '2min', '', '1MIN', 'x']),
         '/api/v1/market/candles?symbol=BTC-USDT&type=1min&startAt=' + pick(['-1', '1e9', 'x', '9'.repeat(20)]),

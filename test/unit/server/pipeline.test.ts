@@ -2,7 +2,7 @@
  * Request-pipeline details of src/exchange/server/http.ts that its fast paths must keep: the
  * lossless-number check of parseBody (skipped only when the body holds no number), the literal
  * route cache (trailing slash, wrong method), and the order-test answers on and off the fast
- * validator; bounded bodies (issue 29 parts 3-4): nesting depth, and a body over the cap answered
+ * validator; bounded bodies: nesting depth, and a body over the cap answered
  * with the 413 envelope even to a client that writes it all at once.
  */
 import { strict as assert } from 'node:assert';

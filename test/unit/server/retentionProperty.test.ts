@@ -1,5 +1,5 @@
 /**
- * Retention of the 3 × 24 h history window, as a property (issue 29, part 4): random histories of every
+ * Retention of the 3 × 24 h history window, as a property: random histories of every
  * kind of record the retention touches — deposits, withdrawals (settled, failed, in flight), done orders,
  * fills, account-ledger entries, tape trades and candle rows — with timestamps around the window's start,
  * run through SandboxState's command path on a state dir (StateStore, manual clock). After the clock moves

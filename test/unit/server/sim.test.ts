@@ -1,5 +1,5 @@
 /**
- * Market simulation (src/exchange/server/sim.ts, issue 4 part B): with a fixed seed and a manual
+ * Market simulation (src/exchange/server/sim.ts): with a fixed seed and a manual
  * clock, in process (no HTTP), the books stay two-sided and never crossed, prices and books move,
  * fills happen, every bot action is a journaled command accepted by the engine, and the ledger
  * invariants hold.

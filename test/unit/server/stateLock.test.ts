@@ -1,6 +1,5 @@
 /**
- * The state-dir lock is released by the OS when its holder dies, never guessed from a pid (issue 18,
- * part 2): a SIGKILLed sandbox process group is replaced at once, a stale pid file does not block a
+ * The state-dir lock is released by the OS when its holder dies, never guessed from a pid: a SIGKILLed sandbox process group is replaced at once, a stale pid file does not block a
  * start, and two live sandboxes on one state dir are still refused, naming the holder.
  */
 import { strict as assert } from 'node:assert';

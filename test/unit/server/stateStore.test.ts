@@ -1,5 +1,5 @@
 /**
- * The state dir (stateStore.ts, snapshot.ts; issue 18 part 3): snapshot + journal generations, rotation by
+ * The state dir (stateStore.ts, snapshot.ts): snapshot + journal generations, rotation by
  * record count and on close, recovery from the newest usable snapshot and the journals after it, fallback to
  * the previous snapshot when the newest is torn, damaged or interrupted, and clean-up of old generations.
  * In process (SandboxState + StateStore); the child-process SIGKILL tests are in durability.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Price alerts, the pure rules (src/features/alerts/model/alerts.ts, issue 22): the typed price is checked against
+ * Price alerts, the pure rules (src/features/alerts/model/alerts.ts): the typed price is checked against
  * the symbol's tick and the current price; `above` fires at last ≥ price, `below` at last ≤ price;
  * an alert fires ONCE however many prices follow; an alert stored armed whose price was crossed while
  * nothing watched (VS Code closed) fires on the first price seen at start; stored JSON is read back

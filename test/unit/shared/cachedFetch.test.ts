@@ -1,5 +1,5 @@
 /**
- * Failures back off instead of repeating (issue 25): src/api/cachedFetch.ts shares one request
+ * Failures back off instead of repeating: src/api/cachedFetch.ts shares one request
  * among its callers, reuses the answer, hands a failure to everyone until its back-off has passed
  * (doubling per failure), starts afresh for another key, and lets a Retry (`force`) ask at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The market chart's candles (src/features/market/model/candles.ts, issue 22): interval boundaries (weeks from
+ * The market chart's candles (src/features/market/model/candles.ts): interval boundaries (weeks from
  * Monday 00:00 UTC), the live last candle from `/market/match` trades (open kept, close/high/low/volume/
  * turnover exact), a new candle for a new interval, old trades ignored, and a property: candles built live
  * from a trade stream equal candles computed from the whole stream at once.

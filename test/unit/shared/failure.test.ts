@@ -1,5 +1,5 @@
 /**
- * Every view says the failure it actually has (issue 25): src/api/failure.ts describes the
+ * Every view says the failure it actually has: src/api/failure.ts describes the
  * client's real errors — a refused connection, a timeout, a non-JSON HTTP answer, an exchange
  * error code — produced here by a real SpotClient against a closed port and a scripted server.
  */

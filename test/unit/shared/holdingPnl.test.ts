@@ -1,5 +1,5 @@
 /**
- * Unrealized P&L of a holding (issue 22) — the method of src/api/pnl.ts (weighted average cost,
+ * Unrealized P&L of a holding — the method of src/api/pnl.ts (weighted average cost,
  * fees as KuCoin reports them) pinned on a hand-computed example with a fee in the quote currency
  * and a fee in the base currency, and the same walk as the Fills view's realized P&L.
  *

@@ -1,5 +1,5 @@
 /**
- * Numbers a trader can read, exactly (issue 25): src/api/numberFormat.ts pads to a tick,
+ * Numbers a trader can read, exactly: src/api/numberFormat.ts pads to a tick,
  * trims to a precision (down, never up) and groups by the locale, with string operations only.
  */
 import { strict as assert } from 'assert';

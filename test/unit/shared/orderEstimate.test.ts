@@ -1,5 +1,5 @@
 /**
- * What an order costs before it is placed (issue 25): notional, maker or taker, fee at the
+ * What an order costs before it is placed: notional, maker or taker, fee at the
  * user's rate, and the warnings a trader needs (crossing the spread, far from the market,
  * post-only that would be cancelled). Exact decimals.
  */

@@ -1,5 +1,5 @@
 /**
- * The Order Ticket's arithmetic (src/features/market/model/ticket.ts, issue 25): sizes for 25/50/75/100 % of
+ * The Order Ticket's arithmetic (src/features/market/model/ticket.ts): sizes for 25/50/75/100 % of
  * the available balance at the lot, the notional, the fee estimate at the user's rate, the crossing
  * and far-from-market warnings — and that the ticket and the request builder never disagree: on the
  * same drafts both give the same rule issues (src/api/orderRules.ts) and the same notional, liquidity,

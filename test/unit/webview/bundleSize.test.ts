@@ -1,7 +1,7 @@
 /**
- * Webview bundles stay small (issue 19): every browser target of esbuild.js, minified, is within
+ * Webview bundles stay small: every browser target of esbuild.js, minified, is within
  * the build's target (WEBVIEW_TARGET_KB, 60 KB; the market panel's charts bundle, which carries
- * lightweight-charts, CHART_TARGET_KB, 200 KB — issue 22; the market panel's book, tape and ticket with
+ * lightweight-charts, CHART_TARGET_KB, 200 KB; the market panel's book, tape and ticket with
  * stop and OCO orders, MARKET_TARGET_KB, 68 KB) and bundles no zod (the protocols validate
  * with src/webviewBridge/validate.ts). Sizes are built in memory from the same target list the build uses.
  */

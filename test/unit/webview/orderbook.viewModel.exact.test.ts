@@ -1,5 +1,5 @@
 /**
- * Property tests of the order book view-model's arithmetic (issue 6): buildView sums sizes as exact
+ * Property tests of the order book view-model's arithmetic: buildView sums sizes as exact
  * integer units in Numbers while they fit 2^53 − 1 units and falls back to scaled BigInts beyond;
  * either way every string must equal the exact decimal result (src/api/decimal), and the change
  * flags (diffed by index and price) must equal a plain price → size map comparison.

@@ -21,7 +21,7 @@
  *   most `maxPayloadBytes` (larger: close 1009, by `ws`); at most `sendBufferLimitBytes` unsent bytes
  *   per connection (more: the connection is dropped, see ./publisher.ts). So the feed's memory is
  *   bounded by maxConnections × (sendBufferLimitBytes + one flush) whatever the clients do.
- * - **Fair share** (issue 29 part 4; KuCoin: "Number of connections per user ID: ≤ 800"), so that one
+ * - **Fair share** (KuCoin: "Number of connections per user ID: ≤ 800"), so that one
  *   client cannot take every connection and lock the others out: at most `maxConnectionsPerUser`
  *   private connections per user, `maxConnectionsPerToken` per token, and `maxPublicConnectionsPerIp`
  *   public connections per client address, where every loopback address (127.0.0.0/8, ::1) counts as

@@ -1,5 +1,5 @@
 /**
- * The Accounts view (issue 25, "numbers a trader can read"): per currency, its `main` and `trade`
+ * The Accounts view ("numbers a trader can read"): per currency, its `main` and `trade`
  * accounts (GET /api/v1/accounts, spec "Account"), with
  *
  * - the figure that matters first: what is available, then its fiat value (src/api/valuation.ts:
@@ -77,7 +77,7 @@ const PRECISION_TTL_MS = 3_600_000;
 export class AccountsTree extends PollingTree<AccountsData, Node> {
   private readonly precisions: CachedFetch<ReadonlyMap<string, number>>;
   /**
-   * Unrealized P&L of a currency's holding (issue 22, src/features/live/host/holdings.ts): a suffix for
+   * Unrealized P&L of a currency's holding (src/features/live/host/holdings.ts): a suffix for
    * the currency row's description and markdown for its tooltip; undefined when unknown.
    */
   pnl: ((currency: string, total: string) => { description: string; tooltip: string } | undefined) | undefined;
@@ -192,7 +192,7 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
   }
 
   /**
-   * Apply one `/account/balance` message (issue 22). Returns false when the account is unknown to
+   * Apply one `/account/balance` message. Returns false when the account is unknown to
    * the view (a new account: the caller resyncs from REST) or nothing changed.
    */
   applyBalanceChange(b: WsBalance): 'updated' | 'unchanged' | 'unknown' {

@@ -1,5 +1,5 @@
 /**
- * Price alerts (issue 22): "SpotDesk: Add Price Alert…" (symbol, above/below, a price on the
+ * Price alerts: "SpotDesk: Add Price Alert…" (symbol, above/below, a price on the
  * symbol's tick), the **Alerts** view (edit, delete), and the watcher that fires each alert once
  * from the ticker stream with a notification. The rules (when an alert fires, the price check,
  * reading stored alerts) are in src/features/alerts/model/alerts.ts.

@@ -1,5 +1,5 @@
 /**
- * Price alerts (issue 22), the pure part: what an alert is, when it fires, how a typed price is
+ * Price alerts, the pure part: what an alert is, when it fires, how a typed price is
  * checked against the symbol's tick, and how stored alerts are read back (VS Code's global state
  * holds plain JSON, possibly written by an older SpotDesk).
  *

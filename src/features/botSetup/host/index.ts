@@ -1,5 +1,5 @@
 /**
- * "SpotDesk: Use the Sandbox from a Bot…" (issue 23): shows the embedded sandbox's base URL, API key
+ * "SpotDesk: Use the Sandbox from a Bot…": shows the embedded sandbox's base URL, API key
  * and key version (the secret and passphrase stay masked), and offers `.env` lines (clipboard or a file
  * the user picks) and client snippets for ccxt and kucoin-universal-sdk (src/features/botSetup/model/botSnippets.ts):
  * complete programs that run as given, for this embedded sandbox (plain HTTP, ws://) or, as a second

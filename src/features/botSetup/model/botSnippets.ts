@@ -1,5 +1,5 @@
 /**
- * What "SpotDesk: Use the Sandbox from a Bot…" offers a trading-bot developer (issue 23): `.env` lines
+ * What "SpotDesk: Use the Sandbox from a Bot…" offers a trading-bot developer: `.env` lines
  * with the embedded sandbox's base URL and key, and client snippets for ccxt (JavaScript, Python) and
  * KuCoin's kucoin-universal-sdk that read those variables. The snippets never contain a secret: they
  * read `KUCOIN_*` from the environment, so the only text that carries the secret and passphrase is the

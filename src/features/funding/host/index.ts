@@ -1,5 +1,5 @@
 /**
- * Funding feature (issue 7): `spotdesk.createDepositAddress` and `spotdesk.withdraw`.
+ * Funding feature: `spotdesk.createDepositAddress` and `spotdesk.withdraw`.
  * Both take from their argument only the currency of the Accounts row they were run on
  * (src/host/commandArgs.ts `currencyArg`); everything else is asked from the person through
  * `services.prompts`, and they return their outcome.

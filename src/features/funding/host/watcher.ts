@@ -1,5 +1,5 @@
 /**
- * Withdrawal watcher (issue 25: "A withdrawal that completes or fails notifies the user, and the
+ * Withdrawal watcher ("A withdrawal that completes or fails notifies the user, and the
  * Funding History view shows it"). KuCoin's spot WebSocket has no withdrawal topic, so while — and
  * only while — a withdrawal of the active profile is in flight, the watcher looks at
  * GET /api/v1/withdrawals (per currency, first page) after 2 s, doubling to at most 60 s

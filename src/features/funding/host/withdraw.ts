@@ -13,7 +13,7 @@
  *
  * Every question goes through `services.prompts` (frozen in Production; answerable by host tests
  * through the test door) and the client is `services.client()`: no argument can supply a
- * confirmation, a client or a draft (issue 18).
+ * confirmation, a client or a draft.
  */
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';

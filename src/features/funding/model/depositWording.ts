@@ -1,5 +1,5 @@
 /**
- * The deposit panel's words (issue 25, "funding in words a person uses"): a title that names the
+ * The deposit panel's words ("funding in words a person uses"): a title that names the
  * network, "1 confirmation" / "12 confirmations", and "Send only X to this address, on the Y
  * network." — never "Send only XRP on XRP". Pure: used by the funding webview, unit-tested.
  */

@@ -1,5 +1,5 @@
 /**
- * Following withdrawals to their end (issue 25, "A withdrawal that completes or fails notifies the
+ * Following withdrawals to their end ("A withdrawal that completes or fails notifies the
  * user"), the pure part: which watched withdrawals reached a final status in a page of
  * GET /api/v1/withdrawals, what the person is told, and how long to wait before looking again.
  * KuCoin's spot WebSocket has no withdrawal topic, so the extension looks at the history while (and

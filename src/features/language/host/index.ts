@@ -1,5 +1,5 @@
 /**
- * Order documents as a language (issue 24), the client half — vscode-eslint's architecture: this
+ * Order documents as a language, the client half — vscode-eslint's architecture: this
  * extension starts the order-document language server (dist/spotorder-language-server.js, its own
  * process, node IPC) and speaks LSP to it through `vscode-languageclient`. The server brings the
  * diagnostics, completion, hover, quick fixes, formatting and the code lenses; the lens commands

@@ -1,5 +1,5 @@
 /**
- * Unrealized P&L per holding for the Accounts view (issue 22): for each currency held, its average
+ * Unrealized P&L per holding for the Accounts view: for each currency held, its average
  * cost from the user's fills and the unrealized P&L at the current price — the ONE method of
  * src/api/pnl.ts (weighted average cost, fees as KuCoin reports them; the Fills view's realized
  * P&L uses the same walk).

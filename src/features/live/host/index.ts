@@ -1,5 +1,5 @@
 /**
- * SpotDesk live (issue 22), the extension side: the live feed of the active profile
+ * SpotDesk live, the extension side: the live feed of the active profile
  * (./feed.ts, loaded on first need by ./runtime.ts), the live account and the fill notifications.
  *
  * - **Accounts and Active Orders** follow the private stream (`/account/balance`,

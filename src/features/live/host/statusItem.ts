@@ -1,5 +1,5 @@
 /**
- * The live status bar item (issue 22): the state of SpotDesk's streams — `live`, `reconnecting`
+ * The live status bar item: the state of SpotDesk's streams — `live`, `reconnecting`
  * (with the jittered backoff's next attempt) or `polling` (the reason in the tooltip) — and the total
  * portfolio value in `spotdesk.fiatCurrency` (main + trade balances × the Accounts view's prices —
  * src/api/valuation.ts, the same the Portfolio row uses — exact decimals rounded to cents). Click: the SpotDesk log.

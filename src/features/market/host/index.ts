@@ -1,6 +1,5 @@
 /**
- * Market panel feature (issue 6's order book, grown into issue 22's per-symbol market panel with the
- * Order Ticket of issue 25): command `spotdesk.openMarket` ("SpotDesk: Open Market"; the Markets
+ * Market panel feature (the order book grown into a per-symbol market panel with an Order Ticket): command `spotdesk.openMarket` ("SpotDesk: Open Market"; the Markets
  * tree's symbols open it, and `spotdesk.openOrderBook` stays as an alias for existing keybindings),
  * one panel per symbol, restored after a window reload by a WebviewPanelSerializer, and the panel's
  * keyboard commands (focus the ticket, buy, sell) for the keybindings contributed in package.json.

@@ -1,7 +1,7 @@
 /**
- * One market panel (issue 6's order book grown into issue 22's market panel): a WebviewPanel for one
+ * One market panel (the order book, grown into the per-symbol market panel): a WebviewPanel for one
  * symbol with the stream-fed book, the trade tape and the candlestick chart (./marketFeed.ts), and
- * the Order Ticket of issue 25. The webview is NOT kept alive when hidden (no
+ * the Order Ticket. The webview is NOT kept alive when hidden (no
  * retainContextWhenHidden): when it becomes visible again the recreated webview says `ready` and the
  * panel sends it everything at once.
  *

@@ -1,5 +1,5 @@
 /**
- * Candles of the market panel's chart (issue 22): the intervals of GET /api/v1/market/candles
+ * Candles of the market panel's chart: the intervals of GET /api/v1/market/candles
  * (1min … 1week), the interval a trade falls into, and the live update of the last candle from the
  * trades of `/market/match` — exact decimal strings throughout (src/api/decimal.ts); only the chart
  * converts them to Numbers to draw.

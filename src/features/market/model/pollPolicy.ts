@@ -1,5 +1,5 @@
 /**
- * Poll scheduling of the order book panel (issue 6): how long to wait before the next
+ * Poll scheduling of the order book panel: how long to wait before the next
  * GET /api/v1/market/orderbook/level2_{20,100} given the configured interval, the public pool's
  * remaining rate budget and recent failures. Pure (no timers, no `vscode`) so it is unit-tested.
  *

@@ -1,5 +1,5 @@
 /**
- * The Order Ticket's arithmetic (issue 25): what a limit or market order costs, what it pays in fees
+ * The Order Ticket's arithmetic: what a limit or market order costs, what it pays in fees
  * and how it sits against the market, computed the same way in the market panel's webview (live, as
  * the person types) and in the extension (again, from the exchange's figures, for the confirmation).
  * The order itself is checked by the ONE rules module, src/api/orderRules.ts (`validateOrder`), shared

@@ -1,5 +1,5 @@
 /**
- * Order book view-model (issue 6): pure functions from level-2 snapshots to what the panel shows.
+ * Order book view-model: pure functions from level-2 snapshots to what the panel shows.
  *
  * - {@link BookStore}: the book state keyed by `sequence`; rejects older or equal sequences
  *   (compared as BigInt, since real sequences exceed 2^53). Ready for an incremental feed: a

@@ -1,5 +1,5 @@
 /**
- * The market panel's charts (issue 22), a webview bundle of their own: dist/webview/market-chart.js —
+ * The market panel's charts, a webview bundle of their own: dist/webview/market-chart.js —
  * the candlestick chart, the depth chart of the book (src/features/market/webview/depthChart.ts) and the trade
  * tape (src/features/market/webview/tape.ts), the parts of the panel that are loaded after the book.
  *

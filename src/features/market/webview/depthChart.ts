@@ -1,7 +1,7 @@
 /**
- * Depth chart on a `<canvas>` (issue 6): cumulative bid size (left, buy colour) and ask size
+ * Depth chart on a `<canvas>`: cumulative bid size (left, buy colour) and ask size
  * (right, sell colour) against price, as filled step areas around the mid price, with a size axis
- * (issue 25: cumulative size ticks on the left) and a hover crosshair that snaps to the level under
+ * (cumulative size ticks on the left) and a hover crosshair that snaps to the level under
  * the pointer and labels its price and cumulative size — the level's exact strings, not the
  * pixel's Number. Coordinates are `Number`s: this is presentation only, the table shows the exact
  * strings. Colours come from the theme's CSS variables, re-read when VS Code switches themes.

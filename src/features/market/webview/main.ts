@@ -1,6 +1,6 @@
 /**
- * Market panel webview entry (bundled to dist/webview/orderbook.js; issue 6's order book grown into
- * issue 22's market panel with issue 25's order ticket).
+ * Market panel webview entry (bundled to dist/webview/orderbook.js; the order book grown into
+ * the per-symbol market panel with its order ticket).
  *
  * Receives the extension's messages, validates each with `ORDER_BOOK_PROTOCOL.parseToWebview` (invalid
  * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or

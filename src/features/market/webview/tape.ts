@@ -1,5 +1,5 @@
 /**
- * The trade tape of the market panel (issue 22): the most recent trades of the symbol (from
+ * The trade tape of the market panel: the most recent trades of the symbol (from
  * `/market/match`; GET /api/v1/market/histories when the panel opens), newest on top — time, price
  * (in the taker side's colour) and size. A fixed pool of rows is rewritten once per animation frame
  * with the latest trades (text nodes only, never markup), so a burst of trades costs one write.

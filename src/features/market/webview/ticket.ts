@@ -1,5 +1,5 @@
 /**
- * The Order Ticket of the market panel (issue 25): buy/sell, the order type — limit, market, stop-limit,
+ * The Order Ticket of the market panel: buy/sell, the order type — limit, market, stop-limit,
  * stop-market or OCO —, price (with best bid, mid and best ask buttons), the trigger of a stop order
  * and an OCO's stop price and stop-leg limit price, size (with 25/50/75/100 % of the available balance),
  * and the figures a trader reads before sending — the notional in quote, the estimated fee at the user's

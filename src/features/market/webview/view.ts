@@ -1,5 +1,5 @@
 /**
- * DOM of the market panel, updated incrementally (issue 6's order book, grown into issue 22's market
+ * DOM of the market panel, updated incrementally (the order book, grown into the per-symbol market
  * panel): the header (symbol, last price, 24 h statistics, where the book comes from), the banners,
  * the layout, and the book itself. The layout fits the window without scrolling the page (a 1366×768
  * screen holds every part): the book on the left fills the height (asks and bids scroll on their own,

@@ -214,7 +214,7 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
       }
     }
     // Nothing could be read (the exchange unreachable, a proxy down…): fail the load, so that the view keeps
-    // the orders it last read, marked stale with their age, instead of replacing them with error rows (issue 22).
+    // the orders it last read, marked stale with their age, instead of replacing them with error rows.
     // (When the holds were read, the exchange answers: a symbol's own error stays on its row.)
     if (failure !== undefined && groups.every((g) => g.error !== undefined)) throw failure;
     for (const g of groups) if (!g.error && !g.orders.length) state.found.delete(g.symbol);
@@ -279,7 +279,7 @@ export class OrdersTree extends PollingTree<OrdersData, Node> {
   }
 
   /**
-   * Apply one `/spotMarket/tradeOrdersV2` message (issue 22): the order appears, changes or leaves
+   * Apply one `/spotMarket/tradeOrdersV2` message: the order appears, changes or leaves
    * at once. An order new to the view is then read once by id (GET /api/v1/hf/orders/{orderId}) for
    * the fields the message does not carry; a symbol new to the view is remembered like a discovered one.
    */

@@ -1,5 +1,5 @@
 /**
- * What a trader reads about one active order (issue 25): side, type, price, size, filled,
+ * What a trader reads about one active order: side, type, price, size, filled,
  * remaining, time in force, flags and age — instead of the ~33 raw API fields, which stay one
  * right-click away ("Copy Order JSON"). Pure (no `vscode`): the Active Orders view renders the
  * rows as a Markdown table. Amounts are the API's exact strings.

@@ -1,7 +1,7 @@
 /**
- * Request builder feature (issue 8): the `spotdesk.openRequestBuilder` panel and the commands of
+ * Request builder feature: the `spotdesk.openRequestBuilder` panel and the commands of
  * the order-document code lenses ("Test order", "Show signature", "Place order…"; the lenses, the
- * diagnostics and the rest of the order-document support come from the language server, issue 24,
+ * diagnostics and the rest of the order-document support come from the order-document language server and its client,
  * src/features/language/host/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
  * document, re-reads that order from the document and opens the panel on it; "Place order…" then
  * places it through the panel's guarded path (local validation, then the modal confirmation). A stop or
@@ -103,7 +103,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     registerCommand(TEST_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'test')),
     registerCommand(SHOW_SIGNATURE_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, undefined)),
     registerCommand(PLACE_ORDER_COMMAND, (uri: unknown, index: unknown) => openFromDocument(uri, index, 'place')),
-    // A market panel's price level (issue 22): a limit draft with that symbol, side and price. Nothing is sent.
+    // A market panel's price level: a limit draft with that symbol, side and price. Nothing is sent.
     registerCommand(INTERNAL_COMMANDS.requestBuilderPrefill, async (symbol: unknown, side: unknown, price: unknown) => {
       const args = prefillArgs(symbol, side, price);
       if (!args) return;

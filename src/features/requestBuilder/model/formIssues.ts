@@ -1,5 +1,5 @@
 /**
- * Which rule issues the request-builder form shows, and where (issue 25: "no error before input,
+ * Which rule issues the request-builder form shows, and where ("no error before input,
  * and show it at the field at fault"). The rules module anchors an issue about a MISSING property
  * on the property that requires it (a missing `price` on `type`, for order documents); in the form
  * the field to fill in is the one at fault, so those issues move to it. An issue is shown once
