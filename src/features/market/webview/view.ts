@@ -1,42 +1,30 @@
 /**
- * DOM of the market panel, updated incrementally (the order book, grown into the per-symbol market
- * panel): the header (symbol, last price, 24 h statistics, where the book comes from), the banners,
- * the layout, and the book itself. The layout fits the window without scrolling the page (a 1366×768
- * screen holds every part): the book on the left fills the height (asks and bids scroll on their own,
- * the spread stays in sight between them); candles above the depth chart in the middle; the order
- * ticket above the trade tape on the right. Splitters set the book column's width and the chart's
- * height; the chart, depth, tape and ticket sections collapse (the others take the room); narrow
- * panels stack the columns and scroll. The book's freshness ("Stale: …") has a line of its own in
- * the book's head, so that showing it never moves a row.
+ * DOM of the market panel, updated incrementally: the header (symbol, last price, 24 h statistics,
+ * where the book comes from), the banners, the layout, and the book itself. The layout fits the
+ * window without scrolling the page (a 1366×768 screen holds every part): the book on the left
+ * fills the height (asks and bids scroll on their own, the spread stays in sight between them);
+ * candles above the depth chart in the middle; the order ticket above the trade tape on the right.
+ * Splitters size the book column and the chart; the chart, depth, tape and ticket sections
+ * collapse; narrow panels stack the columns and scroll. The book's freshness has a line of its own
+ * in the book's head, so that showing it never moves a row.
  *
- * The skeleton is built once with `document.createElement`; rows live in fixed pools (one per side,
- * as many rows as the depth), each row caching the strings it shows, so an update only touches the
- * text nodes and styles that changed. Updates are written once per animation frame (the latest view
- * wins), the update path never reads layout, and depth bars are `transform: scaleX()` (no
- * relayout). Every API string is written with `textContent`/`Text.data`, never `innerHTML`. Asks are laid out best-nearest-the-spread: ask slot 0 (best ask) is the last
- * row of the asks block, just above the spread row.
- *
- * Keyboard: the book is an ARIA grid with a roving tabindex (↑/↓, PageUp/PageDown, Home/End move
- * between rows); the controls are native `<select>`/`<button>` elements with labels. A level is
- * picked with a click or Enter (the ticket takes its price and side: an ask → buy, a bid → sell);
- * Alt+click or Alt+Enter opens the request builder with it instead. The user's own resting orders
- * mark their rows: an edge in the side's colour and the user's remaining size at that level.
+ * The skeleton is built once; rows live in fixed pools of ./bookRow.ts (one per side, as many rows
+ * as the depth). Updates are written once per animation frame (the latest view wins) and the update
+ * path never reads layout. Asks are laid out best-nearest-the-spread: ask slot 0 (best ask) is the
+ * last row of the asks block, just above the spread row. Keyboard, picking a level and the marks of
+ * the user's own orders: docs/ARCHITECTURE.md, "The market panel's webview".
  */
 import type { Grouping, BookDepth, ServiceStatusValue, FeedInfo, MarketStats, PanelLayout } from '../protocol';
 import { GROUPINGS } from '../protocol';
 import type { BookView, ViewLevel } from '../model/viewModel';
 import { canonicalPrice, type OwnLevel, type OwnLevels } from '../model/ownOrders';
 import { padFraction } from '../../../api/numberFormat';
+import { el, textCell } from './dom';
+import { Row, type ColumnDigits } from './bookRow';
+import { formatTime, percentText } from './format';
 
-/**
- * Fraction digits the columns are padded to: prices to the tick (the grouping step), sizes and
- * totals to the lot (baseIncrement), so that decimal points line up in the tabular-figure font
- * ("67051" among "67051.3" is shown "67051.0"). Padding adds zeros only: values never change.
- */
-export interface ColumnDigits {
-  price: number;
-  size: number;
-}
+export type { ColumnDigits } from './bookRow';
+export { formatTime, percentText } from './format';
 
 /** Callbacks from the controls to the controller. */
 export interface ViewEvents {
@@ -57,24 +45,6 @@ export type SectionName = (typeof SECTIONS)[number];
 /** Default layout: book column 340 px, candle chart 320 px high, nothing collapsed. */
 export const DEFAULT_LAYOUT: PanelLayout = { sizes: { book: 340, chart: 320 }, collapsed: [] };
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, parent?: Element): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-/**
- * A `div.cell.<cls>` with ARIA `role` appended to `parent`, holding one text node (returned) that
- * starts as `text`: the updates write `Text.data`, never markup.
- */
-function textCell(parent: Element, cls: string, role: 'gridcell' | 'columnheader', text = ''): Text {
-  const c = el('div', `cell ${cls}`, parent);
-  c.setAttribute('role', role);
-  const t = document.createTextNode(text);
-  c.appendChild(t);
-  return t;
-}
 
 /** Grid navigation keys: the row index after the key, from the focused index `cur` of `n` rows. */
 const NAV_KEYS: Record<string, (cur: number, n: number) => number> = {
@@ -86,149 +56,6 @@ const NAV_KEYS: Record<string, (cur: number, n: number) => number> = {
   End: (_cur, n) => n - 1,
 };
 
-/** `scaleX(k / 200)` for k = 0…200, built once: a bar update writes a ready string. */
-const SCALE_X: readonly string[] = Array.from({ length: 201 }, (_, k) => `scaleX(${k / 200})`);
-
-/**
- * A reusable row: three text cells and a depth bar, with the last values written to them.
- *
- * Rows outside the viewport (beyond a quarter of a viewport above or below, tracked by an
- * IntersectionObserver) keep the latest level as `pending` and write it when they scroll near the
- * viewport or receive focus; showing/hiding a row (which changes the layout) is always immediate,
- * and a row being shown is written at once. `near` is only ever what the observer last reported:
- * an observer reports changes of intersection, so a row shown off screen gets no report and must
- * not be assumed near. With 100 levels per side most rows are off screen, so an update touches
- * only what can be seen.
- */
-class Row {
-  readonly root: HTMLDivElement;
-  private readonly bar: HTMLDivElement;
-  private readonly price: Text;
-  private readonly size: Text;
-  private readonly total: Text;
-  private shown = true;
-  private p = '';
-  private s = '';
-  private t = '';
-  private r = -1;
-  private own = '';
-  /** Near the viewport, as last reported by the observer (always true without an observer). */
-  private near: boolean;
-  private pending: ViewLevel | null = null;
-
-  /**
-   * @param observed whether an IntersectionObserver will report this row's position.
-   * @param digits the view's column precision (shared by every row; read at each write).
-   */
-  constructor(
-    readonly side: 'ask' | 'bid',
-    parent: Element,
-    before: Node | null,
-    observed: boolean,
-    private readonly digits: ColumnDigits,
-  ) {
-    this.near = !observed;
-    this.root = document.createElement('div');
-    this.root.className = `row ${side}`;
-    this.root.setAttribute('role', 'row');
-    this.root.tabIndex = -1;
-    this.bar = el('div', 'bar', this.root);
-    this.bar.setAttribute('aria-hidden', 'true');
-    this.price = textCell(this.root, 'price', 'gridcell');
-    this.size = textCell(this.root, 'size', 'gridcell');
-    this.total = textCell(this.root, 'total', 'gridcell');
-    parent.insertBefore(this.root, before);
-    this.hide();
-  }
-
-  /** Show `lvl` (now if near the viewport, else when it comes near). Returns true when the row was made to flash. */
-  set(lvl: ViewLevel): boolean {
-    if (!this.shown) {
-      this.root.hidden = false;
-      this.shown = true;
-      this.pending = null;
-      return this.write(lvl, true); // written at once; the observer reports its position next frame
-    }
-    if (!this.near) {
-      this.pending = lvl;
-      return false;
-    }
-    return this.write(lvl, true);
-  }
-
-  /** Forget the written strings, so the next write rewrites every cell (the column precision changed). */
-  invalidate(): void {
-    this.p = this.s = this.t = '\u0000';
-  }
-
-  /** Write any pending level now (before focus moves to the row). */
-  flush(): void {
-    if (this.pending) {
-      this.write(this.pending, false); // a change that happened off screen does not flash later
-      this.pending = null;
-    }
-  }
-
-  /** Observer callback: the row came near the viewport or left it. */
-  setNear(near: boolean): void {
-    this.near = near;
-    if (near) this.flush();
-  }
-
-  private write(lvl: ViewLevel, flash: boolean): boolean {
-    const d = this.digits;
-    if (lvl.price !== this.p) this.price.data = padFraction((this.p = lvl.price), d.price);
-    if (lvl.size !== this.s) this.size.data = padFraction((this.s = lvl.size), d.size);
-    if (lvl.total !== this.t) this.total.data = padFraction((this.t = lvl.total), d.size);
-    // Bar width: quantised to 0.5 % (2–3 px) and rewritten only when it moved by 1 % or more (or
-    // to/from empty), so the small drift of every ratio at each update does not restyle every row;
-    // a bar is never off by more than 0.5 %.
-    const r = Math.round(lvl.ratio * 200);
-    if (this.r < 0 || r - this.r >= 2 || this.r - r >= 2 || (r === 0) !== (this.r === 0)) {
-      this.r = r;
-      this.bar.style.transform = SCALE_X[r] ?? `scaleX(${r / 200})`;
-    }
-    if (flash && lvl.change) {
-      this.root.classList.add('flash');
-      return true;
-    }
-    return false;
-  }
-
-  /** The price shown (or about to be), '' when hidden. */
-  get shownPrice(): string {
-    return this.pending?.price ?? this.p;
-  }
-
-  /**
-   * Mark the row as holding the user's resting orders: `size` their remaining size at this level
-   * (shown in the row, with a side-coloured edge), `title` the words for it; '' unmarks the row.
-   */
-  setOwn(size: string, title: string): void {
-    if (size === this.own && this.root.title === title) return;
-    this.own = size;
-    this.root.classList.toggle('own', size !== '');
-    if (size) this.root.dataset.own = size;
-    else delete this.root.dataset.own;
-    this.root.title = title;
-  }
-
-  hide(): void {
-    this.pending = null;
-    this.setOwn('', '');
-    if (this.shown) {
-      this.root.hidden = true;
-      this.shown = false;
-      this.p = this.s = this.t = '';
-      this.price.data = this.size.data = this.total.data = '';
-      this.r = -1;
-    }
-  }
-
-  get visible(): boolean {
-    return this.shown;
-  }
-}
 
 /**
  * The panel's DOM. Create once with {@link OrderBookView.mount}; then call {@link render} per
@@ -883,22 +710,4 @@ export class OrderBookView {
       target.focus();
     }
   }
-}
-
-/** A change rate ("-0.0123") as a signed percentage with two decimals ("−1.23 %"), by string arithmetic. */
-export function percentText(rate: string): string {
-  const neg = rate.startsWith('-');
-  const [i, f = ''] = (neg ? rate.slice(1) : rate).split('.');
-  const digits = (i + (f + '0000').slice(0, 4)).replace(/^0+(?=\d)/, '');
-  const padded = digits.padStart(3, '0');
-  const pct = `${padded.slice(0, -2)}.${padded.slice(-2)}`;
-  const zero = !/[1-9]/.test(pct);
-  return `${zero ? '' : neg ? '−' : '+'}${pct} %`;
-}
-
-/** Exchange time (ms) as local `HH:MM:SS.mmm`. */
-export function formatTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
