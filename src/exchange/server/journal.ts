@@ -1,64 +1,11 @@
 /**
  * Append-only command journal of the sandbox exchange.
  *
- * Every acknowledged state change of the sandbox (order placement and cancellation, transfers,
- * deposits, withdrawals, admin operations, clock advances, market-simulation actions) is a
- * {@link JournalCommand} that {@link SandboxState.exec} applied successfully. The server appends the
- * command here BEFORE it sends the response, and on start replays the journal's commands through
- * `state.exec` in order (with their original `t`), on top of the snapshot the journal starts from
- * (stateStore.ts), which rebuilds exactly the same state because the exchange core is deterministic
- * given commands + timestamps.
- *
- * ## File format (`STATE_DIR/journal-<gen>.log`, version 2)
- * A text file: one header line, then one line per record:
- *
- *     SPOTDESK-JOURNAL 2 {"gen":7,"base":"snapshot-00000007.snap","start":1234567}\n
- *     <len> <crc> <json>\n
- *
- * - header: `gen` the generation (the file's number), `base` the snapshot file this journal continues
- *   (null: the empty state), `start` the number of commands executed before its first record (the
- *   base snapshot's count; the previous journal's start + its records);
- * - `len`: decimal byte length of `<json>` (UTF-8);
- * - `crc`: CRC-32 (IEEE, as `zlib.crc32`) of the `<json>` bytes, 8 lowercase hex digits;
- * - `json`: `JSON.stringify(command)` — a single line (JSON.stringify never emits a raw newline).
- * Version 1 (`STATE_DIR/journal.log`, header `SPOTDESK-JOURNAL 1`, written before snapshots existed) is
- * still read: it is generation 0, based on the empty state.
- *
- * Money stays lossless: commands carry decimal amounts as strings, and the only JSON numbers in a
- * command are safe integers such as `t` (ms). {@link Journal.append} rejects a command holding a
- * non-integer or unsafe number, a bigint, or a non-finite value, so nothing is rounded through a float.
- *
- * ## Reading: streamed
- * {@link Journal.open} reads the file in 4 MiB chunks and hands each command to `onCommand` as it is
- * decoded: a journal is never held in memory whole (a 2 GiB journal reads like a small one).
- *
- * ## Torn records
- * A process killed in the middle of `write` can leave a partial last record. {@link Journal.open}
- * validates each record's length, checksum, JSON and trailing newline; the first invalid record and
- * everything after it is reported in `warnings` and TRUNCATED from the file, so later appends do not
- * follow garbage. When a *valid* record is found after an invalid one, the damage is not a torn tail
- * but corruption in the middle of the file (acknowledged data would be lost): `open` then throws
- * {@link JournalCorruptError} instead of silently dropping it, unless `opts.truncateCorrupt` is set.
- * (The records before the damage have already gone to `onCommand` by then: the caller discards what it
- * built.)
- *
- * ## Durability
- * `append` writes the whole record with synchronous `fs.writeSync` on a descriptor opened in append
- * mode. When `writeSync` returns, the bytes are in the kernel's page cache, which survives the death
- * of the process (SIGKILL, crash, uncaught exception); only a kernel crash or power loss before the
- * kernel flushes the cache could lose them. `opts.fsync: true` additionally calls `fdatasync` after
- * every record (durable against power loss; costs one disk flush per acknowledged change).
- *
- * ## Exclusive use
- * The journal itself takes no lock: the sandbox holds the state dir's OS-released lock
- * (stateLock.ts) for as long as it runs, and opens the journal only while holding it.
- *
- * ## Snapshots and rotation
- * A journal does not grow forever: stateStore.ts writes a snapshot of the whole state and starts the
- * next generation's journal when this one reaches a record count or size, and on clean shutdown; a start
- * loads the newest valid snapshot and replays only the journals after it. Costs measured on the 2-core
- * dev box: appending ≈ 30 µs per record (one write syscall); reading + verifying + replaying a record
- * ≈ 20–30 µs, so the journal a start replays is kept short (rotation thresholds in stateStore.ts).
+ * Every acknowledged state change is a {@link JournalCommand} that {@link SandboxState.exec} applied; the
+ * server appends it here BEFORE it responds, and a start replays the journal through `state.exec` on top
+ * of the snapshot it continues (stateStore.ts). Records are `<len> <crc> <json>` lines (CRC-32), money stays
+ * lossless (no non-integer numbers), a torn tail is truncated and damage in the middle refused, and reads
+ * are streamed. File format, torn records, durability and rotation: docs/sandbox.md, "Command journal".
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -9,26 +9,8 @@
  * `MarketTape.import()`) and streams as snapshot records (`exportRecords()` / `importRecords()`, the
  * snapshot section `tape`).
  *
- * Retention (the spec's 3 × 24 h history window, HISTORY_WINDOW_MS): a trade older than
- * the window, and a candle row whose interval ENDED before the window started, leave memory and snapshots
- * ({@link MarketTape.prune}, run by SandboxState with the server's other history every 10 minutes of
- * command clock) and no query shows them (the `since` arguments). An interval that overlaps the window
- * keeps its whole row. So candles reach back 3 × 24 h: a 1min … 12hour chart shows at most the last 72 h
- * (1min: 4,320 rows, {@link MAX_CANDLE_ROWS} per request, the older ones with `endAt`), a 1day chart 3 or 4
- * rows, a 1week chart 1 or 2.
- *
- * Candles:
- * - intervals 1min … 1week ({@link CANDLE_SECONDS}); an interval starts at a multiple of its length
- *   since the epoch (UTC), except weeks, which start on Monday 00:00 UTC (sandbox choice);
- * - a row is `[start (s), open, close, high, low, volume (base), turnover (quote = Σ price × size)]`,
- *   exact decimals; intervals without a trade have no row (KuCoin leaves gaps too);
- * - bounded: at most {@link MAX_KEPT_ROWS} rows per symbol and interval (the oldest are dropped), more than
- *   the retention keeps of any interval;
- * - history built at once ({@link MarketTape.importHistory}: the market simulation's past, market/history.ts)
- *   arrives as finished rows of every interval, not as trades;
- * - cost per trade: only the current 1min row is updated (two comparisons, two additions, one
- *   multiplication); a finished 1min row is folded into the twelve coarser intervals once, when the
- *   next minute's first trade arrives (or merged on the fly by a query while it is still open).
+ * Retention (the spec's 3 × 24 h window) and the candle rows' layout, bounds and cost per trade:
+ * docs/sandbox.md, "Market tape".
  */
 import * as D from '../../api/decimal';
 import type { CandleType, Candle } from '../../api/schemas';

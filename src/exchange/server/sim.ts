@@ -1,40 +1,11 @@
 /**
  * Market simulation of the sandbox exchange.
  *
- * Two bot users per sandbox — a market maker (`label 'sim-maker'`) and a taker (`label 'sim-taker'`) —
- * trade every simulated symbol so that books, tickers, prices and fills move like a real market:
- *
- * - each symbol has a hidden "fair" mid price that follows a mean-reverting random walk (in integer
- *   price ticks: `mid += round(σ·N(0,1) + κ·(anchor − mid))`, σ = 5 bp of mid per step, κ = 0.05,
- *   anchored at the book's mid when the simulation starts);
- * - the maker quotes `levels` price levels on both sides around the mid (half-spread 2 bp, level
- *   spacing 3 bp, at least one tick) with post-only GTC orders of log-uniform size, 1–100 × the
- *   symbol's unit size (≈ 20 USD, at least baseMinSize and 2 × minFunds / quoteMinSize); each step
- *   it cancels quotes that drifted to the wrong side or too far away, or exceed `levels + 2` per
- *   side (plus an occasional random one, for churn), and refills missing levels — never at or
- *   through the current best opposite price, so it only ever rests liquidity;
- * - the taker crosses the spread often (probability 50 % per symbol and step) with a limit IOC
- *   order at the best opposite price — a small size (1–20 × the unit size), or in 40 % of the cases
- *   the whole best level (capped at 1000 × the unit size) — buying when the book's mid is below the
- *   fair mid and selling when above (with some noise). That drags the book after the fair price and
- *   produces fills against the maker, the seeded liquidity and real users' resting orders alike.
- *
- * Every action is a `SandboxState` command executed through `state.run(op, args)` — the same `exec`
- * path as the HTTP API — so it is validated by the engine, journaled and replayed like any other
- * change. Bot users are created once (`user.create`, zero fees) and found again by label after a
- * restart. They never run out of funds: on the first step and every 10 steps after, each `trade`
- * balance below 5 × the working need is topped up with `funds.grant` (an admin credit through
- * exec, so it is journaled like any other change). Prices and sizes respect each symbol's
- * priceIncrement / baseIncrement / baseMinSize / quoteMinSize; money is exact (integer ticks and lots
- * via src/api/decimal.ts); the only floats are the random-walk magnitudes, rounded to whole ticks.
- *
- * CPU and journal volume: one step per `intervalMs` (default 1000 ms); in a step each symbol's bots
- * act with probability 40 % (the fair mid moves every step). Measured on the seeded world (12
- * symbols): ≈ 2–3 commands per symbol per second, ≈ 0.1 ms of CPU per command, ≈ 180 bytes of
- * journal per command. The state dir rotates to a snapshot and a fresh journal every 30,000 records
- * (stateStore.ts), so a long-running simulated sandbox starts from its newest snapshot, and the
- * bots keep no history (docs/sandbox.md "State dir"). The RNG is
- * mulberry32 seeded with `seed`, so a given seed and manual clock yield the same actions.
+ * Two bot users (a market maker and a taker) trade every simulated symbol around a hidden fair price
+ * that follows a mean-reverting random walk, so books, tickers and fills move like a real market. Every
+ * action is a `SandboxState` command (`state.run`), validated, journaled and replayed like any other;
+ * a given seed and manual clock yield the same actions. The model, its parameters and its measured
+ * cost: docs/sandbox.md, "Market simulation internals".
  */
 import * as D from '../../api/decimal';
 import { ExchangeError } from '../core';

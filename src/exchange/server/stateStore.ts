@@ -2,45 +2,10 @@
  * The state dir of a sandbox: generations of snapshot + journal, recovery on start,
  * rotation, and removal of what is no longer needed.
  *
- * ## Layout
- * - `snapshot-<gen>.snap` (snapshot.ts): the whole state after `count` commands;
- * - `journal-<gen>.log` (journal.ts): the commands after that snapshot (its header names the snapshot and
- *   `start` = `count`); generation 0's journal starts from the empty state (no snapshot);
- * - `journal.log`: a journal written before snapshots existed (version 1), read as generation 0;
- * - `snapshot-<gen>.snap.tmp`: a snapshot being written (removed at start: a process died while writing);
- * - `snapshot-<gen>.snap.bad`: a snapshot found unusable at a start, kept for inspection;
- * - credentials.json, admin-token (index.ts), and on some systems the lock socket (stateLock.ts).
- *
- * ## Rotation
- * When the current journal reaches {@link StateStoreOptions.snapshotEveryRecords} records or
- * {@link StateStoreOptions.snapshotEveryBytes} bytes (checked after each append; the rotation runs between
- * commands, on the next turn of the event loop):
- * - **in the background** (the default of a sandbox with a worker script, {@link StateStoreOptions.worker}): the
- *   next journal is created with the next snapshot as its base and appends switch to it at once (the only pause:
- *   a file creation and a directory fsync); a worker thread then rebuilds the state at that command count from
- *   the dir's own files (snapshotBuild.ts) and writes the snapshot. Until it is complete, recovery simply uses
- *   the previous snapshot and replays one journal more. One build runs at a time; a journal that fills up
- *   meanwhile rotates when the build ends.
- * - **in the foreground** (no worker; on clean shutdown; at a start that replayed any journal record): the state
- *   is streamed to the next generation's snapshot (tmp file, fsync, rename, directory fsync), the next journal
- *   is created with that snapshot as its base, and appends switch to it. The sandbox is paused for that time.
- *
- * The pauses are logged and measured by `npm run bench -- restart`. After a snapshot is complete, files of
- * generations before the previous snapshot are deleted: the newest snapshot, the one before it and every
- * journal from that one's generation on stay, so that a torn or damaged newest snapshot can be replaced by the
- * previous one and its journals.
- *
- * ## Recovery
- * A start removes `.tmp` files and, when a reset (reset.ts, {@link StateStore.startOver}) began a generation
- * above 0 on the empty state, every file of the generations before the newest such one; then it tries the
- * snapshots newest first: the first that reads back whole
- * (every record's CRC, the end record's count and SHA-256, the core's and the sections' own consistency
- * checks) is the base; an unusable one is renamed `.bad` with a warning. Then every journal from the base's
- * generation on is replayed in order (streamed), each one's `start` checked against the commands counted so
- * far; a torn tail is allowed (and truncated) in the last journal only. With no usable snapshot the chain must
- * begin with a journal on the empty state, or the start fails with an error naming what is missing. So a
- * SIGKILL at any moment — while a command is appended, while a snapshot is written, between the snapshot and
- * the new journal — loses no acknowledged command.
+ * Rotation (in the background through a worker thread, or in the foreground on shutdown and after a
+ * replay) and recovery (the newest snapshot that reads back whole, then its journals in order) are
+ * described in docs/sandbox.md, "State dir internals": a SIGKILL at any moment loses no acknowledged
+ * command.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,38 +3,10 @@
  * (https://www.kucoin.com/docs-new/websocket-api/base-info/introduction) on the sandbox's own HTTP
  * server, with the `ws` package. Documented for users in docs/sandbox.md ("WebSocket feed").
  *
- * - **Tokens** come from POST /api/v1/bullet-public and /api/v1/bullet-private ({@link Feed.bullet});
- *   they are signed, valid 24 h of the sandbox clock, and a private one is bound to its user
- *   (./tokens.ts).
- * - **Connection**: `ws://host:port/ws?token=…&connectId=…` (`wss://` when the sandbox serves TLS; the server hands upgrades of
- *   `path` to {@link Feed.handleUpgrade}; other paths get HTTP 404). A valid token is answered with
- *   `{"id": connectId, "type": "welcome"}`; an invalid or expired one with
- *   `{"id": connectId, "type": "error", "code": 401, "data": "token is expired"}` and close code 4001.
- * - **Messages** from the client: `ping` → `pong` (same id); `subscribe` / `unsubscribe` with
- *   `{id, topic, privateChannel, response}` → `ack` when `response` is true, or an error:
- *   400 invalid (malformed JSON or nested deeper than 64 levels, bad fields, bad topic syntax, unsupported type), 401 (private topic
- *   on a public token), 404 (unknown topic or symbol), 509 (more than 100 symbols in one request,
- *   more than 100 topics on the connection, more than 100 client messages in 10 s).
- * - **Idle close**: a connection that sends no ping for `pingInterval + pingTimeout` ms (wall clock)
- *   is closed with code 4002.
- * - **Bounds**: at most `maxConnections` connections (further upgrades: HTTP 503); client frames of at
- *   most `maxPayloadBytes` (larger: close 1009, by `ws`); at most `sendBufferLimitBytes` unsent bytes
- *   per connection (more: the connection is dropped, see ./publisher.ts). So the feed's memory is
- *   bounded by maxConnections × (sendBufferLimitBytes + one flush) whatever the clients do.
- * - **Fair share** (KuCoin: "Number of connections per user ID: ≤ 800"), so that one
- *   client cannot take every connection and lock the others out: at most `maxConnectionsPerUser`
- *   private connections per user, `maxConnectionsPerToken` per token, and `maxPublicConnectionsPerIp`
- *   public connections per client address, where every loopback address (127.0.0.0/8, ::1) counts as
- *   ONE address. Private connections do not count against the address: the sandbox usually listens on
- *   127.0.0.1, where every client — the extension, bots, tests — shares that one address, and a user's
- *   private stream must survive a local public flood; so the per-address cap (300) stays below the
- *   global one (500) and leaves 200 connections that only private tokens, capped per user, can take. A
- *   connection over one of these caps is answered, after the upgrade, with
- *   `{"id": connectId, "type": "error", "code": 509, "data": "exceed max connection count limitation of N per …"}`
- *   and closed with code 1013 (try again later).
- * - The sandbox never crashes on a WebSocket message: every handler catches and answers 400/500.
- *
- * Publishing (the core's events, after the journal, serialized once per topic) is ./publisher.ts.
+ * Tokens (./tokens.ts), the connection handshake, client messages and their errors, idle close, memory
+ * bounds and the per-user / per-address connection caps are described in docs/sandbox.md, "WebSocket
+ * feed internals". The sandbox never crashes on a WebSocket message: every handler catches and answers
+ * 400/500. Publishing (the core's events, after the journal, serialized once per topic) is ./publisher.ts.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

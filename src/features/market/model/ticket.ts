@@ -5,32 +5,9 @@
  * The order itself is checked by the ONE rules module, src/api/orderRules.ts (`validateOrder`), shared
  * with the request builder, so the ticket and the builder never disagree.
  *
- * Definitions (all exact decimal strings, src/api/decimal.ts; never binary floating point):
- * - **reference price**: a limit order's price; a market order's volume-weighted average price over
- *   the visible levels it would take (src/api/orderEstimate.ts `walkBook`, the ONE walk the request
- *   builder and the order documents' hover use too), or its best opposite price without levels;
- * - **notional** = what the visible book charges for the size (a market order), else reference price × size;
- * - **liquidity**: a market order, or a limit order that crosses the spread (buy at ≥ best ask,
- *   sell at ≤ best bid), executes at once as a **taker**; any other limit order rests as a **maker**;
- * - **fee estimate** = notional × the user's fee rate for that liquidity (KuCoin: the base fee rate
- *   × the symbol's fee coefficient), rounded up to the quote currency's precision (the fraction digits
- *   of `quoteIncrement`) — the request builder's placement estimate (src/api/orderEstimate.ts) does
- *   the same, so the two confirmations show the same fee;
- * - **cost**: a buy needs notional + fee of quote (the exchange holds the taker fee on top of price ×
- *   size), a sell needs size of base;
- * - **far from the market**: a limit price more than {@link FAR_FROM_MARKET} (10 %, the request
- *   builder's threshold) from the mid (or the last price when one side of the book is empty).
- * - **size for a share of available** (25/50/75/100 %): a sell uses that share of the base
- *   available; a buy the largest size whose price × size × (1 + taker fee rate) fits that share of
- *   the quote available; rounded DOWN to the lot (baseIncrement), so it never asks for more than is there.
- * - **stop orders** (stop-limit, stop-market; KuCoin POST /api/v1/stop-order) wait for the last trade price
- *   to reach `stopPrice`; the ticket derives `stop` from where the trigger sits against the last price
- *   (src/api/advancedOrderRules.ts `stopFor`: below it a `loss`, above it an `entry`). An **OCO order**
- *   (POST /api/v3/oco/order) is a limit leg at `price` (take profit) and a stop leg at `limitPrice` fired at
- *   `stopPrice`; one leg executes. Their reference price is the order's price (stop-market: `stopPrice`;
- *   OCO: the dearer leg for a buy), their fee the TAKER rate (the liquidity is decided when they fire: an
- *   estimate on the safe side), and nothing is held until they fire (KuCoin does not pre-freeze them), so a
- *   short balance is a warning of what they will need. A trigger the last price already meets fires at once.
+ * Definitions (reference price, notional, maker or taker, fee estimate, cost, far from the market,
+ * size for a share of available, stop and OCO orders): docs/market.md, "The Order Ticket's arithmetic".
+ * All amounts are exact decimal strings (src/api/decimal.ts), never binary floating point.
  *
  * Pure: no `vscode`, no DOM, no Node API (bundled into the market webview).
  */
