@@ -1,30 +1,10 @@
 /**
  * The sandbox's HTTP request pipeline (node:http). For every request:
  *
- *  1. route with `matchEndpoint` (src/api/endpoints.ts) — unknown path/method → HTTP 404, 404000;
- *     `/sandbox/v1/*` goes to the admin API (admin.ts);
- *  2. POST needs `Content-Type: application/json` → else HTTP 415, 415000 (the bullet endpoints take
- *     no body: theirs is ignored);
- *  3. body read with a 1 MB cap (Content-Length checked first; nothing beyond the cap is buffered)
- *     → HTTP 413, 400100, answered once the rest of the body was read and dropped (up to 8 MiB in all
- *     or 2 s: DISCARD_BODY_BYTES / DISCARD_BODY_MS) so that a client writing the whole body first
- *     still reads the answer; the connection is then closed;
- *  4. private endpoints: signature auth (auth.ts) → 400001/400002/400003/400004/400005 (HTTP 401,
- *     400002 HTTP 400), permission → 400007 (HTTP 403);
- *  5. rate limit of the row's pool with the row's weight: public per IP, spot/management per user →
- *     HTTP 429, 429000;
- *  6. JSON parse (nesting ≤ 64 levels, checked first) + validation with the row's `params` schema → HTTP 400, 400100 naming the field
- *     (hot rows first try a fast validator of fastparams.ts that accepts a subset of the schema with
- *     the same output; anything it is unsure of goes through the zod schema, the validator of record);
- *  7. handler (routes.ts) → `{code: "200000", data}`; business errors (ExchangeError, SandboxError
- *     with status 200) → HTTP 200 `{code, msg}`;
- *  8. any unexpected exception → HTTP 500 `{code: "500000", msg}` and logged; the server never crashes.
- *
- * Every response (errors included) carries gw-ratelimit-limit / -remaining / -reset (ms).
- *
- * Hot path (bench/server.bench.ts): no promise or named closure per request (the body is read with
- * callbacks), literal routes are cached, per-user key material is cached (src/api/signing.ts `keyMaterial`), and the
- * lossless-json check runs only when the body holds a number that may have lost precision.
+ * route → content type → body (1 MB cap) → signature auth → rate limit → parse and validate → handler
+ * → envelope; every step answers with KuCoin's HTTP status and code, and any unexpected exception is a
+ * 500000 envelope: the server never crashes. Each step's codes and the hot-path rules (no promise or
+ * closure per request, cached routes and key material): docs/sandbox.md, "HTTP request pipeline".
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { matchEndpoint, pathExists, POOL_QUOTAS, type EndpointMatch, type EndpointName, type ParsedParamsOf, type Pool, type PoolQuota } from '../../api/endpoints';

@@ -6,24 +6,10 @@
  * the market tape are gone; WebSocket connections are closed (clients reconnect and take a fresh book); the
  * rate-limit budgets start over. A manual clock does not go backwards: it continues from where it was.
  *
- * ## How (and why this way)
- * A fresh world is a new {@link SandboxState} on which `world.seed` and the default user's `user.create` ran
- * — the same two commands as a first start, so it IS a fresh seeded world, not an approximation. The
- * server swaps it in for the old state and rebinds what served the old one (index.ts: request handler,
- * WebSocket feed, simulation). Seeding costs ≈ 25–40 ms on the 2-core dev box (mostly the engine allocating
- * each book side's price index), so a sandbox started with `fastReset` keeps one fresh world built ahead of
- * time ({@link FreshWorlds.prepareSoon}: right after the start and after every reset, on the next turn of the
- * event loop), and a reset only swaps it in (a few ms). Without `fastReset` the first reset builds one on
- * the spot and later ones find a prepared one; nothing is kept until the first reset (a sandbox that is
- * never reset pays nothing).
- *
- * ## Durability ({@link commitReset})
- * With a state dir, the fresh world's commands open a NEW journal generation whose header says `base: null,
- * start: 0` (the empty state, like generation 0), written and its directory synced before the reset is
- * answered; then every file of the generations before it is deleted. A start treats the newest such
- * generation as the beginning of the state dir's history (stateStore.ts, "Recovery"), so a restart after a
- * reset — clean or SIGKILL, also one killed between the new journal and the deletions — rebuilds the reset
- * world plus what happened after it. In memory, the fresh world keeps its own in-memory journal.
+ * A fresh world is a new SandboxState seeded by the same two commands as a first start, swapped in for
+ * the old one ({@link FreshWorlds}; `fastReset` keeps one built ahead), and with a state dir a new journal
+ * generation on the empty state ({@link commitReset}). Why this way and how it survives a SIGKILL:
+ * docs/sandbox.md, "Reset internals".
  */
 import { ALL_PERMISSIONS, MemoryJournal, SandboxState, type BalanceGrant, type Command, type CommandArgs, type UserRecord } from './state';
 import type { StateStore } from './stateStore';

@@ -1,31 +1,10 @@
 /**
  * The feed's publishing side: subscriptions by topic, the core's event sink, and delivery.
  *
- * - **Who listens.** `subs[channel]` maps a key (symbol, 'all' or uid) to the set of subscribed
- *   connections. The first subscriber of any public topic of a symbol turns the core's events for
- *   that symbol on (`watchSymbol`), the last one turns them off again; private topics do the same per
- *   user (`watchUser`). Events of a symbol or user nobody watches are never emitted by the core, so
- *   publishing to a topic nobody subscribes to costs nothing.
- * - **After the journal.** Core events arrive synchronously inside a command (`SandboxState.exec`,
- *   which journals synchronously before returning) or inside a read that expires GTT orders. They are
- *   only buffered there; the buffer is flushed in a microtask, i.e. after the command returned and was
- *   journaled (or right after the read). A command that fails emits nothing (docs/events.md, guarantee 4).
- *   REST, the market simulation and admin actions all change state through `exec`, so they all publish
- *   through this one path.
- * - **Serialize once per topic.** Each message is built once as text and framed once as a WebSocket
- *   text frame (a single Buffer) that is written to every subscriber's socket. All level changes of a
- *   symbol buffered until the flush go out as ONE `trade.l2update` (its changes in sequence order,
- *   `sequenceStart`/`sequenceEnd` spanning them). Each connection's frames of one flush are written
- *   as one buffer (one socket write per connection per flush).
- * - **Bounded.** After writing, a connection whose socket holds more than `sendBufferLimitBytes`
- *   unsent bytes is disconnected (`onSlow`): a client that stops reading costs at most that much memory.
- * - **Throttled topics.** level2Depth5/50 and the tickers are recomputed at most every
- *   `fastIntervalMs` (100 ms), level1 (best bid/ask) every `level1IntervalMs` (10 ms, as KuCoin
- *   documents it), snapshots every `snapshotIntervalMs` (2 s), only for symbols that changed, and
- *   sent only when their content changed. Their timers run only while such subscriptions exist.
- *   `/market/ticker:all` leaves out the pairs whose trading is disabled (`enableTrading` false).
- * - **Candles.** `/market/candles:{symbol}_{type}` gets one `trade.candles.update` per flush in
- *   which the symbol traded: the interval's candle from the market tape, trades of the flush included.
+ * Events reach only the topics someone subscribes to, go out after the command was journaled (never for
+ * a failed command), are serialized once per topic (a symbol's level changes of one flush are ONE
+ * `trade.l2update`), and a client that stops reading is dropped. Subscriptions, flushing, bounds and the
+ * throttled topics: docs/sandbox.md, "Feed publishing".
  */
 import * as D from '../../../api/decimal';
 import type { SandboxState } from '../state';

@@ -10,23 +10,9 @@
  * by the 3 × 24 h retention like any history. The command runs the engine's clock through the past
  * (`setClock`), so every trade carries its own time.
  *
- * Cost (the hard part: ≤ 3 s for 12 symbols × 72 h on a 2-core machine), so two fidelities:
- * - the distant past (all but the last `fineHistoryMs`, ending on a minute boundary) steps the model every
- *   {@link COARSE_STEP_S} seconds and only its marketable orders (they alone move the fair price;
- *   noiseTrader.ts draws them by Poisson thinning). Its candles are made from the agents' prints of each
- *   minute — up to four, at the minute's first, highest, lowest and last fair prices (in time order; as many
- *   as there were orders), sharing the minute's marketable volume — and written into the candle tape at once
- *   (MarketTape.importHistory), every interval aggregated from the same 1-minute rows in whole ticks and lots.
- *   They do NOT go through the engine: about 150,000 engine trades with their candle folds took about 7 s;
- *   the numbers take a few hundred ms. So the distant past has candles and 24 h statistics (marketStats.ts
- *   reads the candles where the engine's trade tape does not reach back) but no individual trades;
- * - the last `fineHistoryMs` (30 s) run at live fidelity: every agent's orders, the makers' ladders,
- *   cancellations, step by step through the engine (executor.ts, batch.ts applied directly: it is one
- *   command), so the recent trades and the book look like the live market.
- * The fair prices are anchored so that the distant past ends at the world's reference prices, where
- * `world.seed` put the seeded books (seeded just before the history), so that the live part and the seeded
- * liquidity agree; a cross pair's anchor is its legs' ratio, and its arbitrageur takes the seeded orders
- * that disagree with it.
+ * The distant past is stepped coarsely and written as candles only (it does not go through the engine);
+ * the last `fineHistoryMs` run at live fidelity through the engine. Why (the ≤ 3 s budget), and how the
+ * fair prices are anchored to the seeded books: docs/sandbox.md, "Market history at start".
  */
 import type { MarketHost } from './host';
 import { applyBatch, BatchBuilder, type BatchTarget } from './batch';
