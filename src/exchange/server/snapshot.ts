@@ -3,26 +3,10 @@
  * section (SandboxState.sections) — at one command count, written as a stream of records and read back the
  * same way, so neither writing nor reading ever holds a snapshot whole in memory.
  *
- * ## File format (`STATE_DIR/snapshot-<gen>.snap`, version 1)
- *
- *     SPOTDESK-SNAPSHOT 1\n
- *     <len> <crc> {"sec":"meta","gen":7,"count":1234567,"t":1700000000000,"createdAt":1700000000123}\n
- *     <len> <crc> {"sec":"core","r":<record>}\n        (the exchange core's records, exportSnapshot)
- *     <len> <crc> {"sec":"state","r":<record>}\n       (then each section's, in registration order)
- *     …
- *     <len> <crc> {"sec":"end","records":N,"sha256":"<hex>"}\n
- *
- * Each line is framed like a journal record (journal.ts: byte length, CRC-32, JSON text); the JSON text is
- * snapshotCodec.ts's (typed arrays as little-endian bytes in base64, non-finite numbers and BigInts
- * tagged). `count` is the number of commands the state includes (the next journal's `start`); `t` the
- * sandbox clock. The end record counts the records before it and carries the SHA-256 of every byte before
- * it, so a snapshot cut short, reordered or altered anywhere is refused (each record's CRC catches damage
- * as it is read, the end record what a CRC cannot: a missing or repeated record).
- *
- * ## Writing
- * {@link writeSnapshot} streams the records into `snapshot-<gen>.snap.tmp` in 1 MiB writes, then fsyncs the
- * file, renames it to its name and fsyncs the directory: a snapshot file either is complete or does not
- * exist (a `.tmp` left by a process killed while writing is ignored and removed at the next start).
+ * Records are framed like journal records (length, CRC-32, JSON) and end with a record that counts them
+ * and carries the file's SHA-256, so a snapshot cut short, reordered or altered is refused; a snapshot is
+ * written to a `.tmp` file and renamed, so it is complete or absent. File format and write order:
+ * docs/sandbox.md, "Snapshot files".
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

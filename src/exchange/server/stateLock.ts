@@ -2,27 +2,11 @@
  * Exclusive use of a sandbox state directory, through a lock the operating system releases when its
  * holder dies.
  *
- * The lock is a listening local socket whose name is derived from the state dir's real path:
- * - Linux: an abstract Unix socket (`\0spotdesk-sandbox-<hash>`): no file at all, so nothing can go
- *   stale; the kernel drops the name the moment the holder's descriptors close (exit, SIGKILL, crash —
- *   also while the dead process lingers unreaped as a zombie);
- * - Windows: a named pipe (`\\?\pipe\spotdesk-sandbox-<hash>`), a kernel object with the same lifetime;
- * - other Unix systems (macOS): a socket file, `STATE_DIR/sandbox.lock.sock` (or one in the temp dir
- *   when that path is too long for a socket). A file left by a dead holder refuses connections; it is
- *   then removed and the lock taken.
- *
- * Nothing is inferred from a pid: a second process trying to take the lock gets EADDRINUSE from the
- * OS, connects to the holder, and reads one JSON line describing it (pid, start time, base URL), so
- * the refusal names the holder and says what to do ({@link StateDirInUseError}). The listening socket
- * is unref'd and never keeps the process alive.
- *
- * The holder's line is a claim, not a fact: an abstract socket has no file permissions, so ANY local
- * process (of any user) can bind the name first and say what it likes. Its base URL
- * is shown only once confirmed ({@link confirmHolderUrl}): a loopback `http://` URL (127.0.0.0/8, ::1,
- * localhost; or `https://` verified with the state dir's own `ca.pem` for a sandbox started with --tls) whose `GET /sandbox/v1/identity?nonce=…` answers, within a second, the holder's pid and
- * HMAC-SHA256(admin token of THIS state dir, nonce) — a proof only the sandbox that owns the state
- * dir's `admin-token` (mode 0600) can give, and which never sends the token anywhere. Otherwise the
- * refusal names only the claimed pid and the state dir.
+ * The lock is a listening local socket named after the state dir (abstract on Linux, a named pipe on
+ * Windows, a socket file elsewhere), so nothing is ever inferred from a pid. A second process is refused
+ * with the holder's description ({@link StateDirInUseError}); the holder's base URL is shown only once it
+ * proves it owns the state dir's admin token ({@link confirmHolderUrl}). Per-platform details and why the
+ * claim must be confirmed: docs/sandbox.md, "State dir lock".
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
