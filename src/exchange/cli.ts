@@ -20,6 +20,16 @@
  *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
  *                      parent disconnects (so the sandbox never outlives the extension host)
  *
+ *   --replay FILE      serve a recorded market (docs/recording.md) with users' orders matched as in mirror mode
+ *   --speed N          replay pace: N × the recorded pace (default 1; 0 = as fast as possible); with --replay
+ *                      (with --manual-clock the admin clock endpoint steps through the recording instead)
+ *
+ * Subcommands (each with its own --help):
+ *   spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N]
+ *       record an upstream's public market (see {@link parseRecordArgs}, src/exchange/record.ts)
+ *   spotdesk-sandbox convert-tardis --book FILE.csv --trades FILE.csv --symbol BTC-USDT --out FILE
+ *       convert tardis.dev CSV datasets into a recording (see {@link parseConvertTardisArgs})
+ *
  * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`; with
  * --tls `SpotDesk sandbox listening on https://HOST:PORT (CA certificate: STATE_DIR/ca.pem)` (absolute
  * path; `(CA certificate: in memory only)` with --in-memory). The `ready` IPC message carries `caPath`.
@@ -28,9 +38,15 @@
 import * as path from 'node:path';
 import { startSandbox, SandboxOptions, StateDirInUseError, type SandboxCredentials } from './server/index';
 import { isMarketProfile, MARKET_PROFILES } from './server/market/profiles';
+import type { RecordingHeader } from './server/mirror/recording';
+import { ReplaySource } from './server/mirror/replay';
 
 /** Parsed command line. */
 export interface CliArgs extends SandboxOptions {
+  /** --replay FILE: the recording to serve. */
+  replay?: string;
+  /** --speed N: replay pace (0 = as fast as possible). */
+  speed?: number;
   verbose: boolean;
   help: boolean;
   ipc: boolean;
@@ -122,6 +138,12 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--fast-reset':
         out.fastReset = true;
         break;
+      case '--replay':
+        out.replay = value();
+        break;
+      case '--speed':
+        out.speed = nonNegative(flag, value());
+        break;
       case '-h':
       case '--help':
         out.help = true;
@@ -130,19 +152,276 @@ export function parseArgs(argv: string[]): CliArgs {
         throw new Error(`unknown option ${a}`);
     }
   }
+  if (out.speed !== undefined && out.replay === undefined) throw new Error('--speed needs --replay');
   return out;
 }
 
+/** A non-negative finite number or "Infinity"/"inf". @throws Error naming `flag`. */
+function nonNegative(flag: string, v: string): number {
+  if (/^(infinity|inf)$/i.test(v)) return Infinity;
+  if (!/^\d+(\.\d+)?$/.test(v)) throw new Error(`${flag} must be a non-negative number (or Infinity), got ${v}`);
+  return Number(v);
+}
+
+/** Split one `--flag value` / `--flag=value` pair; shared by the subcommand parsers. */
+function flagValue(argv: string[], i: number): { flag: string; value: () => string; next: () => number } {
+  const a = argv[i];
+  const eq = a.indexOf('=');
+  const flag = eq > 0 ? a.slice(0, eq) : a;
+  const inline = eq > 0 ? a.slice(eq + 1) : undefined;
+  let j = i;
+  return {
+    flag,
+    value: () => {
+      const v = inline ?? argv[++j];
+      if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new Error(`${flag} needs a value`);
+      return v;
+    },
+    next: () => j,
+  };
+}
+
+/**
+ * The `mirror` option of {@link startSandbox} that `--replay FILE` builds: a {@link ReplaySource} of the file,
+ * the label `replay`, and the world of the recording's header (symbols and currencies rows, upstream, start).
+ * @throws RecordingFormatError when the file is not a readable recording; Error for a bad speed.
+ */
+export function replayMirrorOption(file: string, speed: number, manualClock: boolean): { source: ReplaySource; label: 'replay'; world: RecordingHeader } {
+  const source = new ReplaySource(file, { speed, manualClock, log: (l) => process.stderr.write(`${l}\n`) });
+  return { source, label: 'replay', world: source.header };
+}
+
+/** Parsed `spotdesk-sandbox record` command line. */
+export interface RecordArgs {
+  /** Upstream base URL (http/https). */
+  from: string;
+  symbols: string[];
+  out: string;
+  /** Stop after this many seconds (default: until SIGINT/SIGTERM). */
+  durationS?: number;
+  /** Periodic REST resync, seconds (0 = never). Default 300. */
+  snapshotEveryS: number;
+  /** Block flush interval, ms. Default 1000. */
+  flushMs: number;
+  /** Progress line interval, seconds (0 = none). Default 5. */
+  progressS: number;
+  help: boolean;
+}
+
+const SYMBOL_RE = /^[A-Z0-9]{1,20}-[A-Z0-9]{1,20}$/;
+
+/**
+ * Parse `spotdesk-sandbox record` arguments (after the word `record`):
+ * `--from BASE_URL --symbols A-B[,C-D] --out FILE [--duration-s N] [--snapshot-every-s 300] [--flush-ms 1000] [--progress-s 5]`.
+ * @throws Error with a usage message for unknown, missing or invalid options.
+ */
+export function parseRecordArgs(argv: string[]): RecordArgs {
+  const out: Partial<RecordArgs> & { help: boolean } = { help: false };
+  const int = (flag: string, v: string, min: number, max: number): number => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`${flag} must be an integer in [${min}, ${max}], got ${v}`);
+    return Number(v);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const f = flagValue(argv, i);
+    switch (f.flag) {
+      case '--from': {
+        const v = f.value();
+        let u: URL;
+        try {
+          u = new URL(v);
+        } catch {
+          throw new Error(`--from must be an http(s) base URL, got ${v}`);
+        }
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`--from must be an http(s) base URL, got ${v}`);
+        out.from = v.replace(/\/+$/, '');
+        break;
+      }
+      case '--symbols': {
+        const list = f.value().split(',').map((s) => s.trim()).filter((s) => s !== '');
+        const bad = list.filter((s) => !SYMBOL_RE.test(s));
+        if (list.length === 0 || bad.length > 0) throw new Error(`--symbols must be a comma-separated list like BTC-USDT,ETH-USDT${bad.length ? `, got ${bad.join(', ')}` : ''}`);
+        if (new Set(list).size !== list.length) throw new Error('--symbols lists a symbol twice');
+        out.symbols = list;
+        break;
+      }
+      case '--out':
+        out.out = f.value();
+        break;
+      case '--duration-s':
+        out.durationS = int(f.flag, f.value(), 1, 31 * 24 * 3600);
+        break;
+      case '--snapshot-every-s':
+        out.snapshotEveryS = int(f.flag, f.value(), 0, 24 * 3600);
+        break;
+      case '--flush-ms':
+        out.flushMs = int(f.flag, f.value(), 10, 60_000);
+        break;
+      case '--progress-s':
+        out.progressS = int(f.flag, f.value(), 0, 3600);
+        break;
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
+    }
+    i = f.next();
+  }
+  if (out.help) return { from: '', symbols: [], out: '', snapshotEveryS: 300, flushMs: 1000, progressS: 5, ...out, help: true };
+  for (const k of ['from', 'symbols', 'out'] as const) if (out[k] === undefined) throw new Error(`--${k} is required`);
+  return { snapshotEveryS: 300, flushMs: 1000, progressS: 5, ...(out as Omit<RecordArgs, 'snapshotEveryS' | 'flushMs' | 'progressS'>) };
+}
+
+/** Parsed `spotdesk-sandbox convert-tardis` command line. */
+export interface ConvertTardisArgs {
+  /** tardis.dev `incremental_book_L2` CSV (plain or .gz). */
+  book: string;
+  /** tardis.dev `trades` CSV (plain or .gz); optional. */
+  trades?: string;
+  /** The KuCoin symbol of the data (its row comes from the bundled world). */
+  symbol: string;
+  out: string;
+  help: boolean;
+}
+
+/**
+ * Parse `spotdesk-sandbox convert-tardis` arguments: `--book FILE --symbol BTC-USDT --out FILE [--trades FILE]`.
+ * @throws Error with a usage message for unknown, missing or invalid options.
+ */
+export function parseConvertTardisArgs(argv: string[]): ConvertTardisArgs {
+  const out: Partial<ConvertTardisArgs> & { help: boolean } = { help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const f = flagValue(argv, i);
+    switch (f.flag) {
+      case '--book':
+        out.book = f.value();
+        break;
+      case '--trades':
+        out.trades = f.value();
+        break;
+      case '--symbol': {
+        const v = f.value();
+        if (!SYMBOL_RE.test(v)) throw new Error(`--symbol must look like BTC-USDT, got ${v}`);
+        out.symbol = v;
+        break;
+      }
+      case '--out':
+        out.out = f.value();
+        break;
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
+    }
+    i = f.next();
+  }
+  if (out.help) return { book: '', symbol: '', out: '', ...out, help: true };
+  for (const k of ['book', 'symbol', 'out'] as const) if (out[k] === undefined) throw new Error(`--${k} is required`);
+  return out as ConvertTardisArgs;
+}
+
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose]\n' +
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose] [--replay FILE [--speed 1]]\n' +
+  '       spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N]   (record --help)\n' +
+  '       spotdesk-sandbox convert-tardis --book L2.csv[.gz] [--trades TRADES.csv[.gz]] --symbol BTC-USDT --out FILE\n' +
+  '  --replay FILE  serve a recorded market (docs/recording.md); --speed N replays at N × the recorded pace\n' +
+  '                 (0 = as fast as possible); with --manual-clock the admin clock endpoint steps through it\n' +
   '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
   '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
   '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.';
 
+const RECORD_USAGE =
+  'usage: spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N] [--snapshot-every-s 300] [--flush-ms 1000] [--progress-s 5]\n' +
+  '  Records the public market of the symbols at BASE_URL (KuCoin: https://api.kucoin.com, or a SpotDesk sandbox):\n' +
+  '  REST snapshots, every level-2 increment with its sequence, the trades. Public endpoints only, no credentials.\n' +
+  '  --duration-s N        stop after N seconds (default: until SIGINT/SIGTERM)\n' +
+  '  --snapshot-every-s N  resync the books from a fresh REST snapshot every N seconds (0 = never; default 300)\n' +
+  '  --flush-ms N          write a block at least every N ms: the most a killed recorder loses (default 1000)\n' +
+  '  --progress-s N        print a progress line every N seconds (0 = none; default 5)\n' +
+  '  Format: docs/recording.md. Exit code 2 for bad arguments, 1 when the upstream or the file fails.';
+
+const CONVERT_USAGE =
+  'usage: spotdesk-sandbox convert-tardis --book L2.csv[.gz] [--trades TRADES.csv[.gz]] --symbol BTC-USDT --out FILE\n' +
+  '  Converts tardis.dev incremental_book_L2 (and trades) CSV datasets of one symbol into a SpotDesk recording\n' +
+  '  (sequences are synthesized; mapping: docs/recording.md "tardis.dev CSV"). The symbol must be in the bundled world.';
+
+/** `spotdesk-sandbox record`: record until --duration-s or SIGINT/SIGTERM; exit 0 on a clean stop. */
+async function runRecord(argv: string[]): Promise<void> {
+  let args: RecordArgs;
+  try {
+    args = parseRecordArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${RECORD_USAGE}\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(`${RECORD_USAGE}\n`);
+    return;
+  }
+  const { startRecorder } = await import('./record');
+  const rec = await startRecorder({
+    baseUrl: args.from,
+    symbols: args.symbols,
+    out: args.out,
+    flushMs: args.flushMs,
+    snapshotEveryMs: args.snapshotEveryS * 1000,
+    log: (line) => process.stderr.write(`record: ${line}\n`),
+  });
+  const line = (): string => {
+    const s = rec.stats;
+    return `${s.events} events (${s.l2} l2, ${s.trades} trades, ${s.snapshots} snapshots, ${s.statuses} status), ${s.bytes} bytes in ${s.blocks} blocks`;
+  };
+  process.stdout.write(`recording ${args.symbols.join(',')} from ${args.from} to ${path.resolve(args.out)}\n`);
+  const progress = args.progressS > 0 ? setInterval(() => process.stdout.write(`recorded ${line()}\n`), args.progressS * 1000) : undefined;
+  let stopping = false;
+  const stop = (why: string): void => {
+    if (stopping) return;
+    stopping = true;
+    if (progress) clearInterval(progress);
+    rec.stop(why).then(
+      () => {
+        process.stdout.write(`recording stopped (${why}): ${line()}\n`);
+        process.exit(0);
+      },
+      (e: unknown) => {
+        process.stderr.write(`record: stop failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  if (args.durationS !== undefined) setTimeout(() => stop(`duration ${args.durationS} s`), args.durationS * 1000);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `spotdesk-sandbox convert-tardis`: tardis.dev CSV → recording. */
+async function runConvertTardis(argv: string[]): Promise<void> {
+  let args: ConvertTardisArgs;
+  try {
+    args = parseConvertTardisArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${CONVERT_USAGE}\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(`${CONVERT_USAGE}\n`);
+    return;
+  }
+  const { convertTardis } = await import('./server/mirror/tardis');
+  const r = convertTardis({ book: args.book, trades: args.trades, symbol: args.symbol, out: args.out });
+  process.stdout.write(`converted ${r.events} events (${r.snapshots} snapshots, ${r.l2} l2, ${r.trades} trades) into ${path.resolve(args.out)} (${r.bytes} bytes)\n`);
+}
+
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'record') return runRecord(argv.slice(1));
+  if (argv[0] === 'convert-tardis') return runConvertTardis(argv.slice(1));
   let args: CliArgs;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs(argv);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
     process.exit(2);
@@ -151,11 +430,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (args.replay !== undefined) {
+    // The replay source is ready (server/mirror/replay.ts, built by replayMirrorOption); serving it needs the
+    // mirror market, which matches users' orders against a MarketSource (SandboxOptions.mirror).
+    const opt = replayMirrorOption(args.replay, args.speed ?? 1, args.manualClock ?? false);
+    await opt.source.close();
+    process.stderr.write(`spotdesk-sandbox: --replay ${args.replay}: replay needs the mirror market, which this build lacks (the recording's header was read: ${opt.world.symbols.length} symbol(s) from ${opt.world.source})\n`);
+    process.exit(1);
+  }
   const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? '.spotdesk-sandbox');
   const send = (m: SandboxIpcMessage): void => {
     if (args.ipc && process.send && process.connected) process.send(m);
   };
-  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, ...options } = args;
+  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, replay: _replay, speed: _speed, ...options } = args;
   let sb;
   try {
     sb = await startSandbox({
