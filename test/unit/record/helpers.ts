@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SpotClient } from '../../../src/api/client';
+import { startRecorder, type Recorder } from '../../../src/exchange/record';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { EventBook, type RecordedEvent } from '../../../src/exchange/server/mirror/recording';
@@ -66,4 +67,33 @@ export function booksOf(events: Iterable<MarketEvent | RecordedEvent>): Map<stri
 /** Levels with canonical prices and sizes (for comparisons across formattings). */
 export function canon(levels: readonly (readonly [string, string])[]): [string, string][] {
   return levels.map(([p, s]) => [D.normalize(p), D.normalize(s)]);
+}
+
+/**
+ * Record `symbols` of the upstream `up` into `file` while `rounds` rounds of orders ({@link driveRound}) move
+ * BTC-USDT; stop once the recorder has the upstream's current BTC-USDT sequence and every trade printed.
+ * @returns the recorder and the upstream's BTC-USDT trade count before the session.
+ */
+export async function recordSession(
+  up: RunningSandbox,
+  c: SpotClient,
+  file: string,
+  rounds: number,
+  opts: { snapshotEveryMs?: number; symbols?: string[]; during?: (rec: Recorder) => Promise<void>; afterRound?: (i: number) => Promise<void> } = {},
+): Promise<{ rec: Recorder; tradesBefore: number }> {
+  const SYM = 'BTC-USDT';
+  const tradesBefore = up.state.exchange.trades(SYM).length;
+  const rec = await startRecorder({ baseUrl: up.baseUrl, symbols: opts.symbols ?? [SYM, 'ETH-USDT'], out: file, flushMs: 20, snapshotEveryMs: opts.snapshotEveryMs ?? 0 });
+  const keeper = rec.keepers.get(SYM)!;
+  await waitFor(() => keeper.state === 'live', 'the recorder to sync BTC-USDT');
+  for (let i = 0; i < rounds; i++) {
+    await driveRound(up, c, i);
+    await opts.afterRound?.(i);
+  }
+  if (opts.during) await opts.during(rec);
+  const endSeq = BigInt(up.state.exchange.level2(SYM, 1).sequence);
+  const tradesNow = up.state.exchange.trades(SYM).length;
+  await waitFor(() => keeper.state === 'live' && keeper.sequence === endSeq && rec.stats.trades >= tradesNow - tradesBefore, `the recorder to reach sequence ${endSeq} and ${tradesNow - tradesBefore} trades`);
+  await rec.stop('test');
+  return { rec, tradesBefore };
 }

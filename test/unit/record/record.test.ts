@@ -10,7 +10,7 @@ import { startRecorder, type Recorder } from '../../../src/exchange/record';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { readRecording, RECORDING_FORMAT } from '../../../src/exchange/server/mirror/recording';
 import { startTestSandbox } from '../server/helpers';
-import { booksOf, canon, driveRound, tempDir, trader, waitFor } from './helpers';
+import { booksOf, canon, driveRound, recordSession, tempDir, trader, waitFor } from './helpers';
 
 const SYM = 'BTC-USDT';
 
@@ -31,20 +31,7 @@ describe('record: spotdesk-sandbox record against an upstream sandbox', function
     tmp?.cleanup();
   });
 
-  /** Record while `rounds` rounds of orders move the market; stop once the recorder has seen everything. */
-  async function session(file: string, rounds: number, snapshotEveryMs: number, during?: (rec: Recorder) => Promise<void>): Promise<{ rec: Recorder; tradesBefore: number }> {
-    const tradesBefore = up.state.exchange.trades(SYM).length;
-    const rec = await startRecorder({ baseUrl: up.baseUrl, symbols: [SYM, 'ETH-USDT'], out: file, flushMs: 20, snapshotEveryMs });
-    const keeper = rec.keepers.get(SYM)!;
-    await waitFor(() => keeper.state === 'live', 'the recorder to sync BTC-USDT');
-    for (let i = 0; i < rounds; i++) await driveRound(up, c, i);
-    if (during) await during(rec);
-    const endSeq = BigInt(up.state.exchange.level2(SYM, 1).sequence);
-    const tradesNow = up.state.exchange.trades(SYM).length;
-    await waitFor(() => keeper.state === 'live' && keeper.sequence === endSeq && rec.stats.trades >= tradesNow - tradesBefore, `the recorder to reach sequence ${endSeq} and ${tradesNow - tradesBefore} trades`);
-    await rec.stop('test');
-    return { rec, tradesBefore };
-  }
+  const session = (file: string, rounds: number, snapshotEveryMs: number, during?: (rec: Recorder) => Promise<void>) => recordSession(up, c, file, rounds, { snapshotEveryMs, during });
 
   it('the events rebuild exactly the upstream book at the recorded end sequence, and its trades', async () => {
     const file = path.join(tmp.dir, 'a.sdrec');
