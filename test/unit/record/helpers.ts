@@ -42,6 +42,8 @@ let rounds = 0;
  */
 export async function driveRound(sb: RunningSandbox, c: SpotClient, i: number, symbol = 'BTC-USDT'): Promise<void> {
   const k = `${i}-${++rounds}`;
+  // the upstream's clock is manual: sign with its time, however long the test ran before
+  c.setClockOffset(sb.state.now() - Date.now());
   const top = sb.state.exchange.level2(symbol, 1);
   const bid = D.sub(top.bids[0][0], D.add('0.5', D.mul('0.1', String(i % 7))));
   const ask = D.add(top.asks[0][0], D.add('0.5', D.mul('0.1', String(i % 5))));
