@@ -100,6 +100,43 @@ describe('record: spotdesk-sandbox record against an upstream sandbox', function
     assert.deepEqual(canon(book.askLevels()), canon(up2.asks));
   });
 
+  it('an upstream outage is recorded as unreachable, then a resync from a fresh snapshot, then live', async () => {
+    const stateDir = path.join(tmp.dir, 'up-state');
+    let up2 = await startTestSandbox({ rateLimits: false, stateDir });
+    const port = Number(new URL(up2.baseUrl).port);
+    let c2 = await trader(up2);
+    const file = path.join(tmp.dir, 'outage.sdrec');
+    const rec = await startRecorder({ baseUrl: up2.baseUrl, symbols: [SYM], out: file, flushMs: 20, snapshotEveryMs: 0 });
+    const keeper = rec.keepers.get(SYM)!;
+    try {
+      await waitFor(() => keeper.state === 'live', 'the first sync');
+      await driveRound(up2, c2, 1);
+      c2.close();
+      await up2.close();
+      await waitFor(() => rec.stats.statuses >= 3, 'the unreachable status');
+      up2 = await startTestSandbox({ rateLimits: false, stateDir, port });
+      c2 = await trader(up2);
+      const snaps = rec.stats.snapshots;
+      await waitFor(() => rec.stats.snapshots > snaps && keeper.state === 'live', 'the resync after the restart', 20_000);
+      await driveRound(up2, c2, 2);
+      const endSeq = BigInt(up2.state.exchange.level2(SYM, 1).sequence);
+      await waitFor(() => keeper.sequence === endSeq, `sequence ${endSeq}`);
+      await rec.stop('test');
+      const r = readRecording(file);
+      const statuses = r.events.filter((e) => e.type === 'status').map((e) => (e.type === 'status' ? e.state : ''));
+      assert.deepEqual(statuses, ['resyncing', 'live', 'unreachable', 'resyncing', 'live']);
+      const book = booksOf(r.events).get(SYM)!;
+      const upBook = up2.state.exchange.level2(SYM, 100_000);
+      assert.equal(book.sequence, BigInt(upBook.sequence));
+      assert.deepEqual(canon(book.bidLevels()), canon(upBook.bids));
+      assert.deepEqual(canon(book.askLevels()), canon(upBook.asks));
+    } finally {
+      await rec.stop('test');
+      c2.close();
+      await up2.close();
+    }
+  });
+
   it('refuses a symbol the upstream does not list, writing nothing', async () => {
     const file = path.join(tmp.dir, 'c.sdrec');
     await assert.rejects(startRecorder({ baseUrl: up.baseUrl, symbols: ['NOPE-USDT'], out: file }), /unknown symbol\(s\) at .*: NOPE-USDT/);
