@@ -182,13 +182,18 @@ function flagValue(argv: string[], i: number): { flag: string; value: () => stri
 }
 
 /**
- * The `mirror` option of {@link startSandbox} that `--replay FILE` builds: a {@link ReplaySource} of the file,
- * the label `replay`, and the world of the recording's header (symbols and currencies rows, upstream, start).
+ * The `mirror` option of {@link startSandbox} that `--replay FILE` builds: a {@link ReplaySource} of the file (its
+ * header: `source.header`), the label `replay`, and the world of the recording's header — the recorded symbols'
+ * GET /api/v2/symbols rows and their currencies' GET /api/v3/currencies rows; no candle history (a recording has none).
  * @throws RecordingFormatError when the file is not a readable recording; Error for a bad speed.
  */
-export function replayMirrorOption(file: string, speed: number, manualClock: boolean): { source: ReplaySource; label: 'replay'; world: RecordingHeader } {
+export function replayMirrorOption(
+  file: string,
+  speed: number,
+  manualClock: boolean,
+): { source: ReplaySource; label: 'replay'; world: { symbols: RecordingHeader['symbols']; currencies: RecordingHeader['currencies']; candles: Record<string, never[]> } } {
   const source = new ReplaySource(file, { speed, manualClock, log: (l) => process.stderr.write(`${l}\n`) });
-  return { source, label: 'replay', world: source.header };
+  return { source, label: 'replay', world: { symbols: source.header.symbols, currencies: source.header.currencies, candles: {} } };
 }
 
 /** Parsed `spotdesk-sandbox record` command line. */
@@ -435,7 +440,7 @@ async function main(): Promise<void> {
     // mirror market, which matches users' orders against a MarketSource (SandboxOptions.mirror).
     const opt = replayMirrorOption(args.replay, args.speed ?? 1, args.manualClock ?? false);
     await opt.source.close();
-    process.stderr.write(`spotdesk-sandbox: --replay ${args.replay}: replay needs the mirror market, which this build lacks (the recording's header was read: ${opt.world.symbols.length} symbol(s) from ${opt.world.source})\n`);
+    process.stderr.write(`spotdesk-sandbox: --replay ${args.replay}: replay needs the mirror market, which this build lacks (the recording's header was read: ${opt.world.symbols.length} symbol(s) from ${opt.source.header.source})\n`);
     process.exit(1);
   }
   const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? '.spotdesk-sandbox');

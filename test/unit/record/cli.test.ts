@@ -120,8 +120,10 @@ describe('record/replay command line', function () {
     c.close();
     const opt = replayMirrorOption(file, 5, false);
     assert.equal(opt.label, 'replay');
-    assert.deepEqual(opt.world.symbolNames, ['BTC-USDT']);
-    assert.equal(opt.world.source, up.baseUrl);
+    assert.deepEqual(opt.world.symbols.map((x) => x.symbol), ['BTC-USDT']);
+    assert.deepEqual(opt.world.currencies.map((x) => x.currency).sort(), ['BTC', 'USDT']);
+    assert.deepEqual(opt.world.candles, {});
+    assert.equal(opt.source.header.source, up.baseUrl);
     await opt.source.close();
     const r = await runAsync(cli, ['--replay', file, '--in-memory']);
     assert.equal(r.status, 1);
