@@ -168,7 +168,10 @@ export async function startRecorder(opts: RecorderOptions): Promise<Recorder> {
       fetched.set(symbol, snaps);
       // registered before keepBook's own listener: the increment is known when the keeper applies it
       stream.on('message', (m) => {
-        if (m.kind === 'message' && m.subject === 'trade.l2update' && m.symbol === symbol) pending.set(m.data.sequenceEnd.toString(), m.data);
+        if (m.kind !== 'message' || m.subject !== 'trade.l2update' || m.symbol !== symbol) return;
+        pending.set(m.data.sequenceEnd.toString(), m.data);
+        // bounded like the keeper's own buffer (it drops the oldest beyond 10,000 while syncing)
+        if (pending.size > 20_000) pending.delete(pending.keys().next().value as string);
       });
       const rest = level2Snapshot(client, symbol, 100);
       const fetchSnapshot = async (): Promise<L2Snapshot> => {
