@@ -137,7 +137,8 @@ export async function startRecorder(opts: RecorderOptions): Promise<Recorder> {
   const fetched = new Map<string, Map<string, { snap: L2Snapshot & { time?: number }; recv: number }>>();
   /** Symbols whose current resync is the periodic one (no status events). */
   const quietResync = new Set<string>();
-  const syncing = new Set<string>();
+  /** Symbols whose book is not synced (all of them until their first snapshot: `live` waits for every one). */
+  const syncing = new Set<string>(opts.symbols);
   let streamDown = false;
   let stopped = false;
 
@@ -213,11 +214,9 @@ export async function startRecorder(opts: RecorderOptions): Promise<Recorder> {
         pending.delete(key);
         write(l2Event(inc, now()));
       });
-      // keepBook started the keeper before we listened: its first resync event is already gone
-      if (keeper.state === 'syncing' && !syncing.has(symbol)) {
-        syncing.add(symbol);
-        write({ type: 'status', state: 'resyncing', symbol, reason: `${symbol}: book sync (start)`, since: now(), recv: now() });
-      }
+      // keepBook started the keeper before we listened: its first resync event is already gone (its snapshot
+      // cannot have arrived yet: the request needs I/O)
+      write({ type: 'status', state: 'resyncing', symbol, reason: `${symbol}: book sync (start)`, since: now(), recv: now() });
     }
     await stream.subscribe(matchTopic);
   } catch (e) {

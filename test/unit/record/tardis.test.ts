@@ -14,7 +14,7 @@ import { ReplaySource } from '../../../src/exchange/server/mirror/replay';
 import type { MarketEvent } from '../../../src/exchange/server/mirror/source';
 import { convertTardis, eventsToTardis, TARDIS_BOOK_COLUMNS, TARDIS_TRADES_COLUMNS, tardisToEvents } from '../../../src/exchange/server/mirror/tardis';
 import { admin, startTestSandbox } from '../server/helpers';
-import { booksOf, canon, recordSession, tempDir, trader } from './helpers';
+import { booksOf, canon, driveRound, recordSession, tempDir, trader, waitFor } from './helpers';
 
 const SYM = 'BTC-USDT';
 
@@ -37,6 +37,10 @@ describe('tardis: recording → tardis CSV → events', function () {
       snapshotEveryMs: 40,
       afterRound: async () => {
         await admin(up, 'POST', '/sandbox/v1/clock', { advanceMs: 100 });
+      },
+      during: async (rec) => {
+        await waitFor(() => rec.stats.snapshots >= 2, 'a periodic resync');
+        await driveRound(up, c, 7);
       },
     }));
     csv = eventsToTardis(readRecording(file).events, SYM);
