@@ -322,6 +322,31 @@ export class Exchange {
   }
 
   /**
+   * Remaining lots (baseIncrement units) of a live order by sequence number, or −1 when it is not live (the
+   * mirror market reads its own liquidity orders so, src/exchange/server/mirror). Read-only.
+   */
+  remainingLots(seq: number): number {
+    const o = this.st.liveOf(seq);
+    return o < 0 ? -1 : this.rows.remainLots(o);
+  }
+
+  /**
+   * Numeric partial cancel ({@link cancelPartial}'s decrease: the order keeps its queue place) of `uid`'s live
+   * order `seq` by `lots` (at least the remainder: the order is cancelled). @returns false (nothing changed)
+   * when the order is not live or not the user's, or `lots` ≤ 0.
+   */
+  reduceSeq(uid: string, seq: number, lots: number): boolean {
+    const now = this.st.now();
+    this.book.expire(now);
+    const o = this.st.liveOf(seq);
+    if (o < 0 || lots <= 0 || this.st.usOf(o).user.uid !== uid) return false;
+    const remain = this.rows.remainLots(o);
+    this.st.tNow = now;
+    this.book.reduceResting(o, this.st.levelOf(o) as Level, lots >= remain ? remain : lots);
+    return true;
+  }
+
+  /**
    * Modify an active limit order (POST /api/v1/hf/orders/alter, KuCoin "Modify Order"): as KuCoin does it,
    * the order is cancelled and a NEW order (a new id, at the back of its price level's queue) is placed on the
    * same symbol with the same side, timeInForce (a GTT order counts its cancelAfter from the new order's

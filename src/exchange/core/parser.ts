@@ -19,6 +19,12 @@ export interface LimitTicksOptions {
   tif?: 'GTC' | 'IOC' | 'FOK';
   postOnly?: boolean;
   clientOid?: string;
+  /**
+   * Skip the size and funds bounds (baseMinSize/baseMaxSize, quoteMinSize/quoteMaxSize): the mirror market's own
+   * liquidity orders (src/exchange/server/mirror) stand for an upstream's price levels, whose sizes follow no
+   * order-size rule. Never set for a user's order.
+   */
+  exemptSizeLimits?: boolean;
 }
 
 /** Request parsing and rule checks (both entry points). */
@@ -209,7 +215,7 @@ export class OrderParser {
     p.postOnly = opts?.postOnly ?? false;
     p.clientOid = opts?.clientOid ?? '';
     p.hold = ZERO;
-    this.checkLimitAndHold(p);
+    this.checkLimitAndHold(p, opts?.exemptSizeLimits === true);
     return p;
   }
 
@@ -229,7 +235,19 @@ export class OrderParser {
   }
 
   /** Numeric rule checks of a limit order + hold computation + balance check (shared by both entry points). */
-  private checkLimitAndHold(p: Parsed): void {
+  private checkLimitAndHold(p: Parsed, exempt = false): void {
+    const s = p.sym;
+    // the bounds (not for the mirror's liquidity: LimitTicksOptions.exemptSizeLimits)
+    if (!exempt) this.checkSizeLimits(p);
+    const own = p.side === BUY ? s.bids : s.asks;
+    const lv = own.map.get(p.ticks);
+    p.level = lv;
+    if (lv && lv.size + p.lots > MAX_LOTS) throw perr('size would exceed the engine bound of 2^53-1 lots per price level');
+    this.holdAndBalance(p);
+  }
+
+  /** baseMinSize/baseMaxSize and quoteMinSize/quoteMaxSize of a limit order. @throws ExchangeError 400100. */
+  private checkSizeLimits(p: Parsed): void {
     const s = p.sym;
     if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
     if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
@@ -240,10 +258,11 @@ export class OrderParser {
     if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
       throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
     }
-    const own = p.side === BUY ? s.bids : s.asks;
-    const lv = own.map.get(p.ticks);
-    p.level = lv;
-    if (lv && lv.size + p.lots > MAX_LOTS) throw perr('size would exceed the engine bound of 2^53-1 lots per price level');
+  }
+
+  /** The hold of a checked limit order and the balance check. @throws ExchangeError 200004. */
+  private holdAndBalance(p: Parsed): void {
+    const s = p.sym;
     // trade account holding the order's funds (cached per user and symbol once it exists)
     const us = p.user.us(s);
     let acc = p.side === BUY ? us.qAcc : us.bAcc;

@@ -31,12 +31,15 @@ import { snapshotWorkerScript } from './snapshotWorker';
 import { commitReset, defaultUserArgs, FreshWorlds, type ResetResult } from './reset';
 import { StateStore } from './stateStore';
 import { loadSandboxTls } from './tls';
-import { ALL_PERMISSIONS, BalanceGrant, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxState, UserRecord, type SnapshotSource } from './state';
+import { ALL_PERMISSIONS, BalanceGrant, JournalLike, MemoryJournal, newKeyMaterial, randomHex, SandboxError, SandboxState, UserRecord, type SnapshotSource } from './state';
+import { MirrorMarket, type MirrorOption } from './mirror/market';
+import { buildMirrorWorld } from './mirror/world';
 
 export { SandboxState } from './state';
 export type { Command, UserRecord } from './state';
 export { StateDirInUseError } from './stateLock';
 export type { ResetResult } from './reset';
+export type { MirrorOption } from './mirror/market';
 
 /** Options of {@link startSandbox}. */
 export interface SandboxOptions {
@@ -95,6 +98,15 @@ export interface SandboxOptions {
    * reset then builds one on the spot).
    */
   fastReset?: boolean;
+  /**
+   * Mirror mode (docs/sandbox.md "Mirror mode"): the public market of `mirror.world`'s symbols comes from
+   * `mirror.source` — a live upstream (`UpstreamSource`, label `mirror`) or a recording (a ReplaySource, label
+   * `replay`) — and the sandbox users' orders match against it (mirror/commands.ts). The world takes the
+   * upstream's rows of those symbols; the simulated market is off for them (the agent-based market is off
+   * altogether; the `quiet` bots trade the other symbols); the sandbox listens once the source delivered its
+   * first snapshots. A reset is refused. The sandbox starts and closes the source.
+   */
+  mirror?: MirrorOption;
 }
 
 /** Credentials of the default user (also written to STATE_DIR/credentials.json). */
@@ -128,6 +140,8 @@ export interface RunningSandbox {
   readonly feed: Feed;
   /** With `tls`: the CA clients must trust (its PEM, and STATE_DIR/ca.pem, null in memory). */
   tls: { caPem: string; caPath: string | null } | undefined;
+  /** The mirror market (mirror mode only): its counters and the upstream's last reported state. */
+  mirror: MirrorMarket | undefined;
   /** Back to the freshly seeded world without a restart (reset.ts; what admin POST /sandbox/v1/reset runs). */
   reset(): ResetResult;
   /** Stop the simulation and timers, close the server and the journal. */
@@ -166,6 +180,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const seed = opts.seed ?? 1;
   const manualClock = opts.manualClock ?? false;
   const warnings: string[] = [];
+  const world = opts.mirror ? buildMirrorWorld(opts.mirror.world) : undefined;
+  const mirrored = new Set(opts.mirror?.world.symbols.map((s) => s.symbol) ?? []);
 
   let state: SandboxState;
   let journal: JournalLike;
@@ -180,14 +196,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const opened = StateStore.open(
         opts.stateDir,
         (snapshot?: SnapshotSource) => {
-          const s = new SandboxState({ manualClock, snapshot });
+          const s = new SandboxState({ manualClock, snapshot, world });
           return { state: s, warnings: snapshot ? s.importSections(snapshot) : [] };
         },
         {
           fsync: opts.fsync,
           snapshotEveryRecords: opts.snapshotEveryRecords,
           // the agent-based market's journal rotates sooner (market/profiles.ts MARKET_SNAPSHOT_EVERY_BYTES)
-          snapshotEveryBytes: opts.snapshotEveryBytes ?? ((opts.sim ?? true) && opts.market !== 'quiet' ? MARKET_SNAPSHOT_EVERY_BYTES : undefined),
+          snapshotEveryBytes: opts.snapshotEveryBytes ?? ((opts.sim ?? true) && opts.market !== 'quiet' && !opts.mirror ? MARKET_SNAPSHOT_EVERY_BYTES : undefined),
           log,
           onSnapshotWrite: opts.onSnapshotWrite,
           worker: opts.backgroundSnapshots === false ? undefined : snapshotWorkerScript(),
@@ -210,7 +226,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       writeSecretFile(tokenFile, adminToken + '\n');
     }
   } else {
-    state = new SandboxState({ manualClock, ...(manualClock && opts.startTime !== undefined ? { startTime: opts.startTime } : {}) });
+    state = new SandboxState({ manualClock, world, ...(manualClock && opts.startTime !== undefined ? { startTime: opts.startTime } : {}) });
     journal = new MemoryJournal();
     adminToken = randomHex(24);
   }
@@ -218,6 +234,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   let tlsInfo: RunningSandbox['tls'];
   const timers: NodeJS.Timeout[] = [];
   let simulation: { stop(): void; step(): void } | undefined;
+  let mirror: MirrorMarket | undefined;
   let feed: Feed | undefined;
   let handler: http.RequestListener = (_req, res) => res.destroy();
   let worlds: FreshWorlds | undefined;
@@ -231,7 +248,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     state.attachJournal(journal);
     for (const w of warnings) log(`sandbox: ${w}`);
 
-    const sim = opts.sim ?? true;
+    // mirror mode: no agent-based market (its history and agents would trade the mirrored symbols)
+    const sim = (opts.sim ?? true) && !(opts.mirror && (opts.market ?? 'realistic') !== 'quiet');
     const market = opts.market ?? 'realistic';
     let historyBuildMs: number | null = null;
     if (!state.isSeeded && sim && market !== 'quiet') {
@@ -277,10 +295,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       if (!sim) return;
       simulation =
         market === 'quiet'
-          ? startSimulation(state, { seed, now: () => state.now(), log, intervalMs: opts.simIntervalMs })
+          ? startSimulation(state, {
+              seed,
+              now: () => state.now(),
+              log,
+              intervalMs: opts.simIntervalMs,
+              ...(opts.mirror ? { symbols: state.world.symbols.filter((s) => !mirrored.has(s.symbol)).map((s) => s.symbol) } : {}),
+            })
           : startMarket(state, { seed, profile: market, log });
     };
     reset = (): ResetResult => {
+      if (opts.mirror) throw new SandboxError('400100', `a ${opts.mirror.label} sandbox cannot be reset: restart it with a fresh state dir`, 400);
       const t0 = performance.now();
       const prepared = worlds?.ready ?? false;
       const fresh = (worlds as FreshWorlds).take(state.now());
@@ -299,6 +324,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       return { seed, uid: (state.defaultUser() as UserRecord).uid, now: state.now(), tookMs: performance.now() - t0, prepared };
     };
     bind();
+    if (opts.mirror) {
+      // the market first: the sandbox listens once every mirrored book is in the engine
+      mirror = new MirrorMarket(() => state, { ...opts.mirror, log });
+      await mirror.start();
+    }
     const listener: http.RequestListener = (req, res) => handler(req, res);
     let srv: http.Server | https.Server;
     if (opts.tls) {
@@ -354,6 +384,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     worlds.prepareSoon();
   } catch (e) {
     // Do not leave the state dir lock, a listening socket or timers behind when start-up fails.
+    await mirror?.close();
     simulation?.stop();
     feed?.close();
     worlds?.dispose();
@@ -385,6 +416,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       return feed as Feed;
     },
     tls: tlsInfo,
+    mirror,
     reset: () => {
       if (closed) throw new Error('the sandbox is closed');
       return reset();
@@ -392,6 +424,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     close: async () => {
       if (closed) return;
       closed = true;
+      await mirror?.close();
       simulation?.stop();
       feed?.close();
       worlds?.dispose();

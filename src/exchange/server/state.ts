@@ -51,6 +51,7 @@ import { MarketTape } from './marketTape';
 import { applyAdvanced, isAdvancedCommand, type AdvancedCommand, type AdvancedResults } from './orders/advancedCommands';
 import { applyOrderCommand, type OrderCommand, type OrderCommandResults } from './orders/commands';
 import { execMarketBatch, execMarketHistory, MarketCommandError, type MarketBatchArgs, type MarketBatchResult, type MarketHistoryArgs, type MarketHistoryResult } from './market/commands';
+import { applyMirror, isMirrorCommand, MirrorCommandError, type MirrorCommand, type MirrorResults } from './mirror/commands';
 import { World, buildWorld, ChainInfo, CurrencyInfo, resolveChain, seedBookOrders } from './world';
 
 /** All key permissions ({@link S.KeyPermission}: General, Spot, Transfer), granted to the default user. */
@@ -250,7 +251,9 @@ export type Command =
   | { op: 'market.batch'; t: number; args: MarketBatchArgs }
   | { op: 'market.history'; t: number; args: MarketHistoryArgs }
   /** stop and OCO orders: orders/advancedCommands.ts */
-  | AdvancedCommand;
+  | AdvancedCommand
+  /** the mirror market's upstream levels, prints and candles: mirror/commands.ts */
+  | MirrorCommand;
 
 /** Names of all ops. */
 export type CommandOp = Command['op'];
@@ -258,7 +261,7 @@ export type CommandOp = Command['op'];
 export type CommandArgs<O extends CommandOp> = Extract<Command, { op: O }>['args'];
 
 /** What {@link SandboxState.exec} returns for each op (the op list in {@link Command}'s docstring). */
-export interface CommandResults extends AdvancedResults, OrderCommandResults {
+export interface CommandResults extends AdvancedResults, OrderCommandResults, MirrorResults {
   'world.seed': { orders: number };
   'user.create': UserRecord;
   'fees.set': null;
@@ -349,6 +352,8 @@ export interface SandboxStateOptions {
   wallClock?: () => number;
   /** Restore from a snapshot: its `core` section is read here; the rest by {@link SandboxState.importSections}. */
   snapshot?: SnapshotSource;
+  /** Reference data (default `buildWorld()`, the seeded world); mirror mode passes the upstream's (mirror/world.ts). */
+  world?: World;
 }
 
 /** Random hex of `bytes` bytes (for ids and secrets generated before exec). */
@@ -418,7 +423,7 @@ export class SandboxState {
     this.wallClock = opts.wallClock ?? Date.now;
     this.manualNow = opts.startTime ?? this.wallClock();
     const now = (): number => this.execT ?? this.now();
-    this.world = buildWorld();
+    this.world = opts.world ?? buildWorld();
     if (opts.snapshot) {
       this.exchange = Exchange.importSnapshot({ now }, opts.snapshot.section('core') as Iterable<SnapshotRecord>);
       // reference data the world gained since the snapshot was written (a newer seed) joins
@@ -679,6 +684,14 @@ export class SandboxState {
 
   private apply(cmd: Command, t: number): CommandResults[CommandOp] {
     if (isAdvancedCommand(cmd)) return applyAdvanced(this.exchange, cmd);
+    if (isMirrorCommand(cmd)) {
+      try {
+        return applyMirror(this, cmd, LIQUIDITY_UID);
+      } catch (e) {
+        if (e instanceof MirrorCommandError) throw new SandboxError('400100', e.message, 400);
+        throw e;
+      }
+    }
     switch (cmd.op) {
       case 'world.seed':
         return this.applySeed(cmd.args.seed, t);
