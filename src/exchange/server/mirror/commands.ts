@@ -14,7 +14,7 @@
  *   snapshot) also clears every level it does not list and the seeded books' orders of the symbol.
  *   Liquidity orders are post-only: a level that would cross a sandbox user's resting order is refused (not
  *   shown) until the upstream changes it again.
- * - `mirror.print` {symbol, side, price, size}: an upstream trade (`side` the taker's). The liquidity strictly
+ * - `mirror.print` {symbol, side, price, size, bookHasIt?}: an upstream trade (`side` the taker's). The liquidity strictly
  *   better than `price` on the maker side leaves (the print went through it), then the taker user takes
  *   `size` at `price` (IOC): the engine walks the maker side in price-time priority — sandbox users' orders
  *   priced through the print first, then the level at `price`, where the liquidity orders queued ahead of a
@@ -59,6 +59,13 @@ export interface MirrorPrintArgs {
   side: 'buy' | 'sell';
   price: string;
   size: string;
+  /**
+   * The book events already delivered include this print's change of its level (the upstream published the
+   * level-2 change before the trade, as the sequences show): that change took the size from the BACK of the
+   * level's liquidity (the `mirror.book` rule), while the print traded the FRONT. The print then first gives
+   * the level `size` back at its back, so that the queue ahead of users' orders is what it consumes.
+   */
+  bookHasIt?: boolean;
 }
 
 /** Args of `mirror.candles`: 1-minute rows `[start (s), open, close, high, low, volume, turnover]`, oldest first. */
@@ -307,6 +314,11 @@ function applyPrint(host: MirrorHost, a: MirrorPrintArgs): MirrorResults['mirror
     if (makerSide === 'bids' ? t <= p : t >= p) continue;
     for (const seq of list) ex.cancelSeq(MIRROR_MAKER_UID, seq);
     ix[makerSide].delete(t);
+  }
+  if (a.bookHasIt) {
+    const list = ix[makerSide].get(p);
+    const before = list ? totalOf(ex, list) : 0;
+    setLevel(host, a.symbol, ix, makerSide, p, before + s);
   }
   const traded = (): number => {
     // the taker's base balance moves by exactly what it traded (zero fees)

@@ -4,7 +4,8 @@
  * the sandbox's service status:
  * - `snapshot` → `mirror.book` with `reset` (the symbol's liquidity becomes the snapshot's levels);
  * - `l2` → `mirror.book` with the changed levels;
- * - `trade` → `mirror.print` (dropped while the source is not live: nothing fills against a stale book);
+ * - `trade` → `mirror.print`, with `bookHasIt` when the book events delivered already reach the print's sequence
+ *   (its level change came first; commands.ts) (dropped while the source is not live: nothing fills against a stale book);
  * - `status` → `status.set`: `cancelonly` with a `msg` saying why and since when (the order routes then refuse
  *   new orders and keep accepting cancels, orders/common.ts `checkCanPlace`), `open` again when `live`.
  * At start, before the source's first events, the candles the world carries become the symbols' past
@@ -47,6 +48,8 @@ export class MirrorMarket {
   readonly stats: MirrorStats = { events: 0, commands: 0, droppedPrints: 0, errors: 0, lastError: '' };
   readonly symbols: ReadonlySet<string>;
   private sourceState: MarketStatusEvent['state'] = 'live';
+  /** per symbol, the upstream sequence the delivered book events reach */
+  private readonly bookSeq = new Map<string, bigint>();
   private started = false;
   private closed = false;
 
@@ -94,10 +97,12 @@ export class MirrorMarket {
     switch (e.type) {
       case 'snapshot':
         if (!this.symbols.has(e.symbol)) return;
+        this.bookSeq.set(e.symbol, BigInt(e.sequence));
         this.run('mirror.book', { symbol: e.symbol, reset: true, bids: e.bids, asks: e.asks });
         return;
       case 'l2':
         if (!this.symbols.has(e.symbol)) return;
+        this.bookSeq.set(e.symbol, BigInt(e.sequenceEnd));
         this.run('mirror.book', { symbol: e.symbol, bids: e.changes.bids.map(([p, s]) => [p, s]), asks: e.changes.asks.map(([p, s]) => [p, s]) });
         return;
       case 'trade':
@@ -106,12 +111,19 @@ export class MirrorMarket {
           this.stats.droppedPrints++;
           return;
         }
-        this.run('mirror.print', { symbol: e.symbol, side: e.side, price: e.price, size: e.size });
+        this.run('mirror.print', { symbol: e.symbol, side: e.side, price: e.price, size: e.size, ...(this.bookHas(e.symbol, e.sequence) ? { bookHasIt: true } : {}) });
         return;
       case 'status':
         this.onStatus(e);
         return;
     }
+  }
+
+  /** True when the book events delivered already reach upstream sequence `seq` (a print's level change). */
+  private bookHas(symbol: string, seq: string): boolean {
+    const have = this.bookSeq.get(symbol);
+    if (have === undefined || !/^\d+$/.test(seq)) return false;
+    return BigInt(seq) <= have;
   }
 
   private onStatus(e: MarketStatusEvent): void {
