@@ -15,6 +15,11 @@
  *                      local CA created once as STATE_DIR/ca.pem (key ca-key.pem, 0600) and reused; with
  *                      --in-memory the CA lives in memory only and nothing is written (docs/sandbox.md "TLS")
  *   --fast-reset       keep a freshly seeded world ready, so admin POST /sandbox/v1/reset answers in a few ms
+ *   --mirror URL       mirror mode (paper trading on a borrowed market, docs/sandbox.md "Mirror mode"): the
+ *                      public market of --symbols comes from the upstream at URL (e.g. https://api.kucoin.com,
+ *                      public REST and WebSocket only, no credentials), the sandbox users' orders match
+ *                      against it; the simulated market is off for those symbols
+ *   --symbols A,B      the symbols to mirror (with --mirror; e.g. BTC-USDT,ETH-USDT)
  *   --verbose          log internal errors and notes to stderr
  *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
  *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
@@ -28,9 +33,14 @@
 import * as path from 'node:path';
 import { startSandbox, SandboxOptions, StateDirInUseError, type SandboxCredentials } from './server/index';
 import { isMarketProfile, MARKET_PROFILES } from './server/market/profiles';
+import { fetchUpstreamWorld, UpstreamSource } from './server/mirror/upstream';
 
 /** Parsed command line. */
 export interface CliArgs extends SandboxOptions {
+  /** --mirror: the upstream's base URL (mirror mode). */
+  mirrorUrl?: string;
+  /** --symbols: the symbols to mirror. */
+  symbols?: string[];
   verbose: boolean;
   help: boolean;
   ipc: boolean;
@@ -122,6 +132,24 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--fast-reset':
         out.fastReset = true;
         break;
+      case '--mirror': {
+        const v = value();
+        let u: URL | undefined;
+        try {
+          u = new URL(v);
+        } catch {
+          u = undefined;
+        }
+        if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new Error(`--mirror must be an http(s) URL, got ${v}`);
+        out.mirrorUrl = v.replace(/\/+$/, '');
+        break;
+      }
+      case '--symbols': {
+        const list = value().split(',').map((x) => x.trim().toUpperCase());
+        if (list.length === 0 || list.some((x) => !/^[A-Z0-9]{1,20}-[A-Z0-9]{1,20}$/.test(x))) throw new Error(`--symbols must be a comma-separated list of symbols like BTC-USDT,ETH-USDT`);
+        out.symbols = [...new Set(list)];
+        break;
+      }
       case '-h':
       case '--help':
         out.help = true;
@@ -130,14 +158,18 @@ export function parseArgs(argv: string[]): CliArgs {
         throw new Error(`unknown option ${a}`);
     }
   }
+  if (out.mirrorUrl !== undefined && out.symbols === undefined) throw new Error('--mirror needs --symbols (e.g. --symbols BTC-USDT)');
+  if (out.symbols !== undefined && out.mirrorUrl === undefined) throw new Error('--symbols is for --mirror');
   return out;
 }
 
 const USAGE =
-  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--verbose]\n' +
+  'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--mirror URL --symbols A,B] [--verbose]\n' +
   '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
   '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
-  '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.';
+  '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.\n' +
+  '  --mirror URL --symbols A,B   paper trading on a borrowed market: the public market of the symbols comes from\n' +
+  '          the upstream (public REST and WebSocket only, no credentials); your orders match against it, never reach it.';
 
 async function main(): Promise<void> {
   let args: CliArgs;
@@ -155,16 +187,21 @@ async function main(): Promise<void> {
   const send = (m: SandboxIpcMessage): void => {
     if (args.ipc && process.send && process.connected) process.send(m);
   };
-  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, ...options } = args;
+  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, mirrorUrl, symbols, ...options } = args;
+  const log = (line: string): void => {
+    if (args.ipc) send({ type: 'log', line });
+    else if (args.verbose || /internal error|journal|warning|failed|mirror/i.test(line)) process.stderr.write(`${line}\n`);
+  };
   let sb;
   try {
+    if (mirrorUrl !== undefined && symbols !== undefined) {
+      const world = await fetchUpstreamWorld(mirrorUrl, symbols);
+      options.mirror = { source: new UpstreamSource({ baseUrl: mirrorUrl, symbols, log }), label: 'mirror', world };
+    }
     sb = await startSandbox({
       ...options,
       stateDir,
-      log: (line) => {
-        if (args.ipc) send({ type: 'log', line });
-        else if (args.verbose || /internal error|journal|warning|failed/i.test(line)) process.stderr.write(`${line}\n`);
-      },
+      log,
     });
   } catch (e) {
     if (!args.ipc) throw e;
