@@ -205,3 +205,48 @@ describe('mirror mode: an upstream outage', function () {
     mirror.state.exchange.checkInvariants();
   });
 });
+
+describe('mirror mode: a restart of the mirror', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let up: RunningSandbox;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-sb-'));
+    up = await startUpstream();
+  });
+  after(async () => {
+    await up?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the users state (journal and snapshot) and rebuilds the book from the upstream', async () => {
+    let { sb } = await startMirror(up.baseUrl, [SYMBOL], { stateDir: dir });
+    const client = new SpotClient({ baseUrl: sb.baseUrl, credentials: credsOf(sb), maxRetries: 0 });
+    const uid = sb.credentials.uid;
+    await client.placeOrder({ symbol: SYMBOL, side: 'buy', type: 'market', size: '0.0003' } as never);
+    const bid = sb.state.exchange.level2(SYMBOL, 1).bids[0][0];
+    const resting = await client.placeOrder({ symbol: SYMBOL, side: 'buy', type: 'limit', price: D.sub(bid, '50'), size: '0.002' } as never);
+    const accounts = JSON.stringify(sb.state.exchange.accounts(uid));
+    client.close();
+    await sb.close();
+    // the upstream moves while the mirror is down
+    const upUid = fundedUser(up, [{ currency: 'USDT', amount: '100000' }]);
+    up.state.run('order.place', { uid: upUid, req: { symbol: SYMBOL, side: 'buy', type: 'limit', price: D.sub(bid, '7'), size: '0.01' } });
+    ({ sb } = await startMirror(up.baseUrl, [SYMBOL], { stateDir: dir }));
+    try {
+      assert.equal(JSON.stringify(sb.state.exchange.accounts(uid)), accounts);
+      assert.ok(sb.state.exchange.isActiveOrder(uid, resting.orderId));
+      // the book: the upstream's, plus the user's resting order at its level
+      const want = bookOf(up, SYMBOL);
+      const mine = D.sub(bid, '50');
+      const i = want.bids.findIndex(([p]) => D.cmp(p, mine) <= 0);
+      if (i >= 0 && D.cmp(want.bids[i][0], mine) === 0) want.bids[i][1] = D.normalize(D.add(want.bids[i][1], '0.002'));
+      else want.bids.splice(i < 0 ? want.bids.length : i, 0, [D.normalize(mine), '0.002']);
+      assert.deepEqual(bookOf(sb, SYMBOL), want);
+      sb.state.exchange.checkInvariants();
+    } finally {
+      await sb.close();
+    }
+  });
+});
