@@ -158,4 +158,21 @@ describe('mirror queue model (property)', function () {
       { numRuns: 100 },
     );
   });
+  it('a level changed twice in one increment takes its last size; a level that would cross a user order is not shown; bad levels change nothing', () => {
+    const { state, uid } = freshState(new MemoryJournal());
+    state.run('mirror.book', { symbol: SYMBOL, reset: true, bids: [[price(P), size(10)]], asks: [[price(ASK), size(10)]] });
+    state.run('mirror.book', { symbol: SYMBOL, bids: [[price(P), size(50)], [price(P), size(3)]], asks: [] });
+    assert.deepEqual(mirrorLiquidity(state, SYMBOL).bids, [[price(P), size(3)]].map(([p, s]) => [D.mul(p, '1'), D.mul(s, '1')]));
+    // a user bid above the upstream's: an upstream ask at or below it is refused (not shown), the user order stays
+    const { orderId } = state.run('order.place', { uid, req: { symbol: SYMBOL, side: 'buy', type: 'limit', price: price(P + 5), size: size(2) } });
+    const r = state.run('mirror.book', { symbol: SYMBOL, bids: [], asks: [[price(P + 4), size(7)]] });
+    assert.deepEqual(r, { levels: 1, refused: 1 });
+    assert.equal(state.exchange.getOrder(uid, SYMBOL, orderId).dealSize, '0');
+    assert.equal(state.exchange.level2(SYMBOL, 1).asks[0][0], price(ASK));
+    const before = JSON.stringify(state.exchange.level2(SYMBOL, 100));
+    assert.throws(() => state.run('mirror.book', { symbol: SYMBOL, bids: [[price(P - 1), size(1)], ['60000.05', '1']], asks: [] }), /price 60000.05 is not a multiple of 0.1/);
+    assert.throws(() => state.run('mirror.print', { symbol: 'NOPE-USDT', side: 'buy', price: '1', size: '1' }), /not in the sandbox's world/);
+    assert.equal(JSON.stringify(state.exchange.level2(SYMBOL, 100)), before);
+    state.exchange.checkInvariants();
+  });
 });

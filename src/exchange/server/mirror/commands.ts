@@ -289,7 +289,9 @@ function applyBook(host: MirrorHost, a: MirrorBookArgs, seededUid: string): Mirr
   let levels = 0;
   let refused = 0;
   // removals and decreases before additions: a level moving across the spread must not meet its old self
-  const changes: [Side, number, number][] = [...bids.map(([t, n]): [Side, number, number] => ['bids', t, n]), ...asks.map(([t, n]): [Side, number, number] => ['asks', t, n])];
+  // one increment may change a level twice: the last change (in sequence order, as listed) is the level's size
+  const last = { bids: new Map(bids), asks: new Map(asks) };
+  const changes: [Side, number, number][] = [...[...last.bids].map(([t, n]): [Side, number, number] => ['bids', t, n]), ...[...last.asks].map(([t, n]): [Side, number, number] => ['asks', t, n])];
   const current = (side: Side, t: number): number => totalOf(ex, ix[side].get(t) ?? []);
   const down = changes.filter(([s, t, n]) => n <= current(s, t));
   const up = changes.filter(([s, t, n]) => n > current(s, t));
