@@ -189,7 +189,8 @@ describe('mirror mode: an upstream outage', function () {
     const since = Date.parse(st.msg.split(' since ')[1].split(' ')[0]);
     assert.ok(since >= t0 - 1000 && since <= Date.now(), st.msg);
     await assert.rejects(client.placeOrder({ symbol: SYMBOL, side: 'buy', type: 'limit', price: low, size: '0.001' } as never), (e: Error & { code?: string }) => {
-      assert.equal(e.code, '400350', e.message);
+      assert.equal(e.code, '400200', e.message);
+      assert.match(e.message, /Forbidden to place an order \(mirror: the upstream is unreachable since/);
       return true;
     });
     const placedBefore = mirror.state.exchange.activeOrders(mirror.credentials.uid, SYMBOL).length;

@@ -7,7 +7,8 @@
  * - `trade` → `mirror.print`, with `bookHasIt` when the book events delivered already reach the print's sequence
  *   (its level change came first; commands.ts) (dropped while the source is not live: nothing fills against a stale book);
  * - `status` → `status.set`: `cancelonly` with a `msg` saying why and since when (the order routes then refuse
- *   new orders and keep accepting cancels, orders/common.ts `checkCanPlace`), `open` again when `live`.
+ *   new orders with KuCoin's `400200` "Forbidden to place an order" and keep accepting cancels, orders/common.ts
+ *   `checkCanPlace`, status.ts), `open` again when `live`.
  * At start, before the source's first events, the candles the world carries become the symbols' past
  * (`mirror.candles`, once per symbol: a restart's tape has them already).
  *
@@ -18,6 +19,7 @@
 import { ExchangeError } from '../../core';
 import { SandboxError, type SandboxState } from '../state';
 import type { MarketEvent, MarketSource, MarketStatusEvent } from './source';
+import { sourceStatusPrefix } from './status';
 import type { MirrorWorldData } from './upstream';
 
 /** The `mirror` option of `startSandbox`: where the market comes from and what world it lives in. */
@@ -131,11 +133,11 @@ export class MirrorMarket {
     const st = this.state();
     if (e.state === 'live') {
       // back to open only from the cancel-only this market set (an operator's close or cancelonly stays)
-      if (st.status.status === 'cancelonly' && st.status.msg.startsWith(`${this.opts.label}:`)) this.run('status.set', { status: 'open', msg: '' });
+      if (st.status.status === 'cancelonly' && st.status.msg.startsWith(sourceStatusPrefix(this.opts.label))) this.run('status.set', { status: 'open', msg: '' });
       return;
     }
     const what = e.state === 'unreachable' ? 'the upstream is unreachable' : `the upstream book${e.symbol ? ` of ${e.symbol}` : ''} is resyncing`;
-    const msg = `${this.opts.label}: ${what} since ${new Date(e.since).toISOString()} (${e.reason}); orders can be cancelled, not placed`;
+    const msg = `${sourceStatusPrefix(this.opts.label)}${what} since ${new Date(e.since).toISOString()} (${e.reason}); orders can be cancelled, not placed`;
     if (st.status.status === 'close') return;
     this.opts.log?.(`sandbox: ${msg}`);
     this.run('status.set', { status: 'cancelonly', msg });

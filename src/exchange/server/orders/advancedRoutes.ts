@@ -7,6 +7,7 @@
  */
 import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../../api/endpoints';
 import { SandboxError, type SandboxState, type UserRecord } from '../state';
+import { E_FORBIDDEN_TO_PLACE, forbiddenToPlaceMsg, isSourceCancelOnly } from '../mirror/status';
 
 /** What a handler here reads of the route context (routes.ts `RouteContext`). */
 interface Ctx<N extends EndpointName> {
@@ -42,6 +43,7 @@ function uidOf(ctx: Ctx<EndpointName>): string {
 
 function canPlace(state: SandboxState): void {
   const s = state.status;
+  if (isSourceCancelOnly(s)) throw new SandboxError(E_FORBIDDEN_TO_PLACE, forbiddenToPlaceMsg(s));
   if (s.status === 'cancelonly') throw new SandboxError(E_SERVICE_STATUS, `The service is in cancel-only mode: orders can be cancelled but not placed${s.msg ? ` (${s.msg})` : ''}`);
   if (s.status === 'close') throw new SandboxError(E_SERVICE_STATUS, `The service is closed: trading is stopped${s.msg ? ` (${s.msg})` : ''}`);
 }

@@ -5,6 +5,7 @@
  */
 import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../../api/endpoints';
 import type { HfOrder } from '../../core';
+import { E_FORBIDDEN_TO_PLACE, forbiddenToPlaceMsg, isSourceCancelOnly } from '../mirror/status';
 import { SandboxError, type SandboxState, type UserRecord } from '../state';
 
 /**
@@ -36,9 +37,14 @@ export function requireSymbol(state: SandboxState, symbol: string): void {
   if (!state.world.symbolMap.has(symbol)) throw new SandboxError('900001', 'symbol not exists!');
 }
 
-/** @throws SandboxError 400350 when the service status (admin PUT /sandbox/v1/status) forbids placing orders. */
+/**
+ * @throws SandboxError 400350 when the service status (admin PUT /sandbox/v1/status) forbids placing orders; 400200
+ *   "Forbidden to place an order" when a mirror's or replay's upstream is not live (mirror/status.ts).
+ */
 export function checkCanPlace(state: SandboxState): void {
   const s = state.status;
+  // a mirror's or replay's upstream is down or resyncing: KuCoin's answer of a market that takes no orders now
+  if (isSourceCancelOnly(s)) throw new SandboxError(E_FORBIDDEN_TO_PLACE, forbiddenToPlaceMsg(s));
   if (s.status === 'cancelonly') throw new SandboxError(E_SERVICE_STATUS, `The service is in cancel-only mode: orders can be cancelled but not placed${s.msg ? ` (${s.msg})` : ''}`);
   if (s.status === 'close') throw new SandboxError(E_SERVICE_STATUS, `The service is closed: trading is stopped${s.msg ? ` (${s.msg})` : ''}`);
 }
