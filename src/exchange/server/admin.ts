@@ -34,6 +34,8 @@ export interface AdminContext {
   adminToken: string;
   log: (line: string) => void;
   onClockMoved?: () => void;
+  /** Called before a manual clock moves to `t` (ms): a replay delivers the recorded events up to `t` (mirror mode). */
+  beforeClockMove?: (t: number) => void;
   /** Reset the sandbox to its freshly seeded world (reset.ts); absent where the server cannot (HTTP 404 then). */
   onReset?: () => ResetResult;
 }
@@ -150,6 +152,7 @@ export function handleAdmin(ctx: AdminContext, req: IncomingMessage, method: str
       const p = parse(AdminClock, body);
       if (!state.manualClock) throw new SandboxError('400100', 'the clock can only be moved when the sandbox runs with --manual-clock', 400);
       const now = state.now() + p.advanceMs;
+      ctx.beforeClockMove?.(now);
       state.exec({ op: 'clock.set', t: now, args: { now } });
       ctx.onClockMoved?.();
       return ok({ now: state.now() });

@@ -59,6 +59,8 @@ export interface PipelineOptions {
   rateLimits?: RateLimitOption;
   /** Called after the admin API moved the clock (e.g. to settle due withdrawals). */
   onClockMoved?: () => void;
+  /** Called before the admin API moves a manual clock to `t` (ms) (a replay's `advanceTo`, mirror mode). */
+  beforeClockMove?: (t: number) => void;
   /** The WebSocket feed (its tokens are handed out by the bullet endpoints). */
   feed?: Feed;
   /** Serves admin POST /sandbox/v1/reset (reset.ts); without it that route is 404. */
@@ -251,7 +253,7 @@ export function createRequestHandler(opts: PipelineOptions): (req: IncomingMessa
 
   function handleAdminRequest(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, rawQuery: string): void {
     const run = (body: string): void => {
-      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved, onReset: opts.onReset };
+      const ctx: AdminContext = { state, adminToken: opts.adminToken, log: opts.log, onClockMoved: opts.onClockMoved, beforeClockMove: opts.beforeClockMove, onReset: opts.onReset };
       const r = handleAdmin(ctx, req, method, pathname, rawQuery, body);
       send(res, r.status, JSON.stringify(r.body), limiter.peek(clientIp(req), 'public'));
     };

@@ -289,7 +289,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const bind = (): void => {
       const ws = new Feed(state, { log, ...opts.feed });
       feed = ws;
-      handler = createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, feed: ws, onReset: () => reset() });
+      handler = createRequestHandler({ state, adminToken, baseUrl: () => baseUrl, log, rateLimits: opts.rateLimits, onClockMoved: settle, beforeClockMove: (t) => mirror?.advanceTo(t), feed: ws, onReset: () => reset() });
     };
     const startSim = (): void => {
       if (!sim) return;

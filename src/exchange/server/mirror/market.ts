@@ -85,6 +85,14 @@ export class MirrorMarket {
     await this.opts.source.start((e) => this.onEvent(e));
   }
 
+  /**
+   * A manual clock moves to `t` (ms): a source on a manual clock (a replay) delivers its events up to `t` now,
+   * each command stamped with its event's time (source.ts `advanceTo`). Live sources lack it: nothing happens.
+   */
+  advanceTo(t: number): void {
+    if (!this.closed) this.opts.source.advanceTo?.(t);
+  }
+
   /** Stop the source. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -100,12 +108,12 @@ export class MirrorMarket {
       case 'snapshot':
         if (!this.symbols.has(e.symbol)) return;
         this.bookSeq.set(e.symbol, BigInt(e.sequence));
-        this.run('mirror.book', { symbol: e.symbol, reset: true, bids: e.bids, asks: e.asks });
+        this.run('mirror.book', { symbol: e.symbol, reset: true, bids: e.bids, asks: e.asks }, e.time);
         return;
       case 'l2':
         if (!this.symbols.has(e.symbol)) return;
         this.bookSeq.set(e.symbol, BigInt(e.sequenceEnd));
-        this.run('mirror.book', { symbol: e.symbol, bids: e.changes.bids.map(([p, s]) => [p, s]), asks: e.changes.asks.map(([p, s]) => [p, s]) });
+        this.run('mirror.book', { symbol: e.symbol, bids: e.changes.bids.map(([p, s]) => [p, s]), asks: e.changes.asks.map(([p, s]) => [p, s]) }, e.time);
         return;
       case 'trade':
         if (!this.symbols.has(e.symbol)) return;
@@ -113,7 +121,7 @@ export class MirrorMarket {
           this.stats.droppedPrints++;
           return;
         }
-        this.run('mirror.print', { symbol: e.symbol, side: e.side, price: e.price, size: e.size, ...(this.bookHas(e.symbol, e.sequence) ? { bookHasIt: true } : {}) });
+        this.run('mirror.print', { symbol: e.symbol, side: e.side, price: e.price, size: e.size, ...(this.bookHas(e.symbol, e.sequence) ? { bookHasIt: true } : {}) }, e.time);
         return;
       case 'status':
         this.onStatus(e);
@@ -143,9 +151,12 @@ export class MirrorMarket {
     this.run('status.set', { status: 'cancelonly', msg });
   }
 
-  private run(op: Parameters<SandboxState['run']>[0], args: unknown): void {
+  /** Run a command: at the event's `time` on a manual clock (a replay steps through its recording), else now. */
+  private run(op: Parameters<SandboxState['run']>[0], args: unknown, time?: number): void {
     try {
-      this.state().run(op, args as never);
+      const st = this.state();
+      if (st.manualClock && time !== undefined) st.exec({ op, t: Math.max(time, st.now()), args } as never);
+      else st.run(op, args as never);
       this.stats.commands++;
     } catch (err) {
       if (!(err instanceof SandboxError || err instanceof ExchangeError)) {
