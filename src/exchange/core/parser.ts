@@ -238,31 +238,21 @@ export class OrderParser {
   private checkLimitAndHold(p: Parsed, exempt = false): void {
     const s = p.sym;
     // the bounds (not for the mirror's liquidity: LimitTicksOptions.exemptSizeLimits)
-    if (!exempt) this.checkSizeLimits(p);
+    if (!exempt) {
+      if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
+      if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
+      const cq = this.ledger.costQ(s, p.ticks, p.lots);
+      if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
+        throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
+      }
+      if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
+        throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
+      }
+    }
     const own = p.side === BUY ? s.bids : s.asks;
     const lv = own.map.get(p.ticks);
     p.level = lv;
     if (lv && lv.size + p.lots > MAX_LOTS) throw perr('size would exceed the engine bound of 2^53-1 lots per price level');
-    this.holdAndBalance(p);
-  }
-
-  /** baseMinSize/baseMaxSize and quoteMinSize/quoteMaxSize of a limit order. @throws ExchangeError 400100. */
-  private checkSizeLimits(p: Parsed): void {
-    const s = p.sym;
-    if (p.lots < s.baseMinLots) throw perr(`size must be at least baseMinSize ${s.rules.baseMinSize}`);
-    if (p.lots > s.baseMaxLots) throw perr(`size must be at most baseMaxSize ${s.rules.baseMaxSize}`);
-    const cq = this.ledger.costQ(s, p.ticks, p.lots);
-    if (cq >= 0 ? cq < s.quoteMinQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds < s.quoteMin) {
-      throw perr(`price x size must be at least quoteMinSize ${s.rules.quoteMinSize}`);
-    }
-    if (cq >= 0 ? cq > s.quoteMaxQ : BigInt(p.ticks) * BigInt(p.lots) * s.unitFunds > s.quoteMax) {
-      throw perr(`price x size must be at most quoteMaxSize ${s.rules.quoteMaxSize}`);
-    }
-  }
-
-  /** The hold of a checked limit order and the balance check. @throws ExchangeError 200004. */
-  private holdAndBalance(p: Parsed): void {
-    const s = p.sym;
     // trade account holding the order's funds (cached per user and symbol once it exists)
     const us = p.user.us(s);
     let acc = p.side === BUY ? us.qAcc : us.bAcc;
