@@ -13,7 +13,7 @@ import type { StreamData } from '../../../src/api/streamSchemas';
 import type { RunningSandbox } from '../../../src/exchange/server';
 import { mirrorLiquidity } from '../../../src/exchange/server/mirror/commands';
 import type { UpstreamSource } from '../../../src/exchange/server/mirror/upstream';
-import { credsOf, rawRequest } from '../server/helpers';
+import { admin, credsOf, rawRequest } from '../server/helpers';
 import { bookOf, fundedUser, startMirror, startUpstream, waitFor } from './helpers';
 
 const SYMBOL = 'BTC-USDT';
@@ -248,6 +248,33 @@ describe('mirror mode: a restart of the mirror', function () {
       sb.state.exchange.checkInvariants();
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('mirror mode: candles from the upstream', function () {
+  this.timeout(20_000);
+
+  it('the upstream candles of the past 3 × 24 h become the mirror symbol past (every interval)', async () => {
+    const t0 = Math.floor((Date.now() - 30 * 60_000) / 60_000) * 60_000;
+    const up = await startUpstream({ manualClock: true, startTime: t0 + 5_000 });
+    let mirror: RunningSandbox | undefined;
+    try {
+      const uid = fundedUser(up, [{ currency: 'USDT', amount: '100000' }]);
+      up.state.run('order.place', { uid, req: { symbol: SYMBOL, side: 'buy', type: 'market', size: '0.001' } });
+      await admin(up, 'POST', '/sandbox/v1/clock', { advanceMs: 120_000 });
+      up.state.run('order.place', { uid, req: { symbol: SYMBOL, side: 'buy', type: 'market', size: '0.002' } });
+      const upRows = (await rawRequest(up.baseUrl, 'GET', `/api/v1/market/candles?symbol=${SYMBOL}&type=1min`)).json.data as string[][];
+      assert.equal(upRows.length, 2);
+      ({ sb: mirror } = await startMirror(up.baseUrl, [SYMBOL]));
+      const rows = (await rawRequest(mirror.baseUrl, 'GET', `/api/v1/market/candles?symbol=${SYMBOL}&type=1min`)).json.data as string[][];
+      assert.deepEqual(rows, upRows);
+      const hour = (await rawRequest(mirror.baseUrl, 'GET', `/api/v1/market/candles?symbol=${SYMBOL}&type=1hour`)).json.data as string[][];
+      const vol = D.add(upRows[0][5], upRows[1][5]);
+      assert.equal(D.cmp(hour.reduce((s, r) => D.add(s, r[5]), '0'), vol), 0);
+    } finally {
+      await mirror?.close();
+      await up.close();
     }
   });
 });

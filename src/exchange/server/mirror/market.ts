@@ -80,6 +80,9 @@ export class MirrorMarket {
     this.started = true;
     for (const [symbol, rows] of Object.entries(this.opts.world.candles ?? {})) {
       if (!this.symbols.has(symbol) || rows.length === 0) continue;
+      // a restarted sandbox has its past already: do not journal the rows again
+      const tape = this.state().tape;
+      if (tape.oldestMinute(symbol) !== null || tape.recentTrades(symbol).length > 0) continue;
       this.run('mirror.candles', { symbol, rows });
     }
     await this.opts.source.start((e) => this.onEvent(e));
