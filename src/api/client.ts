@@ -175,7 +175,7 @@ export class SpotClient extends SpotClientCore {
     return this.call('bulletPrivate', {});
   }
 
-  // --- KuCoin endpoints beyond the spec (issue 21) ---
+  // --- KuCoin endpoints beyond the spec (what real bots and clients call: documented by KuCoin, not in the spec) ---
 
   /** Account mode: `selfAccountMode` CLASSIC or UNIFIED (GET /api/ua/v1/account/mode). */
   getAccountMode(): Promise<ResponseOf<'accountMode'>> {

@@ -94,7 +94,7 @@ export interface SpotClientOptions {
    * Asked before every request to an endpoint that moves money ({@link EndpointDef.moves}: a
    * placement, a cancel-all, a withdrawal), in the same call that would send it; throwing refuses
    * the request and nothing is sent. SpotDesk's extension gives real profiles' clients a guard that
-   * requires the person's confirmation (src/extension/moneyGate.ts). Default: none.
+   * requires the person's confirmation (src/host/moneyGate.ts). Default: none.
    */
   moneyGuard?: MoneyGuard;
   /** Retries of a GET after a transport failure or HTTP 5xx (default 2). */
@@ -137,7 +137,7 @@ export interface PreparedRequest {
 /**
  * A deliberate signing fault for ONE prepared request: the request builder's "Experiment" (a developer
  * sees each of KuCoin's signature diagnoses without a fake profile). The client applies it as asked;
- * the extension allows it on sandbox profiles only (src/extension/requestBuilder/controller.ts).
+ * the extension allows it on sandbox profiles only (src/features/requestBuilder/controller.ts).
  */
 export interface SigningExperiment {
   /** Added to KC-API-TIMESTAMP, ms (so also to the prehash): beyond ±5 s the exchange answers 400002. */
