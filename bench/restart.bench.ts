@@ -170,11 +170,11 @@ async function simulate(dir: string, days: number[]): Promise<void> {
     // a crash image with no snapshot in progress (the worst case is the replay, not a half-written .tmp)
     await store.idle();
     const journalRecords = store.journalSize.records;
-    const out = d === days[days.length - 1] ? dir : `${dir}-${d}d`;
-    if (out !== dir) {
-      fs.mkdirSync(out, { recursive: true });
-      for (const f of fs.readdirSync(dir)) if (f.endsWith('.snap') || f.endsWith('.log')) fs.copyFileSync(path.join(dir, f), path.join(out, f));
-    }
+    // every crash image is a copy: the foreground rotation at the end (the baseline below) writes into `dir`,
+    // which would leave the last one with an empty journal (a restart that replays nothing)
+    const out = `${dir}-${d}d`;
+    fs.mkdirSync(out, { recursive: true });
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.snap') || f.endsWith('.log')) fs.copyFileSync(path.join(dir, f), path.join(out, f));
     let live = 0;
     for (const s of state.exchange.symbols()) {
       for (const u of state.users.values()) live += state.exchange.activeOrders(u.uid, s.symbol).length;
