@@ -204,9 +204,15 @@ const Layout: v.Schema<PanelLayout> = v.object({
 });
 
 const DIGITS_RE = /^\d{1,40}$/;
-/** A candle row `[start s, open, close, high, low, volume, turnover]`, all strings (checked by a loop: up to 1500 rows). */
+/**
+ * Most candle rows in one `candles` message: 4 answers of 1,500 (the chart opens on 3 × 24 h, 4,320 rows of
+ * 1min, loaded in several answers: src/shared/market/candles.ts loadCandleHistory).
+ */
+export const MAX_CANDLE_ROWS_MESSAGE = 6000;
+
+/** A candle row `[start s, open, close, high, low, volume, turnover]`, all strings (checked by a loop: up to {@link MAX_CANDLE_ROWS_MESSAGE} rows). */
 function isCandleRows(x: unknown): x is CandleRow[] {
-  if (!Array.isArray(x) || x.length > 1500) return false;
+  if (!Array.isArray(x) || x.length > MAX_CANDLE_ROWS_MESSAGE) return false;
   for (const r of x) {
     if (!Array.isArray(r) || r.length !== 7 || typeof r[0] !== 'string' || !DIGITS_RE.test(r[0])) return false;
     for (let i = 1; i < 7; i++) if (typeof r[i] !== 'string' || !PRICE_RE.test(r[i])) return false;
@@ -296,7 +302,7 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     /** 24 h statistics for the header. */
     stats: v.object({ stats: Stats }),
     /** Candle history of `interval`, oldest first (null with `error` when it could not be loaded). */
-    candles: v.object({ interval, candles: v.nullable(v.custom(isCandleRows, 'at most 1500 candle rows of strings')), error: v.nullable(text(500)) }),
+    candles: v.object({ interval, candles: v.nullable(v.custom(isCandleRows, `at most ${MAX_CANDLE_ROWS_MESSAGE} candle rows of strings`)), error: v.nullable(text(500)) }),
     /** Account figures of the ticket and the user's resting orders on the symbol. */
     account: v.object({
       account: v.object({
