@@ -14,7 +14,7 @@ import * as cs from '../../scripts/lib/codeServer';
 import { SpotClient } from '../../src/api/client';
 import * as dec from '../../src/api/decimal';
 import { atStep, pick, quickOpen, runCommand, type } from './quickInput';
-import { activeWebview, closeEditors, hoverFor, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench } from './shots';
+import { activeWebview, closeEditors, hoverFor, openSpotDesk, pane, sandboxCredentials, setTheme, startWorkbench, webviewFrame } from './shots';
 import { painted } from './failure';
 
 const WALK = path.join(cs.ROOT, 'media', 'walkthrough');
@@ -31,6 +31,16 @@ async function save(page: Page, file: string, clip?: { x: number; y: number; wid
   console.log(`  ${path.relative(cs.ROOT, file)} (${(fs.statSync(file).size / 1024).toFixed(0)} KB)`);
 }
 
+/**
+ * Switch the visible market panel's chart to 15-minute candles and wait until it shows the 3 days of history
+ * (≥ 280 of 288 candles; at 1min the 4,320 candles of 3 days are a band too dense to read in a small image).
+ */
+async function showHistory(page: Page): Promise<void> {
+  const f = await webviewFrame(page, '.mk-candles', 60_000);
+  await f.selectOption('select[aria-label="Candle interval"]', '15min');
+  await f.waitForFunction(() => Number(/^Candlestick chart, 15min, (\d+) candles/.exec(document.querySelector('.mk-candles')?.getAttribute('aria-label') ?? '')?.[1] ?? 0) >= 280, undefined, { timeout: 60_000 });
+}
+
 /** The bounding box of `loc`, which must be visible. */
 async function box(loc: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const b = await loc.boundingBox();
@@ -41,7 +51,8 @@ async function box(loc: Locator): Promise<{ x: number; y: number; width: number;
 async function main(): Promise<void> {
   const b = spawnSync(process.execPath, [path.join(cs.ROOT, 'esbuild.js')], { cwd: cs.ROOT, stdio: 'inherit' });
   if (b.status !== 0) throw new Error('build failed');
-  const wb = await startWorkbench('dark', { 'workbench.startupEditor': 'none', 'spotdesk.pollIntervalSeconds': 3 }, { width: 1280, height: 760 });
+  // the default (realistic) market: the images show 3 days of history and a moving book, as a user sees them
+  const wb = await startWorkbench('dark', { 'workbench.startupEditor': 'none', 'spotdesk.pollIntervalSeconds': 3, 'spotdesk.sandbox.market': 'realistic' }, { width: 1280, height: 760 });
   const page = wb.page;
   let client: SpotClient | undefined;
   try {
@@ -70,7 +81,8 @@ async function main(): Promise<void> {
     await pick(page, { placeholder: /^Symbol/ }, SYMBOL, new RegExp(`^${SYMBOL}$`));
     const market = activeWebview(page);
     await market.locator('.row.ask').first().waitFor({ timeout: 60_000 });
-    await market.locator('.mk-tape-row:not(.head)').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+    await market.locator('.mk-tape-row:not(.head)').first().waitFor({ timeout: 60_000 });
+    await showHistory(page);
     const editor = await box(page.locator('.part.editor'));
     await save(page, path.join(WALK, '2-market.png'), editor);
     await save(page, path.join(SHOTS, 'desk-dark.png'));
@@ -120,6 +132,7 @@ async function main(): Promise<void> {
     await runCommand(page, 'SpotDesk: Open Market');
     await pick(page, { placeholder: /^Symbol/ }, SYMBOL, new RegExp(`^${SYMBOL}$`));
     await activeWebview(page).locator('.row.ask').first().waitFor({ timeout: 60_000 });
+    await showHistory(page);
     await save(page, path.join(SHOTS, 'desk-light.png'));
   } finally {
     client?.close();
