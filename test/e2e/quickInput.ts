@@ -55,11 +55,14 @@ export async function quickInputState(page: Page): Promise<{ visible: boolean; i
  */
 export async function atStep(page: Page, expect: StepExpectation, timeoutMs = 60_000): Promise<void> {
   const src = { title: expect.title?.source, placeholder: expect.placeholder?.source, message: expect.message?.source, value: expect.value?.source };
+  let closed = false;
   try {
-    await page.waitForFunction(
+    const h = await page.waitForFunction(
       ({ sel, src }) => {
         const w = document.querySelector<HTMLElement>(sel);
-        if (!w || w.style.display === 'none' || w.offsetParent === null) return false;
+        // a quick input that showed since openQuickInput pressed its keys and is hidden again closed on focus loss
+        const watch = (window as unknown as { __spotdeskQuickInputWatch?: { shown: boolean } }).__spotdeskQuickInputWatch;
+        if (!w || w.style.display === 'none' || w.offsetParent === null) return watch?.shown ? 'closed' : false;
         const input = w.querySelector<HTMLInputElement>('input.input');
         if (!input) return false;
         const checks: Array<[string | undefined, string]> = [
@@ -68,15 +71,50 @@ export async function atStep(page: Page, expect: StepExpectation, timeoutMs = 60
           [src.message, w.querySelector('.quick-input-message')?.textContent ?? ''],
           [src.value, input.value],
         ];
-        return checks.every(([re, text]) => re === undefined || new RegExp(re).test(text));
+        return checks.every(([re, text]) => re === undefined || new RegExp(re).test(text)) ? 'shown' : false;
       },
       { sel: WIDGET, src },
       { timeout: timeoutMs },
     );
+    closed = (await h.jsonValue()) === 'closed';
   } catch (err) {
     throw new Error(`quick input never showed ${JSON.stringify(src)}; it shows ${JSON.stringify(await quickInputState(page))}: ${String(err)}`);
+  } finally {
+    await stopQuickInputWatch(page);
   }
+  if (closed) throw new QuickInputClosed(`the quick input ${JSON.stringify(src)} showed and closed before it could be answered; it shows ${JSON.stringify(await quickInputState(page))}`);
   if (!(await inputFocused(page))) throw new QuickInputClosed(`the quick input ${JSON.stringify(src)} closed before its box got the keyboard focus; it shows ${JSON.stringify(await quickInputState(page))}`);
+}
+
+/**
+ * Watch, from now until {@link stopQuickInputWatch}, whether the quick input shows at any moment (a
+ * MutationObserver on style changes: a quick input that closes on focus loss can show and hide between two
+ * polls of {@link atStep}, which would otherwise wait for it to the end of its timeout).
+ */
+async function startQuickInputWatch(page: Page): Promise<void> {
+  await page.evaluate((sel) => {
+    const g = window as unknown as { __spotdeskQuickInputWatch?: { shown: boolean; observer: MutationObserver } };
+    g.__spotdeskQuickInputWatch?.observer.disconnect();
+    // (no named function in here: the test runner's transform would wrap it in a helper the page lacks)
+    const watch = { shown: false, observer: new MutationObserver(() => undefined) };
+    watch.observer = new MutationObserver(() => {
+      const w = document.querySelector<HTMLElement>(sel);
+      if (w && w.style.display !== 'none' && w.offsetParent !== null) watch.shown = true;
+    });
+    watch.observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['style', 'class'] });
+    g.__spotdeskQuickInputWatch = watch;
+  }, WIDGET);
+}
+
+/** End the watch of {@link startQuickInputWatch} (none running: nothing happens). */
+async function stopQuickInputWatch(page: Page): Promise<void> {
+  await page
+    .evaluate(() => {
+      const g = window as unknown as { __spotdeskQuickInputWatch?: { observer: MutationObserver } };
+      g.__spotdeskQuickInputWatch?.observer.disconnect();
+      delete g.__spotdeskQuickInputWatch;
+    })
+    .catch(() => undefined);
 }
 
 /** Thrown by {@link atStep} when the quick input it waited for closed (it lost the focus) before its box had the focus. */
@@ -168,6 +206,7 @@ export async function openQuickInput(page: Page, keys: readonly string[], expect
     await quickInputHidden(page, left());
     await workbenchFocused(page, left());
     await focusOutOfWebview(page, left());
+    await startQuickInputWatch(page);
     for (const k of keys) await page.keyboard.press(k);
     try {
       await atStep(page, expect, left());

@@ -212,7 +212,9 @@ async function pickSymbol(symbols: () => Promise<readonly SymbolInfo[]>): Promis
       .sort((a, b) => a.label.localeCompare(b.label)),
   );
   try {
-    const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Market', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true });
+    // ignoreFocusOut, as every SpotDesk prompt (prompts.ts): opened from a walkthrough or a view button, the picker
+    // must not vanish when that button takes the focus back a moment later (seen on a loaded machine)
+    const pick = await vscode.window.showQuickPick(items, { title: 'SpotDesk: Open Market', placeHolder: 'Symbol, e.g. BTC-USDT', matchOnDescription: true, ignoreFocusOut: true });
     return pick?.label;
   } catch (err) {
     void vscode.window.showErrorMessage(`SpotDesk: cannot list symbols: ${failureText(err)}`);
