@@ -386,19 +386,27 @@ const CONVERT_USAGE =
   '  Converts tardis.dev incremental_book_L2 (and trades) CSV datasets of one symbol into a SpotDesk recording\n' +
   '  (sequences are synthesized; mapping: docs/recording.md "tardis.dev CSV"). The symbol must be in the bundled world.';
 
-/** `spotdesk-sandbox record`: record until --duration-s or SIGINT/SIGTERM; exit 0 on a clean stop. */
-async function runRecord(argv: string[]): Promise<void> {
-  let args: RecordArgs;
+/**
+ * Parse a command line with `parse`: on an error, print it with `usage` and exit 2; with --help, print `usage` and
+ * return undefined; else the parsed arguments.
+ */
+function parseOrExit<T extends { help: boolean }>(parse: (argv: string[]) => T, argv: string[], usage: string): T | undefined {
+  let args: T;
   try {
-    args = parseRecordArgs(argv);
+    args = parse(argv);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${RECORD_USAGE}\n`);
+    process.stderr.write(`${(e as Error).message}\n${usage}\n`);
     process.exit(2);
   }
-  if (args.help) {
-    process.stdout.write(`${RECORD_USAGE}\n`);
-    return;
-  }
+  if (!args.help) return args;
+  process.stdout.write(`${usage}\n`);
+  return undefined;
+}
+
+/** `spotdesk-sandbox record`: record until --duration-s or SIGINT/SIGTERM; exit 0 on a clean stop. */
+async function runRecord(argv: string[]): Promise<void> {
+  const args = parseOrExit(parseRecordArgs, argv, RECORD_USAGE);
+  if (args === undefined) return;
   const { startRecorder } = await import('./record');
   const rec = await startRecorder({
     baseUrl: args.from,
@@ -437,17 +445,8 @@ async function runRecord(argv: string[]): Promise<void> {
 
 /** `spotdesk-sandbox convert-tardis`: tardis.dev CSV → recording. */
 async function runConvertTardis(argv: string[]): Promise<void> {
-  let args: ConvertTardisArgs;
-  try {
-    args = parseConvertTardisArgs(argv);
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${CONVERT_USAGE}\n`);
-    process.exit(2);
-  }
-  if (args.help) {
-    process.stdout.write(`${CONVERT_USAGE}\n`);
-    return;
-  }
+  const args = parseOrExit(parseConvertTardisArgs, argv, CONVERT_USAGE);
+  if (args === undefined) return;
   const { convertTardis } = await import('./server/mirror/tardis');
   const r = convertTardis({ book: args.book, trades: args.trades, symbol: args.symbol, out: args.out });
   process.stdout.write(`converted ${r.events} events (${r.snapshots} snapshots, ${r.l2} l2, ${r.trades} trades) into ${path.resolve(args.out)} (${r.bytes} bytes)\n`);
@@ -457,17 +456,8 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'record') return runRecord(argv.slice(1));
   if (argv[0] === 'convert-tardis') return runConvertTardis(argv.slice(1));
-  let args: CliArgs;
-  try {
-    args = parseArgs(argv);
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
-    process.exit(2);
-  }
-  if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+  const args = parseOrExit(parseArgs, argv, USAGE);
+  if (args === undefined) return;
   const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? '.spotdesk-sandbox');
   const send = (m: SandboxIpcMessage): void => {
     if (args.ipc && process.send && process.connected) process.send(m);
