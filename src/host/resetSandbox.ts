@@ -43,12 +43,15 @@ export async function runResetSandbox(services: Services, refreshAll: () => Prom
     if (!sandbox) return { status: 'unavailable' };
     const q = resetConfirmation(sandbox.baseUrl);
     if (!(await services.prompts.confirm(q.message, q.detail, q.action))) return { status: 'cancelled' };
-    const res = await fetch(`${sandbox.baseUrl}/sandbox/v1/reset`, {
-      method: 'POST',
-      redirect: 'error',
-      headers: { authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    // a realistic market builds 3 × 24 h of history for the fresh world: seconds, so show that it works
+    const res = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SpotDesk: resetting the sandbox (a fresh world and its market history)…' }, () =>
+      fetch(`${sandbox.baseUrl}/sandbox/v1/reset`, {
+        method: 'POST',
+        redirect: 'error',
+        headers: { authorization: `Bearer ${sandbox.adminToken}`, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     const body = (await res.json().catch(() => undefined)) as { code?: string; msg?: string; data?: { tookMs?: number } } | undefined;
     if (!res.ok || body?.code !== '200000') throw new Error(`the sandbox refused the reset (HTTP ${res.status}${body?.msg ? `: ${body.msg}` : ''})`);
     const tookMs = typeof body.data?.tookMs === 'number' ? body.data.tookMs : undefined;

@@ -286,7 +286,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     };
 
     // What serves a state: the feed and the request handler (rebuilt for the fresh state of a reset).
-    worlds = new FreshWorlds({ seed, manualClock, clock: () => state.now(), defaultUser: defaultUserArgs(user, DEFAULT_BALANCES), fastReset: opts.fastReset, log });
+    // a reset's fresh world gets its own 3 × 24 h of history when the market has one (history from the first minute)
+    const historyProfile = sim && market !== 'quiet' && !opts.mirror ? market : undefined;
+    const resetHistory =
+      historyProfile === undefined
+        ? undefined
+        : (s: SandboxState): void => {
+            log(`sandbox: reset: built ${historyProfile} market history in ${buildMarketHistory(s, { seed, profile: historyProfile, now: s.now() }).ms.toFixed(0)} ms`);
+          };
+    worlds = new FreshWorlds({
+      seed,
+      manualClock,
+      clock: () => state.now(),
+      defaultUser: defaultUserArgs(user, DEFAULT_BALANCES),
+      fastReset: opts.fastReset,
+      log,
+      ...(resetHistory ? { history: resetHistory } : {}),
+    });
     const bind = (): void => {
       const ws = new Feed(state, { log, ...opts.feed });
       feed = ws;
@@ -312,6 +328,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const fresh = (worlds as FreshWorlds).take(state.now());
       // durable first: if the new journal cannot be written, the old world stays as it was
       journal = commitReset(store, fresh).journal;
+      // the history into a snapshot at once, as at a first start: a restart reads it instead of rebuilding it
+      if (resetHistory) store?.rotate();
       simulation?.stop();
       simulation = undefined;
       feed?.close('sandbox reset: reconnect for the fresh world');

@@ -57,6 +57,12 @@ export interface FreshWorldOptions {
   fastReset?: boolean;
   /** Notes (a failed preparation). */
   log?: (line: string) => void;
+  /**
+   * Builds the market's past on the fresh, not yet seeded state (the realistic and volatile markets: a reset
+   * gives history from the first minute, as a first start does). Such a world is never prepared ahead: its
+   * past would end when it was prepared, not at the reset. Default: none (the quiet market).
+   */
+  history?: (state: SandboxState) => void;
 }
 
 /**
@@ -70,12 +76,16 @@ export class FreshWorlds {
 
   constructor(private readonly opts: FreshWorldOptions) {}
 
-  /** Build a fresh world now (≈ 25–40 ms): `world.seed`, then the default user, at the clock's current time. */
+  /**
+   * Build a fresh world now: the market's past when {@link FreshWorldOptions.history} is set (≈ 2 s), then
+   * `world.seed` (unless the history seeded it) and the default user, at the clock's current time (≈ 25–40 ms).
+   */
   build(): FreshWorld {
     const journal = new MemoryJournal();
     const state = new SandboxState({ manualClock: this.opts.manualClock, ...(this.opts.manualClock && this.opts.clock ? { startTime: this.opts.clock() } : {}) });
     state.attachJournal(journal);
-    state.run('world.seed', { seed: this.opts.seed });
+    this.opts.history?.(state);
+    if (!state.isSeeded) state.run('world.seed', { seed: this.opts.seed });
     state.run('user.create', this.opts.defaultUser);
     return { state, journal };
   }
@@ -98,10 +108,10 @@ export class FreshWorlds {
 
   /**
    * Prepare the next fresh world on the next turn of the event loop (after the answer that is being sent
-   * has gone out), when `fastReset` is on or `always`. Idempotent.
+   * has gone out), when `fastReset` is on or `always`, and the world has no market history to build. Idempotent.
    */
   prepareSoon(always = false): void {
-    if (this.disposed || this.spare || this.pending || !(this.opts.fastReset || always)) return;
+    if (this.disposed || this.spare || this.pending || this.opts.history || !(this.opts.fastReset || always)) return;
     this.pending = setImmediate(() => {
       this.pending = undefined;
       if (this.disposed || this.spare) return;

@@ -166,8 +166,15 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
       const trades = () => state.world.symbols.flatMap((x) => state.tape.recentTrades(x.symbol));
       while (bots() < botsBefore || trades().length === 0) await new Promise((res) => setTimeout(res, 20));
       assert.equal(bots(), botsBefore, 'the same simulation runs on the fresh world');
-      const old = trades().filter((t) => t.time < resetAt);
-      assert.deepStrictEqual(old, [], 'the tape holds only trades of the fresh world');
+      if (market === 'quiet') {
+        const old = trades().filter((t) => t.time < resetAt);
+        assert.deepStrictEqual(old, [], 'the tape holds only trades of the fresh world');
+      } else {
+        // history from the first minute after a reset too: the fresh world built its own 3 × 24 h past
+        const hourly = state.tape.candles('BTC-USDT', '1hour', 0, 0, state.historyStart());
+        const oldest = Math.min(...hourly.map((c) => Number(c[0]) * 1000));
+        assert.ok(hourly.length >= 70 && oldest <= resetAt - 70 * 3600_000, `${hourly.length} hourly candles, the oldest ${((resetAt - oldest) / 3600_000).toFixed(1)} h before the reset`);
+      }
     });
 
     it('fastReset: every reset swaps in a world prepared ahead of time, and prepares the next', async () => {
@@ -213,6 +220,39 @@ describe('sandbox reset (POST /sandbox/v1/reset)', function () {
         assert.deepStrictEqual((mine.json.data as { clientOid: string }[]).map((x) => x.clientOid), ['after-1']);
       } finally {
         await sb2.close();
+      }
+    });
+
+    it('a realistic market: the reset world builds its own 3 × 24 h of history, which a restart reads back instead of rebuilding it', async () => {
+      const candles = (st: SandboxState): string =>
+        JSON.stringify(['BTC-USDT', 'ETH-USDT'].map((s) => [st.tape.candles(s, '1hour', 0, 0, st.historyStart()), st.tape.candles(s, '1min', 0, 0, st.historyStart())]));
+      const sb = await startSandbox({ stateDir: dir, seed: 4, manualClock: true, market: 'realistic', port: 0 });
+      let want: string;
+      let resetAt: number;
+      try {
+        const before = candles(sb.state);
+        const r = await admin(sb, 'POST', '/sandbox/v1/reset');
+        assert.equal(r.status, 200, r.text);
+        resetAt = (r.json.data as { now: number }).now;
+        const hourly = sb.state.tape.candles('BTC-USDT', '1hour', 0, 0, sb.state.historyStart());
+        const oldest = Math.min(...hourly.map((c) => Number(c[0]) * 1000));
+        assert.ok(hourly.length >= 70 && oldest <= resetAt - 70 * 3600_000, `${hourly.length} hourly candles, the oldest ${((resetAt - oldest) / 3600_000).toFixed(1)} h before the reset`);
+        const minutes = sb.state.tape.candles('BTC-USDT', '1min', 0, 0, sb.state.historyStart());
+        const newest = Math.max(...minutes.map((c) => Number(c[0]) * 1000));
+        assert.ok(newest >= resetAt - 120_000 && newest <= resetAt, `the history ends at the reset: newest 1min candle ${(resetAt - newest) / 1000} s before it`);
+        // same seed, same manual clock: the fresh world's past is the one the first start built (deterministic)
+        want = candles(sb.state);
+        assert.equal(want, before);
+        sb.state.exchange.checkInvariants();
+      } finally {
+        await sb.close();
+      }
+      const again = await startSandbox({ stateDir: dir, seed: 4, manualClock: true, market: 'realistic', port: 0 });
+      try {
+        assert.equal(again.historyBuildMs, null, 'the restart read the reset world, it did not build a history');
+        assert.equal(candles(again.state), want);
+      } finally {
+        await again.close();
       }
     });
 
