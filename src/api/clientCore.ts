@@ -2,26 +2,17 @@
  * The call machinery of `SpotClient` (client.ts), the typed client of the spot exchange API, driven entirely by
  * the endpoint table (`./endpoints`): no path, weight or pool literal lives here.
  *
- * Behaviour (spec "General rules", "Authentication", "Limits", "Errors"):
- * - Every request's parameters are validated with the endpoint's zod schema before anything is
- *   sent ({@link ValidationError} side 'request'); every success payload is validated with the
- *   response schema ({@link ValidationError} side 'response'). Bodies are decoded losslessly
- *   (`./json`): exact ids come out as decimal strings.
- * - Envelope `{code:"200000", data}`; any other code → {@link ApiError}, whatever the HTTP status.
- *   GET /api/v1/accounts as a bare array and level-2 books at top level are accepted.
- * - Private endpoints are signed (`./signing`) with `timestamp = now() + clockOffsetMs`.
- *   {@link SpotClientCore.syncTime} measures the offset from GET /api/v1/timestamp. After a 400002
- *   (timestamp rejected) the client resyncs ONCE; a GET is then re-signed and retried once.
- * - Client-side weight budget per pool (`./ratelimit`): requests queue instead of earning 429000;
- *   the budget follows the `gw-ratelimit-*` headers. On 429000 the pool is exhausted until the
- *   reset, and a GET waits it out and is re-sent.
- * - Only GETs are ever sent twice (transport failures, HTTP 5xx with exponential backoff, 429000,
- *   400002). POST and DELETE (orders, cancels, withdrawals) are sent exactly once per call: after a
- *   429000 or 400002 the error is thrown (the clock/budget is already corrected, so the caller may
- *   safely send again), and an answer that never arrived is a TransportError of kind 'ambiguous'
- *   ("the request may have been executed").
- * - Secrets (API secret, passphrase, broker key, signatures) never appear in errors, in the
- *   `onRequest` log hook, or in {@link SpotClientCore.prepare}'s output.
+ * Key rules (spec "General rules", "Authentication", "Limits", "Errors"):
+ * - parameters are validated before anything is sent, every success payload after it ({@link ValidationError}
+ *   side 'request' / 'response'); bodies are decoded losslessly (`./json`);
+ * - a code other than "200000" is an {@link ApiError}, whatever the HTTP status;
+ * - private endpoints are signed (`./signing`) with `now() + clockOffsetMs` ({@link SpotClientCore.syncTime});
+ * - a client-side weight budget per pool (`./ratelimit`) queues requests instead of earning 429000;
+ * - only GETs are ever sent twice; POST and DELETE (orders, cancels, withdrawals) are sent exactly once per
+ *   call, and an answer that never arrived is a TransportError of kind 'ambiguous';
+ * - secrets never appear in errors, in the `onRequest` log hook or in {@link SpotClientCore.prepare}'s output.
+ * Retries, resyncs and the envelope variants accepted: docs/ARCHITECTURE.md "Call machinery
+ * (`src/api/clientCore.ts`)".
  */
 import type * as http from 'node:http';
 import { ENDPOINTS, fillPath, type EndpointDef, type EndpointName, type MoneyAction, type ParamsOf, type Pool, type PoolQuota, type ResponseOf } from './endpoints';

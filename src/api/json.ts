@@ -1,24 +1,16 @@
 /**
  * Lossless JSON decoding of API bodies.
  *
- * `JSON.parse` rounds numeric literals beyond double precision: the published GET /api/v1/hf/fills
- * example carries `"tradeId": 11029373945659392` (> 2^53); a neighbouring id such as
- * 11029373945659393 would silently become …392. SpotDesk's choice: **every numeric literal whose
- * digits do not survive a round trip through a double (lossless-json `isSafeNumber`) is decoded as
- * its exact decimal string** (`"11029373945659393"`); all other numbers stay `number` (and
- * `String(n)` gives their literal back). The schemas accept ids in both forms and output strings
- * (`ExactId` in `./schemas`); decimal request fields (`AmountInput`) accept strings and numbers.
+ * `JSON.parse` rounds numeric literals beyond double precision (the published GET /api/v1/hf/fills example
+ * carries `"tradeId": 11029373945659392`, > 2^53). SpotDesk's rule: **every numeric literal whose digits do not
+ * survive a round trip through a double (lossless-json `isSafeNumber`) is decoded as its exact decimal
+ * string**; all other numbers stay `number`. The schemas accept ids in both forms and output strings
+ * (`ExactId` in `./schemas`).
  *
- * Fast path: a cheap scan looks for a numeric literal with 16 or more digit/point characters after
- * `:`, `,` or `[` (the only places a number token can start). Only when one exists is the body
- * parsed with `lossless-json`; otherwise plain `JSON.parse` is used. The scan may report false
- * positives (a string containing `:1234567890123456`), which only costs speed, never correctness:
- * a literal of ≤ 15 significant digits is always exactly representable.
- *
- * Depth: `JSON.parse` (V8) does not recurse, but lossless-json and any walk over the result do; a
- * text of a few KB of `[` would exhaust the stack ("Maximum call stack size exceeded"). Texts nested
- * deeper than {@link MAX_JSON_DEPTH} are refused before the lossless parse ({@link jsonDepthExceeds},
- * one linear scan); the sandbox checks every request body and WebSocket message with it.
+ * A cheap scan sends only bodies with a long numeric literal to `lossless-json`, the others to `JSON.parse` (a
+ * false positive costs speed, never correctness). Texts nested deeper than {@link MAX_JSON_DEPTH} are refused
+ * before the lossless parse ({@link jsonDepthExceeds}); the sandbox checks every request body and WebSocket
+ * message with it. The scan and why the depth matters: docs/ARCHITECTURE.md "Lossless JSON (`src/api/json.ts`)".
  */
 import { isSafeNumber, parse as losslessParse } from 'lossless-json';
 

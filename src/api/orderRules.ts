@@ -2,26 +2,16 @@
  * Order-rule validation of an HF order request (POST /api/v1/hf/orders and /api/v1/hf/orders/test)
  * against the trading rules of its symbol (GET /api/v2/symbols: increments, minimums, maximums).
  *
- * Pure: no `vscode`, no Node APIs, no zod (the field list, enum values, patterns and lengths come
- * from the generated table ./orderFields.ts, itself generated from the zod schema
- * `PlaceOrderRequest`). Used by the request-builder webview (live validation next to each field),
- * by the extension (order documents `*.spotorder.json` diagnostics), by the 400100 diagnosis, and
- * importable by a language server and by the sandbox. All amounts are decimal strings checked with
- * ./decimal.ts (no floats).
+ * Pure: no `vscode`, no Node APIs, no zod (the field list, enum values, patterns and lengths come from the
+ * generated table ./orderFields.ts, itself generated from the zod schema `PlaceOrderRequest`). Used by the
+ * request-builder webview, the order documents' diagnostics and the 400100 diagnosis; importable by a language
+ * server and by the sandbox. All amounts are decimal strings checked with ./decimal.ts (no floats).
  *
- * It reports an error exactly when the sandbox (zod schema + engine) rejects the order for a reason
- * that does not depend on the account (balance, an open order's clientOid): a fast-check property
- * test (test/unit/api/orderRules.engine.test.ts) drives both with random requests against the
- * seeded symbols. The sandbox's own rules it follows beyond KuCoin's published ones: a market order
- * rejects postOnly/hidden/iceberg and cancelAfter; a limit order rejects visibleSize without
- * iceberg; a market order by funds rejects stp DC; the order value price × size must reach
- * quoteMinSize (and minFunds); cancelAfter is at most 2147483647 seconds.
- *
- * Field semantics follow KuCoin's "Add Order (HF)" request (the spec says "not shown" for the
- * placement fields, so the real KuCoin API is the reference): `limit` needs `price` and `size`;
- * `market` takes exactly one of `size` (base) or `funds` (quote); `cancelAfter` (seconds) only
- * with `timeInForce: "GTT"` (which requires it); `postOnly` is disabled for IOC/FOK; `clientOid` ≤ 40 chars of
- * `[A-Za-z0-9_-]`; `remark` and `tags` ≤ 20 ASCII characters.
+ * Key rule: it reports an error exactly when the sandbox (zod schema + engine) rejects the order for a reason
+ * that does not depend on the account; a fast-check property test (test/unit/api/orderRules.engine.test.ts)
+ * drives both with random requests. Field semantics follow KuCoin's "Add Order (HF)" request. The sandbox's
+ * rules it follows beyond KuCoin's published ones, and each field's semantics: docs/ARCHITECTURE.md
+ * "Order rules (`src/api/orderRules.ts`)".
  */
 import * as D from './decimal';
 import { ORDER_FIELD_SPECS } from './orderFields';

@@ -2,24 +2,15 @@
  * Realized profit and loss of one trading pair from its fills (GET /api/v1/hf/fills), by the
  * WEIGHTED AVERAGE COST method, in exact arithmetic. Used by the Fills view and its CSV export.
  *
- * Method (fills taken oldest first, by `createdAt` then fill `id`):
- * - the position is an exact base quantity Q and its cost basis C, in the quote currency;
- * - a BUY of `size` for `funds` (quote) adds: Q += size, C += funds;
- * - a SELL of `size` for `funds` realises `proceeds − C × size / Q` (the sold part's share of the
- *   cost at the average cost C / Q), then Q −= size and C −= C × size / Q;
- * - fees as KuCoin reports them, in `feeCurrency`: a quote-currency fee is part of the cost of a buy
- *   (C += fee) and reduces the proceeds of a sell (proceeds = funds − fee); a base-currency fee is
- *   base that leaves the position at no proceeds (a buy adds size − fee; a sell removes size + fee);
- *   a fee in any other currency (e.g. paid in KCS) cannot be valued from the fills and is listed in
- *   {@link PairPnl.otherFees}, not in the P&L. A negative fee (maker rebate) works the same way;
- * - a sell larger than the position (its coins were bought before the first fill available, e.g.
- *   beyond the exchange's fill history window) realises P&L only on the part the position covers
- *   (its proceeds pro rata); the rest is counted in {@link PairPnl.unmatchedSellSize}.
+ * Fills are taken oldest first (`createdAt`, then fill `id`); the position is a base quantity Q and its cost
+ * basis C in the quote currency: a buy adds (Q += size, C += funds), a sell realises `proceeds − C × size / Q`
+ * and removes its share of Q and C. A fee in the quote or the base currency enters the cost or the quantity; a
+ * fee in any other currency is listed in {@link PairPnl.otherFees}; the part of a sell beyond the position is
+ * counted in {@link PairPnl.unmatchedSellSize}. Each rule: docs/ARCHITECTURE.md "Realized P&L (`src/api/pnl.ts`)".
  *
- * Exactness: quantities and money are decimal strings (src/api/decimal.ts); the cost basis and the
- * realized P&L are kept as exact fractions of BigInts (division by Q is not a terminating decimal in
- * general) and only the displayed results are rounded — half away from zero, to `digits` fraction
- * digits (the quote currency's precision). No binary floating point anywhere.
+ * Exactness: quantities and money are decimal strings (src/api/decimal.ts); the cost basis and the realized
+ * P&L are exact fractions of BigInts, and only the displayed results are rounded (half away from zero, to
+ * `digits` fraction digits). No binary floating point anywhere.
  *
  * Pure: no `vscode`, no Node API (unit-tested in test/unit/shared/pnl.test.ts).
  */

@@ -1,23 +1,18 @@
 /**
- * Zod schemas of every message of KuCoin's spot WebSocket feed (classic, non-UTA), as the sandbox
- * sends them and as KuCoin publishes them (fixtures test/fixtures/kucoin/WS_*.json; docs:
- * https://www.kucoin.com/docs-new/websocket-api/base-info/introduction and the topic pages linked
- * from each schema). They are the single source of truth for the stream client (src/api/stream.ts)
- * and the sandbox's feed (src/exchange/server/feed), whose tests parse what it sends with them.
+ * Zod schemas of every message of KuCoin's spot WebSocket feed (classic, non-UTA), as the sandbox sends them
+ * and as KuCoin publishes them (fixtures test/fixtures/kucoin/WS_*.json; docs:
+ * https://www.kucoin.com/docs-new/websocket-api/base-info/introduction and the topic pages linked from each
+ * schema). They are the single source of truth for the stream client (src/api/stream.ts) and the sandbox's
+ * feed (src/exchange/server/feed), whose tests parse what it sends with them.
  *
- * Exactness (same rules as ./schemas):
- * - Decimal quantities come out as plain decimal **strings**. Some payloads (`trade.snapshot`) send
- *   them as JSON numbers: {@link JsonDecimal} turns a number into the decimal its shortest form
- *   spells (decode with `parseJson` of ./json, which keeps literals a double cannot reproduce as
- *   strings, so no digit is lost either way).
- * - Sequences come out as **bigint** ({@link Sequence}); KuCoin's exceed 2^53 on some topics.
- * - Nanosecond times (`ts` of order changes, `time` of matches and candles) come out as digit
- *   **strings** ({@link NanoTime}); millisecond times as numbers ({@link WsMillis}).
+ * Exactness (the rules of ./schemas): decimal quantities come out as plain decimal **strings** (also those sent
+ * as JSON numbers, {@link JsonDecimal}), sequences as **bigint** ({@link Sequence}), nanosecond times as digit
+ * **strings** ({@link NanoTime}), millisecond times as numbers ({@link WsMillis}).
  *
- * Message kinds: control messages (welcome, ping, pong, ack, error, subscribe/unsubscribe) and data
- * messages `{topic, type: "message", subject, data, …}` whose `data` schema is chosen by `subject`
- * ({@link SUBJECT_SCHEMAS}; `/market/ticker:all` carries the symbol as subject). Use
- * {@link decodeStreamMessage} to parse one text frame into a typed {@link StreamMessage}.
+ * Message kinds: control messages (welcome, ping, pong, ack, error, subscribe/unsubscribe) and data messages
+ * `{topic, type: "message", subject, data, …}` whose `data` schema is chosen by `subject` ({@link SUBJECT_SCHEMAS}).
+ * Use {@link decodeStreamMessage} to parse one text frame into a typed {@link StreamMessage}. Details:
+ * docs/ARCHITECTURE.md "Stream schemas (`src/api/streamSchemas.ts`)".
  */
 import { z } from 'zod';
 import { isDecimal } from './decimal';

@@ -6,19 +6,8 @@
  * items pass — a currency, or the identity of a tree row — and drop everything else: no
  * confirmation function, no client, no pre-filled draft. Everything that decides what is sent
  * (amounts, destinations, chains, confirmations) is asked from the person, and a row's displayed
- * figures are re-read from the exchange rather than trusted.
- *
- * What the UI passes (package.json `menus`):
- * - Accounts tree (`spotdesk.currency`, `spotdesk.account.*` rows): the row object, with `currency`
- *   (and, for an account row, `account.type`).
- * - Active Orders tree (`spotdesk.order`, `spotdesk.orderSymbol` rows): the row object, with
- *   `symbol` (and, for an order row, `order.id`); stop and OCO rows (`spotdesk.stopOrder`,
- *   `spotdesk.ocoOrder`): the row object, with `row.id`.
- * - Order-document CodeLenses: `(uri: string, orderIndex: number)`.
- * - Funding History tree (`spotdesk.withdrawal.processing` rows): the row object, with
- *   `withdrawal.id`.
- * - Price Alerts tree (`spotdesk.alert.*` rows): the row object, with `alert.id`; Markets symbol rows
- *   (Add Price Alert…): the row object, with `symbol`.
+ * figures are re-read from the exchange rather than trusted. What each menu, tree and code lens passes:
+ * docs/ARCHITECTURE.md "Command arguments (`src/host/commandArgs.ts`)".
  *
  * Pure: no `vscode` import (unit-tested in test/unit/extension/commandArgs.test.ts).
  */

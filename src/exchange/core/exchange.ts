@@ -1,23 +1,20 @@
 /**
  * Sandbox exchange core: a deterministic price-time-priority matching engine with an exact ledger (spec
  * "General rules" 3–5, "States and transitions"). {@link Exchange} is its public API, a facade over parts it
- * owns, each in its own module with a narrow interface (docs/engine.md, "Parts"):
+ * owns, each in its own module with a narrow interface (docs/engine.md "Parts"):
  * - CoreState (state.ts): reference data, users, counters, live-order rows (OrderRows), archive, fill store,
  *   GTT heap, and the lookups every part uses;
  * - Ledger (ledger.ts): fees, holds and the Number-path accumulators;
  * - OrderParser (parser.ts): requests and rule checks → a Parsed order with its hold;
  * - EventPublisher (events.ts): level, trade, order and balance events to the sink;
  * - OrderBook (orderbook.ts): price-level queues, rest, cancel, finish, GTT expiry;
- * - Matcher (matching.ts): submit, match, fill;
- * - Queries (queries.ts): history and market-data reads; Funds (funds.ts): accounts, deposits, transfers and
- *   withdrawal holds; Invariants (invariants.ts); SnapshotCodec (snapshot.ts).
+ * - Matcher (matching.ts): submit, match, fill; then Queries, Funds, StopBook, Invariants, SnapshotCodec.
  * A placement: Exchange.placeOrder → OrderParser.parseOrder → Matcher.submit → match / fill → OrderBook.rest
  * or finish.
  *
  * The rules in their most readable form: the naive reference model, test/unit/exchange/model.ts. Numbers,
- * memory layout, history, snapshots, book sequence, events and the documented readings of the spec (STP, FOK,
- * post-only, fees, holds, market orders by funds): docs/engine.md. Determinism: no I/O, no randomness, time
- * only from the injected clock.
+ * memory layout, history, snapshots, book sequence, events and the documented readings of the spec:
+ * docs/engine.md. Determinism: no I/O, no randomness, time only from the injected clock.
  */
 import { fromUnits, toUnits } from '../../api/decimal';
 import type { Account, AccountType, FillsQuery, HfFill, HfOrder, Level2, PlaceOrderRequest, PlaceOrderResult, PublicTrade, SymbolRules } from './types';

@@ -25,17 +25,14 @@ export function ocoIdString(seq: number): string {
 /** The status of a stop order: waiting, its order entered matching, or cancelled. */
 export type StopStatus = 'NEW' | 'TRIGGERED' | 'CANCELLED';
 
-/** A stop order or OCO leg. `down` = fires at or below `stopTicks` (loss side). */
-export interface StopRec {
+/** What a stop order or OCO leg holds both in memory ({@link StopRec}) and in a snapshot ({@link StopSnapRec}). */
+export interface StopFields {
   seq: number;
-  id: string;
   uid: string;
-  sym: Sym;
   /** the order it becomes when it fires (no clientOid: that is `clientOid`) */
   order: PlaceOrderRequest;
   clientOid: string;
   kind: A.StopKind;
-  down: boolean;
   stopTicks: number;
   createdAt: number;
   status: StopStatus;
@@ -47,23 +44,34 @@ export interface StopRec {
   orderId: string;
   /** why its order was refused when it fired ('' when it was not) */
   error: string;
-  oco: OcoRec | null;
   takerFeeRate: string;
   makerFeeRate: string;
+}
+
+/** A stop order or OCO leg. `down` = fires at or below `stopTicks` (loss side). */
+export interface StopRec extends StopFields {
+  id: string;
+  sym: Sym;
+  down: boolean;
+  oco: OcoRec | null;
   /** in its symbol's waiting list */
   indexed: boolean;
 }
 
-/** An OCO order: its two legs (limit leg first). */
-export interface OcoRec {
+/** What an OCO order holds both in memory ({@link OcoRec}) and in a snapshot ({@link OcoSnapRec}). */
+export interface OcoFields {
   seq: number;
-  id: string;
   uid: string;
-  sym: Sym;
   clientOid: string;
   createdAt: number;
   status: A.OcoOrder['status'];
   doneAt: number;
+}
+
+/** An OCO order: its two legs (limit leg first). */
+export interface OcoRec extends OcoFields {
+  id: string;
+  sym: Sym;
   legs: [StopRec, StopRec];
 }
 
@@ -73,36 +81,16 @@ export interface SymStops {
   up: StopRec[];
 }
 
-/** A stop record in a snapshot (StopBook.exportRecord). */
-export interface StopSnapRec {
-  seq: number;
-  uid: string;
+/** A stop record in a snapshot (StopBook.exportData): the symbol by name, the OCO by its seq. */
+export interface StopSnapRec extends StopFields {
   symbol: string;
-  order: PlaceOrderRequest;
-  clientOid: string;
-  kind: A.StopKind;
-  stopTicks: number;
-  createdAt: number;
-  status: StopStatus;
-  doneAt: number;
-  triggeredAt: number;
-  orderId: string;
-  error: string;
   /** its OCO's seq, 0 for a plain stop order */
   oco: number;
-  takerFeeRate: string;
-  makerFeeRate: string;
 }
 
-/** An OCO record in a snapshot. */
-export interface OcoSnapRec {
-  seq: number;
-  uid: string;
+/** An OCO record in a snapshot: the symbol by name, the legs by their seqs. */
+export interface OcoSnapRec extends OcoFields {
   symbol: string;
-  clientOid: string;
-  createdAt: number;
-  status: A.OcoOrder['status'];
-  doneAt: number;
   legs: [number, number];
 }
 

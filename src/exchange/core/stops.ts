@@ -1,28 +1,20 @@
 /**
- * Stop orders and OCO orders of the exchange core ({@link StopBook}, a part of `Exchange`: docs/engine.md
- * "Stop and OCO orders"). KuCoin "Stop Order" introduction and "Add Stop Order" / "Add OCO Order":
+ * Stop orders and OCO orders of the exchange core ({@link StopBook}, a part of `Exchange`). KuCoin "Stop Order"
+ * introduction and "Add Stop Order" / "Add OCO Order".
  *
- * - A stop order waits outside the book for its trigger: `loss` fires when the last trade price of its symbol
- *   is at or below `stopPrice`, `entry` when at or above (KuCoin's default is `loss`). Every trade counts (not
- *   only the last of a command), and a stop whose condition already holds when it is placed fires at once.
- * - When it fires it becomes an ordinary order: parsed, held and matched exactly like POST /api/v1/hf/orders,
- *   inside the command whose trade fired it, after that command's own order is done. Its trades may fire more
- *   stops, in further rounds, until none fires. If the order is refused then (not enough balance, a rule of
- *   the symbol, trading disabled) the stop is cancelled, as KuCoin cancels it.
- * - KuCoin does not freeze funds when a stop order is placed ("the system will not pre-freeze the assets";
- *   KuCoin support: funds are frozen only when a stop order is triggered). So a waiting stop holds nothing; its
- *   placement checks every rule of the order it will become except the balance.
- * - An OCO order is two stop legs of the same size and side (KuCoin's OCO detail shows both with a
- *   `stopPrice`): the limit leg at `price`, triggered at `price`, and the stop leg at `limitPrice`, triggered
- *   at `stopPrice`; for a sell the limit leg is `e_l_o` (at or above) and the stop leg `l_s_o` (at or below),
- *   for a buy `l_l_o` and `e_s_o`. The first leg to fire cancels the other in the same step, so the two never
- *   both execute.
- * - Firing order within one round (the trades of one order): the stops triggered at or below, highest
- *   stopPrice first, then those triggered at or above, lowest first; ties by placement.
- * - History: stops and OCO orders that are done (triggered or cancelled) stay readable for 3 × 24 h
- *   (HISTORY_WINDOW_MS) after they were done, then are released, like done orders.
+ * - A stop order waits outside the book for its trigger: `loss` fires when the last trade price of its symbol is
+ *   at or below `stopPrice`, `entry` when at or above (KuCoin's default is `loss`). Every trade counts, and a
+ *   stop whose condition already holds when it is placed fires at once.
+ * - When it fires it becomes an ordinary order, inside the command whose trade fired it (its trades may fire
+ *   more stops, in further rounds); if that order is refused, the stop is cancelled, as KuCoin cancels it.
+ * - A waiting stop holds nothing (KuCoin: "the system will not pre-freeze the assets"); its placement checks
+ *   every rule of the order it will become except the balance.
+ * - An OCO order is two stop legs of one size and side; the first leg to fire cancels the other in the same
+ *   step, so the two never both execute.
+ * - Done stops and OCO orders stay readable for 3 × 24 h (HISTORY_WINDOW_MS), then are released.
  *
- * Cost for the engine without stops: none beyond one counter test per placement (`live`).
+ * The legs' prices and kinds, the firing order within a round, the ids and the cost for an engine without
+ * stops (one counter test per placement): docs/engine.md "Stop and OCO orders".
  */
 import type { z } from 'zod';
 import { toUnits } from '../../api/decimal';

@@ -10,14 +10,10 @@
  *  - 400005 (401): KC-API-SIGN ≠ base64(HMAC-SHA256(secret, timestamp + METHOD + path[?query] + body));
  *  - 400007 (403): the key lacks the endpoint's permission (General / Spot Trading / Transfer).
  *
- * The signed path: the request-target's path exactly as sent, plus `?` and the query. KuCoin
- * clients sign the RAW, un-encoded query (`?remark=a b`) while sending it percent-encoded
- * (`?remark=a%20b`). The sandbox accepts a signature over any of these forms of the query:
- *   1. the percent-decoded query (decodeURIComponent of the wire query) — KuCoin's documented rule;
- *   2. the query exactly as on the wire (clients that sign what they send; identical when nothing
- *      needed encoding);
- *   3. the form-decoded query (`+` read as a space, then percent-decoded).
- * The body is signed exactly as sent (bytes as UTF-8 text).
+ * The signed path is the path as sent plus `?` and the query. KuCoin clients sign the RAW query (`?remark=a b`)
+ * while sending it percent-encoded, so a signature over any of three forms passes: the percent-decoded query
+ * (KuCoin's documented rule), the query exactly as on the wire, the form-decoded one (`+` read as a space).
+ * The body is signed exactly as sent. Details: docs/sandbox.md "Authentication".
  */
 import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

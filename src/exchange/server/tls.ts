@@ -1,25 +1,15 @@
 /**
- * TLS material of a sandbox started with `--tls` (docs/sandbox.md "TLS"): a local certificate
- * authority (CA) that the sandbox creates once, and a server certificate it signs for the loopback
- * names (127.0.0.1, ::1, localhost, plus the `--host` address when it is a specific other one).
+ * TLS material of a sandbox started with `--tls`: a local certificate authority (CA) that the sandbox creates
+ * once, and a server certificate it signs for the loopback names (127.0.0.1, ::1, localhost, plus the `--host`
+ * address when it is a specific other one).
  *
- * In a state dir:
- * - `ca.pem` (0644): the CA certificate, what a client trusts (`NODE_EXTRA_CA_CERTS`,
- *   `REQUESTS_CA_BUNDLE`, `SSL_CERT_FILE`, …). Created once, when missing, and kept: a bot's
- *   configuration stays valid across restarts.
- * - `ca-key.pem` (0600): the CA's private key. It never leaves the state dir (nothing reads it but
- *   this module, nothing sends it).
- * - `server.pem` (0644) / `server-key.pem` (0600): the server certificate and key, reused while valid
- *   and issued by `ca.pem` for the wanted names; renewed when it expires within a day, was signed by
- *   another CA, or lacks a name.
- * Without a state dir (`--in-memory`) everything is generated in memory at every start and nothing is
- * written (`caPath` null; the CA's PEM is still reported, {@link SandboxTlsMaterial.caPem}).
- *
- * Keys are RSA 2048 from Node's crypto; the X.509 certificates are built and signed (SHA-256) with
- * node-forge. Validity is checked against the wall clock (clients do), never the sandbox's clock.
- * The extensions follow what strict verifiers (OpenSSL 3 with X509_STRICT, Python ≥ 3.13, Go, Java)
- * demand: CA with critical basicConstraints and keyUsage and a subject key id; leaf with SANs,
- * serverAuth, an authority key id.
+ * In a state dir: `ca.pem` (0644, what a client trusts; created once and kept, so a bot's configuration stays
+ * valid), `ca-key.pem` (0600; it never leaves the state dir), `server.pem` / `server-key.pem` (reused while
+ * valid; renewed when it expires within a day, was signed by another CA, or lacks a name). Without a state dir
+ * (`--in-memory`) everything is generated in memory at every start and nothing is written
+ * ({@link SandboxTlsMaterial.caPem} still reports the CA). Keys are RSA 2048 (Node's crypto); certificates are
+ * SHA-256, built with node-forge, and their validity is checked against the wall clock, never the sandbox's.
+ * The extensions strict verifiers demand, and the rest: docs/sandbox.md "TLS" and "TLS material (`tls.ts`)".
  */
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import * as fs from 'node:fs';

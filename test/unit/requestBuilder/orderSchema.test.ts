@@ -47,6 +47,22 @@ describe('requestBuilder/orderSchema (media/spotorder.schema.json)', () => {
     assert.deepEqual(ORDER_FIELD_SPECS.remark, { kind: 'string', maxLength: 20 });
   });
 
+  it('the generator fills only the table of src/api/orderFields.ts and keeps the module around it byte for byte', () => {
+    const file = fs.readFileSync(path.join(ROOT, 'src', 'api', 'orderFields.ts'), 'utf8');
+    const open = 'export const ORDER_FIELD_SPECS = {\n';
+    const head = file.slice(0, file.indexOf(open) + open.length);
+    const tail = file.slice(file.indexOf('\n} as const satisfies '));
+    const rows = file.slice(head.length, file.length - tail.length);
+    assert.equal(rows.split('\n').length, Object.keys(PlaceOrderRequest.shape).length);
+    // a stale table and an edited frame: the rows are made anew, the frame is kept as it is
+    const stale = `// edited notice\n${head.replace('How one field', 'How a field')}  clientOid: { kind: 'boolean' },\n  gone: { kind: 'string' },${tail}\n// trailer\n`;
+    assert.equal(orderFieldsModuleText(stale), `// edited notice\n${head.replace('How one field', 'How a field')}${rows}${tail}\n// trailer\n`);
+    // an empty table is filled too
+    assert.equal(orderFieldsModuleText(`${head}${tail}`.replace(`${open}\n}`, `${open}}`)), file);
+    assert.throws(() => orderFieldsModuleText(file.replace('ORDER_FIELD_SPECS', 'FIELDS')), /no "export const ORDER_FIELD_SPECS = \{"/);
+    assert.throws(() => orderFieldsModuleText(file.replace('} as const satisfies ', '};\n')), /table to fill/);
+  });
+
   it('scripts/gen-spotorder-schema.ts --check exits 0 and names both generated files as up to date', function () {
     this.timeout(30_000);
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'gen-spotorder-schema.ts'), '--check'], { cwd: ROOT, encoding: 'utf8' });

@@ -1,14 +1,9 @@
 /**
- * The `market.batch` command: one step of the market simulation's orders in one journaled command.
+ * The `market.batch` command: one step of the market simulation's orders in one journaled command, whose
+ * orders the engine validates and applies one by one, in order, exactly like separate commands (so replay
+ * gets the same results). Why a batch: docs/sandbox.md "The `market.batch` command (`market/batch.ts`)".
  *
- * Why a batch: the agents place and cancel tens of orders per second across the world; one command per
- * order would cost a journal record, a ledger flush and a listener round each, and the WebSocket feed sends
- * one `trade.l2update` per symbol per command anyway (feed/publisher.ts). So a step's orders go into one
- * command, validated and applied by the engine one by one, in order, exactly like separate commands (each
- * order goes through the engine's own rule checks, holds, matching and settlement; replay applies the same
- * actions to the same state and gets the same results).
- *
- * Encoding (compact, JSON numbers are safe integers, so the journal takes it as it is):
+ * Encoding (JSON numbers are safe integers, so the journal takes it as it is):
  *   `{u: uid[], s: symbol[], a: number[]}`, `a` a flat list of {@link BATCH_STRIDE}-word actions
  *   `[op, userIndex, symbolIndex, p1, p2, p3]`:
  *   - {@link BatchOp.Limit}     p1 side (0 buy, 1 sell), p2 price ticks, p3 size lots: GTC limit;
@@ -19,9 +14,8 @@
  *   - {@link BatchOp.CancelAll} every active order of the user on the symbol.
  *   Ticks are priceIncrements, lots baseIncrements of the symbol.
  *
- * Only the simulation's bot users (label `sim-…`) may appear: a batch never acts for a person. Business
- * rejections of single actions (a post-only quote that would take, funds short, trading disabled) are
- * expected and counted: they change nothing, like a rejected command; the other actions still apply.
+ * Only the simulation's bot users (label `sim-…`) may appear: a batch never acts for a person. A business
+ * rejection of one action changes nothing and is counted; the other actions still apply.
  */
 import * as D from '../../../api/decimal';
 import { ExchangeError, type Exchange } from '../../core';

@@ -3,26 +3,14 @@
  * per-step plan of a `market.batch` (batch.ts) that the live scheduler journals and the history's last
  * minutes apply directly.
  *
- * Bots (users labelled `sim-…`, which keep no history and no ledger, state.ts "Retention"): one market maker
- * per symbol (`sim-mm-<SYMBOL>`, its base balance is its inventory) and one `sim-trader` for the noise,
- * momentum, mean-reversion, informed and arbitrage traders. They are created with large balances
- * (scheduler.ts botGrants, ensureBots) and topped up by the live scheduler (`funds.grant`) when one runs low.
- *
- * Grid: a symbol's fair price in ticks is `anchorTicks · e^x` (x from model.ts); a unit size is worth
- * about {@link UNIT_USD} (at least the symbol's minimum order); sizes round to whole lots, prices to whole
- * ticks. Per step and symbol ({@link Executor.plan}), in this order:
- * 1. the maker trades out of inventory beyond its limit ({@link HEDGE_UNITS} at a time, a marketable intent of
- *    the model, so it moves the price);
- * 2. marketable intents → IOC orders limited {@link PROTECTION_BP} basis points through the fair price, one in
- *    five of the noise traders' as true market orders;
- * 3. limit intents → GTC orders `depthBp` behind the touch; cancel intents → one of the trader's resting
- *    orders of that symbol (at random), and the oldest beyond {@link MAX_RESTING};
- * 4. every few steps on a cross pair, the arbitrageur's check of the real books (arbitrage.ts);
- * 5. the maker's re-quote around the new fair price (marketMaker.ts), against its resting orders as the
- *    engine reports them: it cancels its stale quotes, takes (IOC) the orders of others that the price move
- *    left through the fair price, then places its new ladder (post-only); on a major (BTC-USDT, ETH-USDT), when
- *    nothing else changed its book in the step, it re-sizes one of its quotes, so that the book changes in
- *    every step.
+ * Bots are users labelled `sim-…` (no history, no ledger): one market maker per symbol (`sim-mm-<SYMBOL>`, its
+ * base balance is its inventory) and one `sim-trader` for every other agent, topped up (`funds.grant`) when one
+ * runs low. A symbol's fair price in ticks is `anchorTicks · e^x` (x from model.ts); a unit size is worth about
+ * {@link UNIT_USD}; sizes round to whole lots, prices to whole ticks. Per step and symbol
+ * ({@link Executor.plan}), in this order: the maker's inventory hedge ({@link HEDGE_UNITS}), marketable intents
+ * (IOC within {@link PROTECTION_BP} of the fair price), limit and cancel intents ({@link MAX_RESTING}), the
+ * arbitrageur's check, then the maker's re-quote. Each step of the plan: docs/sandbox.md
+ * "Agent market executor (`market/executor.ts`)".
  */
 import * as D from '../../../api/decimal';
 import type { MarketHost } from './host';

@@ -1,38 +1,19 @@
 /**
  * The mirror market's journaled commands: how an upstream's public market (a {@link MarketSource}, source.ts)
  * becomes part of the sandbox's engine. Everything here runs inside `SandboxState.exec`, so it is deterministic
- * given (engine state, command): a restart replays the journal and gets the same books, fills and balances
- * (docs/engine.md "Determinism"; docs/sandbox.md "Mirror mode").
+ * given (engine state, command): a restart replays the journal and gets the same books, fills and balances.
  *
- * Design: the upstream's visible levels are resting orders of one engine user, the mirror's liquidity
+ * The upstream's visible levels are resting post-only orders of one engine user, the mirror's liquidity
  * ({@link MIRROR_MAKER_UID}, zero fees, no history); its prints are executed by another
- * ({@link MIRROR_TAKER_UID}). So the engine, unchanged, gives every public endpoint and stream the upstream's
- * book plus the sandbox users' own orders, numbered with the sandbox's own sequence, and its trades:
- * - `mirror.book` {symbol, reset?, bids, asks}: set upstream levels (`[price, size]`, size "0" removes). A level
- *   of the engine holds a queue of liquidity orders; a larger size adds an order for the difference at the BACK
- *   of the level's queue, a smaller size takes from the back first (the newest liquidity orders). `reset` (a
- *   snapshot) also clears every level it does not list and the seeded books' orders of the symbol.
- *   Liquidity orders are post-only: a level that would cross a sandbox user's resting order is refused (not
- *   shown) until the upstream changes it again.
- * - `mirror.print` {symbol, side, price, size, bookHasIt?}: an upstream trade (`side` the taker's). The liquidity strictly
- *   better than `price` on the maker side leaves (the print went through it), then the taker user takes
- *   `size` at `price` (IOC): the engine walks the maker side in price-time priority — sandbox users' orders
- *   priced through the print first, then the level at `price`, where the liquidity orders queued ahead of a
- *   user's order fill before it. Whatever the book at or through `price` lacked of `size` is printed against a
- *   liquidity order of its own at `price`, so the sandbox's tape gets the whole print.
- * - `mirror.candles` {symbol, rows}: the upstream's 1-minute candles (oldest first), installed as the symbol's
- *   past (every interval aggregated from them) before its first trade.
- *
- * The queue model this gives a user's resting order is hftbacktest's risk-averse one: the volume ahead of it is
- * the upstream's size at its price when it arrived (the liquidity queued before it); it shrinks by prints at
- * that price and, when the level shrinks below it, to the level's size (cancels are assumed to come from behind);
- * a print through its price fills it first. Partial fills follow the printed volume and never exceed it.
- * Marketable user orders take the liquidity orders at their prices, walking the book, never beyond the visible
- * size; what they took is gone until the upstream sets that level again (its next size replaces the level's).
- *
- * The index (price → liquidity orders, in queue order) is a cache of the engine's state, rebuilt from it
- * (`Exchange.activeQuotes`) the first time a command of a symbol runs on an engine, so snapshots need no
- * section of their own.
+ * ({@link MIRROR_TAKER_UID}). The engine itself is unchanged:
+ * - `mirror.book` {symbol, reset?, bids, asks}: set upstream levels (size "0" removes; a larger size queues
+ *   liquidity at the back of the level, a smaller one takes from the back first; `reset` clears the rest);
+ * - `mirror.print` {symbol, side, price, size, bookHasIt?}: an upstream trade, taken (IOC) by the taker user at
+ *   `price` once the liquidity strictly better than `price` left; the sandbox's tape gets the whole print;
+ * - `mirror.candles` {symbol, rows}: the upstream's 1-minute candles, installed as the symbol's past.
+ * The index (price → liquidity orders) is a cache rebuilt from the engine (`Exchange.activeQuotes`), so
+ * snapshots need no section of their own. Every rule and the queue model it gives a user's order
+ * (hftbacktest's risk-averse one): docs/sandbox.md "Mirror commands (`mirror/commands.ts`)" and "Mirror mode".
  */
 import * as D from '../../../api/decimal';
 import type { CandleType } from '../../../api/schemas';

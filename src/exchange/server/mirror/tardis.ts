@@ -1,28 +1,17 @@
 /**
- * tardis.dev CSV datasets ⇄ SpotDesk market events (docs/recording.md "tardis.dev CSV").
+ * tardis.dev CSV datasets ⇄ SpotDesk market events: {@link tardisToEvents} reads tardis's `incremental_book_L2`
+ * and `trades` files (https://docs.tardis.dev/downloadable-csv-files; times in microseconds, UTC) into
+ * recording events; {@link eventsToTardis} writes the reverse (it generates the test fixture from a recording,
+ * leaving out changes a snapshot already contains, since tardis rows carry no sequence).
  *
- * tardis.dev publishes, per exchange, symbol and day (https://docs.tardis.dev/downloadable-csv-files; times are
- * microseconds since the epoch, UTC):
- * - `incremental_book_L2`: `exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount` — one row per
- *   changed level; `side` bid|ask; `amount` is the level's new absolute size (0 removes it); a run of
- *   `is_snapshot=true` rows is a full book (at the start of the day and after each reconnect of the collector);
- *   the rows of one exchange message share their `local_timestamp`.
- * - `trades`: `exchange,symbol,timestamp,local_timestamp,id,side,price,amount` — `side` is the taker's
- *   (buy|sell|unknown).
- *
- * Mapping to events ({@link tardisToEvents}):
- * - a run of snapshot rows (same `local_timestamp`) → one `snapshot` (zero amounts dropped, sorted best first),
- *   preceded by `status resyncing` unless it is the symbol's first and followed by `status live`;
- * - consecutive non-snapshot rows with the same `local_timestamp` → one `l2` event;
- * - each trade row → one `trade` (rows with side `unknown` are dropped and counted);
- * - what tardis lacks is synthesized: KuCoin's sequences (a counter: each snapshot takes the next number, each
- *   level change the next one, so `sequenceStart..sequenceEnd` are contiguous), a trade's `sequence` (the book's
- *   current one), the REST snapshot's depth (tardis snapshots are the feed's);
- * - `time` = `timestamp` / 1000 (ms, rounded down), `recv` = `local_timestamp` / 1000; book and trade rows are
+ * Key rules of the mapping:
+ * - a run of snapshot rows with one `local_timestamp` → one `snapshot` (with `status` events around it);
+ *   consecutive non-snapshot rows with one `local_timestamp` → one `l2`; each trade row → one `trade` (rows
+ *   with side `unknown` are dropped and counted);
+ * - KuCoin's sequences are synthesized (one counter: contiguous `sequenceStart..sequenceEnd`), not KuCoin's;
+ * - `time` = `timestamp` / 1000, `recv` = `local_timestamp` / 1000 (ms, rounded down); book and trade rows are
  *   merged by `local_timestamp`, trades first when equal (each file's own order is kept).
- *
- * {@link eventsToTardis} writes the reverse (used to generate the test fixture from a recording): changes that a
- * snapshot already contains (sequence ≤ the book's) are not written, since tardis rows carry no sequence.
+ * The columns, the full mapping and what tardis lacks: docs/recording.md "tardis.dev CSV".
  */
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';

@@ -1,23 +1,15 @@
 /**
  * `UpstreamSource`: the {@link MarketSource} of a live upstream — KuCoin (`https://api.kucoin.com`) or another
  * KuCoin-compatible exchange such as a second SpotDesk sandbox — read through its PUBLIC API only, with
- * SpotDesk's own clients: `SpotClient` (REST, client-side weight budget per pool: spec "Limits",
- * src/api/ratelimit.ts), `StreamClient` (WebSocket with a `bullet-public` token, ping, reconnect with jittered
- * backoff and a fresh token, resubscription) and `L2BookKeeper` (KuCoin's documented level-2 sync: buffered
- * increments, a REST snapshot GET level2_100, replay, forward-gap detection and resync). No credentials exist
- * here: nothing private is ever sent upstream.
+ * SpotDesk's own clients: `SpotClient` (REST, client-side weight budget per pool), `StreamClient` (WebSocket
+ * with a `bullet-public` token, reconnect with jittered backoff) and `L2BookKeeper` (KuCoin's documented
+ * level-2 sync). No credentials exist here: nothing private is ever sent upstream.
  *
- * Events (source.ts contract): per symbol a `snapshot` whenever its keeper loaded one (the start, every
- * resync), then its `l2` increments in sequence order (only the changes not already in the book: the keeper's
- * own filtering); `trade` for every `/market/match` print while the symbol is synced; `status`:
- * - `unreachable` when the stream connection drops or cannot be made (reason: the close code / error), with
- *   `since` the first failure;
- * - `resyncing` while a symbol's book is being rebuilt (a gap, a reconnect: `symbol` names it);
- * - `live` once the stream is open and every symbol's book synced.
- *
- * Also {@link fetchUpstreamWorld}: the symbols (`/api/v2/symbols`) and currencies (`/api/v3/currencies`) rows of
- * the mirrored symbols and their 1-minute candles back 3 × 24 h (GET /api/v1/market/candles, 1,500 rows per
- * page, weight 3 each in the public pool: three pages per symbol).
+ * Events (source.ts contract): per symbol a `snapshot` at every (re)sync, then its `l2` increments in sequence
+ * order; `trade` for every `/market/match` print while the symbol is synced; `status` `unreachable`,
+ * `resyncing` or `live`. Also {@link fetchUpstreamWorld}: the mirrored symbols' and currencies' rows and their
+ * 1-minute candles back 3 × 24 h. Each event and status, and the candle pages: docs/sandbox.md
+ * "Mirror upstream (`mirror/upstream.ts`)".
  */
 import { SpotClient } from '../../../api/client';
 import { L2BookKeeper, level2Snapshot, type L2Increment } from '../../../api/l2Book';

@@ -1,23 +1,14 @@
 /**
  * Whether the market panel's book is current: the staleness model of the panel's freshness line.
  *
- * A quiet market is not a stale stream. While the book comes from the WebSocket stream, the book is
- * current as long as the STREAM is alive — a book that does not change only means nobody traded or
- * quoted. The stream's liveness is its heartbeat, relayed by the host as `heartbeat` messages: the
- * welcome, every pong (KuCoin: `pingInterval` 18 s, `pingTimeout` 10 s) and any data message (the
- * `/market/snapshot` statistics arrive every 2 s even in a quiet market). Sequence continuity is the
- * book keeper's job (src/api/l2Book.ts): a gap makes it resync, which the host reports as the feed
- * state `resyncing`. So, on the stream:
- * - `live`: stale only when neither a heartbeat nor a snapshot arrived for longer than the
- *   heartbeat timeout (`pingInterval + pingTimeout` of the token, {@link STREAM_STALE_AFTER_MS}
- *   by default): by then the client has given the connection up anyway;
- * - `resyncing`, `reconnecting`, `connecting`: the book shown is the last one; it is called stale
- *   once that state has lasted {@link GRACE_MS} (a resync normally takes well under a second).
- *
- * While the book is POLLED (the fallback, or an older host that says nothing of its feed), every
- * answered poll is the heartbeat — also one that returned the same sequence (a quiet market
- * re-polled): stale when no poll was answered for longer than the poll interval plus
- * {@link POLL_SLACK_MS}, and never sooner than {@link STALE_AFTER_MS}.
+ * A quiet market is not a stale stream. On the stream, the book is current as long as the STREAM is alive: its
+ * heartbeat (the welcome, every pong, any data message), relayed by the host as `heartbeat` messages; sequence
+ * gaps are the book keeper's job (src/api/l2Book.ts), reported as the feed state `resyncing`. So `live` is stale
+ * only when neither a heartbeat nor a snapshot arrived for the heartbeat timeout ({@link STREAM_STALE_AFTER_MS}
+ * by default); `resyncing`, `reconnecting` and `connecting` once that state lasted {@link GRACE_MS}. While the
+ * book is POLLED, every answered poll is the heartbeat: stale when none was answered for the poll interval plus
+ * {@link POLL_SLACK_MS}, never sooner than {@link STALE_AFTER_MS}. Why, and KuCoin's intervals:
+ * docs/market.md "Freshness of the book".
  *
  * Pure (no DOM, no timers): the webview calls {@link FreshnessMonitor.judge} on its own tick; unit
  * tests drive it with explicit clocks (ms).

@@ -1,23 +1,17 @@
 /**
- * The market panel's charts, a webview bundle of their own: dist/webview/market-chart.js —
- * the candlestick chart, the depth chart of the book (src/features/market/webview/depthChart.ts) and the trade
- * tape (src/features/market/webview/tape.ts), the parts of the panel that are loaded after the book.
+ * The market panel's charts, a webview bundle of their own: dist/webview/market-chart.js — the candlestick
+ * chart, the depth chart of the book (./depthChart.ts) and the trade tape (./tape.ts), the parts of the panel
+ * that are loaded after the book.
  *
- * It bundles TradingView's `lightweight-charts` (Apache-2.0, canvas; about 160 KB minified), which is
- * why it is a bundle of its own with its own size budget (esbuild.js: 200 KB minified) — the book,
- * tape and ticket stay in dist/webview/orderbook.js within the 60 KB of every webview. The panel
- * loads this script only when the chart section is shown, with the page's nonce (no remote script:
- * the CSP stays `script-src 'nonce-…'`; the library's attribution logo, which would need an inline
- * style, is off and the panel credits the library in text instead).
- *
- * What it draws: candles with a volume histogram (overlaid at the bottom) from the candle history
- * (GET /api/v1/market/candles, oldest first) and, live, the last candle updated from each trade of
- * `/market/match` (src/features/market/model/candles.ts: exact decimal strings; only the drawing converts
- * them to Numbers). Colours follow the VS Code theme (light, dark, high contrast) and change with it.
+ * It bundles TradingView's `lightweight-charts` (canvas, about 160 KB minified), hence its own bundle and size
+ * budget (esbuild.js); the panel loads it only when the chart section is shown, with the page's nonce (the CSP
+ * stays `script-src 'nonce-…'`). Candles come from the candle history and, live, from each `/market/match` trade
+ * (src/features/market/model/candles.ts: exact decimal strings; only the drawing converts them to Numbers);
+ * colours follow the VS Code theme.
  *
  * It registers `window.__spotdeskCandleChart` ({@link ChartsFactory}); the panel's script calls it. The chart
- * section's interval picker and notes are built here too, and the user's orders become price lines
- * here (src/features/market/model/ownOrders.ts): code the book, tape and ticket bundle need not carry.
+ * section's interval picker and notes, and the user's orders as price lines, are built here too. Details:
+ * docs/market.md "The charts bundle (`webview/charts.ts`)".
  */
 import { CandlestickSeries, ColorType, createChart, HistogramSeries, LineStyle, type AutoscaleInfo, type IChartApi, type IPriceLine, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import { applyTrade, CHART_HISTORY_S, INTERVALS, type CandleInterval, type CandleRow, type ChartTrade } from '../model/candles';

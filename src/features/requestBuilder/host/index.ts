@@ -1,25 +1,15 @@
 /**
- * Request builder feature: the `spotdesk.openRequestBuilder` panel and the commands of
- * the order-document code lenses ("Test order", "Show signature", "Place order…"; the lenses, the
- * diagnostics and the rest of the order-document support come from the order-document language server and its client,
- * src/features/language/host/). Each lens command takes `(uri, orderIndex)` of a `*.spotorder.json`
- * document, re-reads that order from the document and opens the panel on it; "Place order…" then
- * places it through the panel's guarded path (local validation, then the modal confirmation). A stop or
- * OCO order is tested and placed by ./advancedOrder.ts instead (its own endpoints, the same confirmation).
+ * Request builder feature: the `spotdesk.openRequestBuilder` panel and the commands of the order-document
+ * code lenses ("Test order", "Show signature", "Place order…"; the lenses and the diagnostics come from the
+ * order-document language server and its client, src/features/language/host/). Each lens command takes only
+ * `(uri, orderIndex)` of a `*.spotorder.json` document (src/host/commandArgs.ts), re-reads that order from the
+ * document and opens the panel on it; a stop or OCO order is tested and placed by ./advancedOrder.ts instead.
  *
- * Registration is light: `register()` only registers commands. The implementation (controller,
- * panel, webview protocol with its zod schemas) is loaded with dynamic `import()` —
- * lazily-initialised modules in the CJS bundle — on first use.
- *
- * "Place order" (the panel's button and the "Place order…" lens) always asks in a modal through
- * `services.prompts.confirm` (frozen in Production), after the local rules passed. The lens commands
- * take only `(uri, orderIndex)` of a `*.spotorder.json` document (src/host/commandArgs.ts).
- *
- * Outside Production only, {@link RequestBuilderTestHooks} are reachable through the one test door
- * (`spotdesk.testHooks` → `requestBuilder()`, src/host/testHooks.ts) so extension-host tests
- * can drive the panel; clients are swapped with the door's `setClient` (wrong secret, skewed
- * clock, key without Spot Trading) and confirmations answered through its `prompts`. Getting them
- * loads the implementation.
+ * Key rules: `register()` only registers commands, and the implementation (controller, panel, webview protocol
+ * with its zod schemas) is loaded with dynamic `import()` on first use. "Place order" always asks in a modal
+ * through `services.prompts.confirm` (frozen in Production), after the local rules passed. Outside Production
+ * only, {@link RequestBuilderTestHooks} are reachable through the one test door (`spotdesk.testHooks`). Details:
+ * docs/ARCHITECTURE.md "Request builder host (`src/features/requestBuilder/host/index.ts`)".
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
