@@ -23,10 +23,10 @@
  * every applied increment, `synced` when a snapshot was loaded, `gap` and `resync`, and counts
  * messages, applied/stale increments, gaps, resyncs and snapshots ({@link L2BookKeeper.stats}).
  */
-import { EventEmitter } from 'node:events';
 import type { SpotClient } from './client';
 import { cmp } from './decimal';
 import type { WsL2Update } from './streamSchemas';
+import { TypedEmitter } from './emitter';
 
 /** A level-2 snapshot as the keeper needs it (GET level2_20/level2_100 `data`; sequence exact). */
 export interface L2Snapshot {
@@ -163,6 +163,17 @@ class Side {
   }
 }
 
+/** The events of an {@link L2BookKeeper} and their arguments. */
+export type L2BookKeeperEvents = {
+  update: [L2UpdateEvent];
+  /** A snapshot was loaded; `sequence` is its sequence. */
+  synced: [{ symbol: string; sequence: bigint }];
+  gap: [L2GapEvent];
+  resync: [L2ResyncEvent];
+  /** A snapshot request failed (it is retried). */
+  error: [Error];
+};
+
 /**
  * The L2 book keeper (see the module docstring). Typical use with {@link StreamClient}:
  * `keepBook(stream, symbol, () => level2Snapshot(client, symbol))`.
@@ -170,7 +181,7 @@ class Side {
  * Events: `update` ({@link L2UpdateEvent}), `synced` (`{symbol, sequence}`), `gap`
  * ({@link L2GapEvent}), `resync` ({@link L2ResyncEvent}), `error` (snapshot failures, retried).
  */
-export class L2BookKeeper extends EventEmitter {
+export class L2BookKeeper extends TypedEmitter<L2BookKeeperEvents> {
   readonly symbol: string;
   readonly stats: L2BookStats = { messages: 0, applied: 0, stale: 0, gaps: 0, resyncs: 0, snapshots: 0, snapshotRetries: 0 };
   private readonly bidSide = new Side(true);
