@@ -108,6 +108,8 @@ export class MarketFeed {
   private readonly subs: Array<{ dispose(): void }> = [];
   private channel: StreamChannel | undefined;
   private bookTime = 0;
+  /** The keeper's sequence of the last stream snapshot posted (undefined after a REST one): the book's one type, bigint. */
+  private postedSeq: bigint | undefined;
   private postScheduled = false;
   private pendingTrades: TradePrint[] = [];
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
@@ -383,15 +385,17 @@ export class MarketFeed {
   private postBook(force: boolean): void {
     const k = this.keeper;
     if (!k || k.sequence === undefined) return;
-    const sequence = k.sequence.toString();
-    if (!force && this.lastPosted?.sequence === sequence) return;
+    const seq = k.sequence;
+    if (!force && this.lastPosted !== undefined && this.postedSeq === seq) return;
     const now = this.deps.now();
-    const snapshot: BookSnapshot = { symbol: this.symbol, sequence, time: this.bookTime || now, receivedAt: now, bids: k.bids(this.depth), asks: k.asks(this.depth) };
-    this.deliver(snapshot);
+    // The webview protocol carries the sequence as a decimal string (JSON has no bigint): converted here only.
+    const snapshot: BookSnapshot = { symbol: this.symbol, sequence: seq.toString(), time: this.bookTime || now, receivedAt: now, bids: k.bids(this.depth), asks: k.asks(this.depth) };
+    this.deliver(snapshot, seq);
   }
 
-  private deliver(snapshot: BookSnapshot): void {
+  private deliver(snapshot: BookSnapshot, seq?: bigint): void {
     this.lastPosted = snapshot;
+    this.postedSeq = seq;
     if (this.lastError !== null) {
       this.lastError = null;
       this.post({ type: 'error', message: null });

@@ -32,7 +32,9 @@ export type { ServiceStatusValue };
 
 /**
  * A level-2 snapshot as posted to the webview.
- * `sequence`: decimal digit string (compare as BigInt); `time`: exchange time, ms since epoch;
+ * `sequence`: decimal digit string: the host keeps the book's sequence as a bigint and writes it
+ * here once (JSON has no bigint); the webview parses it once (`parseSequence`, model/viewModel.ts).
+ * `time`: exchange time, ms since epoch;
  * `receivedAt`: host clock when the snapshot arrived, ms; `bids` high→low, `asks` low→high.
  */
 export interface BookSnapshot {
