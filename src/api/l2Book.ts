@@ -75,6 +75,8 @@ export interface L2UpdateEvent {
   sequence: bigint;
   /** Changes applied (those with a sequence above the previous `last`). */
   applied: number;
+  /** The increment's exchange time, ms (when it carries one): the book's time after it. */
+  time?: number;
 }
 
 /** Payload of the `gap` event. */
@@ -291,7 +293,7 @@ export class L2BookKeeper extends TypedEmitter<L2BookKeeperEvents> {
     const n = this.askSide.applyAfter(u.changes.asks, last) + this.bidSide.applyAfter(u.changes.bids, last);
     this.last = u.sequenceEnd;
     this.stats.applied++;
-    if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n } satisfies L2UpdateEvent);
+    if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n, time: u.time } satisfies L2UpdateEvent);
     return true;
   }
 

@@ -273,9 +273,6 @@ export class MarketFeed {
         this.stats = statsOf(m.data.data);
         this.post({ type: 'stats', stats: this.stats });
       }),
-      ch.subscribe(`/market/level2:${this.symbol}`, (m) => {
-        if (m.subject === 'trade.l2update') this.bookTime = m.data.time;
-      }),
     );
     this.onChannelStatus(ch.status);
     // GET /api/v1/market/orderbook/level2_100 (public, weight 4) once per sync.
@@ -288,7 +285,11 @@ export class MarketFeed {
         }
         this.keeper = keeper;
         this.stopBook = stop;
-        keeper.on('update', () => this.schedulePost());
+        // The book's time comes with the increment the keeper applied (no second subscription to read it).
+        keeper.on('update', (e) => {
+          if (e.time !== undefined) this.bookTime = e.time;
+          this.schedulePost();
+        });
         keeper.on('synced', () => {
           if (this.channel?.live) this.setFeed({ mode: 'stream', state: 'live', reason: null });
           this.schedulePost();
