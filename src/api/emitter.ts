@@ -7,8 +7,10 @@
  * `{ message: [StreamData]; reconnected: [] }`. The semantics follow Node's `EventEmitter`, so that
  * bots written against it keep working: listeners run synchronously in the order they were added,
  * `off` also removes a `once` listener by its original function, and an `error` event without a
- * listener throws its argument. Unlike Node, there is no listener limit and no `newListener` event.
- * Pure (no Node APIs): it also runs in webviews.
+ * listener throws its argument. Node's aliases and helpers a bot may call are here too
+ * (`addListener`, `removeListener`, `listeners`, `eventNames`, `setMaxListeners`/`getMaxListeners`).
+ * Unlike Node, there is no listener limit (`setMaxListeners` only records the number) and no
+ * `newListener`/`removeListener` meta-events. Pure (no Node APIs): it also runs in webviews.
  */
 
 /** An event map: event name → the tuple of the listener's arguments. */
@@ -32,12 +34,15 @@ export interface TypedEmitterOptions {
 interface Entry {
   readonly fn: unknown;
   readonly once: boolean;
+  /** A `once` entry already called (by an emit nested in an earlier listener): not called again. */
+  fired?: boolean;
 }
 
 /** A small typed event emitter (see the module docstring). */
 export class TypedEmitter<E extends Events<E>> {
   private readonly listenersByEvent = new Map<keyof E, Entry[]>();
   private readonly onListenerError: ((error: unknown) => void) | undefined;
+  private maxListeners = 10;
 
   constructor(opts: TypedEmitterOptions = {}) {
     this.onListenerError = opts.onListenerError;
@@ -53,19 +58,27 @@ export class TypedEmitter<E extends Events<E>> {
     return this.add(event, fn, true);
   }
 
-  /** Remove the most recently added registration of `fn` for `event` (also a `once` one). @returns this. */
+  /** Node's alias of {@link on}. @returns this. */
+  addListener<K extends keyof E>(event: K, fn: Listener<E, K>): this {
+    return this.on(event, fn);
+  }
+
+  /** Remove the most recently added registration of `fn` for `event` (also a `once` one), as Node does. @returns this. */
   off<K extends keyof E>(event: K, fn: Listener<E, K>): this {
     const list = this.listenersByEvent.get(event);
     if (!list) return this;
     for (let i = list.length - 1; i >= 0; i--) {
       if (list[i].fn === fn) {
-        const next = list.slice(0, i).concat(list.slice(i + 1));
-        if (next.length === 0) this.listenersByEvent.delete(event);
-        else this.listenersByEvent.set(event, next);
+        this.removeEntry(event, list[i]);
         break;
       }
     }
     return this;
+  }
+
+  /** Node's alias of {@link off}. @returns this. */
+  removeListener<K extends keyof E>(event: K, fn: Listener<E, K>): this {
+    return this.off(event, fn);
   }
 
   /** Remove every listener of `event`, or of every event when called without one. @returns this. */
@@ -78,6 +91,32 @@ export class TypedEmitter<E extends Events<E>> {
   /** Number of listeners of `event`. */
   listenerCount(event: keyof E): number {
     return this.listenersByEvent.get(event)?.length ?? 0;
+  }
+
+  /** A copy of the listeners of `event`, in call order (a `once` listener as its original function). */
+  listeners<K extends keyof E>(event: K): Listener<E, K>[] {
+    return (this.listenersByEvent.get(event) ?? []).map((e) => e.fn as Listener<E, K>);
+  }
+
+  /** The events that have listeners. */
+  eventNames(): (keyof E)[] {
+    return [...this.listenersByEvent.keys()];
+  }
+
+  /**
+   * Node's listener-limit setter, kept so that bots calling it keep working: the number is only
+   * recorded ({@link getMaxListeners}); no warning is ever printed. @returns this.
+   * @throws RangeError when `n` is negative or not a number (Node's check).
+   */
+  setMaxListeners(n: number): this {
+    if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) throw new RangeError(`The value of "n" is out of range. It must be a non-negative number. Received ${String(n)}`);
+    this.maxListeners = n;
+    return this;
+  }
+
+  /** The number last given to {@link setMaxListeners} (10, Node's default, before). */
+  getMaxListeners(): number {
+    return this.maxListeners;
   }
 
   /**
@@ -95,7 +134,12 @@ export class TypedEmitter<E extends Events<E>> {
     }
     // The array is replaced, never mutated, on add/remove: iterating it is iterating a snapshot.
     for (const entry of list) {
-      if (entry.once) this.off(event, entry.fn as Listener<E, K>);
+      // This registration, not the latest one of the same function (which may be a plain `on`).
+      if (entry.once) {
+        if (entry.fired) continue;
+        entry.fired = true;
+        this.removeEntry(event, entry);
+      }
       const fn = entry.fn as Listener<E, K>;
       if (this.onListenerError) {
         try {
@@ -108,6 +152,16 @@ export class TypedEmitter<E extends Events<E>> {
       }
     }
     return true;
+  }
+
+  private removeEntry(event: keyof E, entry: Entry): void {
+    const list = this.listenersByEvent.get(event);
+    if (!list) return;
+    const i = list.indexOf(entry);
+    if (i < 0) return;
+    const next = list.slice(0, i).concat(list.slice(i + 1));
+    if (next.length === 0) this.listenersByEvent.delete(event);
+    else this.listenersByEvent.set(event, next);
   }
 
   private add<K extends keyof E>(event: K, fn: Listener<E, K>, once: boolean): this {
