@@ -1,7 +1,8 @@
 /**
  * The market panel's book (src/features/market/marketFeed.ts) comes from ONE level-2 subscription:
  * the keeper's, through the channel's book source. The book's time is the time of the increment the
- * keeper applied (its `update` event), not read from a second subscription to the same topic. A real
+ * keeper applied (its `update` event), not read from a second subscription to the same topic; the
+ * increment reaches the webview as a `book-delta`. A real
  * StreamChannel over a scripted StreamClient, a real keeper (keepBook) on a fake REST snapshot.
  */
 import { strict as assert } from 'node:assert';
@@ -10,7 +11,7 @@ import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
 import { StreamChannel } from '../../../src/features/live/feed';
 import { MarketFeed } from '../../../src/features/market/marketFeed';
-import type { BookSnapshot, ToWebview } from '../../../src/features/market/protocol';
+import type { ToWebview } from '../../../src/features/market/protocol';
 
 /** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once. */
 class FakeClient extends EventEmitter {
@@ -78,14 +79,16 @@ describe('market feed book (src/features/market/marketFeed.ts)', () => {
       },
       { visible: true, post: (m: ToWebview) => void posted.push(m) },
     );
-    const snapshots = (): BookSnapshot[] => posted.flatMap((m) => (m.type === 'snapshot' ? [m.snapshot] : []));
+    const books = (): ToWebview[] => posted.filter((m) => m.type === 'snapshot' || m.type === 'book-snapshot' || m.type === 'book-delta');
     try {
       feed.start(true);
       const c = clients[0];
       c.state = 'open';
       c.emit('open', { connectId: 'x', pingInterval: 5000, pingTimeout: 2000 });
-      await until('the book is live on the stream', () => feed.feed.state === 'live' && snapshots().length === 1);
-      assert.equal(snapshots()[0].sequence, '100');
+      await until('the book is live on the stream', () => feed.feed.state === 'live' && books().length === 1);
+      const first = books()[0];
+      assert.ok(first.type === 'book-snapshot', first.type);
+      assert.equal(first.snapshot.sequence, '100');
 
       const increment = {
         kind: 'message',
@@ -95,11 +98,13 @@ describe('market feed book (src/features/market/marketFeed.ts)', () => {
         data: { symbol: 'BTC-USDT', sequenceStart: 101n, sequenceEnd: 101n, time: 1_700_000_123_456, changes: { asks: [], bids: [['99.5', '2', 101n]] } },
       } as unknown as StreamData;
       c.emit('message', increment);
-      await until('the increment is posted', () => snapshots().length === 2);
-      const s = snapshots()[1];
-      assert.equal(s.sequence, '101');
-      assert.equal(s.time, 1_700_000_123_456);
-      assert.deepEqual(s.bids[0], ['99.5', '2']);
+      await until('the increment is posted', () => books().length === 2);
+      const d = books()[1];
+      assert.ok(d.type === 'book-delta', d.type);
+      assert.deepEqual([d.delta.start, d.delta.end], ['101', '101']);
+      assert.equal(d.delta.time, 1_700_000_123_456);
+      assert.deepEqual(d.delta.bids, [['99.5', '2']]);
+      assert.deepEqual(feed.lastPosted?.bids[0], ['99.5', '2'], 'the drawn top of the book');
 
       assert.equal(channelTopics.filter((t) => t === '/market/level2:BTC-USDT').length, 1, `channel subscriptions: ${channelTopics.join(', ')}`);
       assert.equal(c.subscribed.filter((t) => t === '/market/level2:BTC-USDT').length, 1);

@@ -1,9 +1,9 @@
 /**
  * Order book view-model: pure functions from level-2 snapshots to what the panel shows.
  *
- * - {@link BookStore}: the book state keyed by `sequence`; rejects older or equal sequences
- *   (parsed once to a bigint, since real sequences exceed 2^53). Ready for an incremental feed: a
- *   future WebSocket path rebuilds a snapshot per update and goes through the same gate.
+ * - {@link BookStore}: the drawn book keyed by `sequence`; rejects older or equal sequences
+ *   (parsed once to a bigint, since real sequences exceed 2^53). The streamed path keeps its full
+ *   book in a `LiveBook` (model/liveBook.ts) and passes the top `depth` of it through the same gate.
  * - {@link buildView}: price grouping in multiples of priceIncrement, per-level and cumulative
  *   sizes (exact, scaled BigInt via `src/api/decimal`), spread (absolute and bps), mid price,
  *   depth-bar ratios and changed-level flags.
@@ -88,6 +88,20 @@ export class BookStore {
     this.acceptedAt = now;
     this.seenAt = now;
     return 'accepted';
+  }
+
+  /**
+   * Make `snap` current whatever its sequence (a streamed book loaded again, or the same book cut to
+   * another depth): the source said so, the sequence gate does not apply.
+   * @returns false (nothing changed) for another symbol.
+   */
+  replace(snap: BookSnapshot, now: number): boolean {
+    if (snap.symbol !== this.symbol) return false;
+    this.current = snap;
+    this.currentSeq = parseSequence(snap.sequence);
+    this.acceptedAt = now;
+    this.seenAt = now;
+    return true;
   }
 
   /** Forget the current snapshot (e.g. after a symbol or depth change the next snapshot starts fresh). */
