@@ -143,6 +143,7 @@ export class OrderBookController {
         this.meta = msg.meta;
         this.settings = { interval: this.settings.interval ?? DEFAULT_INTERVAL, ...msg.settings };
         this.book ??= this.newBook(msg.symbol);
+        this.book.setDepth(this.settings.depth, this.now()); // drawn by the rerender below
         this.view.setSymbol(msg.symbol);
         this.view.setFunds(msg.profile?.funds, msg.profile?.fundsLabel, msg.profile?.fundsTitle);
         this.view.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
