@@ -101,7 +101,7 @@ async function instrument(page: Page): Promise<void> {
     ctl.receive = (m: unknown) => {
       const t0 = performance.now();
       receive(m);
-      if ((m as { type?: string }).type === 'snapshot') pending += performance.now() - t0;
+      if (/^(snapshot|book-snapshot|book-delta)$/.test((m as { type?: string }).type ?? '')) pending += performance.now() - t0;
     };
     const channel = new MessageChannel();
     const shows = () => {

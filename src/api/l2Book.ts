@@ -23,10 +23,10 @@
  * every applied increment, `synced` when a snapshot was loaded, `gap` and `resync`, and counts
  * messages, applied/stale increments, gaps, resyncs and snapshots ({@link L2BookKeeper.stats}).
  */
-import { EventEmitter } from 'node:events';
 import type { SpotClient } from './client';
 import { cmp } from './decimal';
 import type { WsL2Update } from './streamSchemas';
+import { TypedEmitter } from './emitter';
 
 /** A level-2 snapshot as the keeper needs it (GET level2_20/level2_100 `data`; sequence exact). */
 export interface L2Snapshot {
@@ -48,6 +48,11 @@ export interface L2BookKeeperOptions {
   maxBuffered?: number;
   /** Delay before the n-th consecutive snapshot retry (n ≥ 1), ms. Default min(50 · 2^(n−1), 2000). */
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * Put the applied changes into each `update` event ({@link L2UpdateEvent.changes}), for a consumer
+   * that forwards increments (the market panel). Default false: no per-increment arrays.
+   */
+  reportChanges?: boolean;
 }
 
 /** Counters of a keeper (all since construction). */
@@ -75,6 +80,14 @@ export interface L2UpdateEvent {
   sequence: bigint;
   /** Changes applied (those with a sequence above the previous `last`). */
   applied: number;
+  /** The increment's exchange time, ms (when it carries one): the book's time after it. */
+  time?: number;
+  /**
+   * With `reportChanges`: the changes applied, in wire order, each `[price, size]` with the price in
+   * the keeper's canonical form (as {@link L2BookKeeper.bids} gives it) and size `"0"` for a removed
+   * level (any zero on the wire, e.g. "0.000", becomes "0").
+   */
+  changes?: { asks: [string, string][]; bids: [string, string][] };
 }
 
 /** Payload of the `gap` event. */
@@ -136,12 +149,13 @@ class Side {
    * above `last` (older ones are already in the snapshot); a zero size removes the level.
    * @returns how many changes were applied.
    */
-  applyAfter(changes: L2Increment['changes']['asks'], last: bigint): number {
+  applyAfter(changes: L2Increment['changes']['asks'], last: bigint, out?: [string, string][]): number {
     let n = 0;
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i];
       if (c[2] > last) {
         this.set(c[0], c[1]);
+        if (out) out.push([priceKey(c[0]), isZeroSize(c[1]) ? '0' : c[1]]);
         n++;
       }
     }
@@ -163,6 +177,17 @@ class Side {
   }
 }
 
+/** The events of an {@link L2BookKeeper} and their arguments. */
+export type L2BookKeeperEvents = {
+  update: [L2UpdateEvent];
+  /** A snapshot was loaded; `sequence` is its sequence. */
+  synced: [{ symbol: string; sequence: bigint }];
+  gap: [L2GapEvent];
+  resync: [L2ResyncEvent];
+  /** A snapshot request failed (it is retried). */
+  error: [Error];
+};
+
 /**
  * The L2 book keeper (see the module docstring). Typical use with {@link StreamClient}:
  * `keepBook(stream, symbol, () => level2Snapshot(client, symbol))`.
@@ -170,7 +195,7 @@ class Side {
  * Events: `update` ({@link L2UpdateEvent}), `synced` (`{symbol, sequence}`), `gap`
  * ({@link L2GapEvent}), `resync` ({@link L2ResyncEvent}), `error` (snapshot failures, retried).
  */
-export class L2BookKeeper extends EventEmitter {
+export class L2BookKeeper extends TypedEmitter<L2BookKeeperEvents> {
   readonly symbol: string;
   readonly stats: L2BookStats = { messages: 0, applied: 0, stale: 0, gaps: 0, resyncs: 0, snapshots: 0, snapshotRetries: 0 };
   private readonly bidSide = new Side(true);
@@ -178,6 +203,7 @@ export class L2BookKeeper extends EventEmitter {
   private readonly fetchSnapshot: () => Promise<L2Snapshot>;
   private readonly maxBuffered: number;
   private readonly retryDelay: (attempt: number) => number;
+  private readonly reportChanges: boolean;
   private buffer: L2Increment[] = [];
   private last: bigint | undefined;
   private st: L2BookState = 'idle';
@@ -192,6 +218,7 @@ export class L2BookKeeper extends EventEmitter {
     this.fetchSnapshot = opts.fetchSnapshot;
     this.maxBuffered = opts.maxBuffered ?? 10_000;
     this.retryDelay = opts.retryDelayMs ?? ((n) => Math.min(50 * 2 ** (n - 1), 2000));
+    this.reportChanges = opts.reportChanges ?? false;
   }
 
   /** `idle` (not started), `syncing`, `live` or `closed`. */
@@ -277,10 +304,11 @@ export class L2BookKeeper extends EventEmitter {
       this.buffer.push(u);
       return false;
     }
-    const n = this.askSide.applyAfter(u.changes.asks, last) + this.bidSide.applyAfter(u.changes.bids, last);
+    const changes = this.reportChanges && this.listenerCount('update') > 0 ? { asks: [] as [string, string][], bids: [] as [string, string][] } : undefined;
+    const n = this.askSide.applyAfter(u.changes.asks, last, changes?.asks) + this.bidSide.applyAfter(u.changes.bids, last, changes?.bids);
     this.last = u.sequenceEnd;
     this.stats.applied++;
-    if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n } satisfies L2UpdateEvent);
+    if (this.listenerCount('update') > 0) this.emit('update', { symbol: this.symbol, sequence: u.sequenceEnd, applied: n, time: u.time, ...(changes ? { changes } : {}) } satisfies L2UpdateEvent);
     return true;
   }
 

@@ -22,11 +22,11 @@
  * `delayMs` ms), `invalid` (StreamDecodeError), `error` (Error: token fetch, connect failure,
  * server error message without a pending request).
  */
-import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { BulletToken } from './schemas';
 import { decodeStreamMessage, StreamDecodeError, type StreamData } from './streamSchemas';
+import { TypedEmitter } from './emitter';
 
 /** Options of {@link StreamClient}. */
 export interface StreamClientOptions {
@@ -85,8 +85,22 @@ interface Pending {
 
 type State = 'idle' | 'connecting' | 'open' | 'closed';
 
+/** The events of a {@link StreamClient} and their arguments (see the module docstring). */
+export type StreamClientEvents = {
+  open: [{ connectId: string; pingInterval: number; pingTimeout: number }];
+  pong: [];
+  message: [StreamData];
+  reconnected: [];
+  close: [{ code: number; reason: string }];
+  reconnecting: [{ attempt: number; delayMs: number }];
+  invalid: [StreamDecodeError];
+  error: [Error];
+  /** Internal: `close()` was called (ends a pending `start()`). */
+  'closed-for-good': [];
+};
+
 /** The stream client (see the module docstring). */
-export class StreamClient extends EventEmitter {
+export class StreamClient extends TypedEmitter<StreamClientEvents> {
   readonly stats: StreamStats = { messages: 0, invalid: 0, connections: 0, reconnects: 0, pingsSent: 0, pongs: 0, queueDropped: 0 };
   private readonly opts: Required<Omit<StreamClientOptions, 'token'>> & Pick<StreamClientOptions, 'token'>;
   private ws: WebSocket | undefined;
@@ -105,8 +119,6 @@ export class StreamClient extends EventEmitter {
 
   constructor(opts: StreamClientOptions) {
     super();
-    // one listener pair per kept book (keepBook) and per view: a bot keeping many books is not a leak
-    this.setMaxListeners(0);
     this.opts = {
       privateChannel: false,
       minReconnectDelayMs: 250,

@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { cmp } from '../../src/api/decimal';
 import type { OrderBookPanelHandle } from '../../src/features/market/host';
-import { compareSequence } from '../../src/features/market/model/viewModel';
+import { parseSequence } from '../../src/features/market/model/viewModel';
 import { openMarketPanel, spotdesk, useSandboxProfile, waitFor } from './helpers';
 
 function assertSortedBook(s: { bids: readonly (readonly [string, string])[]; asks: readonly (readonly [string, string])[] }): void {
@@ -106,7 +106,7 @@ describe('Order book panel', function () {
     assertSortedBook(first);
     // Polling goes on while visible (default interval 1000 ms).
     const next = await handle.nextSnapshot(15_000);
-    assert.ok(compareSequence(next.sequence, first.sequence) >= 0, `sequence ${next.sequence} not older than ${first.sequence}`);
+    assert.ok(parseSequence(next.sequence) >= parseSequence(first.sequence), `sequence ${next.sequence} not older than ${first.sequence}`);
     assert.ok(handle.postedCount >= 2);
   });
 

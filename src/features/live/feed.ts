@@ -24,6 +24,7 @@ import type { StreamData } from '../../api/streamSchemas';
 import type { BulletToken } from '../../api/schemas';
 import type { BookStreamSource } from '../../api/l2Book';
 import { failureText } from '../../api/failure';
+import { listen, TypedEmitter } from '../../api/emitter';
 
 /** State of one connection (see the module docstring). */
 export type FeedState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'polling';
@@ -61,35 +62,16 @@ export interface Heartbeat {
 export const FALLBACK_AFTER_MS = 4000;
 
 /** A minimal event: `event(listener)` returns a disposer. */
-export type Listen<T> = (listener: (value: T) => void) => { dispose(): void };
+export type { Listen } from '../../api/emitter';
 
-/** A tiny emitter (this module has no `vscode`). */
-export class Emitter<T> {
-  private readonly listeners = new Set<(value: T) => void>();
-  /** Subscribe; the returned object's dispose() unsubscribes. */
-  readonly event: Listen<T> = (listener) => {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  };
-  /** Call every listener with `value` (a throwing listener does not stop the others). */
-  fire(value: T): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(value);
-      } catch {
-        /* a consumer's bug must not break the feed */
-      }
-    }
-  }
-  /** Number of listeners. */
-  get size(): number {
-    return this.listeners.size;
-  }
-  /** Drop every listener. */
-  clear(): void {
-    this.listeners.clear();
-  }
-}
+/** The events of a {@link StreamChannel}. */
+type ChannelEvents = { status: [FeedStatus]; synced: []; heartbeat: [Heartbeat] };
+
+/** The events of a {@link LiveFeed}. */
+type LiveFeedEvents = { status: [LiveStatus]; reset: [] };
+
+/** A consumer's bug must not break the feed: a listener's error is dropped, the others still run. */
+const isolated = { onListenerError: () => undefined };
 
 /** Creates the StreamClient of a channel (injected: the benchmark and tests use their own). */
 export type StreamFactory = (opts: StreamClientOptions) => StreamClient;
@@ -120,9 +102,7 @@ export class StreamChannel {
   /** The subscribe request of each topic (resolves at the ack; rejects when refused). */
   private readonly acks = new Map<string, Promise<void>>();
   private readonly handlers = new Map<string, Set<(m: StreamData) => void>>();
-  private readonly statusEmitter = new Emitter<FeedStatus>();
-  private readonly syncedEmitter = new Emitter<void>();
-  private readonly heartbeatEmitter = new Emitter<Heartbeat>();
+  private readonly events = new TypedEmitter<ChannelEvents>(isolated);
   /** The connection's heartbeat timeout (`pingInterval + pingTimeout` of its token), ms. */
   private beatTimeoutMs = HEARTBEAT_TIMEOUT_MS;
   private st: FeedStatus;
@@ -130,18 +110,18 @@ export class StreamChannel {
   private closed = false;
   private readonly now: () => number;
   /** Fires on every state change. */
-  readonly onStatus = this.statusEmitter.event;
+  readonly onStatus = listen(this.events, 'status');
   /**
    * Fires when the channel is live and its topics are subscribed again after a (re)connection:
    * consumers reload from REST what may have changed while it was down.
    */
-  readonly onSynced = this.syncedEmitter.event;
+  readonly onSynced = listen(this.events, 'synced');
   /**
    * Fires whenever the connection shows it is alive: the welcome, every pong and every data message
    * (of any topic). Consumers judge staleness by it rather than by changes of their data: a quiet
    * market sends no book updates, but its connection keeps beating.
    */
-  readonly onHeartbeat = this.heartbeatEmitter.event;
+  readonly onHeartbeat = listen(this.events, 'heartbeat');
   /** Counters: data messages received, connections made, reconnect attempts. */
   readonly stats = { messages: 0, connections: 0, reconnectAttempts: 0, fallbacks: 0 };
 
@@ -211,8 +191,8 @@ export class StreamChannel {
     const client = this.ensureClient();
     const subs = new Map<string, { dispose(): void }>();
     return {
-      on: ((event: 'message' | 'reconnected', fn: (m: StreamData) => void) => client.on(event, fn)) as BookStreamSource['on'],
-      off: ((event: 'message' | 'reconnected', fn: (m: StreamData) => void) => client.off(event, fn)) as BookStreamSource['off'],
+      on: ((event: 'message' | 'reconnected', fn: (m: StreamData) => void) => client.on(event, fn as () => void)) as BookStreamSource['on'],
+      off: ((event: 'message' | 'reconnected', fn: (m: StreamData) => void) => client.off(event, fn as () => void)) as BookStreamSource['off'],
       subscribe: async (topic: string) => {
         if (!subs.has(topic)) subs.set(topic, this.subscribe(topic));
         await this.acks.get(topic); // resolves at the ack of the topic's subscription
@@ -233,9 +213,7 @@ export class StreamChannel {
     this.acks.clear();
     this.handlers.clear();
     this.setState('idle', null);
-    this.statusEmitter.clear();
-    this.syncedEmitter.clear();
-    this.heartbeatEmitter.clear();
+    this.events.removeAllListeners();
   }
 
   private release(topic: string): void {
@@ -275,14 +253,14 @@ export class StreamChannel {
     const c = this.opts.create({ token: this.opts.token, privateChannel: this.opts.name === 'private' });
     this.client = c;
     let first = true;
-    const beat = (kind: Heartbeat['kind']) => this.heartbeatEmitter.fire({ kind, at: this.now(), timeoutMs: this.beatTimeoutMs });
+    const beat = (kind: Heartbeat['kind']) => this.events.emit('heartbeat', { kind, at: this.now(), timeoutMs: this.beatTimeoutMs });
     c.on('pong', () => {
       if (this.client === c) beat('pong');
     });
     c.on('message', (m: StreamData) => {
       if (this.client !== c) return;
       this.stats.messages++;
-      if (this.heartbeatEmitter.size) beat('message');
+      if (this.events.listenerCount('heartbeat') > 0) beat('message');
       const set = this.handlers.get(m.topic);
       if (!set) return;
       for (const h of [...set]) {
@@ -304,14 +282,14 @@ export class StreamChannel {
       if (first) {
         first = false;
         void Promise.allSettled([...this.acks.values()]).then(() => {
-          if (this.client === c && c.state === 'open') this.syncedEmitter.fire();
+          if (this.client === c && c.state === 'open') this.events.emit('synced');
         });
       }
     });
     c.on('reconnected', () => {
       if (this.client !== c) return;
       this.setState('live', null);
-      this.syncedEmitter.fire();
+      this.events.emit('synced');
     });
     c.on('close', (e: { code: number; reason: string }) => {
       if (this.client !== c || this.st.state !== 'live') return;
@@ -356,7 +334,7 @@ export class StreamChannel {
       }, ms);
       this.fallbackTimer.unref?.();
     }
-    this.statusEmitter.fire(this.st);
+    this.events.emit('status', this.st);
   }
 }
 
@@ -386,13 +364,12 @@ export interface LiveFeedDeps {
 export class LiveFeed {
   private pub: StreamChannel | undefined;
   private priv: StreamChannel | undefined;
-  private readonly statusEmitter = new Emitter<LiveStatus>();
-  private readonly resetEmitter = new Emitter<void>();
+  private readonly liveEvents = new TypedEmitter<LiveFeedEvents>(isolated);
   private generation = 0;
   /** Fires when either channel's status changes. */
-  readonly onStatus = this.statusEmitter.event;
+  readonly onStatus = listen(this.liveEvents, 'status');
   /** Fires after {@link reset}: consumers re-acquire their channels. */
-  readonly onReset = this.resetEmitter.event;
+  readonly onReset = listen(this.liveEvents, 'reset');
 
   constructor(private readonly deps: LiveFeedDeps & { create: StreamFactory }) {}
 
@@ -423,8 +400,8 @@ export class LiveFeed {
     this.pub?.close();
     this.priv?.close();
     this.pub = this.priv = undefined;
-    this.statusEmitter.fire(this.status);
-    this.resetEmitter.fire();
+    this.liveEvents.emit('status', this.status);
+    this.liveEvents.emit('reset');
   }
 
   /** Close everything for good. */
@@ -432,13 +409,12 @@ export class LiveFeed {
     this.pub?.close();
     this.priv?.close();
     this.pub = this.priv = undefined;
-    this.statusEmitter.clear();
-    this.resetEmitter.clear();
+    this.liveEvents.removeAllListeners();
   }
 
   private channel(name: 'public' | 'private', token: () => Promise<BulletToken>): StreamChannel {
     const ch = new StreamChannel({ name, token, create: this.deps.create, log: this.deps.log, now: this.deps.now, fallbackAfterMs: this.deps.fallbackAfterMs });
-    ch.onStatus(() => this.statusEmitter.fire(this.status));
+    ch.onStatus(() => this.liveEvents.emit('status', this.status));
     return ch;
   }
 }

@@ -6,14 +6,18 @@
  * **Stream first.** The book is kept by `keepBook` / `L2BookKeeper` (src/api/l2Book.ts) on the
  * profile's public WebSocket connection (src/features/live/feed.ts): an exact book, synced from a
  * REST snapshot (GET /api/v1/market/orderbook/level2_100) and the `/market/level2` increments, with
- * gap detection and a resync after every reconnect. Each applied increment schedules one post of the
- * top `depth` levels; increments arriving together (one turn of the event loop) cost one post. The
- * tape comes from `/market/match`, the header's statistics from `/market/snapshot` (every 2 s).
+ * gap detection and a resync after every reconnect. The webview holds that book: it gets it whole
+ * (`book-snapshot`) when the keeper synced, when it (re)loads and when it asks (`book-resync`), and
+ * then only the changed levels (`book-delta`, from the keeper's `update` events with their
+ * changes), merged per price over at most one {@link BOOK_POST_MS} tick: a busy book costs at most
+ * one message per tick, a quiet one posts its first change at once. The
+ * tape comes from `/market/match` (posted on the same tick), the header's statistics from `/market/snapshot` (every 2 s).
  * The connection's heartbeat (welcome, pongs, any data message) is relayed as `heartbeat` messages,
  * at most one a second: the panel judges staleness by it, since a quiet book does not change.
  *
  * **Polling only as a fallback.** While the connection cannot be made (the channel's state
- * `polling`, with its reason) the panel polls GET level2_{20|100} as it always did
+ * `polling`, with its reason) the panel polls GET level2_{20|100} as it always did, posting each
+ * top-`depth` answer as a `snapshot`
  * (`spotdesk.orderBook.refreshIntervalMs`, slower when the public rate budget runs low, backing off
  * after errors) — and only while visible; when the stream is live again polling stops. The panel
  * says which mode it is in and why (`feed` message).
@@ -23,7 +27,7 @@
  */
 import { keepBook, type L2BookKeeper, type L2Snapshot } from '../../api/l2Book';
 import type { StreamData } from '../../api/streamSchemas';
-import type { BookDepth, BookSnapshot, FeedInfo, MarketStats, ServiceStatusValue, ToWebview, TradePrint } from './protocol';
+import { MAX_BOOK_LEVELS, type BookDepth, type BookLevel, type BookSnapshot, type FeedInfo, type MarketStats, type ServiceStatusValue, type ToWebview, type TradePrint } from './protocol';
 import { level2Weight, nextPollDelay, type PoolBudget } from './model/pollPolicy';
 import { failureText } from '../../api/failure';
 import type { FeedStatus, Heartbeat, StreamChannel } from '../live/feed';
@@ -36,6 +40,13 @@ export const TAPE_SIZE = 200;
  * message (many a second in a busy market); the panel only needs to know it still beats.
  */
 export const HEARTBEAT_POST_MS = 1000;
+
+/**
+ * Least time between two book messages of the stream path (and tape posts), ms: the changes of a
+ * busy book are merged over this tick (about an animation frame's worth of three), so it costs at
+ * most 20 messages a second; a change after a quiet tick is posted at once.
+ */
+export const BOOK_POST_MS = 50;
 
 /** Interval of GET /api/v1/status polls while visible, ms. */
 export const STATUS_EVERY_MS = 30_000;
@@ -61,6 +72,8 @@ export interface MarketFeedDeps {
   intervalMs(): number;
   /** Local clock, ms. */
   now(): number;
+  /** The coalescing tick of the stream's book messages, ms (tests); default {@link BOOK_POST_MS}. */
+  bookPostMs?: number;
 }
 
 /** Where messages go: the panel's webview (skipped while it is not visible). */
@@ -92,9 +105,13 @@ export function statsOf(d: Extract<StreamData, { subject: 'trade.snapshot' }>['d
 export class MarketFeed {
   /** Level-2 REST polls made by the fallback (host tests assert it stays still while streaming). */
   pollCount = 0;
-  /** Snapshots posted to the webview. */
+  /** Book messages posted to the webview (`snapshot`, `book-snapshot`, `book-delta`). */
   postedCount = 0;
-  /** The last snapshot posted (or built while hidden). */
+  /** `book-delta` messages posted. */
+  deltasPosted = 0;
+  /** `book-snapshot` messages posted. */
+  bookSnapshotsPosted = 0;
+  /** The top `depth` levels of the book the webview was last given (what it draws). */
   lastPosted: BookSnapshot | undefined;
   /** The failure shown in the panel (src/api/failure.ts wording), or null. */
   lastError: string | null = null;
@@ -108,7 +125,16 @@ export class MarketFeed {
   private readonly subs: Array<{ dispose(): void }> = [];
   private channel: StreamChannel | undefined;
   private bookTime = 0;
-  private postScheduled = false;
+  /** The sequence of the webview's streamed book after the last book message (undefined: it holds none); the book's one type, bigint. */
+  private postedSeq: bigint | undefined;
+  /** The next stream book message must be a `book-snapshot` (synced, reloaded, asked for, or changes missed while hidden). */
+  private needBook = true;
+  /** Changes since the last book message, price → size ("0": removed), per side. */
+  private readonly pendingBids = new Map<string, string>();
+  private readonly pendingAsks = new Map<string, string>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last stream book message or tape post went out (monotonic ms; -∞: never). */
+  private flushedAt = -Infinity;
   private pendingTrades: TradePrint[] = [];
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private statusTimer: ReturnType<typeof setInterval> | undefined;
@@ -181,6 +207,8 @@ export class MarketFeed {
     this.visible = visible;
     if (visible) {
       if (this.info.mode === 'polling') this.schedulePoll(0);
+      // Changes missed while hidden: the whole book goes out (also when the webview was kept and says no `ready`).
+      if (this.keeper?.state === 'live' && this.needBook) this.scheduleFlush();
       if (this.statusTimer === undefined) {
         void this.pollStatus();
         this.statusTimer = setInterval(() => void this.pollStatus(), STATUS_EVERY_MS);
@@ -197,7 +225,7 @@ export class MarketFeed {
     this.post({ type: 'feed', ...this.info });
     if (this.status) this.post({ type: 'status', ...this.status });
     if (this.lastError !== null) this.post({ type: 'error', message: this.lastError });
-    if (this.keeper?.state === 'live') this.postBook(true);
+    if (this.keeper?.state === 'live') this.resendBook();
     else if (this.lastPosted && this.deps.now() - this.lastPosted.receivedAt < 3000) this.post({ type: 'snapshot', snapshot: this.lastPosted });
     this.post({ type: 'trades', trades: this.trades.slice(), replace: true });
     this.pendingTrades = [];
@@ -205,12 +233,28 @@ export class MarketFeed {
     if (this.info.mode === 'polling' && this.visible) this.schedulePoll(0);
   }
 
-  /** A new depth (20 or 100 levels) from the panel's control. */
+  /**
+   * A new depth (20 or 100 levels) from the panel's control. A streamed book is held whole by the
+   * webview, which redraws it at the new depth itself; the fallback polls the new depth now.
+   */
   setDepth(depth: BookDepth): void {
     if (depth === this.depth) return;
     this.depth = depth;
-    if (this.keeper?.state === 'live') this.postBook(true);
+    if (this.keeper?.state === 'live') this.lastPosted = this.topOfKeeper(this.keeper);
     else this.schedulePoll(0);
+  }
+
+  /**
+   * The webview asks for the streamed book again (`book-resync`: its deltas lost continuity): the
+   * keeper's book goes out as a `book-snapshot` now. Nothing while the book is not live on the
+   * stream (its `book-snapshot` follows the sync; polling posts snapshots anyway).
+   */
+  resendBook(): void {
+    if (this.disposed) return;
+    this.needBook = true;
+    this.clearPending();
+    const k = this.keeper;
+    if (k?.state === 'live' && k.sequence !== undefined && this.sink.visible) this.postBook(k, k.sequence);
   }
 
   /** Retry / Refresh: a resync of the book (stream) or a poll now (fallback). */
@@ -271,14 +315,11 @@ export class MarketFeed {
         this.stats = statsOf(m.data.data);
         this.post({ type: 'stats', stats: this.stats });
       }),
-      ch.subscribe(`/market/level2:${this.symbol}`, (m) => {
-        if (m.subject === 'trade.l2update') this.bookTime = m.data.time;
-      }),
     );
     this.onChannelStatus(ch.status);
     // GET /api/v1/market/orderbook/level2_100 (public, weight 4) once per sync.
     const fetchSnapshot = async (): Promise<L2Snapshot> => (await this.deps.source()).getLevel2(this.symbol, 100);
-    keepBook(ch.bookSource(), this.symbol, fetchSnapshot).then(
+    keepBook(ch.bookSource(), this.symbol, fetchSnapshot, { reportChanges: true }).then(
       ({ keeper, stop }) => {
         if (gen !== this.generation || this.disposed) {
           void stop();
@@ -286,16 +327,23 @@ export class MarketFeed {
         }
         this.keeper = keeper;
         this.stopBook = stop;
-        keeper.on('update', () => this.schedulePost());
+        // The book's time and changes come with the increment the keeper applied (no second subscription).
+        keeper.on('update', (e) => {
+          if (e.time !== undefined) this.bookTime = e.time;
+          this.onBookChanges(e.changes);
+        });
         keeper.on('synced', () => {
           if (this.channel?.live) this.setFeed({ mode: 'stream', state: 'live', reason: null });
-          this.schedulePost();
+          // A new book: the webview must load it whole (the replayed increments follow synchronously, in it).
+          this.needBook = true;
+          this.clearPending();
+          this.scheduleFlush();
         });
         keeper.on('resync', (e: { reason: string }) => {
           if (this.channel?.live && e.reason !== 'start') this.setFeed({ mode: 'stream', state: 'resyncing', reason: e.reason === 'gap' ? 'a sequence gap was detected: loading a fresh snapshot' : 'loading a fresh snapshot' });
         });
         keeper.on('error', (e: Error) => this.deps.log('debug', `market ${this.symbol}: book snapshot failed (retried): ${failureText(e)}`));
-        if (keeper.state === 'live') this.schedulePost();
+        if (keeper.state === 'live') this.scheduleFlush();
       },
       (e: unknown) => {
         if (gen !== this.generation) return;
@@ -312,6 +360,11 @@ export class MarketFeed {
     this.stopBook = undefined;
     this.keeper = undefined;
     this.channel = undefined;
+    this.postedSeq = undefined;
+    this.needBook = true;
+    this.clearPending();
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     if (stop) void stop();
   }
 
@@ -356,19 +409,51 @@ export class MarketFeed {
     if (prev.mode === 'polling' && info.mode === 'stream') this.stopPollTimer();
   }
 
-  private schedulePost(): void {
-    if (this.postScheduled) return;
-    this.postScheduled = true;
-    setImmediate(() => {
-      this.postScheduled = false;
-      if (this.disposed) return;
-      if (this.keeper?.state === 'live') this.postBook(false);
-      if (this.pendingTrades.length) {
-        const trades = this.pendingTrades;
-        this.pendingTrades = [];
-        this.post({ type: 'trades', trades, replace: false });
-      }
-    });
+  /** An increment applied by the keeper: merge its changes into the next `book-delta` (or note that the webview needs the whole book). */
+  private onBookChanges(changes: { asks: [string, string][]; bids: [string, string][] } | undefined): void {
+    if (!this.sink.visible || changes === undefined) {
+      // Nothing is posted while hidden: the webview gets the whole book when it shows again.
+      this.needBook = true;
+      this.clearPending();
+      return;
+    }
+    if (!this.needBook) {
+      for (const [p, sz] of changes.bids) this.pendingBids.set(p, sz);
+      for (const [p, sz] of changes.asks) this.pendingAsks.set(p, sz);
+    }
+    this.scheduleFlush();
+  }
+
+  private clearPending(): void {
+    this.pendingBids.clear();
+    this.pendingAsks.clear();
+  }
+
+  /** Flush at once after a quiet tick, else at the end of the current {@link BOOK_POST_MS} tick. */
+  private scheduleFlush(): void {
+    if (this.flushTimer !== undefined || this.disposed) return;
+    const wait = Math.max(0, this.flushedAt + (this.deps.bookPostMs ?? BOOK_POST_MS) - performance.now());
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flushNow();
+    }, wait);
+  }
+
+  /** Post the stream book message (a `book-snapshot` or the merged `book-delta`) and the pending trades. */
+  private flushNow(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.disposed) return;
+    const k = this.keeper;
+    let posted = false;
+    if (k?.state === 'live' && k.sequence !== undefined && this.sink.visible) posted = this.postBook(k, k.sequence);
+    if (this.pendingTrades.length) {
+      const trades = this.pendingTrades;
+      this.pendingTrades = [];
+      this.post({ type: 'trades', trades, replace: false });
+      posted = true;
+    }
+    if (posted) this.flushedAt = performance.now();
   }
 
   private onTrade(t: TradePrint): void {
@@ -376,32 +461,59 @@ export class MarketFeed {
     if (this.trades.length > TAPE_SIZE) this.trades.splice(0, this.trades.length - TAPE_SIZE);
     if (!this.sink.visible) return;
     this.pendingTrades.push(t);
-    this.schedulePost();
+    this.scheduleFlush();
   }
 
-  /** Post the keeper's top `depth` levels (or only remember them while hidden). */
-  private postBook(force: boolean): void {
-    const k = this.keeper;
-    if (!k || k.sequence === undefined) return;
-    const sequence = k.sequence.toString();
-    if (!force && this.lastPosted?.sequence === sequence) return;
+  /** The keeper's top `depth` levels as the snapshot the webview draws. */
+  private topOfKeeper(k: L2BookKeeper): BookSnapshot {
     const now = this.deps.now();
-    const snapshot: BookSnapshot = { symbol: this.symbol, sequence, time: this.bookTime || now, receivedAt: now, bids: k.bids(this.depth), asks: k.asks(this.depth) };
-    this.deliver(snapshot);
+    return { symbol: this.symbol, sequence: (k.sequence ?? 0n).toString(), time: this.bookTime || now, receivedAt: now, bids: k.bids(this.depth), asks: k.asks(this.depth) };
   }
 
-  private deliver(snapshot: BookSnapshot): void {
-    this.lastPosted = snapshot;
+  /**
+   * Post the keeper's book at `seq`: whole (`book-snapshot`) when the webview needs it or the merged
+   * changes are more than a message carries, else the merged changes since the last book message.
+   * @returns whether a message was posted.
+   */
+  private postBook(k: L2BookKeeper, seq: bigint): boolean {
+    const tooMany = this.pendingBids.size > MAX_BOOK_LEVELS || this.pendingAsks.size > MAX_BOOK_LEVELS;
+    if (this.needBook || this.postedSeq === undefined || tooMany) {
+      const now = this.deps.now();
+      // The webview protocol carries the sequence as a decimal string (JSON has no bigint): converted here only.
+      const whole: BookSnapshot = { symbol: this.symbol, sequence: seq.toString(), time: this.bookTime || now, receivedAt: now, bids: k.bids(MAX_BOOK_LEVELS), asks: k.asks(MAX_BOOK_LEVELS) };
+      this.needBook = false;
+      this.clearPending();
+      this.bookSnapshotsPosted++;
+      this.deliver({ type: 'book-snapshot', snapshot: whole }, this.topOfKeeper(k), seq);
+      return true;
+    }
+    if (seq === this.postedSeq || (this.pendingBids.size === 0 && this.pendingAsks.size === 0)) return false;
+    const now = this.deps.now();
+    const bids: BookLevel[] = [...this.pendingBids];
+    const asks: BookLevel[] = [...this.pendingAsks];
+    this.clearPending();
+    this.deltasPosted++;
+    this.deliver({ type: 'book-delta', delta: { symbol: this.symbol, start: (this.postedSeq + 1n).toString(), end: seq.toString(), time: this.bookTime || now, receivedAt: now, bids, asks } }, this.topOfKeeper(k), seq);
+    return true;
+  }
+
+  /**
+   * Post one book message; `top` is the book the webview draws after it. `seq`: the stream book's
+   * sequence after it (undefined for a polled snapshot: no delta continues it).
+   */
+  private deliver(msg: ToWebview, top: BookSnapshot, seq?: bigint): void {
+    this.lastPosted = top;
+    this.postedSeq = seq;
     if (this.lastError !== null) {
       this.lastError = null;
       this.post({ type: 'error', message: null });
     }
     if (!this.sink.visible) return;
     this.postedCount++;
-    this.sink.post({ type: 'snapshot', snapshot });
+    this.sink.post(msg);
     const w = this.waiters;
     this.waiters = [];
-    for (const f of w) f(snapshot);
+    for (const f of w) f(top);
   }
 
   private post(msg: ToWebview): void {
@@ -445,7 +557,8 @@ export class MarketFeed {
       const book = await src.getLevel2(this.symbol, depth);
       this.failures = 0;
       if (gen === this.generation && this.info.mode === 'polling') {
-        this.deliver({ symbol: this.symbol, sequence: book.sequence, time: book.time, receivedAt: this.deps.now(), bids: book.bids, asks: book.asks });
+        const snapshot: BookSnapshot = { symbol: this.symbol, sequence: book.sequence, time: book.time, receivedAt: this.deps.now(), bids: book.bids, asks: book.asks };
+        this.deliver({ type: 'snapshot', snapshot }, snapshot);
       }
     } catch (err) {
       this.failures++;

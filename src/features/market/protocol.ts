@@ -32,12 +32,33 @@ export type { ServiceStatusValue };
 
 /**
  * A level-2 snapshot as posted to the webview.
- * `sequence`: decimal digit string (compare as BigInt); `time`: exchange time, ms since epoch;
+ * `sequence`: decimal digit string: the host keeps the book's sequence as a bigint and writes it
+ * here once (JSON has no bigint); the webview parses it once (`parseSequence`, model/viewModel.ts).
+ * `time`: exchange time, ms since epoch;
  * `receivedAt`: host clock when the snapshot arrived, ms; `bids` high→low, `asks` low→high.
  */
 export interface BookSnapshot {
   readonly symbol: string;
   readonly sequence: string;
+  readonly time: number;
+  readonly receivedAt: number;
+  readonly bids: readonly BookLevel[];
+  readonly asks: readonly BookLevel[];
+}
+
+/**
+ * The level changes of the streamed book since the previous book message (`book-snapshot` or
+ * `book-delta`), merged over at most one coalescing tick (src/features/market/marketFeed.ts).
+ * `start`/`end`: the sequence range covered, decimal digit strings; the webview applies a delta only
+ * when `start` is its book's sequence + 1, else it asks for a `book-snapshot` (`book-resync`).
+ * `bids`/`asks`: `[price, size]` with the keeper's canonical price and the level's new size, `"0"`
+ * when the level was removed; one entry per price. `time`: exchange time of the last increment, ms;
+ * `receivedAt`: host clock when posted, ms.
+ */
+export interface BookDelta {
+  readonly symbol: string;
+  readonly start: string;
+  readonly end: string;
   readonly time: number;
   readonly receivedAt: number;
   readonly bids: readonly BookLevel[];
@@ -158,6 +179,11 @@ export interface AccountInfo {
 // The protocol (src/webviewBridge/protocol.ts): each message declared once, for both sides.
 
 const MAX_LEVELS = 1000;
+/**
+ * Most levels per side of a `book-snapshot` or a `book-delta`: the webview holds the streamed book
+ * (it draws the top `depth`); a keeper holding more sends its best {@link MAX_BOOK_LEVELS} levels.
+ */
+export const MAX_BOOK_LEVELS = 5000;
 const MAX_TEXT = 200;
 /** Decimal digits only: the wire's `sequence` (may exceed 2^53). */
 export const SEQUENCE_RE = /^\d{1,40}$/;
@@ -165,12 +191,12 @@ export const SEQUENCE_RE = /^\d{1,40}$/;
 export const PRICE_RE = /^\d{1,40}(?:\.\d{1,40})?$/;
 
 /**
- * True when `x` is an array of `[price, size]` decimal-string pairs (at most 1000).
+ * True when `x` is an array of `[price, size]` decimal-string pairs (at most `max`, default 1000).
  * Anything else — including markup smuggled into a price — is rejected here already. A dedicated
- * loop (not a generic schema) because it runs on every snapshot of up to 2 × 100 levels.
+ * loop (not a generic schema) because it runs on every book message.
  */
-export function isLevels(x: unknown): x is BookLevel[] {
-  if (!Array.isArray(x) || x.length > MAX_LEVELS) return false;
+export function isLevels(x: unknown, max = MAX_LEVELS): x is BookLevel[] {
+  if (!Array.isArray(x) || x.length > max) return false;
   for (const l of x) {
     if (!Array.isArray(l) || l.length !== 2) return false;
     if (typeof l[0] !== 'string' || typeof l[1] !== 'string' || !PRICE_RE.test(l[0]) || !PRICE_RE.test(l[1])) return false;
@@ -239,14 +265,35 @@ const Stats: v.Schema<MarketStats> = v.object({
 
 const Own: v.Schema<OwnOrder> = v.object({ id: text(64), side, price: decimal, remain: decimal, stop: v.optional(v.oneOf(['loss', 'entry'] as const)), stopPrice: v.optional(decimal) });
 
+const sequence = v.string({ max: 40, pattern: SEQUENCE_RE, what: 'a string of decimal digits' });
 const Snapshot: v.Schema<BookSnapshot> = v.object({
   symbol: text(40),
-  sequence: v.string({ max: 40, pattern: SEQUENCE_RE, what: 'a string of decimal digits' }),
+  sequence,
   time: v.ms,
   receivedAt: v.ms,
   bids: levels,
   asks: levels,
 });
+
+const bookLevels = v.custom((x: unknown): x is BookLevel[] => isLevels(x, MAX_BOOK_LEVELS), `at most ${MAX_BOOK_LEVELS} [price, size] pairs of decimal strings`);
+/** A held book: a snapshot with up to {@link MAX_BOOK_LEVELS} levels a side. */
+const HeldSnapshot: v.Schema<BookSnapshot> = v.object({ symbol: text(40), sequence, time: v.ms, receivedAt: v.ms, bids: bookLevels, asks: bookLevels });
+
+/** One price per side in a delta (the host merges a level's changes into its last size). */
+function uniquePrices(levels: readonly BookLevel[]): boolean {
+  const seen = new Set<string>();
+  for (const l of levels) {
+    if (seen.has(l[0])) return false;
+    seen.add(l[0]);
+  }
+  return true;
+}
+
+const Delta: v.Schema<BookDelta> = v.refine(
+  v.object({ symbol: text(40), start: sequence, end: sequence, time: v.ms, receivedAt: v.ms, bids: bookLevels, asks: bookLevels }),
+  (d) => BigInt(d.start) <= BigInt(d.end) && uniquePrices(d.bids) && uniquePrices(d.asks),
+  'a delta with start ≤ end and one entry per price and side',
+);
 
 const positiveDecimal = v.refine(decimal, (s) => /[1-9]/.test(s), 'a positive decimal string');
 const Meta: v.Schema<SymbolMeta> = v.object({
@@ -278,8 +325,19 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
      * last chose in any market panel (optional: a panel without a saved layout of its own takes it).
      */
     init: v.object({ symbol: text(40), meta: v.nullable(Meta), settings: Settings, pollMs: v.ms, layout: v.optional(Layout), profile: v.optional(v.object({ name: text(100), sandbox: v.boolean(), funds: v.optional(text(10)), fundsLabel: v.optional(text(60)), fundsTitle: v.optional(text(300)) })) }),
-    /** A full level-2 snapshot (also the shape an incremental feed would rebuild and post). */
+    /**
+     * A level-2 snapshot of the top `depth` levels (the polling path: GET level2_{20|100}); the
+     * webview shows it as it is, and no `book-delta` follows it.
+     */
     snapshot: v.object({ snapshot: Snapshot }),
+    /**
+     * The streamed book the webview holds from now on (the keeper's levels, up to
+     * {@link MAX_BOOK_LEVELS} a side): sent when the keeper synced, when the webview (re)loads and
+     * in answer to `book-resync`. `book-delta`s continue from its `sequence`.
+     */
+    'book-snapshot': v.object({ snapshot: HeldSnapshot }),
+    /** The changes of the streamed book since the previous book message ({@link BookDelta}). */
+    'book-delta': v.object({ delta: Delta }),
     /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
     status: v.object({ status: v.oneOf<ServiceStatusValue>(['open', 'close', 'cancelonly']), msg: text(500) }),
     /** Polling state: `backoff` while waiting for the rate budget or after errors; `intervalMs` until the next poll. */
@@ -328,6 +386,12 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     setDepth: v.object({ depth }),
     /** The user asked for an immediate refresh (also the error banner's Retry). */
     refresh: v.object({}),
+    /**
+     * The webview's streamed book lost continuity (a `book-delta` whose `start` is not its
+     * sequence + 1, or a delta without a `book-snapshot` before it): send a `book-snapshot`. The
+     * webview drops deltas until it arrives.
+     */
+    'book-resync': v.object({}),
     /** The user picked a candle interval (the host loads its history). */
     setInterval: v.object({ interval }),
     /**

@@ -85,8 +85,8 @@ describe('market feed heartbeat (src/features/market/marketFeed.ts)', () => {
     const c = t.clients[0];
     c.state = 'open';
     c.emit('open', { connectId: 'x', pingInterval: 5000, pingTimeout: 2000 });
-    await until('the book is live on the stream', () => t.feed.feed.state === 'live' && of(t.posted, 'snapshot').length === 1);
-    const snapshots = of(t.posted, 'snapshot').length;
+    await until('the book is live on the stream', () => t.feed.feed.state === 'live' && of(t.posted, 'book-snapshot').length === 1);
+    const snapshots = of(t.posted, 'book-snapshot').length;
     const beats0 = of(t.posted, 'heartbeat').length;
 
     // 10 s of a quiet market: no book update at all, the 2 s statistics and a pong every 5 s.
@@ -97,7 +97,7 @@ describe('market feed heartbeat (src/features/market/marketFeed.ts)', () => {
     }
     await new Promise((r) => setImmediate(r));
     const beats = of(t.posted, 'heartbeat').slice(beats0);
-    assert.equal(of(t.posted, 'snapshot').length, snapshots, 'the unchanged book is not posted again');
+    assert.equal(of(t.posted, 'book-snapshot').length, snapshots, 'the unchanged book is not posted again');
     assert.ok(beats.length >= 5, `heartbeats relayed: ${beats.length}`);
     for (const b of beats) assert.deepEqual(b, { type: 'heartbeat', staleAfterMs: 7000 }, 'the token\'s pingInterval + pingTimeout');
     assert.equal(t.feed.heartbeatsPosted, of(t.posted, 'heartbeat').length);

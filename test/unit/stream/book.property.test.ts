@@ -214,11 +214,13 @@ describe('stream/book property: engine → feed → keeper', function () {
       record();
       await waitArrived(engineSeq(), from);
     }
-    // Fault-free tail: a resting order placed and cancelled reveals any trailing loss.
+    // Fault-free tail: a resting order placed and cancelled reveals any trailing loss. It must rest:
+    // below every price the flow uses (mid ± 400 ticks), where no sell of an earlier run can rest
+    // (the runs share one sandbox; at mid − 400 ticks a resting sell filled it and the cancel failed).
     faultsOn = false;
     for (let i = 0; i < 2; i++) {
       let from = engineSeq();
-      const r = await clients[0].placeOrder({ clientOid: `t${++n}`, symbol: SYM, side: 'buy', type: 'limit', price: D.sub(mid, D.mul(tick, String(400 + i))), size: '0.01' });
+      const r = await clients[0].placeOrder({ clientOid: `t${++n}`, symbol: SYM, side: 'buy', type: 'limit', price: D.sub(mid, D.mul(tick, String(500 + i))), size: '0.01' });
       record();
       await waitArrived(engineSeq(), from);
       from = engineSeq();
@@ -247,7 +249,7 @@ describe('stream/book property: engine → feed → keeper', function () {
         assert.equal(s.gaps, 0);
         assert.equal(s.resyncs, 1);
       }),
-      { numRuns: 50 },
+      { numRuns: Number(process.env.BOOK_RUNS ?? 50), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
     );
   });
 
@@ -264,7 +266,7 @@ describe('stream/book property: engine → feed → keeper', function () {
           totalInjected += s.injected;
         },
       ),
-      { numRuns: 50 },
+      { numRuns: Number(process.env.BOOK_RUNS ?? 50), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
     );
     // The runs did exercise the gap path (a property that never saw a gap would prove little).
     assert.ok(totalInjected > 0 && totalGaps > 0, `injected ${totalInjected}, gaps ${totalGaps}`);

@@ -143,3 +143,34 @@ describe('order book poll policy', () => {
     assert.equal(publicBudget({ budget: () => { throw new Error('x'); } }, now), undefined);
   });
 });
+
+describe('order book protocol: the streamed book (book-snapshot, book-delta, book-resync)', () => {
+  const delta = { symbol: 'BTC-USDT', start: '14610502971', end: '14610502975', time: 1729176273859, receivedAt: 1729176273900, bids: [['66976.4', '0']], asks: [['66976.5', '1.25']] };
+
+  it('accepts a delta (size "0" removes a level) and a held book larger than a polled snapshot', () => {
+    assert.deepEqual(parseHostMessage({ type: 'book-delta', delta }), { type: 'book-delta', delta });
+    const levels = Array.from({ length: 3000 }, (_, i) => [String(60000 - i), '1']);
+    const held = { type: 'book-snapshot', snapshot: { ...goodSnapshot.snapshot, bids: levels } };
+    assert.deepEqual(parseHostMessage(held), held);
+    assert.equal(parseHostMessage({ type: 'snapshot', snapshot: { ...goodSnapshot.snapshot, bids: levels } }), undefined, 'a polled snapshot stays within 1000 levels');
+  });
+
+  it('rejects a delta with start after end, a price twice on a side, markup, numbers or too many levels', () => {
+    const bad = (d: Record<string, unknown>) => parseHostMessage({ type: 'book-delta', delta: { ...delta, ...d } });
+    assert.equal(bad({ start: '14610502976' }), undefined);
+    assert.equal(bad({ asks: [['66976.5', '1'], ['66976.5', '0']] }), undefined);
+    assert.equal(bad({ bids: [[XSS, '1']] }), undefined);
+    assert.equal(bad({ bids: [['1', 1]] }), undefined);
+    assert.equal(bad({ end: 14610502975 }), undefined);
+    assert.equal(bad({ start: '-1' }), undefined);
+    assert.equal(bad({ asks: Array.from({ length: 5001 }, (_, i) => [String(70000 + i), '1']) }), undefined);
+    assert.equal(parseHostMessage({ type: 'book-delta', delta: { ...delta, asks: undefined } }), undefined);
+    assert.equal(parseHostMessage({ type: 'book-snapshot', snapshot: { ...goodSnapshot.snapshot, bids: Array.from({ length: 5001 }, (_, i) => [String(60000 - i), '1']) } }), undefined);
+  });
+
+  it('the webview may ask for the book again (book-resync, no payload)', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'book-resync' }), { type: 'book-resync' });
+    assert.deepEqual(parseWebviewMessage({ type: 'book-resync', sequence: 5 }), { type: 'book-resync' }, 'unknown keys are dropped');
+    assert.equal(parseWebviewMessage({ type: 'book_resync' }), undefined);
+  });
+});

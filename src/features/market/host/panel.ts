@@ -113,9 +113,9 @@ export interface PanelDeps {
 /** Observable state of a panel, returned by `spotdesk.openMarket` (host tests read it). */
 export interface OrderBookPanelHandle {
   readonly symbol: string;
-  /** The last snapshot posted to the webview, if any. */
+  /** The top `depth` levels of the book last posted to the webview (what it draws), if any. */
   readonly lastPosted: BookSnapshot | undefined;
-  /** Number of snapshots posted to the webview. */
+  /** Number of book messages posted to the webview (`snapshot`, `book-snapshot`, `book-delta`). */
   readonly postedCount: number;
   /** Number of stream heartbeats posted to the webview (the panel judges staleness by them). */
   readonly heartbeatsPosted: number;
@@ -127,13 +127,13 @@ export interface OrderBookPanelHandle {
   readonly feed: FeedInfo;
   /** The tape, oldest first. */
   readonly trades: readonly TradePrint[];
-  /** Messages posted to the webview except snapshots and heartbeats, newest last (at most 300). */
+  /** Messages posted to the webview except book messages and heartbeats, newest last (at most 300). */
   readonly posted: readonly ToWebview[];
   readonly settings: PanelSettings;
   readonly disposed: boolean;
   /** The failure shown in the panel (src/api/failure.ts wording), or null. */
   readonly lastError: string | null;
-  /** Resolves with the next snapshot posted after the call (rejects after `timeoutMs`). */
+  /** Resolves with the top `depth` book after the next book message posted after the call (rejects after `timeoutMs`). */
   nextSnapshot(timeoutMs?: number): Promise<BookSnapshot>;
   /** Handle a webview message as if the webview sent it (host tests drive the ticket with it). */
   handle(msg: OwnerMessage<typeof ORDER_BOOK_PROTOCOL>): Promise<void>;
@@ -247,7 +247,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
 
   private post(msg: ToWebview): void {
     if (this.disposed) return;
-    if (msg.type !== 'snapshot' && msg.type !== 'heartbeat') {
+    if (msg.type !== 'snapshot' && msg.type !== 'book-snapshot' && msg.type !== 'book-delta' && msg.type !== 'heartbeat') {
       this.posted.push(msg);
       if (this.posted.length > 300) this.posted.splice(0, this.posted.length - 300);
     }
@@ -332,6 +332,9 @@ export class OrderBookPanel implements OrderBookPanelHandle {
       case 'refresh':
         this.feedData.refresh();
         void this.refreshAccount();
+        return;
+      case 'book-resync':
+        this.feedData.resendBook();
         return;
       case 'setInterval':
         this.settings = { ...this.settings, interval: msg.interval };

@@ -1,9 +1,9 @@
 /**
  * Order book view-model: pure functions from level-2 snapshots to what the panel shows.
  *
- * - {@link BookStore}: the book state keyed by `sequence`; rejects older or equal sequences
- *   (compared as BigInt, since real sequences exceed 2^53). Ready for an incremental feed: a
- *   future WebSocket path rebuilds a snapshot per update and goes through the same gate.
+ * - {@link BookStore}: the drawn book keyed by `sequence`; rejects older or equal sequences
+ *   (parsed once to a bigint, since real sequences exceed 2^53). The streamed path keeps its full
+ *   book in a `LiveBook` (model/liveBook.ts) and passes the top `depth` of it through the same gate.
  * - {@link buildView}: price grouping in multiples of priceIncrement, per-level and cumulative
  *   sizes (exact, scaled BigInt via `src/api/decimal`), spread (absolute and bps), mid price,
  *   depth-bar ratios and changed-level flags.
@@ -18,15 +18,13 @@ import { fractionDigits, fromUnits, fromUnitsFixed, toUnits } from '../../../api
 import { SEQUENCE_RE, type BookLevel, type BookSnapshot, type Grouping } from '../protocol';
 
 /**
- * Compare two `sequence` strings (decimal digits, possibly > 2^53) exactly.
- * @returns −1 if a < b, 0 if equal, 1 if a > b.
- * @throws RangeError when either is not a string of decimal digits.
+ * Parse a `sequence` of the webview protocol (decimal digits, possibly > 2^53) into the bigint the
+ * book is compared by: done once per received snapshot, at the protocol boundary.
+ * @throws RangeError when it is not a string of decimal digits.
  */
-export function compareSequence(a: string, b: string): -1 | 0 | 1 {
-  if (!SEQUENCE_RE.test(a) || !SEQUENCE_RE.test(b)) throw new RangeError(`not a sequence: ${a} / ${b}`);
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+export function parseSequence(s: string): bigint {
+  if (!SEQUENCE_RE.test(s)) throw new RangeError(`not a sequence: ${s}`);
+  return BigInt(s);
 }
 
 /**
@@ -44,6 +42,8 @@ export type AcceptResult = 'accepted' | 'duplicate' | 'stale-sequence' | 'wrong-
  */
 export class BookStore {
   private current: BookSnapshot | undefined;
+  /** The current snapshot's sequence, parsed once when it was accepted. */
+  private currentSeq: bigint | undefined;
   private acceptedAt: number | undefined;
   private seenAt: number | undefined;
   /** Number of snapshots rejected because their sequence was not newer (older or equal). */
@@ -72,11 +72,11 @@ export class BookStore {
    */
   accept(snap: BookSnapshot, now: number): AcceptResult {
     if (snap.symbol !== this.symbol) return 'wrong-symbol';
-    if (this.current) {
-      const c = compareSequence(snap.sequence, this.current.sequence);
-      if (c <= 0) {
+    const seq = parseSequence(snap.sequence);
+    if (this.currentSeq !== undefined) {
+      if (seq <= this.currentSeq) {
         this.rejected++;
-        if (c === 0) {
+        if (seq === this.currentSeq) {
           this.seenAt = now;
           return 'duplicate';
         }
@@ -84,14 +84,30 @@ export class BookStore {
       }
     }
     this.current = snap;
+    this.currentSeq = seq;
     this.acceptedAt = now;
     this.seenAt = now;
     return 'accepted';
   }
 
+  /**
+   * Make `snap` current whatever its sequence (a streamed book loaded again, or the same book cut to
+   * another depth): the source said so, the sequence gate does not apply.
+   * @returns false (nothing changed) for another symbol.
+   */
+  replace(snap: BookSnapshot, now: number): boolean {
+    if (snap.symbol !== this.symbol) return false;
+    this.current = snap;
+    this.currentSeq = parseSequence(snap.sequence);
+    this.acceptedAt = now;
+    this.seenAt = now;
+    return true;
+  }
+
   /** Forget the current snapshot (e.g. after a symbol or depth change the next snapshot starts fresh). */
   reset(): void {
     this.current = undefined;
+    this.currentSeq = undefined;
     this.acceptedAt = undefined;
     this.seenAt = undefined;
   }

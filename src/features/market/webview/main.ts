@@ -3,8 +3,10 @@
  * the per-symbol market panel with its order ticket).
  *
  * Receives the extension's messages, validates each with `ORDER_BOOK_PROTOCOL.parseToWebview` (invalid
- * ones are dropped and counted), keeps the book in a {@link BookStore} keyed by `sequence` (older or
- * equal snapshots are rejected), builds the view-model and renders it incrementally; feeds the
+ * ones are dropped and counted), keeps the book in a {@link BookReceiver} (model/liveBook.ts: polled
+ * snapshots through the `sequence` gate; the streamed book held whole from a `book-snapshot` and
+ * kept by `book-delta`s, with a `book-resync` request on a gap), builds the view-model of its top
+ * `depth` levels and renders it incrementally; feeds the
  * header's last price and statistics, the order ticket, and the parts in the charts bundle (loaded
  * once the chart, depth or tape section is shown: candles, depth chart, trade tape); judges the
  * book's freshness by the stream's heartbeat (src/features/market/model/freshness.ts); marks the user's
@@ -29,6 +31,7 @@ import {
   type TradePrint,
 } from '../protocol';
 import { BookStore, buildView, emptyPrevious, groupingStep, type BookView } from '../model/viewModel';
+import { BookReceiver, type BookOutcome, type BookReceiverStats } from '../model/liveBook';
 import { FreshnessMonitor } from '../model/freshness';
 import { ownLevels } from '../model/ownOrders';
 import { DEFAULT_INTERVAL, type CandleInterval, type CandleRow } from '../model/candles';
@@ -43,10 +46,8 @@ import { webviewApi, type WebviewApi } from '../../../webviewBridge/vscodeApi';
 /** The market panel's side of its protocol (posts, persisted {@link PanelState}). */
 export type OrderBookApi = WebviewApi<typeof ORDER_BOOK_PROTOCOL, PanelState>;
 
-/** Counters exposed to tests (harness only). */
-export interface ControllerStats {
-  accepted: number;
-  rejectedSequence: number;
+/** Counters exposed to tests (harness only): the book's ({@link BookReceiverStats}) and the controller's. */
+export interface ControllerStats extends BookReceiverStats {
   invalidMessages: number;
   renderErrors: number;
   trades: number;
@@ -62,7 +63,7 @@ export class OrderBookController {
   /** What the tape shows, kept until it exists and replayed into it: the latest trades (oldest first), currencies, the empty-tape line. */
   private readonly tapeState = { trades: [] as TradePrint[], base: '', quote: '', empty: 'Waiting for trades…' };
   readonly ticket: TicketView;
-  private store: BookStore | undefined;
+  private book: BookReceiver | undefined;
   private symbol = '';
   private meta: SymbolMeta | null = null;
   private settings: PanelSettings = { grouping: '1', depth: 20, interval: DEFAULT_INTERVAL };
@@ -77,7 +78,7 @@ export class OrderBookController {
   private candles: { interval: CandleInterval; rows: CandleRow[] | null; error: string | null } | undefined;
   private candleChart: CandleChartApi | undefined;
   private chartLoading = false;
-  readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, invalidMessages: 0, renderErrors: 0, trades: 0 };
+  readonly stats: ControllerStats = { accepted: 0, rejectedSequence: 0, deltas: 0, droppedDeltas: 0, resyncRequests: 0, invalidMessages: 0, renderErrors: 0, trades: 0 };
 
   constructor(
     private readonly api: OrderBookApi,
@@ -137,11 +138,12 @@ export class OrderBookController {
   private handle(msg: ToWebview): void {
     switch (msg.type) {
       case 'init': {
-        if (msg.symbol !== this.symbol) this.store = undefined;
+        if (msg.symbol !== this.symbol) this.book = undefined;
         this.symbol = msg.symbol;
         this.meta = msg.meta;
         this.settings = { interval: this.settings.interval ?? DEFAULT_INTERVAL, ...msg.settings };
-        this.store ??= new BookStore(msg.symbol);
+        this.book ??= this.newBook(msg.symbol);
+        this.book.setDepth(this.settings.depth, this.now()); // drawn by the rerender below
         this.view.setSymbol(msg.symbol);
         this.view.setFunds(msg.profile?.funds, msg.profile?.fundsLabel, msg.profile?.fundsTitle);
         this.view.setCurrencies(msg.meta?.baseCurrency ?? '', msg.meta?.quoteCurrency ?? '');
@@ -171,20 +173,18 @@ export class OrderBookController {
         break;
       }
       case 'snapshot': {
-        this.store ??= new BookStore(msg.snapshot.symbol);
-        const now = this.now();
-        const r = this.store.accept(msg.snapshot, now);
-        if (r === 'accepted') {
-          this.stats.accepted++;
-          this.freshness.snapshot(now);
-          this.rerender();
-          this.tick();
-          this.ticket.setMarket(msg.snapshot.bids[0]?.[0] ?? null, msg.snapshot.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast, msg.snapshot);
-        } else if (r === 'duplicate') {
-          this.stats.rejectedSequence++;
-          this.freshness.snapshot(now); // same book confirmed: still live
-          this.tick();
-        } else if (r === 'stale-sequence') this.stats.rejectedSequence++;
+        this.book ??= this.newBook(msg.snapshot.symbol);
+        this.showBook(this.book.snapshot(msg.snapshot, this.now()));
+        break;
+      }
+      case 'book-snapshot': {
+        this.book ??= this.newBook(msg.snapshot.symbol);
+        this.showBook(this.book.bookSnapshot(msg.snapshot, this.now()));
+        break;
+      }
+      case 'book-delta': {
+        this.book ??= this.newBook(msg.delta.symbol);
+        this.showBook(this.book.delta(msg.delta, this.now()));
         break;
       }
       case 'heartbeat': {
@@ -212,11 +212,11 @@ export class OrderBookController {
         break;
       case 'error':
         this.view.setError(msg.message);
-        if (!this.store?.snapshot) this.view.setChartMessage(msg.message === null ? 'Waiting for the first snapshot…' : `No book to draw: ${msg.message}`);
+        if (!this.book?.store.snapshot) this.view.setChartMessage(msg.message === null ? 'Waiting for the first snapshot…' : `No book to draw: ${msg.message}`);
         break;
       case 'reset':
         // The profile changed: this book belongs to another exchange.
-        this.store = this.symbol ? new BookStore(this.symbol) : undefined;
+        this.book = this.symbol ? this.newBook(this.symbol) : undefined;
         this.previous = emptyPrevious();
         this.freshness.reset();
         this.view.clearBook();
@@ -270,7 +270,7 @@ export class OrderBookController {
       this.lastTradePrice = last.price;
       const dir = prev === null ? (last.side === 'buy' ? 'up' : 'down') : cmp(last.price, prev) > 0 ? 'up' : cmp(last.price, prev) < 0 ? 'down' : null;
       this.view.setLast(last.price, dir);
-      const snap = this.store?.snapshot;
+      const snap = this.book?.store.snapshot;
       this.ticket.setMarket(snap?.bids[0]?.[0] ?? null, snap?.asks[0]?.[0] ?? null, last.price);
     }
     if (!replace && this.candleChart && this.candles?.rows !== undefined && trades.length) this.candleChart.addTrades(trades);
@@ -278,7 +278,7 @@ export class OrderBookController {
 
   /** Rebuild the view-model from the current snapshot and render it (incremental DOM update). */
   rerender(): void {
-    const snap = this.store?.snapshot;
+    const snap = this.book?.store.snapshot;
     if (!snap) return;
     try {
       const view = buildView(snap, this.meta?.priceIncrement ?? smallestIncrement(snap), this.settings.grouping, this.previous);
@@ -293,7 +293,7 @@ export class OrderBookController {
 
   /** Re-evaluate the freshness line (on a timer and on every sign of life). */
   tick(): void {
-    const v = this.freshness.judge(this.now(), this.store?.snapshot !== undefined);
+    const v = this.freshness.judge(this.now(), this.book?.store.snapshot !== undefined);
     this.view.setStale(v.state, v.text);
   }
 
@@ -336,6 +336,24 @@ export class OrderBookController {
     this.persist();
     this.view.setSettings(this.settings.grouping, d);
     this.api.post({ type: 'setDepth', depth: d });
+    // A held streamed book is drawn again at once; a polled one waits for the host's next poll.
+    if (this.book) this.showBook(this.book.setDepth(d, this.now()));
+  }
+
+  /** A receiver for `symbol`, drawing the current depth and counting into the controller's stats. */
+  private newBook(symbol: string): BookReceiver {
+    return new BookReceiver(symbol, this.settings.depth, this.stats);
+  }
+
+  /** Draw what a book message produced, note the sign of life, and ask for a fresh book on a gap. */
+  private showBook(o: BookOutcome): void {
+    if (o.resync) this.api.post({ type: 'book-resync' });
+    if (o.alive) this.freshness.snapshot(this.now());
+    if (o.shown) {
+      this.rerender();
+      this.ticket.setMarket(o.shown.bids[0]?.[0] ?? null, o.shown.asks[0]?.[0] ?? null, this.lastTradePrice ?? this.statsLast, o.shown);
+    }
+    if (o.alive) this.tick();
   }
 
   private changeInterval(iv: CandleInterval): void {

@@ -1,0 +1,116 @@
+/**
+ * The market panel's book (src/features/market/marketFeed.ts) comes from ONE level-2 subscription:
+ * the keeper's, through the channel's book source. The book's time is the time of the increment the
+ * keeper applied (its `update` event), not read from a second subscription to the same topic; the
+ * increment reaches the webview as a `book-delta`. A real
+ * StreamChannel over a scripted StreamClient, a real keeper (keepBook) on a fake REST snapshot.
+ */
+import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
+import type { StreamClient } from '../../../src/api/stream';
+import type { StreamData } from '../../../src/api/streamSchemas';
+import { StreamChannel } from '../../../src/features/live/feed';
+import { MarketFeed } from '../../../src/features/market/marketFeed';
+import type { ToWebview } from '../../../src/features/market/protocol';
+
+/** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once. */
+class FakeClient extends EventEmitter {
+  state = 'idle';
+  readonly subscribed: string[] = [];
+  start(): Promise<void> {
+    this.state = 'connecting';
+    return Promise.resolve();
+  }
+  subscribe(topic: string): Promise<void> {
+    this.subscribed.push(topic);
+    return Promise.resolve();
+  }
+  unsubscribe(): Promise<void> {
+    return Promise.resolve();
+  }
+  close(): void {
+    this.state = 'closed';
+  }
+}
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  const end = Date.now() + 2000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what}: not reached`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('market feed book (src/features/market/marketFeed.ts)', () => {
+  it('subscribes the level-2 topic once (the keeper\'s) and takes the book time from the applied increment', async () => {
+    const clock = 1_000_000;
+    const clients: FakeClient[] = [];
+    const ch = new StreamChannel({
+      name: 'public',
+      token: () => Promise.reject(new Error('not used by the stand-in')),
+      create: () => {
+        const c = new FakeClient();
+        clients.push(c);
+        return c as unknown as StreamClient;
+      },
+      fallbackAfterMs: 60_000,
+      now: () => clock,
+    });
+    const channelTopics: string[] = [];
+    const subscribe = ch.subscribe.bind(ch);
+    ch.subscribe = (topic, handler) => {
+      channelTopics.push(topic);
+      return subscribe(topic, handler);
+    };
+    const posted: ToWebview[] = [];
+    const feed = new MarketFeed(
+      'BTC-USDT',
+      20,
+      {
+        log: () => undefined,
+        source: async () => ({
+          getLevel2: async () => ({ sequence: '100', time: 1, bids: [['99', '1']] as [string, string][], asks: [['101', '1']] as [string, string][] }),
+          getStatus: async () => ({ status: 'open' }),
+        }),
+        channel: () => ch,
+        budget: () => undefined,
+        intervalMs: () => 1000,
+        now: () => clock,
+      },
+      { visible: true, post: (m: ToWebview) => void posted.push(m) },
+    );
+    const books = (): ToWebview[] => posted.filter((m) => m.type === 'snapshot' || m.type === 'book-snapshot' || m.type === 'book-delta');
+    try {
+      feed.start(true);
+      const c = clients[0];
+      c.state = 'open';
+      c.emit('open', { connectId: 'x', pingInterval: 5000, pingTimeout: 2000 });
+      await until('the book is live on the stream', () => feed.feed.state === 'live' && books().length === 1);
+      const first = books()[0];
+      assert.ok(first.type === 'book-snapshot', first.type);
+      assert.equal(first.snapshot.sequence, '100');
+
+      const increment = {
+        kind: 'message',
+        topic: '/market/level2:BTC-USDT',
+        subject: 'trade.l2update',
+        symbol: 'BTC-USDT',
+        data: { symbol: 'BTC-USDT', sequenceStart: 101n, sequenceEnd: 101n, time: 1_700_000_123_456, changes: { asks: [], bids: [['99.5', '2', 101n]] } },
+      } as unknown as StreamData;
+      c.emit('message', increment);
+      await until('the increment is posted', () => books().length === 2);
+      const d = books()[1];
+      assert.ok(d.type === 'book-delta', d.type);
+      assert.deepEqual([d.delta.start, d.delta.end], ['101', '101']);
+      assert.equal(d.delta.time, 1_700_000_123_456);
+      assert.deepEqual(d.delta.bids, [['99.5', '2']]);
+      assert.deepEqual(feed.lastPosted?.bids[0], ['99.5', '2'], 'the drawn top of the book');
+
+      assert.equal(channelTopics.filter((t) => t === '/market/level2:BTC-USDT').length, 1, `channel subscriptions: ${channelTopics.join(', ')}`);
+      assert.equal(c.subscribed.filter((t) => t === '/market/level2:BTC-USDT').length, 1);
+    } finally {
+      feed.dispose();
+      ch.close();
+    }
+  });
+});
