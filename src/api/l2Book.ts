@@ -4,24 +4,13 @@
  * plus explicit forward-gap detection with automatic resync (ccxt's KuCoin book has no forward-gap
  * check). No `vscode`, no I/O of its own: usable from a bot.
  *
- * Algorithm (`L2BookKeeper`):
- *  1. **syncing** — every increment given to {@link L2BookKeeper.apply} is buffered (at most
- *     `maxBuffered`; beyond that the oldest are dropped and the sync restarts) while a REST snapshot
- *     (`fetchSnapshot`, e.g. GET level2_100) is requested.
- *  2. The snapshot `{sequence: S, bids, asks}` replaces the book. Buffered increments are replayed
- *     in `sequenceStart` order: one whose `sequenceEnd ≤ S` is dropped as already contained; the
- *     first one kept must satisfy `sequenceStart ≤ S + 1`, otherwise the snapshot is older than the
- *     stream (increments are missing between them) and another snapshot is requested (`retry`).
- *  3. **live** — an increment with `sequenceEnd ≤ last` is stale (a duplicate or a late reorder) and
- *     ignored; one with `sequenceStart > last + 1` is a **forward gap**: counted, reported
- *     (`gap` event) and answered with a resync (back to 1, the gapped increment stays buffered);
- *     otherwise every change whose own sequence is `> last` is applied (size `"0"` removes the
- *     level) and `last = sequenceEnd`.
+ * `L2BookKeeper`: while **syncing** it buffers increments and loads a REST snapshot, then replays the
+ * buffered ones after it; while **live** it drops stale increments, answers a forward gap
+ * (`sequenceStart > last + 1`) with a resync, and applies every change whose own sequence is `> last`.
+ * Prices and sizes stay the wire's decimal strings (keyed in canonical form); sequences are `bigint`.
+ * Events: `update` (with the applied changes when `reportChanges`), `synced`, `gap`, `resync`.
  *
- * Exactness: prices and sizes stay the wire's decimal strings (prices keyed in canonical form, so
- * "67000.10" and "67000.1" are one level); sequences are `bigint`. The keeper emits `update` after
- * every applied increment, `synced` when a snapshot was loaded, `gap` and `resync`, and counts
- * messages, applied/stale increments, gaps, resyncs and snapshots ({@link L2BookKeeper.stats}).
+ * The algorithm step by step: docs/ARCHITECTURE.md, "Level-2 book keeper (`src/api/l2Book.ts`)".
  */
 import type { SpotClient } from './client';
 import { cmp } from './decimal';

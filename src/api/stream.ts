@@ -3,24 +3,14 @@
  * https://www.kucoin.com/docs-new/websocket-api/base-info/introduction), on the `ws` package. No
  * `vscode`: usable from a bot.
  *
- * Lifecycle: `start()` gets a token (`token()`, e.g. `() => client.getBulletPublic()` or
- * `getBulletPrivate()`), connects to `endpoint?token=…&connectId=…`, and waits for the welcome.
- * Then it pings every `pingInterval` ms (from the token's instance server) and treats a missing pong
- * after `pingTimeout` ms as a dead connection. When the connection drops (or the welcome does not
- * come within `welcomeTimeoutMs`) it reconnects with jittered exponential backoff
- * (`delay = min(maxDelay, minDelay · 2^n) · (0.5 … 1.0)`) and a FRESH token, resubscribes every topic
- * and then emits `reconnected` (books must resync: increments sent while down are gone).
+ * `start()` gets a token, connects, waits for the welcome, then pings every `pingInterval` ms and treats a
+ * missing pong after `pingTimeout` ms as a dead connection. A dropped connection reconnects with jittered
+ * exponential backoff and a FRESH token, resubscribes every topic and emits `reconnected` (books must resync).
+ * Frames are decoded with ./streamSchemas (exact decimals, bigint sequences); one that fails its schema is
+ * counted and reported as an `invalid` event, never thrown. Data arrives as `message` events and through
+ * {@link StreamClient.messages} (an async iterator with a bounded queue).
  *
- * Messages are decoded with the zod schemas of ./streamSchemas (lossless JSON: exact decimals,
- * bigint sequences, ns times as digit strings). Data messages are delivered as `message` events and
- * through {@link StreamClient.messages} (an async iterator with a bounded queue). A frame that fails
- * its schema is counted (`stats.invalid`) and reported as an `invalid` event, never thrown.
- *
- * Events: `open` ({connectId, pingInterval, pingTimeout}: the token's ping cadence, ms), `pong` (a
- * pong answered a ping: the connection is alive), `message` ({@link StreamData}), `reconnected`, `close`
- * ({code, reason}), `reconnecting` ({attempt, delayMs}: the n-th consecutive attempt starts in
- * `delayMs` ms), `invalid` (StreamDecodeError), `error` (Error: token fetch, connect failure,
- * server error message without a pending request).
+ * Events and the backoff formula: docs/ARCHITECTURE.md, "Stream client (`src/api/stream.ts`)".
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';

@@ -1,23 +1,16 @@
 /**
- * SpotDesk's live feed: the ONE public and the ONE private WebSocket connection of the
- * active profile, over `StreamClient` (src/api/stream.ts), shared by every consumer (market panels,
- * price alerts, the Accounts and Active Orders views), with a state a person can read:
+ * SpotDesk's live feed: the ONE public and the ONE private WebSocket connection of the active profile,
+ * over `StreamClient` (src/api/stream.ts), shared by every consumer (market panels, price alerts, the
+ * Accounts and Active Orders views), with a state a person can read: `connecting`, `live`,
+ * `reconnecting`, `polling` (a connection attempt failed: consumers poll REST while the client retries
+ * with its backoff, the reason kept) and `idle`.
  *
- * - `connecting` — the first connection is being made;
- * - `live` — connected and subscribed;
- * - `reconnecting` — the connection dropped and the client is reconnecting (jittered backoff of
- *   StreamClient: `min(10 s, 250 ms · 2^n) · (0.5 … 1)`, a fresh token each time), data may lag;
- * - `polling` — a connection attempt failed (token request refused, server unreachable, no welcome)
- *   or nothing connected within {@link FALLBACK_AFTER_MS}: consumers fall back to REST polling while
- *   the client keeps retrying in the background with its backoff (never a flood); the reason is kept;
- * - `idle` — nobody needs the connection (closed).
- *
- * Topics are reference-counted: the first consumer of a topic subscribes it, the last one to leave
- * unsubscribes it; the public connection is closed when no topic is left. Messages are dispatched by
- * topic. After a reconnect the client resubscribes by itself and the channel fires `synced` so that
- * consumers resync from REST (books through the keeper, views through one REST load).
+ * Topics are reference-counted (the first consumer subscribes, the last one unsubscribes; the public
+ * connection closes when no topic is left) and messages are dispatched by topic. After a reconnect the
+ * channel fires `synced` so that consumers resync from REST.
  *
  * No `vscode`: the benchmark and unit tests drive it directly. Errors are reported as state, never thrown.
+ * The states in detail: docs/market.md, "The live feed's states".
  */
 import type { StreamClient, StreamClientOptions } from '../../api/stream';
 import type { StreamData } from '../../api/streamSchemas';

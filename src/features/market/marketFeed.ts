@@ -1,29 +1,18 @@
 /**
- * The data of one market panel, free of `vscode` so that the benchmark drives the same
- * code: the level-2 book, the trade tape and the 24 h statistics of one symbol, posted to the
- * panel's webview as protocol messages (src/features/market/protocol.ts).
+ * The data of one market panel, free of `vscode` so that the benchmark drives the same code: the level-2
+ * book, the trade tape and the 24 h statistics of one symbol, posted to the panel's webview as protocol
+ * messages (src/features/market/protocol.ts).
  *
- * **Stream first.** The book is kept by `keepBook` / `L2BookKeeper` (src/api/l2Book.ts) on the
- * profile's public WebSocket connection (src/features/live/feed.ts): an exact book, synced from a
- * REST snapshot (GET /api/v1/market/orderbook/level2_100) and the `/market/level2` increments, with
- * gap detection and a resync after every reconnect. The webview holds that book: it gets it whole
- * (`book-snapshot`) when the keeper synced, when it (re)loads and when it asks (`book-resync`), and
- * then only the changed levels (`book-delta`, from the keeper's `update` events with their
- * changes), merged per price over at most one {@link BOOK_POST_MS} tick: a busy book costs at most
- * one message per tick, a quiet one posts its first change at once. The
- * tape comes from `/market/match` (posted on the same tick), the header's statistics from `/market/snapshot` (every 2 s).
- * The connection's heartbeat (welcome, pongs, any data message) is relayed as `heartbeat` messages,
- * at most one a second: the panel judges staleness by it, since a quiet book does not change.
+ * **Stream first.** The book is kept by `L2BookKeeper` (src/api/l2Book.ts) on the profile's public
+ * WebSocket connection (src/features/live/feed.ts). The webview holds that book: it gets it whole
+ * (`book-snapshot`) when the keeper synced, when it (re)loads and when it asks (`book-resync`), and then
+ * only the changed levels (`book-delta`), merged per price over at most one {@link BOOK_POST_MS} tick.
+ * The tape comes from `/market/match`, the statistics from `/market/snapshot`; the connection's heartbeat
+ * is relayed as `heartbeat` messages (a quiet book does not change).
  *
- * **Polling only as a fallback.** While the connection cannot be made (the channel's state
- * `polling`, with its reason) the panel polls GET level2_{20|100} as it always did, posting each
- * top-`depth` answer as a `snapshot`
- * (`spotdesk.orderBook.refreshIntervalMs`, slower when the public rate budget runs low, backing off
- * after errors) — and only while visible; when the stream is live again polling stops. The panel
- * says which mode it is in and why (`feed` message).
- *
- * While the panel is hidden the stream subscriptions stay (they cost no REST weight; the tape stays
- * complete) but nothing is posted; when the webview says `ready` again it gets everything at once.
+ * **Polling only as a fallback**, while the connection cannot be made, and only while visible: top-`depth`
+ * `snapshot`s. While hidden nothing is posted; on `ready` the webview gets everything at once.
+ * Details: docs/market.md, "The book's messages" and "The panel's feed".
  */
 import { keepBook, type L2BookKeeper, type L2Snapshot } from '../../api/l2Book';
 import type { StreamData } from '../../api/streamSchemas';

@@ -1,24 +1,13 @@
 /**
- * Market panel feature (the order book grown into a per-symbol market panel with an Order Ticket): command `spotdesk.openMarket` ("SpotDesk: Open Market"; the Markets
- * tree's symbols open it, and `spotdesk.openOrderBook` stays as an alias for existing keybindings),
- * one panel per symbol, restored after a window reload by a WebviewPanelSerializer, and the panel's
- * keyboard commands (focus the ticket, buy, sell) for the keybindings contributed in package.json.
+ * Market panel feature: command `spotdesk.openMarket` ("SpotDesk: Open Market"; the Markets tree's
+ * symbols open it, and `spotdesk.openOrderBook` stays as an alias for existing keybindings), one panel per
+ * symbol, restored after a window reload by a WebviewPanelSerializer, and the panel's keyboard commands
+ * (focus the ticket, buy, sell) for the keybindings contributed in package.json.
  *
- * Activation and the serializer — what VS Code 1.100 needs:
- * VS Code restores a serialized webview panel by firing the activation event
- * `onWebviewPanel:<viewType>` (MainThreadWebviewPanels registers a resolver whose only job is
- * `extensionService.activateByEvent('onWebviewPanel:' + viewType)`), then waits for the extension to
- * register its serializer. Since VS Code 1.74 activation events are generated implicitly only from
- * contribution points (commands → onCommand, views → onView, customEditors → onCustomEditor, …);
- * webview PANELS have no contribution point, so nothing generates `onWebviewPanel:spotdesk.orderBook`.
- * With an empty `activationEvents`, a restored panel would stay blank after a reload until
- * something else (opening the SpotDesk view, running a command) happened to activate the extension.
- * So package.json declares `onWebviewPanel:spotdesk.orderBook` (the view type is kept from the order
- * book so panels saved before the market panel existed are restored too). It only fires when a panel
- * is being restored, so it does not make activation eager.
- * Verified in VS Code 1.100.3 (code-server) by test/e2e/orderbook.workbench.e2e.ts: with the event a
- * reloaded window restores the panel (symbol and grouping); with `activationEvents: []` (control run)
- * the restored tab stays empty.
+ * package.json declares the activation event `onWebviewPanel:spotdesk.orderBook`: webview panels have no
+ * contribution point, so VS Code generates no such event, and without it a restored panel would stay blank
+ * after a reload until something else activated the extension. Why, and how test/e2e/orderbook.workbench.e2e.ts
+ * verifies it: docs/market.md, "Activation and the panel serializer".
  */
 import * as vscode from 'vscode';
 import { registerCommand } from '../../../host/guardedCommand';
