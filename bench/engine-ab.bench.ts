@@ -10,7 +10,9 @@
  *
  * The reference core: BENCH_AB_REF=<path to a core's index.ts>, or else BENCH_AB_REV=<git revision> (default
  * 082982d, the last revision before the core was composed of parts) extracted with `git archive` into a temp
- * dir. Target: every stream's median within 5 % of the reference's (ratio ≥ 0.95), printed MET / MISSED.
+ * dir. BENCH_AB_NEW=<path to a core's index.ts> measures another core instead of this checkout's (e.g. to split a
+ * difference between two revisions). Target: every stream's median within 5 % of the reference's (ratio ≥ 0.95),
+ * printed MET / MISSED.
  *
  * Run: `npm run bench -- engine-ab`. Env: BENCH_AB_REPS (default 9), BENCH_N (default 1,000,000).
  */
@@ -67,9 +69,9 @@ function main(): void {
   try {
     const cores: [string, Core][] = [
       ['reference', bundleCore(ref.entry)],
-      ['this checkout', bundleCore(join(__dirname, '..', 'src', 'exchange', 'core', 'index.ts'))],
+      ['this checkout', bundleCore(process.env.BENCH_AB_NEW ?? join(__dirname, '..', 'src', 'exchange', 'core', 'index.ts'))],
     ];
-    console.log(`engine A/B: reference ${ref.label} against this checkout; N=${N} orders per run, ${REPS} interleaved repetitions per stream, orders per CPU second (median); node ${process.version}`);
+    console.log(`engine A/B: reference ${ref.label} against ${process.env.BENCH_AB_NEW ?? 'this checkout'}; N=${N} orders per run, ${REPS} interleaved repetitions per stream, orders per CPU second (median); node ${process.version}`);
     let allMet = true;
     for (const name of ['A', 'B', 'L'] as const) {
       const p = STREAMS[name];
