@@ -18,7 +18,7 @@ import { doneOrdersPage, hfLedgerList, ledgerPage } from './history';
 import { REFDATA_HANDLERS } from './refdata';
 import { ADVANCED_HANDLERS } from './orders/advancedRoutes';
 import { CLASSIC_ORDER_HANDLERS } from './orders/classic';
-import { checkCanCancel, checkCanPlace, requireSymbol, uidOf, withTax } from './orders/common';
+import { checkCanCancel, checkCanPlace, fillWithTax, requireSymbol, uidOf, withTax } from './orders/common';
 import { HF_ORDER_HANDLERS } from './orders/hf';
 import { candleStats } from './marketStats';
 import { windowStats } from './feed/publisher';
@@ -308,7 +308,7 @@ export const HANDLERS: Handlers = {
   fills: (ctx) => {
     const p = ctx.params;
     const uid = userSymbolRead(ctx, p.symbol);
-    return ctx.state.exchange.fills(uid, {
+    const page = ctx.state.exchange.fills(uid, {
       symbol: p.symbol,
       ...(p.orderId !== undefined ? { orderId: p.orderId } : {}),
       ...(p.side !== undefined ? { side: p.side } : {}),
@@ -319,6 +319,7 @@ export const HANDLERS: Handlers = {
       ...(p.lastId !== undefined ? { lastId: Number(p.lastId) } : {}),
       ...(p.limit !== undefined ? { limit: p.limit } : {}),
     });
+    return { ...page, items: page.items.map(fillWithTax) };
   },
   order: (ctx) => {
     const uid = userSymbolRead(ctx, ctx.params.symbol);

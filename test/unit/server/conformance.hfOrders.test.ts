@@ -192,11 +192,19 @@ describe('conformance with kucoin-universal-sdk: HF order variants and the class
     assert.equal(sb.state.exchange.getOrder(uid, SYM, m2.newOrderId).active, true);
   });
 
-  it('getOrderByOrderId and getClosedOrders carry tax; an unknown lastId gives an empty page', async () => {
+  it('getOrderByOrderId, getClosedOrders and getTradeHistory carry tax (and taxRate); an unknown lastId gives an empty page', async () => {
     const done = sb.state.exchange.doneOrders(uid, SYM, { limit: 1 })[0];
     assert.equal((await orders.getOrderByOrderId(O.GetOrderByOrderIdReq.builder().setSymbol(SYM).setOrderId(done.id).build())).tax, '0');
     const closed = await orders.getClosedOrders(O.GetClosedOrdersReq.builder().setSymbol(SYM).setLimit(5).build());
     assert.ok(closed.items.length > 0 && closed.items.every((x) => x.tax === '0'));
+    // HF fills: the SDK's GetTradeHistoryItems declares taxRate and tax required (the sandbox charges no tax)
+    const fills = await orders.getTradeHistory(O.GetTradeHistoryReq.builder().setSymbol(SYM).setLimit(100).build());
+    const engineFills = sb.state.exchange.fills(uid, { symbol: SYM, limit: 100 }).items;
+    assert.ok(engineFills.length > 0);
+    assert.deepEqual(
+      fills.items.map((f) => [String(f.tradeId), f.orderId, f.price, f.size, f.fee, f.tax, f.taxRate]),
+      engineFills.map((f) => [String(f.tradeId), f.orderId, f.price, f.size, f.fee, '0', '0']),
+    );
     const none = await orders.getClosedOrders(O.GetClosedOrdersReq.builder().setSymbol(SYM).setLastId(987654321).build());
     assert.deepEqual(none.items, []);
   });
@@ -262,7 +270,9 @@ describe('conformance with kucoin-universal-sdk: HF order variants and the class
     assert.deepEqual(doneAll.items.map((o) => o.id).sort(), engineDone.map((o) => o.id).sort());
     assert.ok(doneAll.items.every((o) => !o.isActive));
     const recent = await orders.getRecentOrdersListOld();
-    assert.equal(recent.data.length, engineDone.length + sb.state.world.symbols.reduce((n, s) => n + sb.state.exchange.activeOrders(uid, s.symbol).length, 0));
+    const engineActive = sb.state.world.symbols.flatMap((s) => sb.state.exchange.activeOrders(uid, s.symbol));
+    assert.deepEqual(recent.data.map((o) => o.id).sort(), [...engineDone, ...engineActive].map((o) => o.id).sort());
+    assert.deepEqual(recent.data.filter((o) => o.isActive).map((o) => o.id).sort(), engineActive.map((o) => o.id).sort());
 
     const fills = await orders.getTradeHistoryOld(O.GetTradeHistoryOldReq.builder().setSymbol(SYM).setPageSize(500).build());
     const engineFills = sb.state.exchange.fills(uid, { symbol: SYM, limit: 100 }).items;

@@ -1,6 +1,7 @@
 /**
  * ccxt pro's `kucoin` against the sandbox's feed, unmodified: watchOrderBook, watchTicker,
- * watchTrades, watchOrders and watchBalance, each checked against the sandbox's own state.
+ * watchTrades, watchOrders (/spotMarket/tradeOrders; with `{trigger: true}`, /spotMarket/advancedOrders)
+ * and watchBalance, each checked against the sandbox's own state.
  *
  * Stock options: only ccxt's URLs (`ccxtApiUrls`, as SpotDesk hands them to bot developers) and the
  * credentials are set. One ccxt call is added, for ccxt itself, not the sandbox:
@@ -14,7 +15,7 @@ import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { ccxtApiUrls } from '../../../src/features/botSetup/model/botSnippets';
-import { startTestSandbox } from '../server/helpers';
+import { createUser, startTestSandbox } from '../server/helpers';
 import { until } from './helpers';
 
 type Pro = InstanceType<typeof ccxt.pro.kucoin>;
@@ -59,7 +60,7 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
   });
 
   /** Wait until the feed has a subscriber on `channel`/`key` (ccxt sent its subscribe). */
-  const subscribed = (channel: 'l2' | 'match' | 'orderV1' | 'balance', key: string): Promise<void> => until(() => sb.feed.publishing.subscribers(channel, key) > 0, `ccxt's ${channel} subscription`);
+  const subscribed = (channel: 'l2' | 'match' | 'orderV1' | 'balance' | 'advanced', key: string): Promise<void> => until(() => sb.feed.publishing.subscribers(channel, key) > 0, `ccxt's ${channel} subscription`);
 
   const best = (): { bid: string; ask: string } => {
     const b = sb.state.exchange.level2(SYM, 1);
@@ -146,6 +147,50 @@ describe('stream/ccxt pro kucoin against the sandbox (unmodified)', function () 
       orders = priv.watchOrders(UNIFIED);
     }
     assert.equal((await rest.getOrder(SYM, id)).active, false);
+  });
+
+  it('watchOrders({trigger: true}) (/spotMarket/advancedOrders): a stop order open, then triggered by a trade, as the sandbox has it', async () => {
+    const uid = sb.credentials.uid;
+    const tick = sb.state.world.symbolMap.get(SYM)!.priceIncrement;
+    // ccxt keeps stop orders in its own cache (`triggerOrders`), apart from ordinary orders; the order that a
+    // triggered stop places arrives on /spotMarket/tradeOrders under the same message hash, in the same read, so
+    // a single watchOrders promise may resolve with either cache: the stop is read from ccxt's trigger cache
+    const cached = (id: string) => (priv as unknown as { triggerOrders?: { hashmap: Record<string, Record<string, { status?: string; triggerPrice?: number; price?: number; amount?: number; side?: string; timestamp?: number; symbol?: string }>> } }).triggerOrders?.hashmap[UNIFIED]?.[id];
+    // the subscription: its promise is not awaited (the cache is read), so a rejection at close is dropped here
+    priv.watchOrders(UNIFIED, undefined, undefined, { trigger: true }).catch(() => undefined);
+    await subscribed('advanced', uid);
+    // a buy entry stop one tick above the best ask: the last trade is at or below the ask, so it waits
+    const stopPrice = D.add(best().ask, tick);
+    const last = sb.state.exchange.trades(SYM).at(-1)?.price;
+    assert.ok(last === undefined || D.cmp(last, stopPrice) < 0, `last ${last} below the stop ${stopPrice}`);
+    const limit = D.sub(best().bid, D.mul(tick, '50'));
+    const placed = await rest.placeStopOrder({ clientOid: `cx${++n}`, symbol: SYM, side: 'buy', type: 'limit', price: limit, size: '0.002', stop: 'entry', stopPrice });
+    await until(() => cached(placed.orderId)?.status === 'open', 'the stop open in ccxt');
+    const open = cached(placed.orderId)!;
+    const engine = sb.state.exchange.advanced.stopOrder(uid, placed.orderId);
+    assert.equal(engine.status, 'NEW');
+    assert.deepEqual(
+      [open.symbol, open.side, open.price, open.amount, open.triggerPrice, open.timestamp],
+      [UNIFIED, 'buy', Number(engine.price), Number(engine.size), Number(engine.stopPrice), engine.createdAt],
+    );
+    // buy through every ask below the stop price and a little of the first level at or above it: a trade reaches it
+    const asks = sb.state.exchange.level2(SYM, 1000).asks;
+    const below = asks.filter(([p]) => D.cmp(p, stopPrice) < 0).reduce((a, [, z]) => D.add(a, z), '0');
+    const at = asks.find(([p]) => D.cmp(p, stopPrice) >= 0) as [string, string];
+    const taker = new SpotClient({ baseUrl: sb.baseUrl, credentials: await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '1000000' }] }), maxRetries: 0 });
+    try {
+      await taker.placeOrder({ symbol: SYM, side: 'buy', type: 'market', size: D.add(below, D.min('0.001', at[1])) });
+    } finally {
+      taker.close();
+    }
+    assert.ok(D.cmp(sb.state.exchange.trades(SYM).at(-1)!.price, stopPrice) >= 0, 'a trade at or above the stop price');
+    assert.equal(sb.state.exchange.advanced.stopOrder(uid, placed.orderId).status, 'TRIGGERED');
+    await until(() => cached(placed.orderId)?.status === 'triggered', 'the stop triggered in ccxt');
+    assert.equal(cached(placed.orderId)?.triggerPrice, Number(engine.stopPrice));
+    // the stop's limit buy entered the book far below the market, and rests there
+    const entered = sb.state.exchange.activeOrders(uid, SYM).filter((o) => o.price === limit && o.size === '0.002');
+    assert.equal(entered.length, 1);
+    await rest.cancelOrder(SYM, entered[0].id);
   });
 
   it('watchBalance: the trade account after an order hold equals the sandbox accounts', async () => {

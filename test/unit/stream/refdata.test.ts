@@ -5,7 +5,8 @@
  *   because the sandbox serves ws://, see ccxt.test.ts): watchOHLCV (/market/candles),
  *   watchBidsAsks (/spotMarket/level1), watchOrderBook with limit 50 (/spotMarket/level2Depth50),
  *   watchTickers without symbols (/market/ticker:all, which leaves out BTCP-BTC, whose trading is disabled);
- * - kucoin-universal-sdk's spot public WebSocket client: klines, orderbookLevel1, orderbookLevel50, allTickers.
+ * - kucoin-universal-sdk's spot public WebSocket client: klines, orderbookLevel1, orderbookLevel50, allTickers,
+ *   and level1's coalescing at the default 10 ms interval (changes within one tick give one push).
  */
 import { strict as assert } from 'node:assert';
 import ccxt from 'ccxt';
@@ -201,6 +202,34 @@ describe('stream: new market topics through kucoin-universal-sdk\'s spot public 
       assert.deepEqual([t.bestBid, t.bestBidSize, t.bestAsk, t.bestAskSize, t.price], [b1.bid, b1.bidSize, b1.ask, b1.askSize, last.price]);
       assert.ok(!tickers.some(([s]) => s === DISABLED), 'ticker:all pushed the disabled pair');
       await f.rest.cancelOrder(SYM, r.orderId);
+    } finally {
+      await ws.stop();
+    }
+  });
+
+  it('orderbookLevel1 with the default interval (10 ms): five book changes made in one turn of the event loop give ONE push, of the last best bid', async () => {
+    const ws = client.wsService().newSpotPublicWS();
+    await ws.start();
+    try {
+      type L1 = { bids: string[]; asks: string[]; timestamp: number };
+      const l1: L1[] = [];
+      await ws.orderbookLevel1([SYM], (_t, _s, e) => l1.push(e as unknown as L1));
+      await until(() => l1.length === 1, 'the initial level1');
+      // five better bids applied synchronously through the sandbox's command path (no await between them): no
+      // level1 tick can run in between, so KuCoin's "at most every 10 ms, on change" leaves one push
+      const uid = f.sb.credentials.uid;
+      const tick = f.sb.state.world.symbolMap.get(SYM)!.priceIncrement;
+      const prices: string[] = [];
+      for (let i = 1; i <= 5; i++) {
+        const price = D.add(best(f.sb).bid, tick);
+        f.sb.state.exec({ op: 'order.place', t: f.sb.state.now(), args: { uid, req: { clientOid: `co${i}`, symbol: SYM, side: 'buy', type: 'limit', price, size: '0.001' } } });
+        prices.push(price);
+      }
+      assert.deepEqual(best(f.sb).bid, prices[4]);
+      await until(() => l1.at(-1)?.bids[0] === prices[4], 'the level1 of the last bid');
+      const b = best(f.sb);
+      assert.deepEqual(l1.slice(1).map((e) => [e.bids, e.asks]), [[[b.bid, b.bidSize], [b.ask, b.askSize]]], 'one push for the five changes');
+      for (const o of f.sb.state.exchange.activeOrders(uid, SYM)) await f.rest.cancelOrder(SYM, o.id);
     } finally {
       await ws.stop();
     }

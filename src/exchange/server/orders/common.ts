@@ -4,7 +4,7 @@
  * check, the service-status gates and the listing helpers that walk a user's orders over every symbol.
  */
 import type { EndpointName, ParsedParamsOf, WireResponseOf } from '../../../api/endpoints';
-import type { HfOrder } from '../../core';
+import type { HfFill, HfOrder } from '../../core';
 import { E_FORBIDDEN_TO_PLACE, forbiddenToPlaceMsg, isSourceCancelOnly } from '../mirror/status';
 import { SandboxError, type SandboxState, type UserRecord } from '../state';
 
@@ -58,6 +58,15 @@ export function checkCanCancel(state: SandboxState): void {
 /** An HF order as the HF endpoints send it: the core's view plus `tax` "0" (the sandbox charges no tax; KuCoin sends the field). */
 export function withTax(o: HfOrder): HfOrder {
   return { ...o, tax: '0' };
+}
+
+/**
+ * An HF fill as GET /api/v1/hf/fills sends it: the core's view plus `taxRate` and `tax` "0" (the sandbox
+ * charges no tax). KuCoin sends both on every HF fill (docs-new "Get Trade History", the spec fixture
+ * GET_api_v1_hf_fills.json), and kucoin-universal-sdk's GetTradeHistoryItems declares them required.
+ */
+export function fillWithTax(f: HfFill): HfFill {
+  return { ...f, taxRate: '0', tax: '0' };
 }
 
 /** The symbols to list: the one asked for (checked: 900001) or every symbol of the world, in world order. */
