@@ -123,7 +123,8 @@ export function sourceWords(mode: BorrowedMode, status: ServiceStatusLike | unde
     if (position.finished) {
       state = 'finished';
       word = 'finished';
-      detail = `The recording ended${position.time !== null ? ` at ${new Date(position.time).toISOString()}` : ''}: the book stays as it left it. ${detail}`;
+      const ended = `The recording ended${position.time !== null ? ` at ${new Date(position.time).toISOString()}` : ''}: the book stays as it left it.`;
+      detail = p.state === 'live' ? `${ended} Your orders still match against it, with play money.` : `${ended} ${detail}`;
     } else if (position.time !== null && p.state === 'live') {
       word = utcClock(position.time);
       detail = `Replay position ${new Date(position.time).toISOString()}. ${detail}`;

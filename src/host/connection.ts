@@ -515,7 +515,6 @@ export class Connection implements vscode.Disposable {
     this.hasCredentials = await this.credentialsPresent(profile);
     await vscode.commands.executeCommand('setContext', 'spotdesk.needsCredentials', !this.hasCredentials);
     await vscode.commands.executeCommand('setContext', 'spotdesk.sandboxProfile', profile.sandbox);
-    await vscode.commands.executeCommand('setContext', 'spotdesk.borrowedMarket', profile.mode !== undefined);
   }
 
   /** Stop the embedded sandbox (if started) and release listeners. */

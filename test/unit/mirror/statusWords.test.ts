@@ -69,7 +69,7 @@ describe('borrowed market words (status bar, market panel, ticket)', function ()
     const done = sourceWords({ kind: 'replay', speed: 60 }, open, { time: t, finished: true });
     assert.equal(done.short, 'replay ×60 · finished');
     assert.equal(done.state, 'finished');
-    assert.match(done.detail, /^The recording ended at 2026-11-27T14:03:07\.250Z/);
+    assert.equal(done.detail, 'The recording ended at 2026-11-27T14:03:07.250Z: the book stays as it left it. Your orders still match against it, with play money.');
     // an outage inside the recording is replayed as one
     const recordedOutage = { status: 'cancelonly', msg: 'replay: the upstream is unreachable since 2026-11-27T14:00:00.000Z (closed); orders can be cancelled, not placed' };
     const w = sourceWords({ kind: 'replay', speed: 1 }, recordedOutage, { time: t, finished: false });
