@@ -6,19 +6,15 @@
  *   default a free one); its state lives in `context.globalStorageUri/sandbox` and its credentials are
  *   provisioned by the sandbox itself. If the process dies it is restarted with a notice; it is
  *   stopped with the extension.
- * - The built-in "Paper (KuCoin prices)" profile runs the embedded sandbox in mirror mode against
- *   `spotdesk.paper.upstreamUrl` for `spotdesk.paper.symbols`, and a "Replay (recorded market)" profile (once
- *   "Replay a Recorded Market…" picked a recording) runs it replaying that recording; each has its own process and
- *   state dir (./embeddedProfiles.ts). A paper or replay process runs only while its profile is active: switching
- *   away stops it (the plain sandbox keeps running once started: a bot may use it). All three trade play money.
+ * - "Paper (KuCoin prices)" and "Replay (recorded market)" run it in mirror or replay mode, each in a process and
+ *   state dir of its own (./embeddedProfiles.ts), only while active (the plain sandbox keeps running: bots use it).
  * - User profiles `{name, baseUrl}` come from the application-scoped setting `spotdesk.profiles`;
  *   `spotdesk.activeProfile` (application scope too) picks one. Application scope means a
  *   workspace's .vscode/settings.json can never redirect signed requests.
  * - API credentials of user profiles live only in SecretStorage under `spotdesk.credentials/<profile id>`.
  *
- * The API client (with its zod schemas) is loaded lazily with dynamic `import()`, which esbuild turns
- * into a lazily-initialised module: activation stays light. The sandbox's engine and server are not
- * in extension.js at all: they run from dist/sandbox-cli.js in the child process.
+ * The API client (with its zod schemas) is loaded lazily with dynamic `import()`: activation stays light. The
+ * sandbox's engine and server are not in extension.js: they run from dist/sandbox-cli.js in the child process.
  */
 import * as vscode from 'vscode';
 import type { MoneyGuard, SpotClient } from '../api/client';
