@@ -27,7 +27,7 @@ const NODE_API = '^(node:|(fs|path|os|crypto|http|https|net|child_process|worker
  * import (the decimal arithmetic, the order rules and field table, and the client-side formatting and
  * valuation helpers several features share).
  */
-const PURE_API = ['decimal', 'orderRules', 'advancedOrderRules', 'orderFields', 'candleIntervals', 'bookWalk', 'numberFormat', 'moneyWords', 'orderEstimate', 'valuation', 'pnl', 'failure', 'displayFormat'];
+const PURE_API = ['decimal', 'orderRules', 'advancedOrderRules', 'orderFields', 'candleIntervals', 'bookWalk', 'numberFormat', 'moneyWords', 'orderEstimate', 'valuation', 'pnl', 'failure', 'displayFormat', 'borrowedMarket'];
 
 /** Host glue: where `vscode` may be imported. */
 const HOST_FILES = ['src/host/**/*.ts', 'src/features/*/host/**/*.ts'];

@@ -11,8 +11,10 @@ export type FundsKind = 'sandbox' | 'local' | 'real';
 /** The profile fields the wording needs. */
 export interface FundsProfile {
   name: string;
-  /** True for the built-in Sandbox (local) profile. */
+  /** True for the built-in profiles of the embedded sandbox (Sandbox, Paper, Replay): play money. */
   sandbox: boolean;
+  /** Paper trading on a borrowed market, or a replay (src/api/borrowedMarket.ts): still play money. */
+  mode?: { kind: 'paper' | 'replay' };
   /** The REST base URL of a user profile. */
   baseUrl?: string;
 }
@@ -43,6 +45,8 @@ export function fundsKind(p: FundsProfile): FundsKind {
 export function fundsPhrase(p: FundsProfile): string {
   switch (fundsKind(p)) {
     case 'sandbox':
+      if (p.mode?.kind === 'paper') return `the paper-trading profile "${p.name}" (play money on a live market's prices, not real; nothing reaches that exchange)`;
+      if (p.mode?.kind === 'replay') return `the replay profile "${p.name}" (play money on a recorded market, not real)`;
       return `the sandbox profile "${p.name}" (play money, not real)`;
     case 'local':
       return `the profile "${p.name}" on a local server (${p.baseUrl}): real funds only if that server is connected to a real exchange`;
@@ -51,11 +55,11 @@ export function fundsPhrase(p: FundsProfile): string {
   }
 }
 
-/** A short label for headers and rows: "Sandbox · play money", "Local server", "REAL funds". */
+/** A short label for headers and rows: "Sandbox · play money", "Paper · play money", "Replay · play money", "Local server", "REAL funds". */
 export function fundsLabel(p: FundsProfile): string {
   switch (fundsKind(p)) {
     case 'sandbox':
-      return 'Sandbox · play money';
+      return p.mode?.kind === 'paper' ? 'Paper · play money' : p.mode?.kind === 'replay' ? 'Replay · play money' : 'Sandbox · play money';
     case 'local':
       return 'Local server';
     case 'real':

@@ -3,7 +3,9 @@
  *
  *   --host HOST        interface (default 127.0.0.1)
  *   --port N           port (default 0 = a free port)
- *   --state-dir DIR    journal, credentials.json, admin-token (default ./.spotdesk-sandbox)
+ *   --state-dir DIR    journal, credentials.json, admin-token (default ./.spotdesk-sandbox; with --mirror or
+ *                      --replay a dir of its own, ./.spotdesk-sandbox-mirror-HASH / -replay-HASH, named in the
+ *                      startup line: see {@link borrowedMarketStateDir})
  *   --no-sim           no market simulation bots
  *   --market PROFILE   market simulation: quiet (two slow bots, no history: for tests), realistic (default:
  *                      the agent-based market with 3 × 24 h of history on a fresh state dir) or volatile
@@ -37,9 +39,11 @@
  *
  * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`; with
  * --tls `SpotDesk sandbox listening on https://HOST:PORT (CA certificate: STATE_DIR/ca.pem)` (absolute
- * path; `(CA certificate: in memory only)` with --in-memory). The `ready` IPC message carries `caPath`.
+ * path; `(CA certificate: in memory only)` with --in-memory); a mirror or replay on its own default state dir
+ * ends it with ` (mirror state in DIR)` / ` (replay state in DIR)` (absolute). The `ready` IPC message carries `caPath`.
  * Stops cleanly on SIGINT/SIGTERM. Exit code 2 for bad arguments, 1 when start-up fails.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { startSandbox, SandboxOptions, StateDirInUseError, type SandboxCredentials } from './server/index';
 import { isMarketProfile, MARKET_PROFILES } from './server/market/profiles';
@@ -57,6 +61,11 @@ export interface CliArgs extends SandboxOptions {
   replay?: string;
   /** --speed N: replay pace (0 = as fast as possible). */
   speed?: number;
+  /**
+   * True when `stateDir` is the mirror's or replay's own default ({@link borrowedMarketStateDir}) because no
+   * --state-dir was given: the startup line names it.
+   */
+  ownStateDir?: boolean;
   verbose: boolean;
   help: boolean;
   ipc: boolean;
@@ -82,7 +91,13 @@ export type SandboxIpcMessage =
       code?: string;
       holder?: { pid: number; baseUrl: string };
     }
-  | { type: 'log'; line: string };
+  | { type: 'log'; line: string }
+  /**
+   * A replay's position (with --replay only): `time` the replay time of the last delivered event (ms since the
+   * epoch; null before the first), `finished` once every event was delivered. Sent about once a second while it
+   * moves, and once when it finishes.
+   */
+  | { type: 'replay'; time: number | null; finished: boolean };
 
 /** Messages of the parent to a sandbox started with `--ipc`. */
 export type SandboxIpcCommand = { type: 'stop' };
@@ -91,7 +106,8 @@ export type SandboxIpcCommand = { type: 'stop' };
  * Parse argv (without node and script). @throws Error with a usage message for unknown/invalid options.
  */
 export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: '.spotdesk-sandbox', sim: true, market: 'realistic', manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false };
+  const out: CliArgs = { host: '127.0.0.1', port: 0, stateDir: DEFAULT_STATE_DIR, sim: true, market: 'realistic', manualClock: false, seed: 1, verbose: false, help: false, ipc: false, inMemory: false };
+  let explicitStateDir = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -114,6 +130,7 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case '--state-dir':
         out.stateDir = value();
+        explicitStateDir = true;
         break;
       case '--no-sim':
         out.sim = false;
@@ -184,7 +201,27 @@ export function parseArgs(argv: string[]): CliArgs {
   if (out.symbols !== undefined && out.mirrorUrl === undefined) throw new Error('--symbols is for --mirror');
   if (out.speed !== undefined && out.replay === undefined) throw new Error('--speed needs --replay');
   if (out.replay !== undefined && out.mirrorUrl !== undefined) throw new Error('--replay and --mirror exclude each other (one borrowed market per sandbox)');
+  if (!explicitStateDir && !out.inMemory && (out.mirrorUrl !== undefined || out.replay !== undefined)) {
+    // a borrowed market's journal must never land in (or replay) an ordinary sandbox's state
+    out.stateDir = borrowedMarketStateDir(out);
+    out.ownStateDir = true;
+  }
   return out;
+}
+
+/** The state dir of a sandbox started without --state-dir. */
+export const DEFAULT_STATE_DIR = '.spotdesk-sandbox';
+
+/**
+ * The default state dir of a mirror or replay sandbox, next to the ordinary default but never it:
+ * `.spotdesk-sandbox-mirror-<12 hex of sha256(url, sorted symbols)>` or `.spotdesk-sandbox-replay-<12 hex of
+ * sha256(absolute recording path)>`, so the same market (or recording) finds its paper account again and two
+ * different ones never share a journal (docs/sandbox.md "Mirror mode").
+ */
+export function borrowedMarketStateDir(a: Pick<CliArgs, 'mirrorUrl' | 'symbols' | 'replay'>): string {
+  const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 12);
+  if (a.replay !== undefined) return `${DEFAULT_STATE_DIR}-replay-${hash(path.resolve(a.replay))}`;
+  return `${DEFAULT_STATE_DIR}-mirror-${hash(`${a.mirrorUrl ?? ''}\n${[...(a.symbols ?? [])].sort().join(',')}`)}`;
 }
 
 /** A non-negative finite number or "Infinity"/"inf". @throws Error naming `flag`. */
@@ -364,6 +401,8 @@ const USAGE =
   '       spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N]   (record --help)\n' +
   '       spotdesk-sandbox convert-tardis --book L2.csv[.gz] [--trades TRADES.csv[.gz]] --symbol BTC-USDT --out FILE\n' +
   '  --replay FILE  serve a recorded market (docs/recording.md); --speed N replays at N × the recorded pace\n' +
+  '  --state-dir     with --mirror or --replay the default is a dir of their own (.spotdesk-sandbox-mirror-HASH,\n' +
+  '                  .spotdesk-sandbox-replay-HASH), never the ordinary sandbox\'s; the startup line names it\n' +
   '                 (0 = as fast as possible); with --manual-clock the admin clock endpoint steps through it\n' +
   '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
   '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
@@ -452,17 +491,34 @@ async function runConvertTardis(argv: string[]): Promise<void> {
   process.stdout.write(`converted ${r.events} events (${r.snapshots} snapshots, ${r.l2} l2, ${r.trades} trades) into ${path.resolve(args.out)} (${r.bytes} bytes)\n`);
 }
 
+/** Send the replay's position to the parent every second while it moves, and once when it finishes. */
+function reportReplay(source: ReplaySource, send: (m: SandboxIpcMessage) => void, stopping: () => boolean): void {
+  let last: number | null | undefined;
+  const position = (): number | null => (Number.isFinite(source.time) ? source.time : null);
+  const timer = setInterval(() => {
+    const t = position();
+    if (t === last) return;
+    last = t;
+    send({ type: 'replay', time: t, finished: false });
+  }, 1000);
+  timer.unref();
+  void source.finished.then(() => {
+    clearInterval(timer);
+    if (!stopping()) send({ type: 'replay', time: position(), finished: true });
+  });
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'record') return runRecord(argv.slice(1));
   if (argv[0] === 'convert-tardis') return runConvertTardis(argv.slice(1));
   const args = parseOrExit(parseArgs, argv, USAGE);
   if (args === undefined) return;
-  const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? '.spotdesk-sandbox');
+  const stateDir = args.inMemory ? undefined : path.resolve(args.stateDir ?? DEFAULT_STATE_DIR);
   const send = (m: SandboxIpcMessage): void => {
     if (args.ipc && process.send && process.connected) process.send(m);
   };
-  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, mirrorUrl, symbols, replay, speed, ...options } = args;
+  const { ipc: _ipc, inMemory: _inMemory, verbose: _verbose, help: _help, ownStateDir, mirrorUrl, symbols, replay, speed, ...options } = args;
   const log = (line: string): void => {
     if (args.ipc) send({ type: 'log', line });
     else if (args.verbose || /internal error|journal|warning|failed|mirror/i.test(line)) process.stderr.write(`${line}\n`);
@@ -494,7 +550,9 @@ async function main(): Promise<void> {
   for (const w of running.warnings) process.stderr.write(`sandbox warning: ${w}\n`);
   const tls = running.tls;
   const caNote = tls ? ` (CA certificate: ${tls.caPath ?? 'in memory only'})` : '';
-  process.stdout.write(`SpotDesk sandbox listening on ${running.baseUrl}${caNote}\n`);
+  // a mirror or replay without --state-dir says where its own state is (never the ordinary sandbox's dir)
+  const stateNote = ownStateDir && stateDir ? ` (${replay !== undefined ? 'replay' : 'mirror'} state in ${stateDir})` : '';
+  process.stdout.write(`SpotDesk sandbox listening on ${running.baseUrl}${caNote}${stateNote}\n`);
   send({
     type: 'ready',
     baseUrl: running.baseUrl,
@@ -505,6 +563,8 @@ async function main(): Promise<void> {
     ...(tls ? { caPath: tls.caPath } : {}),
   });
   let stopping = false;
+  const replaySource = options.mirror?.source instanceof ReplaySource ? options.mirror.source : undefined;
+  if (args.ipc && replaySource) reportReplay(replaySource, send, () => stopping);
   const stop = (): void => {
     if (stopping) return;
     stopping = true;

@@ -48,6 +48,7 @@ export const COMMANDS = {
   useSandboxFromBot: 'spotdesk.useSandboxFromBot',
   simulateDeposit: 'spotdesk.simulateDeposit',
   resetSandbox: 'spotdesk.resetSandbox',
+  replayRecording: 'spotdesk.replayRecording',
   orderHistoryRefresh: 'spotdesk.orderHistory.refresh',
   fillsRefresh: 'spotdesk.fills.refresh',
   fundingHistoryRefresh: 'spotdesk.fundingHistory.refresh',

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'crypto';
 import type { Connection, Profile } from './connection';
-import { SANDBOX_PROFILE_NAME } from './connection';
+import { readPaperSettings, SANDBOX_PROFILE_NAME } from './connection';
 import type { Prompts } from './prompts';
 import type { AccountsTree } from '../features/accounts/host/accounts';
 import type { OrdersTree, OrderNode } from '../features/orders/host/orders';
@@ -24,6 +24,7 @@ import type { Services } from './services';
 import { COMMANDS } from './commandIds';
 import { guardedRegistrar } from './guardedCommand';
 import { fundsKind, fundsPhrase } from '../api/moneyWords';
+import { modeLabel } from '../api/borrowedMarket';
 import { baseUrlError, freeProfileName, KUCOIN_BASE_URL, normalizeBaseUrl, profileNameError } from './profileInput';
 
 /** Everything the commands act on. */
@@ -46,13 +47,18 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const { runResetSandbox } = await import('./resetSandbox');
       return runResetSandbox(services, () => d.refreshAll());
     }),
+    // a replay profile from a recording; the implementation loads on first use (./replayCommand.ts)
+    reg(COMMANDS.replayRecording, async () => {
+      const { runReplayRecording } = await import('./replayCommand');
+      await runReplayRecording(connection, prompts);
+    }),
     ...registerOrderCommands(services, trees),
     reg(COMMANDS.selectProfile, async () => {
       const active = connection.profile();
       type Item = vscode.QuickPickItem & { profile?: Profile; edit?: boolean };
       const items: Item[] = connection.profiles().map((p) => ({
         label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
-        description: p.sandbox ? 'embedded sandbox on 127.0.0.1' : p.baseUrl,
+        description: profileDescription(p),
         profile: p,
       }));
       items.push({ label: '$(gear) Add or edit profiles…', description: 'setting spotdesk.profiles', edit: true });
@@ -347,4 +353,11 @@ async function pickUserProfile(connection: Connection, prompts: Prompts, name: s
     { placeHolder },
   );
   return choice?.p;
+}
+
+/** What a profile is, for the profile picker: the embedded sandbox, its paper or replay mode, or the base URL. */
+function profileDescription(p: Profile): string | undefined {
+  if (p.mode?.kind === 'paper') return `embedded sandbox, play money on the live market of ${readPaperSettings().upstreamUrl}`;
+  if (p.mode?.kind === 'replay') return `embedded sandbox replaying a recording (${modeLabel(p.mode)})`;
+  return p.sandbox ? 'embedded sandbox on 127.0.0.1' : p.baseUrl;
 }

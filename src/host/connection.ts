@@ -6,19 +6,32 @@
  *   default a free one); its state lives in `context.globalStorageUri/sandbox` and its credentials are
  *   provisioned by the sandbox itself. If the process dies it is restarted with a notice; it is
  *   stopped with the extension.
+ * - "Paper (KuCoin prices)" and "Replay (recorded market)" run it in mirror or replay mode, each in a process and
+ *   state dir of its own (./embeddedProfiles.ts), only while active (the plain sandbox keeps running: bots use it).
  * - User profiles `{name, baseUrl}` come from the application-scoped setting `spotdesk.profiles`;
  *   `spotdesk.activeProfile` (application scope too) picks one. Application scope means a
  *   workspace's .vscode/settings.json can never redirect signed requests.
  * - API credentials of user profiles live only in SecretStorage under `spotdesk.credentials/<profile id>`.
  *
- * The API client (with its zod schemas) is loaded lazily with dynamic `import()`, which esbuild turns
- * into a lazily-initialised module: activation stays light. The sandbox's engine and server are not
- * in extension.js at all: they run from dist/sandbox-cli.js in the child process.
+ * The API client (with its zod schemas) is loaded lazily with dynamic `import()`: activation stays light. The
+ * sandbox's engine and server are not in extension.js: they run from dist/sandbox-cli.js in the child process.
  */
 import * as vscode from 'vscode';
 import type { MoneyGuard, SpotClient } from '../api/client';
 import type { KeyVersion } from '../api/schemas';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from './sandboxProcess';
+import {
+  borrowedMode,
+  embeddedLaunch,
+  paperSettings,
+  PAPER_PROFILE_ID,
+  PAPER_PROFILE_NAME,
+  REPLAY_PROFILE_ID,
+  REPLAY_PROFILE_NAME,
+  type EmbeddedSpec,
+  type ReplaySettings,
+} from './embeddedProfiles';
+import type { BorrowedMode, ReplayPosition } from '../api/borrowedMarket';
 import { COMMANDS } from './commandIds';
 import { redact, requestLogLine, type RequestLogEntry } from './requestLog';
 
@@ -26,13 +39,21 @@ import { redact, requestLogLine, type RequestLogEntry } from './requestLog';
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const SANDBOX_PROFILE_NAME = 'Sandbox (local)';
 
-/** One profile as SpotDesk sees it. `id` is `sandbox` or `user:<name>`. */
+/** One profile as SpotDesk sees it. `id` is `sandbox`, `paper`, `replay` or `user:<name>`. */
 export interface Profile {
   id: string;
   name: string;
   baseUrl?: string;
+  /** True for the built-in profiles that run the embedded sandbox (play money): Sandbox, Paper and Replay. */
   sandbox: boolean;
+  /** For Paper and Replay: the borrowed market (paper trading on an upstream, or a replay at a speed). */
+  mode?: BorrowedMode;
 }
+
+/** The names user profiles cannot take (the built-in profiles'). */
+const BUILT_IN_NAMES = new Set([SANDBOX_PROFILE_NAME, PAPER_PROFILE_NAME, REPLAY_PROFILE_NAME]);
+/** globalState key of the last replay picked (its file and speed), so a reload keeps the Replay profile. */
+const REPLAY_STATE_KEY = 'spotdesk.replay';
 
 /** API key credentials as stored in SecretStorage (never in settings or logs). */
 export interface StoredCredentials {
@@ -71,7 +92,7 @@ export function userProfiles(): Profile[] {
     if (!p || typeof p !== 'object') continue;
     const { name, baseUrl } = p as { name?: unknown; baseUrl?: unknown };
     if (typeof name !== 'string' || !name.trim() || typeof baseUrl !== 'string') continue;
-    if (name === SANDBOX_PROFILE_NAME || out.some((o) => o.name === name)) continue;
+    if (BUILT_IN_NAMES.has(name) || out.some((o) => o.name === name)) continue;
     out.push({ id: `user:${name}`, name, baseUrl: baseUrl.replace(/\/+$/, ''), sandbox: false });
   }
   return out;
@@ -80,6 +101,29 @@ export function userProfiles(): Profile[] {
 /** The built-in sandbox profile. */
 export function sandboxProfile(): Profile {
   return { id: SANDBOX_PROFILE_ID, name: SANDBOX_PROFILE_NAME, sandbox: true };
+}
+
+/** The built-in paper-trading profile (mirror mode on `spotdesk.paper.upstreamUrl`). */
+export function paperProfile(): Profile {
+  return { id: PAPER_PROFILE_ID, name: PAPER_PROFILE_NAME, sandbox: true, mode: { kind: 'paper' } };
+}
+
+/** The replay profile of a picked recording. */
+export function replayProfile(r: Pick<ReplaySettings, 'speed'>): Profile {
+  return { id: REPLAY_PROFILE_ID, name: REPLAY_PROFILE_NAME, sandbox: true, mode: { kind: 'replay', speed: r.speed } };
+}
+
+/** The paper settings from the configuration (validated, defaults on bad values). */
+export function readPaperSettings(): ReturnType<typeof paperSettings> {
+  const cfg = vscode.workspace.getConfiguration('spotdesk');
+  return paperSettings({ upstreamUrl: cfg.get<unknown>('paper.upstreamUrl'), symbols: cfg.get<unknown>('paper.symbols') });
+}
+
+/** One embedded sandbox process slot: the process of a kind, keyed by its launch (args and state dir). */
+interface EmbeddedSlot {
+  key: string;
+  promise: Promise<SandboxProcess>;
+  proc?: SandboxProcess;
 }
 
 /**
@@ -94,8 +138,15 @@ export class Connection implements vscode.Disposable {
   private readonly signing = new ClientSlot();
   /** The credential-less client of a user profile without credentials. */
   private readonly public = new ClientSlot();
-  private sandboxPromise: Promise<SandboxProcess> | undefined;
-  private sandboxProc: SandboxProcess | undefined;
+  /** The embedded processes, one per kind (sandbox, paper, replay). */
+  private readonly slots = new Map<EmbeddedSpec['kind'], EmbeddedSlot>();
+  /** The replay picked last (its profile exists while this is set). */
+  private replay: ReplaySettings | undefined;
+  /** The running replay's last reported position. */
+  private replayAt: ReplayPosition | undefined;
+  private readonly replayMoved = new vscode.EventEmitter<ReplayPosition>();
+  /** Fires when the running replay reports its position (about once a second) or its end. */
+  readonly onDidChangeReplay = this.replayMoved.event;
   private readonly restarts: number[] = [];
   /** A free port the user accepted this session instead of a pinned port that was in use. */
   private portOverride: number | undefined;
@@ -111,10 +162,15 @@ export class Connection implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly moneyGuard?: (profileId: string) => MoneyGuard,
   ) {
+    this.replay = context.globalState.get<ReplaySettings>(REPLAY_STATE_KEY);
     this.disposables.push(
       this.changed,
+      this.replayMoved,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('spotdesk.profiles') || e.affectsConfiguration('spotdesk.activeProfile')) {
+          this.reset();
+        } else if (e.affectsConfiguration('spotdesk.paper') && this.profile().id === PAPER_PROFILE_ID) {
+          // another upstream or symbol list is another market: its own process and state dir
           this.reset();
         }
       }),
@@ -125,9 +181,11 @@ export class Connection implements vscode.Disposable {
     void this.updateContextKeys();
   }
 
-  /** The active profile; falls back to the sandbox when the setting names an unknown profile. */
+  /** The active profile; falls back to the sandbox when the setting names an unknown profile (or a replay without a recording). */
   profile(): Profile {
     const name = vscode.workspace.getConfiguration('spotdesk').get<string>('activeProfile');
+    if (name === PAPER_PROFILE_NAME) return paperProfile();
+    if (name === REPLAY_PROFILE_NAME) return this.replay ? replayProfile(this.replay) : sandboxProfile();
     if (name && name !== SANDBOX_PROFILE_NAME) {
       const p = userProfiles().find((u) => u.name === name);
       if (p) return p;
@@ -135,9 +193,37 @@ export class Connection implements vscode.Disposable {
     return sandboxProfile();
   }
 
-  /** All profiles: the sandbox first, then the user profiles in setting order. */
+  /** All profiles: the sandbox, paper and (once a recording was picked) replay first, then the user profiles in setting order. */
   profiles(): Profile[] {
-    return [sandboxProfile(), ...userProfiles()];
+    return [sandboxProfile(), paperProfile(), ...(this.replay ? [replayProfile(this.replay)] : []), ...userProfiles()];
+  }
+
+  /** The replay picked last (file and speed), if any. */
+  replaySettings(): ReplaySettings | undefined {
+    return this.replay;
+  }
+
+  /** The running replay's last reported position (undefined before its first report or on other profiles). */
+  replayPosition(): ReplayPosition | undefined {
+    return this.profile().id === REPLAY_PROFILE_ID ? this.replayAt : undefined;
+  }
+
+  /**
+   * Switch to a fresh replay of `file` at `speed` (× the recorded pace, or `manual`): the previous replay's
+   * process stops and its state is deleted, the new one starts on first need in a state dir of its own.
+   */
+  async startReplay(file: string, speed: number | 'manual'): Promise<void> {
+    const old = this.slots.get('replay');
+    this.slots.delete('replay');
+    await old?.proc?.stop();
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.context.globalStorageUri, 'replays'), { recursive: true, useTrash: false }).then(
+      () => undefined,
+      () => undefined, // nothing there yet
+    );
+    this.replay = { file, speed, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` };
+    this.replayAt = undefined;
+    await this.context.globalState.update(REPLAY_STATE_KEY, this.replay);
+    await this.selectProfile(REPLAY_PROFILE_NAME);
   }
 
   /** Make `name` the active profile (written to the user's global settings). */
@@ -210,10 +296,11 @@ export class Connection implements vscode.Disposable {
     return this.signing.last ?? this.public.last;
   }
 
-  /** The embedded sandbox's address, admin token and default user's uid, starting it if the sandbox profile is active. */
+  /** The active embedded sandbox's address, admin token and default user's uid, starting it if an embedded profile (Sandbox, Paper, Replay) is active. */
   async sandbox(): Promise<{ baseUrl: string; adminToken: string; uid: string } | undefined> {
-    if (!this.profile().sandbox) return undefined;
-    const s = await this.startSandbox();
+    const profile = this.profile();
+    if (!profile.sandbox) return undefined;
+    const s = await this.startSandbox(this.specOf(profile));
     return { baseUrl: s.baseUrl, adminToken: s.adminToken, uid: s.credentials.uid };
   }
 
@@ -222,21 +309,34 @@ export class Connection implements vscode.Disposable {
    * "Use the Sandbox from a Bot…". Holds the secret: never log or display it.
    */
   async embeddedSandbox(): Promise<{ baseUrl: string; apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: string }> {
-    const s = await this.startSandbox();
+    const s = await this.startSandbox({ kind: 'sandbox' });
     const c = s.credentials;
     return { baseUrl: s.baseUrl, apiKey: c.apiKey, apiSecret: c.apiSecret, apiPassphrase: c.apiPassphrase, keyVersion: c.keyVersion };
   }
 
-  /** Whether the embedded sandbox has been started in this session. */
+  /** Whether the embedded sandbox (the simulated one) has been started in this session. */
   sandboxStarted(): boolean {
-    return this.sandboxPromise !== undefined;
+    return this.slots.has('sandbox');
+  }
+
+  /** The embedded process spec of an embedded profile (the paper settings are read now). */
+  private specOf(profile: Profile): EmbeddedSpec {
+    if (profile.id === PAPER_PROFILE_ID) return { kind: 'paper', paper: readPaperSettings() };
+    if (profile.id === REPLAY_PROFILE_ID && this.replay) return { kind: 'replay', replay: this.replay };
+    return { kind: 'sandbox' };
+  }
+
+  /** The borrowed-market mode of the active profile (undefined for the simulated sandbox and user profiles). */
+  mode(): BorrowedMode | undefined {
+    const p = this.profile();
+    return p.sandbox ? borrowedMode(this.specOf(p)) : undefined;
   }
 
   private async createClient(profile: Profile): Promise<SpotClient> {
     const { SpotClient: Client } = await import('../api/client');
     const onRequest = (e: RequestLogEntry) => this.logRequest(e);
     if (profile.sandbox) {
-      const s = await this.startSandbox();
+      const s = await this.startSandbox(this.specOf(profile));
       const c = s.credentials;
       return new Client({
         baseUrl: s.baseUrl,
@@ -260,42 +360,61 @@ export class Connection implements vscode.Disposable {
     this.log[level](line);
   }
 
-  private startSandbox(): Promise<SandboxProcess> {
-    if (!this.sandboxPromise) {
-      const p: Promise<SandboxProcess> = Promise.resolve(vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'SpotDesk: starting the local sandbox exchange…' },
-        () => this.launchSandbox(),
-      ));
-      this.sandboxPromise = p;
-      p.catch((err: unknown) => {
-        this.sandboxPromise = undefined;
-        this.log.error(`sandbox failed to start: ${err instanceof Error ? err.message : String(err)}`);
-      });
-      return p.then(
-        (s) => s,
-        (err: unknown) => {
-          throw new UserFacingError(
-            `The local sandbox exchange could not start: ${err instanceof Error ? err.message : String(err)}. ` +
-              'See the "SpotDesk" output channel, then run "SpotDesk: Refresh" to try again.',
-          );
-        },
-      );
+  /** The process of `spec`, started on first need (a running process of the same kind with another launch is stopped first). */
+  private startSandbox(spec: EmbeddedSpec): Promise<SandboxProcess> {
+    const launch = embeddedLaunch(spec);
+    const key = JSON.stringify([launch.stateDir, launch.extraArgs]);
+    const slot = this.slots.get(spec.kind);
+    if (slot && slot.key === key) return slot.promise;
+    if (slot) {
+      this.slots.delete(spec.kind);
+      slot.promise.then((p) => p.stop(), () => undefined);
     }
-    return this.sandboxPromise;
+    const what = spec.kind === 'sandbox' ? 'the local sandbox exchange' : spec.kind === 'paper' ? 'the paper-trading sandbox (KuCoin prices)' : 'the replay sandbox';
+    const p: Promise<SandboxProcess> = Promise.resolve(vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `SpotDesk: starting ${what}…` },
+      () => this.launchSandbox(spec),
+    ));
+    const entry: EmbeddedSlot = { key, promise: p };
+    this.slots.set(spec.kind, entry);
+    p.then(
+      (proc) => {
+        entry.proc = proc;
+        // switched away (or relaunched) while it started: a paper or replay process only runs for its profile
+        if (this.slots.get(spec.kind) !== entry) void proc.stop();
+      },
+      (err: unknown) => {
+        if (this.slots.get(spec.kind) === entry) this.slots.delete(spec.kind);
+        this.log.error(`${what} failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+    return p.then(
+      (s) => s,
+      (err: unknown) => {
+        throw new UserFacingError(
+          `${what[0].toUpperCase()}${what.slice(1)} could not start: ${err instanceof Error ? err.message : String(err)}. ` +
+            'See the "SpotDesk" output channel, then run "SpotDesk: Refresh" to try again.',
+        );
+      },
+    );
   }
 
-  /** Fork the sandbox process (state in global storage), handling a pinned port in use and a state dir in use. */
-  private async launchSandbox(): Promise<SandboxProcess> {
+  /** Fork the sandbox process of `spec` (state in global storage), handling a pinned port in use and a state dir in use. */
+  private async launchSandbox(spec: EmbeddedSpec): Promise<SandboxProcess> {
     const t0 = Date.now();
+    const launch = embeddedLaunch(spec);
     const entry = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'sandbox-cli.js').fsPath;
-    const stateDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox').fsPath;
+    const stateDir = vscode.Uri.joinPath(this.context.globalStorageUri, ...launch.stateDir).fsPath;
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(stateDir));
-    const log = (msg: string) => this.log.debug(`[sandbox] ${redact(msg)}`);
-    const pinned = vscode.workspace.getConfiguration('spotdesk').get<number>('sandbox.port', 0);
-    let port = this.portOverride ?? (Number.isInteger(pinned) && pinned > 0 && pinned < 65536 ? pinned : 0);
+    const log = (msg: string) => this.log.debug(`[${spec.kind}] ${redact(msg)}`);
+    // the pinned port is the simulated sandbox's (bots configured for it); paper and replay take a free one
+    const pinned = spec.kind === 'sandbox' ? vscode.workspace.getConfiguration('spotdesk').get<number>('sandbox.port', 0) : 0;
+    let port = spec.kind === 'sandbox' ? (this.portOverride ?? (Number.isInteger(pinned) && pinned > 0 && pinned < 65536 ? pinned : 0)) : 0;
     const marketSetting = vscode.workspace.getConfiguration('spotdesk').get<string>('sandbox.market', 'realistic');
-    const market = marketSetting === 'quiet' || marketSetting === 'volatile' ? marketSetting : 'realistic';
-    const start = (dir: string | null) => startSandboxProcess({ entry, stateDir: dir, port, log, market });
+    const market = !launch.simulated ? undefined : marketSetting === 'quiet' || marketSetting === 'volatile' ? marketSetting : 'realistic';
+    if (spec.kind === 'paper') for (const w of readPaperSettings().problems) this.log.warn(w);
+    this.log.info(`starting the embedded sandbox: ${launch.describe}`);
+    const start = (dir: string | null) => startSandboxProcess({ entry, stateDir: dir, port, log, market, extraArgs: launch.extraArgs });
     let s: SandboxProcess;
     try {
       s = await start(stateDir);
@@ -322,18 +441,22 @@ export class Connection implements vscode.Disposable {
         throw err;
       }
     }
-    this.log.info(`sandbox process ${s.pid} listening on ${s.baseUrl} (state in ${s.stateDir ?? 'memory'}, started in ${Date.now() - t0} ms)`);
-    for (const w of s.warnings) this.log.warn(`[sandbox] ${redact(w)}`);
-    this.sandboxProc = s;
-    s.onUnexpectedExit((code, signal) => this.sandboxDied(s, code, signal));
+    this.log.info(`${spec.kind} sandbox process ${s.pid} listening on ${s.baseUrl} (state in ${s.stateDir ?? 'memory'}, started in ${Date.now() - t0} ms)`);
+    for (const w of s.warnings) this.log.warn(`[${spec.kind}] ${redact(w)}`);
+    if (spec.kind === 'replay') {
+      s.onReplay((position) => {
+        this.replayAt = position;
+        this.replayMoved.fire(position);
+      });
+    }
+    s.onUnexpectedExit((code, signal) => this.sandboxDied(spec.kind, s, code, signal));
     return s;
   }
 
-  /** The sandbox process died on its own: restart it with a notice (unless it keeps dying). */
-  private sandboxDied(s: SandboxProcess, code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.sandboxProc !== s) return;
-    this.sandboxProc = undefined;
-    this.sandboxPromise = undefined;
+  /** A sandbox process died on its own: restart it with a notice (unless it keeps dying). */
+  private sandboxDied(kind: EmbeddedSpec['kind'], s: SandboxProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.slots.get(kind)?.proc !== s) return;
+    this.slots.delete(kind);
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     this.log.error(`sandbox process ${s.pid} stopped unexpectedly (${how})`);
     const now = Date.now();
@@ -357,11 +480,22 @@ export class Connection implements vscode.Disposable {
     this.restarts.push(now);
     void vscode.window.showWarningMessage(`SpotDesk: the local sandbox exchange stopped unexpectedly (${how}). Restarting it…`);
     // clients of the dead process are dropped; views refresh and start the new one
-    if (this.profile().sandbox) void this.startSandbox().catch(() => undefined);
+    const active = this.profile();
+    if (active.sandbox && this.specOf(active).kind === kind) void this.startSandbox(this.specOf(active)).catch(() => undefined);
     this.reset();
   }
 
   private reset(): void {
+    // a paper or replay process runs only while its profile is active (the simulated sandbox stays: bots use it)
+    const active = this.profile();
+    const activeKind = active.sandbox ? this.specOf(active).kind : undefined;
+    for (const kind of ['paper', 'replay'] as const) {
+      const slot = this.slots.get(kind);
+      if (!slot || kind === activeKind) continue;
+      this.slots.delete(kind);
+      slot.promise.then((p) => p.stop(), () => undefined);
+      if (kind === 'replay') this.replayAt = undefined;
+    }
     for (const old of [this.signing.reset(), this.public.reset()]) {
       if (!old) continue;
       // Release its keep-alive sockets once requests still in flight have had time to finish.
@@ -383,9 +517,8 @@ export class Connection implements vscode.Disposable {
   dispose(): void {
     this.signing.reset()?.close();
     this.public.reset()?.close();
-    const proc = this.sandboxProc;
-    this.sandboxProc = undefined;
-    void proc?.stop();
+    for (const slot of this.slots.values()) slot.promise.then((p) => p.stop(), () => undefined);
+    this.slots.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

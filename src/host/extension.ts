@@ -114,6 +114,10 @@ export function activate(context: vscode.ExtensionContext): SpotDeskApi {
       void trees.orders.refresh();
     },
     onDidChangeProfile: connection.onDidChange,
+    source: () => statusBar.source(),
+    get onDidChangeSource() {
+      return statusBar.onDidChangeSource;
+    },
     get live() {
       return live;
     },

@@ -36,6 +36,8 @@ export interface Prompts {
   steps(start: Step): Promise<boolean>;
   /** Save dialog (where to write an export); undefined when cancelled. */
   saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
+  /** Open dialog for one file (e.g. a market recording); undefined when cancelled. */
+  openFile(options: Omit<vscode.OpenDialogOptions, 'canSelectMany'>): Promise<vscode.Uri | undefined>;
 }
 
 /** The interactive implementation (VS Code's window API). */
@@ -75,6 +77,10 @@ export function windowPrompts(): Prompts {
     },
     async saveFile(options) {
       return vscode.window.showSaveDialog(options);
+    },
+    async openFile(options) {
+      const picked = await vscode.window.showOpenDialog({ ...options, canSelectMany: false, canSelectFiles: true, canSelectFolders: false });
+      return picked?.[0];
     },
     async steps(start) {
       // Loaded on first use: activation stays light.

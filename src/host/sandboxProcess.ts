@@ -51,6 +51,8 @@ export interface SandboxProcess {
   readonly warnings: string[];
   readonly stateDir: string | null;
   readonly pid: number;
+  /** A replay's position as the process reports it (`--replay` only: about once a second, and at its end). */
+  onReplay(listener: (position: { time: number | null; finished: boolean }) => void): void;
   /** Called once if the process exits without {@link stop} having been called (crash, kill). */
   onUnexpectedExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): void;
   /** Ask the sandbox to close cleanly (journal flushed), SIGKILL after `graceMs` (default 5000). */
@@ -76,6 +78,7 @@ export function startSandboxProcess(o: SandboxProcessOptions): Promise<SandboxPr
   });
   let stopping = false;
   const exitListeners: ((code: number | null, signal: NodeJS.Signals | null) => void)[] = [];
+  const replayListeners: ((position: { time: number | null; finished: boolean }) => void)[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   return new Promise<SandboxProcess>((resolve, reject) => {
@@ -92,6 +95,7 @@ export function startSandboxProcess(o: SandboxProcessOptions): Promise<SandboxPr
     child.on('error', (err) => fail(new SandboxStartError(`could not start the sandbox process: ${err.message}`, 'EXITED')));
     child.on('message', (m: SandboxIpcMessage) => {
       if (m.type === 'log') o.log(m.line);
+      else if (m.type === 'replay') for (const l of replayListeners) l({ time: m.time, finished: m.finished });
       else if (m.type === 'error') fail(new SandboxStartError(m.message, m.code, m.holder));
       else if (m.type === 'ready' && !settled) {
         settled = true;
@@ -104,6 +108,7 @@ export function startSandboxProcess(o: SandboxProcessOptions): Promise<SandboxPr
           stateDir: m.stateDir,
           pid: child.pid as number,
           onUnexpectedExit: (l) => exitListeners.push(l),
+          onReplay: (l) => replayListeners.push(l),
           stop: async (graceMs = 5000) => {
             if (stopping) return exited;
             stopping = true;

@@ -5,6 +5,7 @@ import type { Prompts } from './prompts';
 import type { LiveFeed } from '../features/live/feed';
 import type { AccountInfo } from '../features/market/protocol';
 import type { MoneyGate } from './moneyGate';
+import type { BorrowedMode, SourceWords } from '../api/borrowedMarket';
 
 /**
  * What every SpotDesk feature (tree views, order book, funding, request builder) gets from the
@@ -45,8 +46,18 @@ export interface Services {
    * so that an unreachable exchange is not asked again by each view; `force` (a Retry) asks now.
    */
   symbols(force?: boolean): Promise<readonly SymbolInfo[]>;
-  /** The active profile: `sandbox` true for the built-in Sandbox (local) profile. */
-  profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean };
+  /**
+   * The active profile: `sandbox` true for the built-in profiles of the embedded sandbox (Sandbox, Paper, Replay);
+   * `mode` says which borrowed market Paper and Replay run (src/api/borrowedMarket.ts).
+   */
+  profile(): { id: string; name: string; baseUrl?: string; sandbox: boolean; mode?: BorrowedMode };
+  /**
+   * The borrowed market's words (Paper, Replay: e.g. `paper · live`, `replay ×10 · finished`) as the status bar
+   * shows them, or undefined on other profiles; `onDidChangeSource` fires when they change.
+   */
+  source(): SourceWords | undefined;
+  /** Fires when {@link source} changes. */
+  readonly onDidChangeSource: vscode.Event<void>;
   /** Re-poll tree views after an action (e.g. a withdrawal changed holds). */
   refresh(what?: 'accounts' | 'orders' | 'markets' | 'all'): void;
   /**

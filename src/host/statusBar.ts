@@ -4,12 +4,22 @@
  * credentials shows it too) with the rate-limit budget left per weight pool in the tooltip. It never starts a
  * network request by itself at activation: the status is fetched after a view loaded (the client
  * exists then) and every minute while a client exists.
+ *
+ * On the Paper and Replay profiles (a borrowed market, src/api/borrowedMarket.ts) it says `paper · live`,
+ * `paper · unreachable`, `replay ×10 · 14:03:07`, `replay ×10 · finished`…: the status is read every
+ * {@link BORROWED_POLL_MS} (the sandbox sets `cancelonly` with the upstream's state in `msg`), and a replay's
+ * position is pushed by its process (connection.ts `onDidChangeReplay`). The market panels show the same words
+ * ({@link StatusBar.onDidChangeSource}).
  */
 import * as vscode from 'vscode';
 import type { Connection } from './connection';
 import { describeError } from './pollingTree';
 import { hhmmss } from '../api/displayFormat';
 import { COMMANDS } from './commandIds';
+import { sourceWords, type SourceWords } from '../api/borrowedMarket';
+
+/** How often the status of a borrowed market (Paper, Replay) is read, ms: its upstream can drop at any time. */
+export const BORROWED_POLL_MS = 5_000;
 
 /** Budget of one weight pool as reported by the client (`remaining`/`limit` in weight units). */
 export interface PoolBudget {
@@ -30,6 +40,12 @@ export class StatusBar implements vscode.Disposable {
   private checkedAt: Date | undefined;
   private inFlight = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly fastTimer: NodeJS.Timeout;
+  private readonly sourceChanged = new vscode.EventEmitter<void>();
+  /** Fires when the borrowed market's words ({@link source}) change. */
+  readonly onDidChangeSource = this.sourceChanged.event;
+  private lastSource = '';
+  private readonly replaySub: vscode.Disposable;
 
   constructor(private readonly connection: Connection) {
     this.item = vscode.window.createStatusBarItem('spotdesk.status', vscode.StatusBarAlignment.Left, 50);
@@ -41,6 +57,18 @@ export class StatusBar implements vscode.Disposable {
       if (this.connection.currentClient()) void this.update();
     }, 60_000);
     this.timer.unref?.();
+    this.fastTimer = setInterval(() => {
+      if (this.connection.mode() && this.connection.currentClient()) void this.update();
+    }, BORROWED_POLL_MS);
+    this.fastTimer.unref?.();
+    this.replaySub = connection.onDidChangeReplay(() => this.render());
+  }
+
+  /** The borrowed market's words on the Paper and Replay profiles (undefined elsewhere). */
+  source(): SourceWords | undefined {
+    const mode = this.connection.mode();
+    if (!mode) return undefined;
+    return sourceWords(mode, this.status ? { status: this.status, msg: this.statusMsg } : undefined, this.connection.replayPosition());
   }
 
   /** Profile changed: forget the old status. */
@@ -96,13 +124,26 @@ export class StatusBar implements vscode.Disposable {
     const service = this.error ? 'error' : this.status;
     // Without credentials the public service status is still shown, after the credentials hint.
     const state = this.needsCredentials ? ['no credentials', service].filter(Boolean).join(' · ') : service;
-    this.item.text = `${icon} ${profile.name}${state ? ` · ${state}` : ''}`;
+    const source = this.source();
+    if (source) {
+      // a borrowed market: "paper · live", "replay ×10 · 14:03:07" (the profile's name is in the tooltip)
+      const sourceIcon = this.error ? '$(warning)' : source.state === 'live' ? '$(pulse)' : source.state === 'finished' ? '$(debug-stop)' : source.state === 'resyncing' ? '$(sync)' : source.state === 'unknown' ? '$(plug)' : '$(debug-disconnect)';
+      this.item.text = `${sourceIcon} ${source.short}${this.error ? ' · error' : ''}`;
+    } else {
+      this.item.text = `${icon} ${profile.name}${state ? ` · ${state}` : ''}`;
+    }
     this.item.backgroundColor =
       this.needsCredentials || this.error || (this.status && this.status !== 'open')
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**SpotDesk** — profile **${escapeMd(profile.name)}**${profile.baseUrl ? ` (${escapeMd(profile.baseUrl)})` : ''}\n\n`);
+    if (source) md.appendMarkdown(`**${escapeMd(source.short)}** — ${escapeMd(source.detail)}\n\n`);
+    const key = source ? `${source.short}\n${source.detail}` : '';
+    if (key !== this.lastSource) {
+      this.lastSource = key;
+      this.sourceChanged.fire();
+    }
     if (this.needsCredentials) md.appendMarkdown('$(key) No API credentials for this profile: run **SpotDesk: Set API Credentials**.\n\n');
     if (this.error) md.appendMarkdown(`$(warning) ${escapeMd(this.error)}\n\n`);
     else if (this.status) md.appendMarkdown(`Service status: **${this.status}**${this.statusMsg ? ` — ${escapeMd(this.statusMsg)}` : ''}\n\n`);
@@ -127,6 +168,9 @@ export class StatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
+    clearInterval(this.fastTimer);
+    this.replaySub.dispose();
+    this.sourceChanged.dispose();
     this.item.dispose();
   }
 }

@@ -84,7 +84,9 @@ describe('SpotDesk activation and profiles', () => {
     assert.deepStrictEqual(cfg.get('profiles'), []);
     assert.strictEqual(cfg.get('activeProfile'), 'Sandbox (local)');
     assert.deepStrictEqual(api.services.profile(), { id: 'sandbox', name: 'Sandbox (local)', sandbox: true });
-    assert.deepStrictEqual(api.connection.profiles().map((p) => p.name), ['Sandbox (local)']);
+    // the built-in profiles only (a Replay profile appears once a recording was picked)
+    assert.deepStrictEqual(api.connection.profiles().map((p) => p.name), ['Sandbox (local)', 'Paper (KuCoin prices)']);
+    assert.strictEqual(cfg.get('paper.upstreamUrl'), 'https://api.kucoin.com', 'the paper upstream is application-scoped too');
   });
 
   it('starts the embedded sandbox on 127.0.0.1 on first need, with credentials provisioned', async () => {

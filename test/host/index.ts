@@ -25,6 +25,7 @@ function loadSuites(): void {
   require('./language.test');
   require('./live.test');
   require('./advancedOrders.test');
+  require('./paper.test');
   // last: a reset wipes the sandbox users the suites above made
   require('./sandboxReset.test');
 }

@@ -340,6 +340,21 @@ export const ORDER_BOOK_PROTOCOL = defineProtocol({
     'book-delta': v.object({ delta: Delta }),
     /** Service status (GET /api/v1/status); the webview shows a banner when it is not `open`. */
     status: v.object({ status: v.oneOf<ServiceStatusValue>(['open', 'close', 'cancelonly']), msg: text(500) }),
+    /**
+     * The borrowed market of the Paper and Replay profiles (src/api/borrowedMarket.ts `SourceWords`): `short`
+     * for the header's badge (`paper · live`, `replay ×10 · finished`…), `detail` its tooltip, `state` the
+     * upstream's state, `warn` while new orders are refused. `null` on the other profiles.
+     */
+    source: v.object({
+      source: v.nullable(
+        v.object({
+          short: text(80),
+          detail: text(600),
+          state: v.oneOf(['live', 'resyncing', 'unreachable', 'closed', 'unknown', 'finished'] as const),
+          warn: v.boolean(),
+        }),
+      ),
+    }),
     /** Polling state: `backoff` while waiting for the rate budget or after errors; `intervalMs` until the next poll. */
     polling: v.object({ state: v.oneOf(['running', 'paused', 'backoff'] as const), intervalMs: v.ms }),
     /** A fetch failed; `message` is a user-facing text (no secrets). `null` clears a previous error. */

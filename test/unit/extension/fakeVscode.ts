@@ -291,6 +291,9 @@ export function fakeVscode(): FakeVscode {
         shown.push(s);
         return fake.ui.pick(s, await items);
       },
+      // the person cancels every file dialog
+      showOpenDialog: async () => undefined,
+      showSaveDialog: async () => undefined,
       showInputBox: async (o: { title?: string; prompt?: string; placeHolder?: string }) => {
         const s: ShownInput = { kind: 'input', title: o?.title, prompt: o?.prompt, placeholder: o?.placeHolder };
         shown.push(s);

@@ -190,6 +190,7 @@ describe('SpotDesk in Production mode (stand-in vscode, in-process sandbox)', fu
       'spotdesk.clearCredentials': ['Exchange'],
       'spotdesk.cancelWithdrawal': [{ kind: 'withdrawal', withdrawal: { id: '0123456789abcdef01234567' }, bait }],
       'spotdesk.requestBuilder.prefill': ['BTC-USDT', 'buy', '1000'],
+      'spotdesk.replayRecording': [{ file: 'forged.sdrec', speed: 60, bait }],
       'spotdesk.orderDocument.testOrder': [docUri, 0],
       'spotdesk.orderDocument.showSignature': [docUri, 0],
       'spotdesk.orderDocument.placeOrder': [docUri, 0],

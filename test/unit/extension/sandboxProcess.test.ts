@@ -9,7 +9,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxStartError, startSandboxProcess, type SandboxProcess } from '../../../src/host/sandboxProcess';
-import { buildCli } from '../server/helpers';
+import { buildCli, startTestSandbox } from '../server/helpers';
+import { recordSession, trader, waitFor } from '../record/helpers';
+import { readRecording } from '../../../src/exchange/server/mirror/recording';
 
 describe('sandbox process (forked, IPC)', function () {
   this.timeout(60_000);
@@ -114,5 +116,28 @@ describe('sandbox process (forked, IPC)', function () {
       assert.ok(Date.now() < deadline, `sandbox ${pid} outlived its parent`);
       await new Promise((r) => setTimeout(r, 20));
     }
+  });
+
+  it('a replay process (the Replay profile) reports its position and its end over IPC', async () => {
+    const up = await startTestSandbox({ rateLimits: false });
+    const file = path.join(work, 'replay.sdrec');
+    try {
+      const c = await trader(up);
+      await recordSession(up, c, file, 2, { symbols: ['BTC-USDT'] });
+      c.close();
+    } finally {
+      await up.close();
+    }
+    const rec = readRecording(file);
+    const last = Math.max(...rec.events.map((e) => (e.type === 'status' ? e.since : e.time)));
+    const p = await startSandboxProcess({ entry, stateDir: null, port: 0, log: () => undefined, extraArgs: ['--replay', file, '--speed', '0'] });
+    procs.push(p);
+    const seen: { time: number | null; finished: boolean }[] = [];
+    p.onReplay((pos) => seen.push(pos));
+    await waitFor(() => seen.some((s) => s.finished), 'the replay to report its end', 20_000);
+    const end = seen.find((s) => s.finished)!;
+    assert.equal(end.time, last, "the end's position is the recording's last event time");
+    const st = (await (await fetch(`${p.baseUrl}/api/v1/status`)).json()) as { data: { status: string } };
+    assert.equal(st.data.status, 'open');
   });
 });

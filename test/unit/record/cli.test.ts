@@ -6,8 +6,9 @@
 import { strict as assert } from 'node:assert';
 import * as D from '../../../src/api/decimal';
 import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs, parseConvertTardisArgs, parseRecordArgs, replayMirrorOption } from '../../../src/exchange/cli';
+import { borrowedMarketStateDir, DEFAULT_STATE_DIR, parseArgs, parseConvertTardisArgs, parseRecordArgs, replayMirrorOption } from '../../../src/exchange/cli';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { readRecording } from '../../../src/exchange/server/mirror/recording';
 import { buildCli, startTestSandbox } from '../server/helpers';
@@ -112,6 +113,39 @@ describe('record/replay command line', function () {
     assert.equal(await exit, 0);
     assert.match(out, /recording stopped \(SIGTERM\)/);
     assert.equal(readRecording(file2).end?.reason, 'SIGTERM');
+  });
+
+  it('--replay without --state-dir keeps its state in a dir of its own per recording, named in the startup line', async () => {
+    const a = parseArgs(['--replay', path.join(tmp.dir, 'a.sdrec')]);
+    assert.match(a.stateDir ?? '', /^\.spotdesk-sandbox-replay-[0-9a-f]{12}$/);
+    assert.equal(a.ownStateDir, true);
+    assert.notEqual(parseArgs(['--replay', path.join(tmp.dir, 'b.sdrec')]).stateDir, a.stateDir);
+    assert.equal(parseArgs(['--replay', path.join(tmp.dir, 'a.sdrec'), '--speed', '10']).stateDir, a.stateDir);
+    assert.equal(parseArgs(['--replay', 'x.sdrec', '--state-dir', 'mine']).stateDir, 'mine');
+    assert.equal(parseArgs(['--replay', 'x.sdrec', '--in-memory']).ownStateDir, undefined);
+
+    const c = await trader(up);
+    const file = path.join(tmp.dir, 'own.sdrec');
+    await recordSession(up, c, file, 1, { symbols: ['BTC-USDT'] });
+    c.close();
+    const cwd = path.join(tmp.dir, 'cwd-own');
+    fs.mkdirSync(cwd);
+    const child = spawn(process.execPath, [cli, '--replay', file, '--speed', '0'], { stdio: ['ignore', 'pipe', 'pipe'], cwd });
+    const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+    try {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await waitFor(() => out.includes('\n'), 'the replay sandbox listening', 30_000);
+      const m = /^SpotDesk sandbox listening on http:\/\/\S+ \(replay state in (.+)\)\n$/.exec(out);
+      assert.ok(m, JSON.stringify(out));
+      const dir = path.join(fs.realpathSync(cwd), borrowedMarketStateDir({ replay: file }));
+      assert.equal(fs.realpathSync(m[1]), dir);
+      assert.ok(fs.existsSync(path.join(dir, 'credentials.json')), 'the replay keeps its state in its own dir');
+      assert.equal(fs.existsSync(path.join(cwd, DEFAULT_STATE_DIR)), false, 'the ordinary sandbox dir stays untouched');
+    } finally {
+      child.kill('SIGTERM');
+      await exit;
+    }
   });
 
   it('--replay builds the replay option from the file, and the CLI serves the recorded book through the mirror market', async () => {

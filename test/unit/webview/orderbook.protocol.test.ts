@@ -39,6 +39,20 @@ describe('order book protocol validators', () => {
     assert.equal(m?.type, 'snapshot');
   });
 
+  it('validates the borrowed market\'s source message (Paper, Replay) and its absence (null)', () => {
+    const source = { type: 'source', source: { short: 'paper · unreachable', detail: 'The upstream is unreachable since 10:01:02 UTC.', state: 'unreachable', warn: true } };
+    assert.deepEqual(parseHostMessage(source), source);
+    assert.deepEqual(parseHostMessage({ type: 'source', source: null }), { type: 'source', source: null });
+    // a hostile text is data (written with textContent); wrong shapes and states are refused
+    assert.equal(parseHostMessage({ type: 'source', source: { ...source.source, short: XSS } })?.type, 'source');
+    assert.equal(parseHostMessage({ type: 'source', source: { ...source.source, state: 'on-fire' } }), undefined);
+    assert.equal(parseHostMessage({ type: 'source', source: { ...source.source, warn: 'yes' } }), undefined);
+    assert.equal(parseHostMessage({ type: 'source', source: { ...source.source, short: 'x'.repeat(81) } }), undefined);
+    assert.equal(parseHostMessage({ type: 'source' }), undefined);
+    // the webview never sends it
+    assert.equal(parseWebviewMessage(source), undefined);
+  });
+
   it('validates init, status, polling and error messages', () => {
     const init = {
       type: 'init',

@@ -74,6 +74,7 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     budget: () => publicBudget(lastClient, Date.now()),
     intervalMs: configuredInterval,
     now: () => Date.now(),
+    borrowed: () => services.source(),
     layout: {
       get: () => {
         const l = context.globalState.get<unknown>(LAYOUT_KEY);
@@ -181,6 +182,9 @@ export function register(context: vscode.ExtensionContext, services: Services, s
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('spotdesk.orderBook.refreshIntervalMs')) for (const p of panels.values()) p.configChanged();
+    }),
+    services.onDidChangeSource(() => {
+      for (const p of panels.values()) p.sourceChanged();
     }),
     services.onDidChangeProfile(() => {
       lastClient = undefined;

@@ -27,6 +27,7 @@ import { errText, MarketFeed, type BookSource } from '../marketFeed';
 import { INTERNAL_COMMANDS } from '../../../host/commandIds';
 import type { Confirmation } from '../../../host/moneyGate';
 import { fundsKind, fundsLabel, fundsPhrase, type FundsProfile } from '../../../api/moneyWords';
+import type { SourceWords } from '../../../api/borrowedMarket';
 
 export type { BookSource } from '../marketFeed';
 export { STATUS_EVERY_MS } from '../marketFeed';
@@ -102,6 +103,8 @@ export interface PanelDeps {
   /** Local clock, ms. */
   now(): number;
   trade: TradeDeps;
+  /** The borrowed market's words on the Paper and Replay profiles (the status bar's; undefined elsewhere). */
+  borrowed?(): SourceWords | undefined;
   /**
    * The layout the person last chose in any market panel (collapsed sections, sizes), kept in the
    * extension's global state: a new panel starts with it (a panel's own layout lives in its webview
@@ -240,6 +243,13 @@ export class OrderBookPanel implements OrderBookPanelHandle {
     void this.loadCandles();
   }
 
+  /** The borrowed market's words changed (or the profile): show them in the header. */
+  sourceChanged(): void {
+    if (this.disposed || !this.host.ready) return;
+    const w = this.deps.borrowed?.();
+    this.post({ type: 'source', source: w ? { short: w.short, detail: w.detail.slice(0, 600), state: w.state, warn: w.warn } : null });
+  }
+
   /** The configured interval changed: the fallback's next poll uses it. */
   configChanged(): void {
     this.feedData.refresh();
@@ -273,6 +283,7 @@ export class OrderBookPanel implements OrderBookPanelHandle {
   /** The webview (re)loaded: send it the panel's state. */
   private onReady(): void {
     this.postInit();
+    this.sourceChanged();
     this.feedData.replay();
     if (this.account) this.post({ type: 'account', account: this.account });
     else void this.refreshAccount();

@@ -194,6 +194,10 @@ export class OrderBookController {
       }
       case 'status':
         this.view.setStatus(msg.status, msg.msg);
+        this.ticket.setServiceStatus(msg.status, msg.msg);
+        break;
+      case 'source':
+        this.view.setSource(msg.source);
         break;
       case 'polling':
         this.freshness.setPollInterval(msg.intervalMs);
@@ -223,6 +227,7 @@ export class OrderBookController {
         this.chart?.clear();
         this.view.setError(null);
         this.view.setStatus('open', '');
+        this.ticket.setServiceStatus('open', '');
         this.view.setChartMessage('Waiting for the first snapshot…');
         this.tick();
         this.lastTradePrice = this.statsLast = null;

@@ -17,6 +17,7 @@ import { quoteTicket, sizeForShare, ticketPrice, SIZE_SHARES, type TicketContext
 import type { BookLevel } from '../../../api/orderEstimate';
 import { formatAmount } from '../../../api/numberFormat';
 import { fractionDigits, normalize } from '../../../api/decimal';
+import { refusalReason } from '../../../api/borrowedMarket';
 
 /** What the ticket asks the controller for. */
 export interface TicketEvents {
@@ -101,6 +102,8 @@ export class TicketView {
   private busy = false;
   private meta: SymbolMeta | null = null;
   private account: AccountInfo | null = null;
+  /** Why the exchange refuses new orders now (its status), or null. */
+  private refusal: string | null = null;
   private market: { bid: string | null; ask: string | null; last: string | null } = { bid: null, ask: null, last: null };
   /** The visible levels a market order walks (src/api/orderEstimate.ts walkBook, through quoteTicket). */
   private book: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] } | null = null;
@@ -183,6 +186,15 @@ export class TicketView {
   /** Symbol rules (from the `init` message). */
   setMeta(meta: SymbolMeta | null): void {
     this.meta = meta;
+    this.render();
+  }
+
+  /**
+   * The service status (GET /api/v1/status): while it is not `open` the ticket refuses to place and says why
+   * (src/api/borrowedMarket.ts `refusalReason`: the upstream unreachable or resyncing, a closed exchange…).
+   */
+  setServiceStatus(status: string, msg: string): void {
+    this.refusal = refusalReason({ status, msg });
     this.render();
   }
 
@@ -304,7 +316,12 @@ export class TicketView {
       li.dataset.code = w.code;
     }
     const other = this.attempted ? q.issues.find((i) => i.severity === 'error' && !Object.keys(f).some((k) => errorsOf(k).includes(i))) : undefined;
-    const cannot = this.account && !this.account.canTrade ? (this.account.reason ?? 'Trading is not available.') : this.meta?.enableTrading === false ? `Trading is disabled for ${this.meta.symbol}.` : null;
+    const cannot =
+      this.account && !this.account.canTrade
+        ? (this.account.reason ?? 'Trading is not available.')
+        : this.meta?.enableTrading === false
+          ? `Trading is disabled for ${this.meta.symbol}.`
+          : this.refusal;
     this.disabledNote.textContent = cannot ?? other?.message ?? '';
     this.placeBtn.disabled = this.busy || cannot !== null;
   }

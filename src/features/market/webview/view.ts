@@ -114,6 +114,7 @@ export class OrderBookView {
   private readonly changeCell: HTMLElement;
   private readonly feedBadge: HTMLElement;
   private readonly fundsBadge: HTMLElement;
+  private readonly sourceBadge: HTMLElement;
   private readonly feedText: Text;
   private readonly layoutEl: HTMLElement;
   private readonly sections = new Map<SectionName, HTMLElement>();
@@ -153,6 +154,10 @@ export class OrderBookView {
     this.statTexts = { change, high, low, vol };
     // What the profile's money is ("Sandbox · play money", "Local server", "REAL funds"): always in sight.
     this.fundsBadge = el('span', 'mk-funds', titleBox);
+    // Paper and Replay: the borrowed market and its upstream's state ("paper · live", "replay ×10 · finished").
+    this.sourceBadge = el('span', 'mk-source', titleBox);
+    this.sourceBadge.setAttribute('role', 'status');
+    this.sourceBadge.hidden = true;
     this.feedBadge = el('span', 'mk-feed', titleBox);
     this.feedBadge.setAttribute('role', 'status');
     this.feedText = document.createTextNode('connecting…');
@@ -398,6 +403,19 @@ export class OrderBookView {
     b.textContent = label;
     b.dataset.kind = kind;
     b.title = title;
+  }
+
+  /**
+   * The header's borrowed-market badge (Paper, Replay): `short` its text, `detail` its tooltip, `state` colours
+   * it (live, resyncing, unreachable, finished…); null hides it (the other profiles).
+   */
+  setSource(source: { short: string; detail: string; state: string; warn: boolean } | null): void {
+    const b = this.sourceBadge;
+    b.hidden = source === null;
+    b.textContent = source?.short ?? '';
+    b.title = source?.detail ?? '';
+    b.dataset.state = source?.state ?? '';
+    b.dataset.warn = String(source?.warn ?? false);
   }
 
   /** The header's last price; `direction` colours it (up: buy colour, down: sell colour). */
