@@ -38,6 +38,15 @@ export async function runResetSandbox(services: Services, refreshAll: () => Prom
     void vscode.window.showInformationMessage('SpotDesk: "Reset Sandbox…" works on the sandbox profile only; it never touches a real exchange. Switch with "SpotDesk: Select Profile".');
     return { status: 'unavailable' };
   }
+  const mode = services.profile().mode;
+  if (mode) {
+    // a borrowed market's sandbox refuses a reset (its book is the upstream's or the recording's): say so before the modal
+    const name = mode.kind === 'paper' ? 'Paper (KuCoin prices)' : 'Replay (recorded market)';
+    void vscode.window.showInformationMessage(
+      `SpotDesk: "Reset Sandbox…" resets the simulated sandbox only. The ${name} profile borrows its market (${mode.kind === 'paper' ? 'the live book' : 'a recording'}) and cannot be reset; switch to "Sandbox (local)" with "SpotDesk: Select Profile" to reset that one.`,
+    );
+    return { status: 'unavailable' };
+  }
   try {
     const sandbox = await services.sandbox();
     if (!sandbox) return { status: 'unavailable' };

@@ -38,13 +38,13 @@ describe('SpotDesk: Reset Sandbox… (src/host/resetSandbox.ts)', function () {
   });
 
   /** Services of a profile (`sandbox`: the embedded sandbox's admin access, or a wrong token). */
-  function services(opts: { sandbox: boolean; token?: string }): { services: Services; asked: { sandbox: number } } {
+  function services(opts: { sandbox: boolean; token?: string; mode?: { kind: 'paper' } | { kind: 'replay'; speed: number } }): { services: Services; asked: { sandbox: number } } {
     const asked = { sandbox: 0 };
     const log = { info: (t: string) => fake.log.push(`info: ${t}`), warn: (t: string) => fake.log.push(`warn: ${t}`), error: (t: string) => fake.log.push(`error: ${t}`) };
     const s = {
       prompts,
       log,
-      profile: () => ({ id: opts.sandbox ? 'sandbox' : 'kucoin', name: opts.sandbox ? 'Sandbox (local)' : 'KuCoin', sandbox: opts.sandbox }),
+      profile: () => ({ id: opts.mode?.kind ?? (opts.sandbox ? 'sandbox' : 'kucoin'), name: opts.sandbox ? 'Sandbox (local)' : 'KuCoin', sandbox: opts.sandbox, ...(opts.mode ? { mode: opts.mode } : {}) }),
       sandbox: async () => {
         asked.sandbox++;
         return { baseUrl: sb.baseUrl, adminToken: opts.token ?? sb.adminToken, uid: sb.credentials.uid };
@@ -62,6 +62,17 @@ describe('SpotDesk: Reset Sandbox… (src/host/resetSandbox.ts)', function () {
     assert.equal(refreshed, 0);
     assert.deepStrictEqual(fake.messages.map((m) => [m.kind, m.modal]), [['info', false]]);
     assert.match(fake.messages[0].message, /sandbox profile only/);
+  });
+
+  for (const mode of [{ kind: 'paper' as const }, { kind: 'replay' as const, speed: 60 }])
+  it(`on the ${mode.kind} profile (a borrowed market): unavailable, says why before any modal, touches no sandbox`, async () => {
+    const { services: s, asked } = services({ sandbox: true, mode });
+    let refreshed = 0;
+    const r = await mod.runResetSandbox(s, () => void refreshed++);
+    assert.deepStrictEqual(r, { status: 'unavailable' });
+    assert.deepStrictEqual([asked.sandbox, refreshed], [0, 0]);
+    assert.deepStrictEqual(fake.messages.map((m) => [m.kind, m.modal]), [['info', false]]);
+    assert.match(fake.messages[0].message, mode.kind === 'paper' ? /Paper \(KuCoin prices\) profile borrows its market/ : /Replay \(recorded market\) profile borrows its market/);
   });
 
   it('the modal says what is lost; cancelled, nothing changes and the views are not reloaded', async () => {
