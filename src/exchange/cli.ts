@@ -1,35 +1,7 @@
 /**
- * `spotdesk-sandbox` / `npm run sandbox -- [options]`: run the SpotDesk sandbox exchange.
- *
- *   --host HOST        interface (default 127.0.0.1)
- *   --port N           port (default 0 = a free port)
- *   --state-dir DIR    journal, credentials.json, admin-token (default ./.spotdesk-sandbox; with --mirror or
- *                      --replay a dir of its own, ./.spotdesk-sandbox-mirror-HASH / -replay-HASH, named in the
- *                      startup line: see {@link borrowedMarketStateDir})
- *   --no-sim           no market simulation bots
- *   --market PROFILE   market simulation: quiet (two slow bots, no history: for tests), realistic (default:
- *                      the agent-based market with 3 × 24 h of history on a fresh state dir) or volatile
- *   --manual-clock     time moves only via admin POST /sandbox/v1/clock
- *   --seed N           seed of the initial books and the simulation (default 1)
- *   --sim-interval-ms N  milliseconds between steps of the quiet market (default 1000)
- *   --in-memory        keep no state on disk (no state dir; a fresh world every start)
- *   --tls              serve HTTPS and WSS with a certificate for 127.0.0.1, ::1 and localhost, signed by a
- *                      local CA created once as STATE_DIR/ca.pem (key ca-key.pem, 0600) and reused; with
- *                      --in-memory the CA lives in memory only and nothing is written (docs/sandbox.md "TLS")
- *   --fast-reset       keep a freshly seeded world ready, so admin POST /sandbox/v1/reset answers in a few ms
- *   --mirror URL       mirror mode (paper trading on a borrowed market, docs/sandbox.md "Mirror mode"): the
- *                      public market of --symbols comes from the upstream at URL (e.g. https://api.kucoin.com,
- *                      public REST and WebSocket only, no credentials), the sandbox users' orders match
- *                      against it; the simulated market is off for those symbols
- *   --symbols A,B      the symbols to mirror (with --mirror; e.g. BTC-USDT,ETH-USDT)
- *   --verbose          log internal errors and notes to stderr
- *   --ipc              started by the VS Code extension with child_process.fork: report readiness and
- *                      errors as {@link SandboxIpcMessage}s over the IPC channel, and stop when the
- *                      parent disconnects (so the sandbox never outlives the extension host)
- *
- *   --replay FILE      serve a recorded market (docs/recording.md) with users' orders matched as in mirror mode
- *   --speed N          replay pace: N × the recorded pace (default 1; 0 = as fast as possible); with --replay
- *                      (with --manual-clock the admin clock endpoint steps through the recording instead)
+ * `spotdesk-sandbox` / `npm run sandbox -- [options]`: run the SpotDesk sandbox exchange. The options are
+ * {@link USAGE} (what `--help` prints) and docs/sandbox.md "Start it"; mirror and replay: docs/sandbox.md
+ * "Mirror mode" and docs/recording.md.
  *
  * Subcommands (each with its own --help):
  *   spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N]
@@ -37,11 +9,11 @@
  *   spotdesk-sandbox convert-tardis --book FILE.csv --trades FILE.csv --symbol BTC-USDT --out FILE
  *       convert tardis.dev CSV datasets into a recording (see {@link parseConvertTardisArgs})
  *
- * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT`; with
- * --tls `SpotDesk sandbox listening on https://HOST:PORT (CA certificate: STATE_DIR/ca.pem)` (absolute
- * path; `(CA certificate: in memory only)` with --in-memory); a mirror or replay on its own default state dir
- * ends it with ` (mirror state in DIR)` / ` (replay state in DIR)` (absolute). The `ready` IPC message carries `caPath`.
- * Stops cleanly on SIGINT/SIGTERM. Exit code 2 for bad arguments, 1 when start-up fails.
+ * Prints exactly one line on stdout when ready: `SpotDesk sandbox listening on http://HOST:PORT` (with --tls
+ * `https://…` and `(CA certificate: STATE_DIR/ca.pem)`; a mirror or replay on its own default state dir adds
+ * ` (mirror state in DIR)` / ` (replay state in DIR)`). With --ipc it reports readiness, errors and a replay's
+ * position as {@link SandboxIpcMessage}s and stops when the parent disconnects. Stops cleanly on SIGINT/SIGTERM.
+ * Exit code 2 for bad arguments, 1 when start-up fails.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -400,15 +372,35 @@ const USAGE =
   'usage: spotdesk-sandbox [--host 127.0.0.1] [--port 0] [--state-dir .spotdesk-sandbox | --in-memory] [--tls] [--no-sim] [--market quiet|realistic|volatile] [--sim-interval-ms 1000] [--manual-clock] [--seed 1] [--fast-reset] [--mirror URL --symbols A,B | --replay FILE [--speed 1]] [--verbose]\n' +
   '       spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N]   (record --help)\n' +
   '       spotdesk-sandbox convert-tardis --book L2.csv[.gz] [--trades TRADES.csv[.gz]] --symbol BTC-USDT --out FILE\n' +
-  '  --replay FILE  serve a recorded market (docs/recording.md); --speed N replays at N × the recorded pace\n' +
-  '  --state-dir     with --mirror or --replay the default is a dir of their own (.spotdesk-sandbox-mirror-HASH,\n' +
-  '                  .spotdesk-sandbox-replay-HASH), never the ordinary sandbox\'s; the startup line names it\n' +
-  '                 (0 = as fast as possible); with --manual-clock the admin clock endpoint steps through it\n' +
-  '  --tls   serve HTTPS and WSS; the certificate is signed by a local CA created once as STATE_DIR/ca.pem\n' +
-  '          (give it to your bot: NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE; docs/sandbox.md "TLS").\n' +
-  '          With --in-memory the CA is generated in memory only: nothing is written and clients cannot load it.\n' +
-  '  --mirror URL --symbols A,B   paper trading on a borrowed market: the public market of the symbols comes from\n' +
-  '          the upstream (public REST and WebSocket only, no credentials); your orders match against it, never reach it.';
+  '  --host HOST        interface (default 127.0.0.1)\n' +
+  '  --port N           port (default 0 = a free port)\n' +
+  '  --state-dir DIR    journal, snapshots, credentials.json, admin-token (default ./.spotdesk-sandbox; with --mirror\n' +
+  '                     or --replay a dir of its own, ./.spotdesk-sandbox-mirror-HASH / -replay-HASH, never the\n' +
+  '                     ordinary sandbox\'s; the startup line names it)\n' +
+  '  --in-memory        keep no state on disk (a fresh world every start)\n' +
+  '  --no-sim           no market simulation\n' +
+  '  --market PROFILE   quiet (two slow bots, no history: for tests), realistic (default: the agent-based market\n' +
+  '                     with 3 x 24 h of history on a fresh state dir) or volatile\n' +
+  '  --sim-interval-ms N  milliseconds between steps of the quiet market (default 1000)\n' +
+  '  --manual-clock     time moves only via admin POST /sandbox/v1/clock\n' +
+  '  --seed N           seed of the initial books and the simulation (default 1)\n' +
+  '  --fast-reset       keep a freshly seeded world ready, so admin POST /sandbox/v1/reset answers in a few ms\n' +
+  '  --tls              serve HTTPS and WSS with a certificate for 127.0.0.1, ::1 and localhost, signed by a local CA\n' +
+  '                     created once as STATE_DIR/ca.pem (key 0600); give it to your bot: NODE_EXTRA_CA_CERTS,\n' +
+  '                     REQUESTS_CA_BUNDLE, SSL_CERT_FILE (docs/sandbox.md "TLS"); with --in-memory the CA lives in\n' +
+  '                     memory only and nothing is written\n' +
+  '  --mirror URL --symbols A,B  paper trading on a borrowed market: the public market of the symbols comes from the\n' +
+  '                     upstream (public REST and WebSocket only, no credentials); your orders match against it and\n' +
+  '                     never reach it (docs/sandbox.md "Mirror mode")\n' +
+  '  --replay FILE      serve a recorded market (docs/recording.md), users\' orders matched as in mirror mode\n' +
+  '  --speed N          with --replay: N x the recorded pace (default 1; 0 = as fast as possible); with --manual-clock\n' +
+  '                     the admin clock endpoint steps through the recording instead\n' +
+  '  --verbose          log internal errors and notes to stderr\n' +
+  '  --ipc              started by the VS Code extension (child_process.fork): report over the IPC channel, stop\n' +
+  '                     when the parent disconnects\n' +
+  'When ready it prints one line: SpotDesk sandbox listening on http://HOST:PORT (https and the CA\'s path with --tls;\n' +
+  '"(mirror state in DIR)" / "(replay state in DIR)" on a borrowed market\'s own state dir). Stops on SIGINT/SIGTERM.\n' +
+  'Exit code 2 for bad arguments, 1 when start-up fails.';
 
 const RECORD_USAGE =
   'usage: spotdesk-sandbox record --from BASE_URL --symbols BTC-USDT[,ETH-USDT] --out FILE [--duration-s N] [--snapshot-every-s 300] [--flush-ms 1000] [--progress-s 5]\n' +
@@ -434,7 +426,9 @@ function parseOrExit<T extends { help: boolean }>(parse: (argv: string[]) => T, 
   try {
     args = parse(argv);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${usage}\n`);
+    // after an error, only the usage lines (the option reference is `--help`)
+    const short = usage.split('\n').filter((l, i) => i === 0 || /^ {7}\S/.test(l)).join('\n');
+    process.stderr.write(`${(e as Error).message}\n${short}\n(--help lists every option)\n`);
     process.exit(2);
   }
   if (!args.help) return args;
