@@ -116,7 +116,11 @@ export class AccountsTree extends PollingTree<AccountsData, Node> {
       try {
         prices = await client.getPrices({ base: fiat, currencies: currencies.join(',') });
       } catch (err) {
-        this.services.log.debug(`fiat prices unavailable: ${err instanceof Error ? err.message : String(err)}`);
+        // a price request that fails (the exchange going away mid-refresh) keeps the last prices of the same fiat:
+        // the balances just loaded are still valued, and the portfolio figure does not blank out
+        const last = this.state.data;
+        if (last?.fiat === fiat) prices = last.prices;
+        this.services.log.debug(`fiat prices unavailable${prices ? ' (the last ones kept)' : ''}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     const precisions = await this.precisions.get().catch((err: unknown) => {
