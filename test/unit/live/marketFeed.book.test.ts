@@ -6,40 +6,13 @@
  * StreamChannel over a scripted StreamClient, a real keeper (keepBook) on a fake REST snapshot.
  */
 import { strict as assert } from 'node:assert';
-import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
 import { StreamChannel } from '../../../src/features/live/feed';
 import { MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
+import { FakeClient, until } from './fakeStream';
 
-/** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once. */
-class FakeClient extends EventEmitter {
-  state = 'idle';
-  readonly subscribed: string[] = [];
-  start(): Promise<void> {
-    this.state = 'connecting';
-    return Promise.resolve();
-  }
-  subscribe(topic: string): Promise<void> {
-    this.subscribed.push(topic);
-    return Promise.resolve();
-  }
-  unsubscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  close(): void {
-    this.state = 'closed';
-  }
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const end = Date.now() + 2000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what}: not reached`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 describe('market feed book (src/features/market/marketFeed.ts)', () => {
   it('subscribes the level-2 topic once (the keeper\'s) and takes the book time from the applied increment', async () => {

@@ -14,7 +14,6 @@
  * - Polling (no stream): `snapshot` messages of the top `depth` levels, no book-* message.
  */
 import { strict as assert } from 'node:assert';
-import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
 import type { StreamClient } from '../../../src/api/stream';
@@ -23,34 +22,10 @@ import { StreamChannel } from '../../../src/features/live/feed';
 import { MarketFeed } from '../../../src/features/market/marketFeed';
 import { BookReceiver } from '../../../src/features/market/model/liveBook';
 import { ORDER_BOOK_PROTOCOL, type BookLevel, type ToWebview } from '../../../src/features/market/protocol';
+import { FakeClient, until } from './fakeStream';
 
 const SYM = 'BTC-USDT';
 
-/** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once. */
-class FakeClient extends EventEmitter {
-  state = 'idle';
-  start(): Promise<void> {
-    this.state = 'connecting';
-    return Promise.resolve();
-  }
-  subscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  unsubscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  close(): void {
-    this.state = 'closed';
-  }
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const end = Date.now() + 3000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what}: not reached`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 /** The reference book: canonical price → size (wire string), per side, and its sequence. */
 class Engine {

@@ -7,38 +7,13 @@
  * real book keeper (keepBook) on a fake REST snapshot.
  */
 import { strict as assert } from 'node:assert';
-import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
 import { StreamChannel } from '../../../src/features/live/feed';
 import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
+import { FakeClient, until } from './fakeStream';
 
-/** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once when open. */
-class FakeClient extends EventEmitter {
-  state = 'idle';
-  start(): Promise<void> {
-    this.state = 'connecting';
-    return Promise.resolve();
-  }
-  subscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  unsubscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  close(): void {
-    this.state = 'closed';
-  }
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const end = Date.now() + 2000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what}: not reached`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 function setup() {
   let clock = 1_000_000;
