@@ -30,13 +30,37 @@ export function loadCore(): Core {
 /** The core whose entry module is `entry` (a core's index.ts), bundled by esbuild and loaded (a fresh module
  * instance per call). */
 export function bundleCore(entry: string): Core {
+  return loadBundle(entry) as Core;
+}
+
+/** What {@link bundleCoreWith} loads: the core's exports and those of the modules bundled with it. */
+export type CoreWith<M> = Core & M;
+
+/**
+ * The core at `entry` bundled together with the modules `withModules` (absolute paths): one bundle, so that
+ * their functions are compiled against this core's classes only (bench/enginePlay.ts, the A/B loop).
+ */
+export function bundleCoreWith<M>(entry: string, withModules: string[]): CoreWith<M> {
+  const lines = [entry, ...withModules].map((m) => `export * from ${JSON.stringify(m.replace(/\.ts$/, ''))};`);
+  const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-entry-'));
+  const file = join(dir, 'entry.ts');
+  writeFileSync(file, lines.join('\n'));
+  try {
+    return loadBundle(file) as CoreWith<M>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** esbuild's bundle of `entry` (as the sandbox ships: platform node, cjs, node20), required. */
+function loadBundle(entry: string): unknown {
   const out = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning' });
   const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-core-'));
   const file = join(dir, 'core.js');
   writeFileSync(file, out.outputFiles[0].text);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(file) as Core;
+    return require(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
