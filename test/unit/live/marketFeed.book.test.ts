@@ -6,29 +6,16 @@
  * StreamChannel over a scripted StreamClient, a real keeper (keepBook) on a fake REST snapshot.
  */
 import { strict as assert } from 'node:assert';
-import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { StreamChannel } from '../../../src/features/live/feed';
 import { MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
-import { FakeClient, until } from './fakeStream';
+import { fakeChannel, until } from './fakeStream';
 
 
 describe('market feed book (src/features/market/marketFeed.ts)', () => {
   it('subscribes the level-2 topic once (the keeper\'s) and takes the book time from the applied increment', async () => {
     const clock = 1_000_000;
-    const clients: FakeClient[] = [];
-    const ch = new StreamChannel({
-      name: 'public',
-      token: () => Promise.reject(new Error('not used by the stand-in')),
-      create: () => {
-        const c = new FakeClient();
-        clients.push(c);
-        return c as unknown as StreamClient;
-      },
-      fallbackAfterMs: 60_000,
-      now: () => clock,
-    });
+    const { channel: ch, clients } = fakeChannel(() => clock);
     const channelTopics: string[] = [];
     const subscribe = ch.subscribe.bind(ch);
     ch.subscribe = (topic, handler) => {

@@ -16,13 +16,12 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as D from '../../../src/api/decimal';
-import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { StreamChannel } from '../../../src/features/live/feed';
+import type { StreamChannel } from '../../../src/features/live/feed';
 import { MarketFeed } from '../../../src/features/market/marketFeed';
 import { BookReceiver } from '../../../src/features/market/model/liveBook';
 import { ORDER_BOOK_PROTOCOL, type BookLevel, type ToWebview } from '../../../src/features/market/protocol';
-import { FakeClient, until } from './fakeStream';
+import { fakeChannel, until, type FakeClient } from './fakeStream';
 
 const SYM = 'BTC-USDT';
 
@@ -82,18 +81,7 @@ interface Rig {
 
 /** A MarketFeed on a scripted stream whose REST snapshots come from `engine`; `sink` gets every post. */
 function rig(engine: Engine, sink: (m: ToWebview) => void, depth: 20 | 100 = 20): Rig {
-  const clients: FakeClient[] = [];
-  const channel = new StreamChannel({
-    name: 'public',
-    token: () => Promise.reject(new Error('not used by the stand-in')),
-    create: () => {
-      const c = new FakeClient();
-      clients.push(c);
-      return c as unknown as StreamClient;
-    },
-    fallbackAfterMs: 60_000,
-    now: () => 1_000_000,
-  });
+  const { channel, clients } = fakeChannel(() => 1_000_000);
   const posted: ToWebview[] = [];
   const feed = new MarketFeed(
     SYM,

@@ -7,28 +7,15 @@
  * real book keeper (keepBook) on a fake REST snapshot.
  */
 import { strict as assert } from 'node:assert';
-import type { StreamClient } from '../../../src/api/stream';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { StreamChannel } from '../../../src/features/live/feed';
 import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
-import { FakeClient, until } from './fakeStream';
+import { fakeChannel, until } from './fakeStream';
 
 
 function setup() {
   let clock = 1_000_000;
-  const clients: FakeClient[] = [];
-  const ch = new StreamChannel({
-    name: 'public',
-    token: () => Promise.reject(new Error('not used by the stand-in')),
-    create: () => {
-      const c = new FakeClient();
-      clients.push(c);
-      return c as unknown as StreamClient;
-    },
-    fallbackAfterMs: 60_000,
-    now: () => clock,
-  });
+  const { channel: ch, clients } = fakeChannel(() => clock);
   const posted: ToWebview[] = [];
   const sink = { visible: true, post: (m: ToWebview) => void posted.push(m) };
   const feed = new MarketFeed(
