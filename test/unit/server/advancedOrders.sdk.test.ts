@@ -13,7 +13,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ClientOptionBuilder, DefaultClient, Spot, TransportOptionBuilder, WebSocketClientOptionBuilder, logger } from 'kucoin-universal-sdk';
+import { DefaultClient, Spot, logger } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
@@ -22,31 +23,6 @@ import { balanceOf, createUser } from './helpers';
 
 const SYM = 'BTC-USDT';
 const O = Spot.Order;
-
-// Non-200 answers make the SDK throw axios' "Request failed with status code N": append the sandbox's envelope.
-const explain = {
-  before: { onFulfilled: <T>(c: T) => c },
-  after: {
-    onFulfilled: <T>(r: T) => r,
-    onRejected: (e: { message: string; response?: { status: number; data: unknown } }) => {
-      if (e.response) e.message = `HTTP ${e.response.status} ${JSON.stringify(e.response.data)}`;
-      return Promise.reject(e);
-    },
-  },
-};
-
-function sdk(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }): DefaultClient {
-  return new DefaultClient(
-    new ClientOptionBuilder()
-      .setKey(c.apiKey)
-      .setSecret(c.apiSecret)
-      .setPassphrase(c.apiPassphrase)
-      .setSpotEndpoint(baseUrl)
-      .setTransportOption(new TransportOptionBuilder().setMaxRetries(0).addInterceptor(explain as never).build())
-      .setWebSocketClientOption(new WebSocketClientOptionBuilder().build())
-      .build(),
-  );
-}
 
 describe('stop and OCO orders through kucoin-universal-sdk (REST and WebSocket, unmodified)', function () {
   this.timeout(60_000);
@@ -79,7 +55,7 @@ describe('stop and OCO orders through kucoin-universal-sdk (REST and WebSocket, 
     const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '20000' }, { currency: 'BTC', type: 'trade', amount: '1' }] });
     uid = u.uid;
     creds = u;
-    client = sdk(sb.baseUrl, u);
+    client = sdkClient(sb.baseUrl, u);
     const h = await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '50000' }, { currency: 'BTC', type: 'trade', amount: '1' }] });
     helper = new SpotClient({ baseUrl: sb.baseUrl, credentials: h, maxRetries: 0 });
     await buyBestAsk();
@@ -224,7 +200,7 @@ describe('stop and OCO orders through kucoin-universal-sdk (REST and WebSocket, 
     helper.close();
     await sb.close();
     sb = await startSandbox({ port: 0, sim: false, seed: 3, stateDir: dir, log: () => undefined });
-    client = sdk(sb.baseUrl, creds);
+    client = sdkClient(sb.baseUrl, creds);
     helper = new SpotClient({ baseUrl: sb.baseUrl, credentials: (await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '5000' }, { currency: 'BTC', type: 'trade', amount: '1' }] })), maxRetries: 0 });
     assert.deepEqual(sb.state.exchange.advanced.stopOrder(uid, placed.orderId), before.stop);
     assert.deepEqual(sb.state.exchange.advanced.ocoOrderDetail(uid, oco.orderId), before.oco);

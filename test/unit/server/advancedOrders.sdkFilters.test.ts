@@ -9,38 +9,13 @@
  * (the engine's record of every listed id), newest first, with KuCoin's paging totals.
  */
 import { strict as assert } from 'node:assert';
-import { ClientOptionBuilder, DefaultClient, Spot, TransportOptionBuilder, WebSocketClientOptionBuilder, logger } from 'kucoin-universal-sdk';
+import { DefaultClient, Spot, logger } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import type { RunningSandbox } from '../../../src/exchange/server/index';
 import { admin, createUser, startTestSandbox } from './helpers';
 
 const O = Spot.Order;
 type ListReq = Parameters<typeof O.GetStopOrdersListReq.create>[0];
-
-// Non-200 answers make the SDK throw axios' "Request failed with status code N": the SDK's own interceptor
-// hook appends the sandbox's envelope to the message (the refusal test reads KuCoin's code from it).
-const explain = {
-  before: { onFulfilled: <T>(c: T) => c },
-  after: {
-    onFulfilled: <T>(r: T) => r,
-    onRejected: (e: { message: string; response?: { status: number; data: unknown } }) => {
-      if (e.response) e.message = `HTTP ${e.response.status} ${JSON.stringify(e.response.data)}`;
-      return Promise.reject(e);
-    },
-  },
-};
-
-function sdk(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }): DefaultClient {
-  return new DefaultClient(
-    new ClientOptionBuilder()
-      .setKey(c.apiKey)
-      .setSecret(c.apiSecret)
-      .setPassphrase(c.apiPassphrase)
-      .setSpotEndpoint(baseUrl)
-      .setTransportOption(new TransportOptionBuilder().setMaxRetries(0).addInterceptor(explain as never).build())
-      .setWebSocketClientOption(new WebSocketClientOptionBuilder().build())
-      .build(),
-  );
-}
 
 /** What the test placed: the order's id and the fields the filters select on. */
 interface Placed {
@@ -94,7 +69,7 @@ describe('stop-order list filters and paging through kucoin-universal-sdk getSto
     sb = await startTestSandbox({ port: 0 });
     const u = await createUser(sb, { balances: [{ currency: 'USDT', type: 'trade', amount: '100000' }, { currency: 'BTC', type: 'trade', amount: '5' }, { currency: 'ETH', type: 'trade', amount: '50' }] });
     uid = u.uid;
-    client = sdk(sb.baseUrl, u);
+    client = sdkClient(sb.baseUrl, u);
     let n = 0;
     const slots: [string, 'buy' | 'sell', 'limit' | 'market'][][] = [
       [['BTC-USDT', 'sell', 'limit'], ['BTC-USDT', 'buy', 'limit'], ['ETH-USDT', 'sell', 'market']],

@@ -9,29 +9,17 @@
  * optional fields are built with the SDK's builders (see conformance.test.ts for the `create` quirk).
  */
 import { strict as assert } from 'node:assert';
-import { Account, ClientOptionBuilder, DefaultClient, Margin, Spot, TransportOptionBuilder } from 'kucoin-universal-sdk';
+import { Account, DefaultClient, Margin, Spot } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import * as D from '../../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
 import { admin, createUser } from './helpers';
-
-function sdkClient(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }) {
-  const transport = new TransportOptionBuilder().setKeepAlive(true).setTimeout(10_000).setMaxRetries(1).setRetryDelay(10).build();
-  const option = new ClientOptionBuilder()
-    .setKey(c.apiKey)
-    .setSecret(c.apiSecret)
-    .setPassphrase(c.apiPassphrase)
-    .setSpotEndpoint(baseUrl)
-    .setFuturesEndpoint(baseUrl)
-    .setTransportOption(transport)
-    .build();
-  return new DefaultClient(option).restService();
-}
 
 describe('conformance with kucoin-universal-sdk: endpoints beyond the spec', function () {
   this.timeout(30_000);
   let sb: RunningSandbox;
   let uid: string;
-  let rest: ReturnType<typeof sdkClient>;
+  let rest: ReturnType<DefaultClient['restService']>;
 
   before(async () => {
     sb = await startSandbox({ port: 0, sim: false, seed: 12, settleIntervalMs: 60_000 });
@@ -46,7 +34,7 @@ describe('conformance with kucoin-universal-sdk: endpoints beyond the spec', fun
       ],
     });
     uid = u.uid;
-    rest = sdkClient(sb.baseUrl, u);
+    rest = sdkClient(sb.baseUrl, u, { retries: 1, explain: false, futures: true }).restService();
   });
   after(async () => {
     await sb?.close();

@@ -9,7 +9,8 @@
  * classic order's life. Where the SDK has no method, the test says so and uses SpotDesk's own client.
  */
 import { strict as assert } from 'node:assert';
-import { ClientOptionBuilder, DefaultClient, Spot, TransportOptionBuilder, WebSocketClientOptionBuilder, logger } from 'kucoin-universal-sdk';
+import { DefaultClient, Spot, logger } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import * as D from '../../../src/api/decimal';
 import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/index';
 import { until } from '../stream/helpers';
@@ -17,20 +18,6 @@ import { balanceOf, createUser } from './helpers';
 
 const O = Spot.Order;
 const SYM = 'BTC-USDT';
-
-function sdkClient(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }): DefaultClient {
-  const transport = new TransportOptionBuilder().setKeepAlive(true).setTimeout(10_000).setMaxRetries(1).setRetryDelay(10).build();
-  return new DefaultClient(
-    new ClientOptionBuilder()
-      .setKey(c.apiKey)
-      .setSecret(c.apiSecret)
-      .setPassphrase(c.apiPassphrase)
-      .setSpotEndpoint(baseUrl)
-      .setTransportOption(transport)
-      .setWebSocketClientOption(new WebSocketClientOptionBuilder().build())
-      .build(),
-  );
-}
 
 /**
  * The SDK's error: `code` of a business error as KuCoin sent it ("server code: 400100"), or `HTTP n` of a
@@ -73,7 +60,7 @@ describe('conformance with kucoin-universal-sdk: HF order variants and the class
       ],
     });
     uid = u.uid;
-    client = sdkClient(sb.baseUrl, u);
+    client = sdkClient(sb.baseUrl, u, { retries: 1, explain: false });
     orders = client.restService().getSpotService().getOrderApi();
   });
   after(async () => {
@@ -152,7 +139,7 @@ describe('conformance with kucoin-universal-sdk: HF order variants and the class
     assert.equal(usdt().holds, D.add(D.sub(held, buyHold(price, '0.05')), buyHold(price, '0.03')));
     // still first in its level: a sell at that price fills it, not the order queued behind it
     const seller = await createUser(sb, { balances: [{ currency: 'ETH', type: 'trade', amount: '1' }] });
-    await sdkClient(sb.baseUrl, seller)
+    await sdkClient(sb.baseUrl, seller, { retries: 1, explain: false })
       .restService()
       .getSpotService()
       .getOrderApi()

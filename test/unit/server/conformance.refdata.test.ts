@@ -10,7 +10,8 @@
  * (which routes `currencies/{currency}` to V3): that one is exercised through SpotDesk's own client.
  */
 import { strict as assert } from 'node:assert';
-import { Account, ClientOptionBuilder, DefaultClient, Spot, TransportOptionBuilder } from 'kucoin-universal-sdk';
+import { Account, DefaultClient, Spot } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import { SpotClient } from '../../../src/api/client';
 import * as D from '../../../src/api/decimal';
 import { checkWithdrawalDestination } from '../../../src/api/withdrawalAddress';
@@ -18,12 +19,6 @@ import { startSandbox, type RunningSandbox } from '../../../src/exchange/server/
 import { ANNOUNCEMENTS } from '../../../src/exchange/server/refdata/announcements';
 import { USER_INFO } from '../../../src/exchange/server/refdata/account';
 import { createUser } from './helpers';
-
-function sdkClient(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }) {
-  const transport = new TransportOptionBuilder().setKeepAlive(true).setTimeout(10_000).setMaxRetries(1).setRetryDelay(10).build();
-  const option = new ClientOptionBuilder().setKey(c.apiKey).setSecret(c.apiSecret).setPassphrase(c.apiPassphrase).setSpotEndpoint(baseUrl).setTransportOption(transport).build();
-  return new DefaultClient(option).restService();
-}
 
 /** An SDK call's failure as `code msg` (the SDK throws an Error whose message carries KuCoin's code). */
 async function sdkError(p: Promise<unknown>): Promise<string> {
@@ -39,7 +34,7 @@ describe('conformance with kucoin-universal-sdk: market/reference, account and f
   this.timeout(30_000);
   let sb: RunningSandbox;
   let uid: string;
-  let rest: ReturnType<typeof sdkClient>;
+  let rest: ReturnType<DefaultClient['restService']>;
   let creds: { apiKey: string; apiSecret: string; apiPassphrase: string; keyVersion: '1' | '2' | '3' };
 
   before(async () => {
@@ -47,7 +42,7 @@ describe('conformance with kucoin-universal-sdk: market/reference, account and f
     const u = await createUser(sb, { keyVersion: '3', balances: [{ currency: 'USDT', type: 'main', amount: '1000' }, { currency: 'USDT', type: 'trade', amount: '250' }] });
     uid = u.uid;
     creds = u;
-    rest = sdkClient(sb.baseUrl, u);
+    rest = sdkClient(sb.baseUrl, u, { retries: 1, explain: false }).restService();
   });
   after(async () => {
     await sb?.close();

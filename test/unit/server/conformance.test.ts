@@ -19,7 +19,8 @@
  * enum value, so requests with omitted optional query fields are built with the builders here.
  */
 import { strict as assert } from 'node:assert';
-import { Account, ClientOptionBuilder, DefaultClient, RestError, Spot, TransportOptionBuilder } from 'kucoin-universal-sdk';
+import { Account, DefaultClient, RestError, Spot } from 'kucoin-universal-sdk';
+import { sdkClient } from './sdkClient';
 import * as D from '../../../src/api/decimal';
 import { RunningSandbox, startSandbox } from '../../../src/exchange/server/index';
 
@@ -45,36 +46,6 @@ async function admin<T>(sb: RunningSandbox, method: string, path: string, body?:
   return json.data;
 }
 
-function sdkClient(baseUrl: string, c: { apiKey: string; apiSecret: string; apiPassphrase: string }) {
-  // Non-200 answers make the SDK throw axios' "Request failed with status code N"; this interceptor
-  // appends the sandbox's envelope to that message so failures are explicit.
-  const explain = {
-    before: { onFulfilled: <T>(c: T) => c },
-    after: {
-      onFulfilled: <T>(r: T) => r,
-      onRejected: (e: { message: string; response?: { status: number; data: unknown } }) => {
-        if (e.response) e.message = `HTTP ${e.response.status} ${JSON.stringify(e.response.data)}`;
-        return Promise.reject(e);
-      },
-    },
-  };
-  const transport = new TransportOptionBuilder()
-    .setKeepAlive(true)
-    .setTimeout(10_000)
-    .setMaxRetries(1)
-    .setRetryDelay(10)
-    .addInterceptor(explain as never)
-    .build();
-  const option = new ClientOptionBuilder()
-    .setKey(c.apiKey)
-    .setSecret(c.apiSecret)
-    .setPassphrase(c.apiPassphrase)
-    .setSpotEndpoint(baseUrl)
-    .setTransportOption(transport)
-    .build();
-  return new DefaultClient(option).restService();
-}
-
 /** The RestError thrown by `p` (fails when `p` resolves). */
 async function restError(p: Promise<unknown>): Promise<RestError> {
   try {
@@ -90,7 +61,7 @@ describe('conformance with kucoin-universal-sdk (key version 3)', function () {
   this.timeout(30_000);
   let sb: RunningSandbox;
   let user: UserCreds;
-  let rest: ReturnType<typeof sdkClient>;
+  let rest: ReturnType<DefaultClient['restService']>;
 
   before(async () => {
     sb = await startSandbox({ port: 0, sim: false, seed: 11 });
@@ -105,7 +76,7 @@ describe('conformance with kucoin-universal-sdk (key version 3)', function () {
       ],
     });
     assert.equal(user.keyVersion, '3');
-    rest = sdkClient(sb.baseUrl, user);
+    rest = sdkClient(sb.baseUrl, user, { retries: 1 }).restService();
   });
   after(async () => {
     await sb?.close();
@@ -288,16 +259,16 @@ describe('conformance with kucoin-universal-sdk (key version 3)', function () {
     );
     assert.equal(e1.getCommonResponse()?.code, '200004');
 
-    const wrong = sdkClient(sb.baseUrl, { ...user, apiSecret: 'not-the-secret' });
+    const wrong = sdkClient(sb.baseUrl, { ...user, apiSecret: 'not-the-secret' }, { retries: 1 }).restService();
     const e2 = await restError(wrong.getAccountService().getAccountApi().getSpotAccountList(Account.Account.GetSpotAccountListReq.builder().build()));
     // key versions 2/3 sign the passphrase with the secret, so a wrong secret fails the passphrase check first
     assert.match(e2.message, /^HTTP 401 \{"code":"400004","msg":"Invalid KC-API-PASSPHRASE"\}$/);
-    const unknown = sdkClient(sb.baseUrl, { ...user, apiKey: 'ffffffffffffffffffffffff' });
+    const unknown = sdkClient(sb.baseUrl, { ...user, apiKey: 'ffffffffffffffffffffffff' }, { retries: 1 }).restService();
     const e2b = await restError(unknown.getAccountService().getAccountApi().getSpotAccountList(Account.Account.GetSpotAccountListReq.builder().build()));
     assert.match(e2b.message, /^HTTP 401 \{"code":"400003","msg":"[^"]+"\}$/);
 
     const readOnly = await admin<UserCreds>(sb, 'POST', '/sandbox/v1/users', { keyVersion: '3', permissions: ['General'] });
-    const ro = sdkClient(sb.baseUrl, readOnly);
+    const ro = sdkClient(sb.baseUrl, readOnly, { retries: 1 }).restService();
     const e3 = await restError(
       ro.getSpotService().getOrderApi().addOrderTest(Spot.Order.AddOrderTestReq.create({ symbol: 'BTC-USDT', side: TestReq.SideEnum.BUY, type: TestReq.TypeEnum.LIMIT, price: '10000', size: '0.001' })),
     );
