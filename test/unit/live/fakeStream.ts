@@ -1,11 +1,13 @@
 /**
  * Shared stand-ins of the market-feed tests: a scripted StreamClient (the test emits its events; subscriptions
- * are acknowledged at once), a real StreamChannel over such clients, and a wait for a state, turning the event
- * loop between checks.
+ * are acknowledged at once), a real StreamChannel over such clients, a MarketFeed on a one-level book, and a wait
+ * for a state, turning the event loop between checks.
  */
 import { EventEmitter } from 'node:events';
 import type { StreamClient } from '../../../src/api/stream';
 import { StreamChannel } from '../../../src/features/live/feed';
+import { MarketFeed } from '../../../src/features/market/marketFeed';
+import type { ToWebview } from '../../../src/features/market/protocol';
 
 /** A scripted StreamClient: the test emits its events; subscriptions are acknowledged at once. */
 export class FakeClient extends EventEmitter {
@@ -55,4 +57,27 @@ export function fakeChannel(now: () => number): { channel: StreamChannel; client
     now,
   });
   return { channel, clients };
+}
+
+/**
+ * A BTC-USDT MarketFeed (depth 20) on `channel` and the clock `now`, posting to `sink`, whose REST snapshot is a
+ * one-level book (sequence 100: bid 99, ask 101, size 1 each) of an open market; polls every second.
+ */
+export function oneLevelFeed(channel: StreamChannel, now: () => number, sink: { visible: boolean; post: (m: ToWebview) => void }): MarketFeed {
+  return new MarketFeed(
+    'BTC-USDT',
+    20,
+    {
+      log: () => undefined,
+      source: async () => ({
+        getLevel2: async () => ({ sequence: '100', time: 1, bids: [['99', '1']] as [string, string][], asks: [['101', '1']] as [string, string][] }),
+        getStatus: async () => ({ status: 'open' }),
+      }),
+      channel: () => channel,
+      budget: () => undefined,
+      intervalMs: () => 1000,
+      now,
+    },
+    sink,
+  );
 }

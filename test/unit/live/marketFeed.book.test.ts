@@ -7,9 +7,8 @@
  */
 import { strict as assert } from 'node:assert';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { MarketFeed } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
-import { fakeChannel, until } from './fakeStream';
+import { fakeChannel, oneLevelFeed, until } from './fakeStream';
 
 
 describe('market feed book (src/features/market/marketFeed.ts)', () => {
@@ -23,22 +22,7 @@ describe('market feed book (src/features/market/marketFeed.ts)', () => {
       return subscribe(topic, handler);
     };
     const posted: ToWebview[] = [];
-    const feed = new MarketFeed(
-      'BTC-USDT',
-      20,
-      {
-        log: () => undefined,
-        source: async () => ({
-          getLevel2: async () => ({ sequence: '100', time: 1, bids: [['99', '1']] as [string, string][], asks: [['101', '1']] as [string, string][] }),
-          getStatus: async () => ({ status: 'open' }),
-        }),
-        channel: () => ch,
-        budget: () => undefined,
-        intervalMs: () => 1000,
-        now: () => clock,
-      },
-      { visible: true, post: (m: ToWebview) => void posted.push(m) },
-    );
+    const feed = oneLevelFeed(ch, () => clock, { visible: true, post: (m: ToWebview) => void posted.push(m) });
     const books = (): ToWebview[] => posted.filter((m) => m.type === 'snapshot' || m.type === 'book-snapshot' || m.type === 'book-delta');
     try {
       feed.start(true);

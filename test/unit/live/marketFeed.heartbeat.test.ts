@@ -8,9 +8,9 @@
  */
 import { strict as assert } from 'node:assert';
 import type { StreamData } from '../../../src/api/streamSchemas';
-import { HEARTBEAT_POST_MS, MarketFeed } from '../../../src/features/market/marketFeed';
+import { HEARTBEAT_POST_MS } from '../../../src/features/market/marketFeed';
 import type { ToWebview } from '../../../src/features/market/protocol';
-import { fakeChannel, until } from './fakeStream';
+import { fakeChannel, oneLevelFeed, until } from './fakeStream';
 
 
 function setup() {
@@ -18,22 +18,7 @@ function setup() {
   const { channel: ch, clients } = fakeChannel(() => clock);
   const posted: ToWebview[] = [];
   const sink = { visible: true, post: (m: ToWebview) => void posted.push(m) };
-  const feed = new MarketFeed(
-    'BTC-USDT',
-    20,
-    {
-      log: () => undefined,
-      source: async () => ({
-        getLevel2: async () => ({ sequence: '100', time: 1, bids: [['99', '1']] as [string, string][], asks: [['101', '1']] as [string, string][] }),
-        getStatus: async () => ({ status: 'open' }),
-      }),
-      channel: () => ch,
-      budget: () => undefined,
-      intervalMs: () => 1000,
-      now: () => clock,
-    },
-    sink,
-  );
+  const feed = oneLevelFeed(ch, () => clock, sink);
   return { ch, clients, posted, sink, feed, tick: (ms: number) => (clock += ms), now: () => clock };
 }
 
