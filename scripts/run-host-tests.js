@@ -9,6 +9,9 @@
 //   node scripts/run-host-tests.js            build, then run every suite
 //   node scripts/run-host-tests.js --grep X   only tests whose title matches X
 //   node scripts/run-host-tests.js --no-build skip the esbuild step
+// When a test fails, the browser's console errors and warnings (workbench and webview frames) are
+// printed and kept in <tmp>/browser.log; SPOTDESK_BROWSER_LOG_ALL=1 keeps every console line and
+// prints them on success too.
 // Exit code: 0 all passed, 1 failures, 2 harness problem (could not start, timeout).
 const fs = require('fs');
 const os = require('os');
@@ -40,8 +43,16 @@ async function main() {
   const { chromium } = require('playwright-core');
   const browser = await chromium.launch({ executablePath: cs.chromiumPath(), args: cs.CHROMIUM_ARGS });
   let exitCode;
+  const browserLog = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // What the workbench and its webviews (iframes) say in the browser: printed when a test fails,
+    // since a webview that never says `ready` leaves its reason only here.
+    page.on('console', (m) => {
+      if (/can escape its sandboxing/.test(m.text())) return; // every webview iframe warns this (VS Code's own sandbox flags)
+      if (process.env.SPOTDESK_BROWSER_LOG_ALL || m.type() === 'error' || m.type() === 'warning') browserLog.push(`${new Date().toISOString()} console.${m.type()} ${m.location()?.url ?? ''}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => browserLog.push(`${new Date().toISOString()} pageerror: ${e && e.stack ? e.stack : e}`));
     let resolveExit;
     const exited = new Promise((r) => (resolveExit = r));
     await page.exposeFunction('codeAutomationLog', (type, logArgs) => {
@@ -71,6 +82,11 @@ async function main() {
     cs.say(`extension-host tests: ${r.passes} passing, ${r.failures} failing, ${r.pending} pending`);
     for (const t of r.tests.filter((x) => x.state === 'failed')) console.error(`  FAILED ${t.title}\n${t.error}`);
     if (exitCode === 0 && r.failures > 0) exitCode = 1;
+    if (r.failures > 0 || process.env.SPOTDESK_BROWSER_LOG_ALL) {
+      const file = path.join(tmp, 'browser.log');
+      fs.writeFileSync(file, browserLog.join('\n') + '\n');
+      console.error(`[spotdesk] browser console (errors and warnings, ${browserLog.length} lines; all in ${file}), last 60:\n${browserLog.slice(-60).join('\n')}`);
+    }
   } else if (exitCode === 0) {
     console.error('[spotdesk] the test run reported success but wrote no report: treating as a harness failure');
     exitCode = 2;

@@ -8,6 +8,11 @@
  * - the ready handshake and the queue: messages posted before the webview said `ready` (or while a
  *   hidden webview without `retainContextWhenHidden` is gone) are queued and delivered, in order,
  *   when it says `ready` again; then {@link onReady} fires so the owner can send its state;
+ * - the load watchdog: a visible webview that has not said `ready` within {@link READY_TIMEOUT_MS}
+ *   gets its page again (fresh nonce), up to {@link MAX_PAGE_LOADS} loads; then the person is told
+ *   to reopen the panel or reload the window. VS Code's webviews in a browser (code-server, vscode.dev)
+ *   sometimes never run their page when the webview service worker misbehaves
+ *   (microsoft/vscode#125993); setting the HTML again loads it afresh;
  * - validation: every message from the webview is checked with the protocol's `parseToHost`
  *   (src/webviewBridge/protocol.ts); an invalid one is logged and dropped;
  * - disposal: when the panel closes or the host is disposed, {@link onDidDispose} fires once, then
@@ -22,6 +27,10 @@ import type { AnyProtocol, ToHost, ToWebview } from '../webviewBridge/protocol';
 
 /** Most messages kept while the webview is not ready (the oldest are dropped beyond it). */
 export const MAX_QUEUED = 200;
+/** How long a visible webview may take to say `ready` before its page is loaded again (ms). */
+export const READY_TIMEOUT_MS = 8_000;
+/** Page loads tried for one showing of a panel before the person is told it did not load. */
+export const MAX_PAGE_LOADS = 3;
 
 /** The messages a host hands to its owner: every webview → extension message but `ready`. */
 export type OwnerMessage<P extends AnyProtocol> = Exclude<ToHost<P>, { readonly type: 'ready' }>;
@@ -42,6 +51,13 @@ export interface WebviewKind<P extends AnyProtocol> {
 export interface HostEnv {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
+  /** Starts the load watchdog's timer (default `setTimeout`; unit tests pass a manual clock). */
+  readonly setTimer?: (fire: () => void, ms: number) => vscode.Disposable;
+}
+
+function defaultTimer(fire: () => void, ms: number): vscode.Disposable {
+  const t = setTimeout(fire, ms);
+  return { dispose: () => clearTimeout(t) };
 }
 
 /** Folders a SpotDesk webview may load from: dist/webview (bundles) and media (stylesheets). */
@@ -60,6 +76,9 @@ export class WebviewHost<P extends AnyProtocol> implements vscode.Disposable {
   private isDisposed = false;
   private wasVisible: boolean;
   private readonly queue: ToWebview<P>[] = [];
+  /** Pages loaded since the panel was last shown without saying `ready` (the watchdog's count). */
+  private loads = 1;
+  private watchdog: vscode.Disposable | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private readonly owned: vscode.Disposable[] = [];
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -105,6 +124,36 @@ export class WebviewHost<P extends AnyProtocol> implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     panel.webview.html = this.html();
+    this.watch();
+  }
+
+  /** (Re)start the load watchdog when the panel is visible and the webview has not said `ready`. */
+  private watch(): void {
+    this.watchdog?.dispose();
+    this.watchdog = undefined;
+    if (this.isDisposed || this.isReady || !this.panel.visible) return;
+    this.watchdog = (this.env.setTimer ?? defaultTimer)(() => this.loadTimedOut(), READY_TIMEOUT_MS);
+  }
+
+  private loadTimedOut(): void {
+    this.watchdog = undefined;
+    if (this.isDisposed || this.isReady || !this.panel.visible) return;
+    const seconds = READY_TIMEOUT_MS / 1000;
+    if (this.loads < MAX_PAGE_LOADS) {
+      this.loads++;
+      this.env.log.warn(`${this.kind.name}: the webview did not say ready within ${seconds} s; loading its page again (load ${this.loads} of ${MAX_PAGE_LOADS})`);
+      this.panel.webview.html = this.html();
+      this.watch();
+      return;
+    }
+    this.env.log.error(`${this.kind.name}: the webview did not say ready after ${MAX_PAGE_LOADS} page loads of ${seconds} s each`);
+    const reload = 'Reload Window';
+    void vscode.window
+      .showErrorMessage(
+        `SpotDesk: the ${this.kind.name} panel did not load (its page never started, ${MAX_PAGE_LOADS} tries). Close the panel and open it again; if it stays blank, reload the window.`,
+        reload,
+      )
+      .then((pick) => (pick === reload ? vscode.commands.executeCommand('workbench.action.reloadWindow') : undefined));
   }
 
   /** The page with a fresh nonce. */
@@ -174,6 +223,10 @@ export class WebviewHost<P extends AnyProtocol> implements vscode.Disposable {
       return;
     }
     this.isReady = true;
+    this.watchdog?.dispose();
+    this.watchdog = undefined;
+    if (this.loads > 1) this.env.log.info(`${this.kind.name}: the webview said ready on page load ${this.loads}`);
+    this.loads = 1;
     for (const m of this.queue.splice(0)) void this.panel.webview.postMessage(m).then(undefined, () => undefined);
     this.readyEmitter.fire();
   }
@@ -185,6 +238,8 @@ export class WebviewHost<P extends AnyProtocol> implements vscode.Disposable {
     this.wasVisible = visible;
     // Without retainContextWhenHidden the webview is destroyed while hidden and reloads when shown.
     if (!visible && !this.kind.retainContextWhenHidden) this.isReady = false;
+    this.loads = 1;
+    this.watch();
     this.visibilityEmitter.fire(visible);
   }
 
@@ -194,6 +249,8 @@ export class WebviewHost<P extends AnyProtocol> implements vscode.Disposable {
     this.isDisposed = true;
     this.isReady = false;
     this.queue.length = 0;
+    this.watchdog?.dispose();
+    this.watchdog = undefined;
     this.disposeEmitter.fire();
     for (const d of [...this.owned.splice(0), ...this.subs.splice(0)]) d.dispose();
     this.disposeEmitter.dispose();

@@ -62,9 +62,17 @@ describe('Request builder', function () {
   it('opens the panel; the webview loads under its CSP and receives the symbol rules', async () => {
     const panel = hooks.panel();
     assert.ok(panel, 'spotdesk.openRequestBuilder opened the panel');
-    const init = await waitFor('init message (webview posted "ready")', () =>
-      panel.session.posted.find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
-    );
+    // 30 s: room for the host's load watchdog (src/host/webviewHost.ts) to load a stuck page again.
+    const init = await waitFor(
+      'init message (webview posted "ready")',
+      () => panel.session.posted.find((m): m is Extract<ToWebview, { type: 'init' }> => m.type === 'init'),
+      30_000,
+    ).catch((err: Error) => {
+      // What the panel looked like when the webview had not said `ready`: shown or not, where.
+      const p = panel.panel;
+      const tabs = vscode.window.tabGroups.all.map((g) => `${g.viewColumn}${g.isActive ? '*' : ''}:[${g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`).join(', ')}]`);
+      throw new Error(`${err.message}; panel visible=${p.visible} active=${p.active} column=${p.viewColumn} ready=${panel.host.ready}; tab groups ${tabs.join(' ')}; posted ${panel.session.posted.map((m) => m.type).join(',') || 'nothing'}`);
+    });
     const btc = init.symbols.find((s) => s.symbol === 'BTC-USDT');
     assert.ok(btc, 'BTC-USDT rules sent');
     assert.ok(D.isDecimal(btc.priceIncrement) && D.isDecimal(btc.baseMinSize));

@@ -124,6 +124,102 @@ describe('WebviewHost (stand-in vscode)', () => {
     assert.equal(released, 2, 'tracking after disposal disposes at once');
   });
 
+  describe('load watchdog (a page that never says `ready`)', () => {
+    /** A manual clock: the watchdog's timers, fired by the test. */
+    let timers: Array<{ fire: () => void; ms: number; live: boolean }>;
+    const setTimer = (fire: () => void, ms: number) => {
+      const t = { fire, ms, live: true };
+      timers.push(t);
+      return { dispose: () => void (t.live = false) };
+    };
+    const live = () => timers.filter((t) => t.live);
+    /** Fire the one live timer (asserting there is exactly one). */
+    const elapse = () => {
+      const l = live();
+      assert.equal(l.length, 1, 'one watchdog timer running');
+      l[0].live = false;
+      l[0].fire();
+    };
+    const openWatched = (retain = false) => {
+      const host = mod.WebviewHost.open({ ...env(), setTimer }, { ...KIND, retainContextWhenHidden: retain }, 'Title');
+      return { host, panel: fake.panels[fake.panels.length - 1] as FakeWebviewPanel };
+    };
+    beforeEach(() => {
+      timers = [];
+      fake.messages.length = 0;
+      fake.ui.message = () => undefined;
+    });
+    const nonce = (html: string) => /script-src 'nonce-([^']+)'/.exec(html)?.[1];
+
+    it('a webview that says ready in time: the timer stops and the page is loaded once', () => {
+      const { host, panel } = openWatched();
+      assert.deepEqual(live().map((t) => t.ms), [mod.READY_TIMEOUT_MS]);
+      const html = panel.webview.html;
+      panel.receive({ type: 'ready' });
+      assert.deepEqual(live(), []);
+      assert.equal(panel.webview.html, html);
+      assert.deepEqual(fake.log, []);
+      host.dispose();
+    });
+
+    it('reloads the page (fresh nonce) until the last load, then tells the person; a late ready still delivers the queue', async () => {
+      const { host, panel } = openWatched();
+      let reloads = 0;
+      fake.ui.message = (_kind: string, _msg: string, _o: unknown, actions: string[]) => (actions.includes('Reload Window') ? 'Reload Window' : undefined);
+      fake.commands.set('workbench.action.reloadWindow', () => void reloads++);
+      host.post({ type: 'n', n: 1 });
+      const pages = [panel.webview.html];
+      for (let load = 2; load <= mod.MAX_PAGE_LOADS; load++) {
+        elapse();
+        pages.push(panel.webview.html);
+        assert.match(fake.log.at(-1)!, new RegExp(`^warn: test panel: the webview did not say ready within 8 s; loading its page again \\(load ${load} of ${mod.MAX_PAGE_LOADS}\\)$`));
+      }
+      assert.equal(new Set(pages.map(nonce)).size, mod.MAX_PAGE_LOADS, 'each load has its own nonce');
+      assert.equal(fake.messages.length, 0, 'nothing shown before the last load');
+      elapse();
+      assert.equal(panel.webview.html, pages.at(-1), 'no page load after the last');
+      assert.deepEqual(live(), [], 'the watchdog gives up');
+      assert.match(fake.log.at(-1)!, /^error: test panel: the webview did not say ready after 3 page loads/);
+      assert.equal(fake.messages.length, 1);
+      assert.equal(fake.messages[0].kind, 'error');
+      assert.match(fake.messages[0].message, /the test panel panel did not load .*Close the panel and open it again; if it stays blank, reload the window\./);
+      await new Promise((r) => setImmediate(r));
+      assert.equal(reloads, 1, '"Reload Window" reloads the window');
+      panel.receive({ type: 'ready' });
+      assert.deepEqual(panel.posted, [{ type: 'n', n: 1 }]);
+      assert.equal(fake.log.at(-1), `info: test panel: the webview said ready on page load ${mod.MAX_PAGE_LOADS}`);
+      host.dispose();
+    });
+
+    it('watches only while the panel is shown: a hidden panel starts the count again when shown', () => {
+      const { host, panel } = openWatched();
+      elapse(); // load 2
+      panel.setVisible(false);
+      assert.deepEqual(live(), [], 'no timer while hidden');
+      panel.setVisible(true);
+      elapse();
+      assert.match(fake.log.at(-1)!, /\(load 2 of 3\)$/, 'the count starts again for the new showing');
+      panel.receive({ type: 'ready' });
+      panel.setVisible(false);
+      panel.setVisible(true);
+      assert.equal(live().length, 1, 'a webview without retained context reloads when shown, so it is watched again');
+      panel.receive({ type: 'ready' });
+      host.dispose();
+      const r = openWatched(true);
+      r.panel.receive({ type: 'ready' });
+      r.panel.setVisible(false);
+      r.panel.setVisible(true);
+      assert.deepEqual(live(), [], 'a retained, ready webview is not watched again');
+      r.host.dispose();
+    });
+
+    it('a closed panel stops its watchdog', () => {
+      const { panel } = openWatched();
+      panel.close();
+      assert.deepEqual(live(), []);
+    });
+  });
+
   it('PanelSet: panels leave it when closed, and disposing it closes the rest', () => {
     const set = new mod.PanelSet<string, import('../../../src/host/webviewHost').WebviewHost<typeof PROTOCOL>>();
     const a = open();
