@@ -8,11 +8,8 @@
  * - the ready handshake and the queue: messages posted before the webview said `ready` (or while a
  *   hidden webview without `retainContextWhenHidden` is gone) are queued and delivered, in order,
  *   when it says `ready` again; then {@link onReady} fires so the owner can send its state;
- * - the load watchdog: a visible webview that has not said `ready` within {@link READY_TIMEOUT_MS}
- *   gets its page again (fresh nonce), up to {@link MAX_PAGE_LOADS} loads; then the person is told
- *   to reopen the panel or reload the window. VS Code's webviews in a browser (code-server, vscode.dev)
- *   sometimes never run their page when the webview service worker misbehaves
- *   (microsoft/vscode#125993); setting the HTML again loads it afresh;
+ * - the load watchdog: a page that does not say `ready` in time is loaded again, then the person is
+ *   told what to do ({@link READY_TIMEOUT_MS});
  * - validation: every message from the webview is checked with the protocol's `parseToHost`
  *   (src/webviewBridge/protocol.ts); an invalid one is logged and dropped;
  * - disposal: when the panel closes or the host is disposed, {@link onDidDispose} fires once, then
@@ -27,7 +24,12 @@ import type { AnyProtocol, ToHost, ToWebview } from '../webviewBridge/protocol';
 
 /** Most messages kept while the webview is not ready (the oldest are dropped beyond it). */
 export const MAX_QUEUED = 200;
-/** How long a visible webview may take to say `ready` before its page is loaded again (ms). */
+/**
+ * How long a visible webview may take to say `ready` before its page is loaded again (fresh nonce), ms; after
+ * {@link MAX_PAGE_LOADS} loads the person is told to reopen the panel or reload the window. VS Code's webviews
+ * in a browser (code-server, vscode.dev) sometimes never run their page when the webview service worker
+ * misbehaves (microsoft/vscode#125993); setting the HTML again loads it afresh.
+ */
 export const READY_TIMEOUT_MS = 8_000;
 /** Page loads tried for one showing of a panel before the person is told it did not load. */
 export const MAX_PAGE_LOADS = 3;
