@@ -1,5 +1,5 @@
-// `npm run bench [-- name...]`: runs every bench/*.bench.ts (or the named ones: api, engine, engine-ops,
-// mirror, orderbook, replay, server, stream) one after another,
+// `npm run bench [-- name...]`: runs every bench/*.bench.ts (or the named ones: api, engine, engine-ab,
+// engine-instr, engine-ops, mirror, orderbook, replay, server, stream…) one after another,
 // each in its own Node process (tsx), so that one benchmark's heap does not skew the next.
 // Each benchmark prints its own figures and ratios against a baseline measured in the same run.
 const { spawnSync } = require('child_process');
