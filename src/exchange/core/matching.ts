@@ -346,30 +346,37 @@ export class Matcher {
    * leave ±(2^53−1)); otherwise everything is computed and added in BigInt. Same values either way.
    */
   private fill(o: number, m: number, lv: Level, qty: number): void {
-    const now = this.st.tNow;
-    const fo = this.rows.flags(o);
-    const fm = this.rows.flags(m);
-    const ous = this.st.usOf(o);
-    const mus = this.st.usOf(m);
+    // the parts in locals: V8 does not keep every `this.rows` / `this.ledger` … load out of this body
+    // (bench engine-instr: 18–33 fewer instructions per order on streams A, B and L)
+    const rows = this.rows;
+    const st = this.st;
+    const ledger = this.ledger;
+    const events = this.events;
+    const book = this.book;
+    const now = st.tNow;
+    const fo = rows.flags(o);
+    const fm = rows.flags(m);
+    const ous = st.usOf(o);
+    const mus = st.usOf(m);
     const s = ous.sym;
     const ticks = lv.ticks;
     // fee roles: a post-only taker pays the maker rate, a hidden / iceberg maker the taker rate
     const mForce = (fm & (F_HIDDEN | F_ICEBERG)) !== 0;
-    const rates = this.st.rates.objs;
-    const oRate = rates[(fo & F_POST) !== 0 ? this.rows.makerRateId(o) : this.rows.takerRateId(o)];
-    const mRate = rates[mForce ? this.rows.takerRateId(m) : this.rows.makerRateId(m)];
+    const rates = st.rates.objs;
+    const oRate = rates[(fo & F_POST) !== 0 ? rows.makerRateId(o) : rows.takerRateId(o)];
+    const mRate = rates[mForce ? rows.takerRateId(m) : rows.makerRateId(m)];
     const isBuy = (fo & F_SELL) === 0;
     const bus = isBuy ? ous : mus;
     const sus = isBuy ? mus : ous;
-    const bq = bus.qAcc ?? this.st.tradeAccOf(bus, true);
-    const bb = bus.bAcc ?? this.st.tradeAccOf(bus, false);
-    const sq = sus.qAcc ?? this.st.tradeAccOf(sus, true);
-    const sb = sus.bAcc ?? this.st.tradeAccOf(sus, false);
+    const bq = bus.qAcc ?? st.tradeAccOf(bus, true);
+    const bb = bus.bAcc ?? st.tradeAccOf(bus, false);
+    const sq = sus.qAcc ?? st.tradeAccOf(sus, true);
+    const sb = sus.bAcc ?? st.tradeAccOf(sus, false);
     const oMarket = (fo & F_MARKET) !== 0;
-    const oFunds = this.rows.sizeLots(o) < 0;
-    const fq = this.ledger.costQ(s, ticks, qty);
-    const ofq = fq >= 0 ? this.ledger.feeQ(s, oRate, fq, false) : -1;
-    const mfq = fq >= 0 ? this.ledger.feeQ(s, mRate, fq, false) : -1;
+    const oFunds = rows.sizeLots(o) < 0;
+    const fq = ledger.costQ(s, ticks, qty);
+    const ofq = fq >= 0 ? ledger.feeQ(s, oRate, fq, false) : -1;
+    const mfq = fq >= 0 ? ledger.feeQ(s, mRate, fq, false) : -1;
     // fill-record values: qs units (fast path) or NaN with the BigInt values in the store's map
     let fundsRec = NaN;
     let oFeeRec = NaN;
@@ -382,15 +389,15 @@ export class Matcher {
       fundsRec = fq;
       oFeeRec = ofq;
       mFeeRec = mfq;
-      this.ledger.addDealN(o, s, fq, ofq);
-      this.ledger.addDealN(m, s, fq, mfq);
+      ledger.addDealN(o, s, fq, ofq);
+      ledger.addDealN(m, s, fq, mfq);
       const bFee = isBuy ? ofq : mfq;
       const sFee = isBuy ? mfq : ofq;
-      this.ledger.addQuoteN(bq, s, -fq, -bFee);
-      this.ledger.addQuoteN(sq, s, fq, -sFee);
-      this.ledger.addBaseN(bb, s, qty);
-      this.ledger.addBaseN(sb, s, -qty);
-      this.ledger.addFeesN(s, bFee, sFee);
+      ledger.addQuoteN(bq, s, -fq, -bFee);
+      ledger.addQuoteN(sq, s, fq, -sFee);
+      ledger.addBaseN(bb, s, qty);
+      ledger.addBaseN(sb, s, -qty);
+      ledger.addFeesN(s, bFee, sFee);
       if (oFunds || oMarket) {
         // funds orders and market holds work in BigInt (only the incoming order can be a market order)
         funds = BigInt(fq) * s.qFactor;
@@ -399,13 +406,13 @@ export class Matcher {
       }
     } else {
       funds = BigInt(ticks) * BigInt(qty) * s.unitFunds;
-      oFee = this.ledger.truncFee(s, oRate, funds);
-      mFee = this.ledger.truncFee(s, mRate, funds);
+      oFee = ledger.truncFee(s, oRate, funds);
+      mFee = ledger.truncFee(s, mRate, funds);
       const bFee = isBuy ? oFee : mFee;
       const sFee = isBuy ? mFee : oFee;
       const baseAmt = BigInt(qty) * s.lotUnits;
-      const ox = this.rows.ext(o);
-      const mx = this.rows.ext(m);
+      const ox = rows.ext(o);
+      const mx = rows.ext(m);
       ox.dealB += funds;
       mx.dealB += funds;
       ox.feeB += oFee;
@@ -414,45 +421,45 @@ export class Matcher {
       bb.addBalance(baseAmt);
       sb.addBalance(-baseAmt);
       sq.addBalance(funds - sFee);
-      this.ledger.addFeesBig(s.rules.quoteCurrency, bFee + sFee);
+      ledger.addFeesBig(s.rules.quoteCurrency, bFee + sFee);
     }
     // order state: the taker's remaining lots (a funds order: its remaining funds) and the maker's remaining
     // and shown lots go down; the level's visible size with a visible maker's
     if (oFunds) {
-      this.rows.addDealtLots(o, qty, now);
-      (this.rows.lx[o] as OrderExt).remainFunds -= funds;
+      rows.addDealtLots(o, qty, now);
+      (rows.lx[o] as OrderExt).remainFunds -= funds;
     } else {
-      this.rows.addFilledLots(o, qty, now);
+      rows.addFilledLots(o, qty, now);
     }
-    this.rows.addFilledLots(m, qty, now);
-    this.rows.setShownLots(m, this.rows.shownLots(m) - qty);
+    rows.addFilledLots(m, qty, now);
+    rows.setShownLots(m, rows.shownLots(m) - qty);
     if ((fm & F_HIDDEN) === 0) {
       lv.size -= qty;
       s.sequence++;
-      if (s.watched) this.events.emitLevel(s, lv);
+      if (s.watched) events.emitLevel(s, lv);
     }
     // holds (the maker is a resting limit order; a limit order with nothing left is done: its hold is
     // released whole, no recomputation)
     if (oMarket) {
-      this.ledger.consumeHold(o, isBuy ? bq : sb, isBuy ? funds + oFee : BigInt(qty) * s.lotUnits);
-    } else if (this.rows.remainLots(o) === 0) {
-      this.ledger.releaseHold(o);
+      ledger.consumeHold(o, isBuy ? bq : sb, isBuy ? funds + oFee : BigInt(qty) * s.lotUnits);
+    } else if (rows.remainLots(o) === 0) {
+      ledger.releaseHold(o);
     } else {
-      this.ledger.reholdLimit(o);
+      ledger.reholdLimit(o);
     }
-    const mRemain = this.rows.remainLots(m);
-    if (mRemain === 0) this.ledger.releaseHold(m);
-    else this.ledger.reholdLimit(m);
+    const mRemain = rows.remainLots(m);
+    if (mRemain === 0) ledger.releaseHold(m);
+    else ledger.reholdLimit(m);
     // records: the trade is the (fillSeq / 2)-th, its fills 2k+1 (taker) and 2k+2 (maker); it is recorded only
     // when a side's owner keeps history, and each such user's fills are chained newest first (taker's fill,
     // then maker's: a self-trade lists both)
     const tradeId = ++s.tradeSeq;
-    const k = this.st.fillSeq / 2;
-    this.st.fillSeq += 2;
+    const k = st.fillSeq / 2;
+    st.fillSeq += 2;
     const ou = ous.user;
     const mu = mus.user;
     if (ou.keepHistory || mu.keepHistory) {
-      const fs = this.st.fillStore;
+      const fs = st.fillStore;
       const pos = fs.count;
       let oPrev = 0;
       let mPrev = 0;
@@ -468,8 +475,8 @@ export class Matcher {
         k,
         s.idx,
         tradeId,
-        this.rows.seqAt(o),
-        this.rows.seqAt(m),
+        rows.seqAt(o),
+        rows.seqAt(m),
         (fo & F_SELL) | (oMarket ? FS_MARKET : 0),
         (fm & F_SELL) | FS_MAKER | (mForce ? FS_FORCE : 0),
         ticks,
@@ -500,26 +507,26 @@ export class Matcher {
       const pt = tradeView(s, slot);
       for (const l of this.tradeListeners.slice()) l(pt);
     }
-    const oSeq = this.rows.seqAt(o);
-    const mSeq = this.rows.seqAt(m);
-    if (s.watched) this.events.emitTrade(s, tradeId, ticks, qty, (fo & F_SELL) !== 0, oSeq, mSeq, ou, mu);
+    const oSeq = rows.seqAt(o);
+    const mSeq = rows.seqAt(m);
+    if (s.watched) events.emitTrade(s, tradeId, ticks, qty, (fo & F_SELL) !== 0, oSeq, mSeq, ou, mu);
     if (ou.watched || mu.watched) {
       const oFeeBig = fast ? BigInt(ofq) * s.qFactor : oFee;
       const mFeeBig = fast ? BigInt(mfq) * s.qFactor : mFee;
-      if (ou.watched) this.events.emitOrder(oSeq, ous, 'match', -1, { ticks, lots: qty, tradeId, maker: false, fee: oFeeBig });
-      if (mu.watched) this.events.emitOrder(mSeq, mus, 'match', -1, { ticks, lots: qty, tradeId, maker: true, fee: mFeeBig });
-      if (ou.watched) this.events.emitSettled(ous, oSeq, tradeId);
-      if (mu.watched) this.events.emitSettled(mus, mSeq, tradeId);
+      if (ou.watched) events.emitOrder(oSeq, ous, 'match', -1, { ticks, lots: qty, tradeId, maker: false, fee: oFeeBig });
+      if (mu.watched) events.emitOrder(mSeq, mus, 'match', -1, { ticks, lots: qty, tradeId, maker: true, fee: mFeeBig });
+      if (ou.watched) events.emitSettled(ous, oSeq, tradeId);
+      if (mu.watched) events.emitSettled(mus, mSeq, tradeId);
     }
     // maker bookkeeping
     if (mRemain === 0) {
-      this.book.unlink(m, lv, false);
-      this.book.finish(m, false);
-    } else if (this.rows.shownLots(m) === 0) {
+      book.unlink(m, lv, false);
+      book.finish(m, false);
+    } else if (rows.shownLots(m) === 0) {
       // iceberg refill: new tranche to the back of the level's queue
-      this.book.unlink(m, lv, true);
-      this.rows.setShownLots(m, Math.min((this.rows.lx[m] as OrderExt).visible, mRemain));
-      this.book.link(m, lv);
+      book.unlink(m, lv, true);
+      rows.setShownLots(m, Math.min((rows.lx[m] as OrderExt).visible, mRemain));
+      book.link(m, lv);
     }
   }
 }
