@@ -142,7 +142,13 @@ describe('ccxt kucoin (stock options): HF order variants and the classic (hf: fa
     assert.deepEqual((await api.privateGetHfOrdersActiveSymbols()).data, { symbols: [SYM] });
     const set = (await api.privatePostHfOrdersDeadCancelAll({ timeout: 5, symbols: SYM })).data as { currentTime: number; triggerTime: number };
     assert.equal(set.triggerTime - set.currentTime, 5);
-    assert.deepEqual((await api.privateGetHfOrdersDeadCancelAllQuery()).data, { timeout: 5, symbols: SYM, currentTime: (sb.state.exchange.deadCancelOf(uid) as { currentTime: number }).currentTime, triggerTime: set.triggerTime });
+    // currentTime is the server's second when the query ran: between the engine's reading before and after it
+    const nowS = () => (sb.state.exchange.deadCancelOf(uid) as { currentTime: number }).currentTime;
+    const before = nowS();
+    const query = (await api.privateGetHfOrdersDeadCancelAllQuery()).data as { currentTime: number };
+    const after = nowS();
+    assert.ok(query.currentTime >= before && query.currentTime <= after, `currentTime ${query.currentTime} within [${before}, ${after}]`);
+    assert.deepEqual(query, { timeout: 5, symbols: SYM, currentTime: query.currentTime, triggerTime: set.triggerTime });
     // unset again: nothing fires
     const unset = (await api.privatePostHfOrdersDeadCancelAll({ timeout: -1 })).data as { triggerTime: number };
     assert.equal(unset.triggerTime, 0);
