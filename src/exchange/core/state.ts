@@ -91,8 +91,11 @@ export class CoreState {
   hw = -Infinity;
   fillSeq = 0;
   /** time (ms) of the command being processed (GTT expiry: the expiry time), read by the internal steps
-   * instead of a parameter: a double argument would be boxed (a heap number per call) */
-  tNow = 0;
+   * instead of a parameter: a double argument would be boxed (a heap number per call). Starts as -0, a double:
+   * a field that starts as a small integer and later holds a time changes its representation, which replaces
+   * this object's hidden class, and every part holding `st` then checks its map again on each access (bench
+   * engine-instr: 27 more instructions per order on stream B) */
+  tNow = -0;
   /** every fill record, by fill id */
   fillStore = new FillStore();
   accountSeq = 0;
