@@ -13,31 +13,17 @@
  * Run: `npm run bench -- engine-ab`. Env: BENCH_AB_REPS (default 15), BENCH_N (default 1,000,000),
  * BENCH_AB_STREAMS (default A,B,L), BENCH_AB_KEEPER=0 (no keeper exchanges).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleCoreWith, type CoreWith } from './engineCore';
+import { bundleCoreWith, referenceEntry, type CoreWith } from './engineCore';
 import type { PlayExchange } from './enginePlay';
 import { STREAMS, genStream, type OrderStream } from './engineStreams';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const REPS = Number(process.env.BENCH_AB_REPS ?? 15);
-const REV = process.env.BENCH_AB_REV ?? '082982d';
 const KEEPERS = process.env.BENCH_AB_KEEPER !== '0';
 /** The measured loop, bundled into each core's bundle. */
 const PLAY = join(__dirname, 'enginePlay.ts');
 const STREAM_NAMES = (process.env.BENCH_AB_STREAMS ?? 'A,B,L').split(',').map((x) => x.trim()) as (keyof typeof STREAMS)[];
-
-/** The reference core's entry module, and a cleanup for the temp dir it may live in. */
-function referenceEntry(): { entry: string; label: string; done: () => void } {
-  if (process.env.BENCH_AB_REF) return { entry: process.env.BENCH_AB_REF, label: process.env.BENCH_AB_REF, done: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-ab-'));
-  const root = join(__dirname, '..');
-  const tar = execFileSync('git', ['archive', REV, 'src'], { cwd: root, maxBuffer: 1 << 28 });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  return { entry: join(dir, 'src', 'exchange', 'core', 'index.ts'), label: `revision ${REV}`, done: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 type Core = CoreWith<typeof import('./enginePlay')>;
 

@@ -13,14 +13,14 @@
  * (default 300,000: valgrind runs ~50× slower), BENCH_AB_STREAMS (default B), BENCH_AB_REF / BENCH_AB_REV /
  * BENCH_AB_NEW as in engine-ab.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
+import { referenceEntry } from './engineCore';
 
 const N = Number(process.env.BENCH_N ?? 300_000);
-const REV = process.env.BENCH_AB_REV ?? '082982d';
 const STREAM_NAMES = (process.env.BENCH_AB_STREAMS ?? 'B').split(',').map((x) => x.trim());
 /** Orders of the keeper exchange (as engine-ab's). */
 const KEEPER_N = 200_000;
@@ -58,27 +58,21 @@ function main(): void {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-instr-'));
+  const ref = referenceEntry();
   try {
-    let refEntry = process.env.BENCH_AB_REF;
-    let refLabel = refEntry ?? `revision ${REV}`;
-    if (!refEntry) {
-      const tar = execFileSync('git', ['archive', REV, 'src'], { cwd: join(__dirname, '..'), maxBuffer: 1 << 28 });
-      execFileSync('tar', ['-x', '-C', dir], { input: tar });
-      refEntry = join(dir, 'src', 'exchange', 'core', 'index.ts');
-      refLabel = `revision ${REV}`;
-    }
     const ourEntry = process.env.BENCH_AB_NEW ?? join(__dirname, '..', 'src', 'exchange', 'core', 'index.ts');
     const cores = [
-      { label: 'reference', file: program(refEntry, dir, 'reference') },
+      { label: 'reference', file: program(ref.entry, dir, 'reference') },
       { label: 'this checkout', file: program(ourEntry, dir, 'ours') },
     ];
-    console.log(`engine instructions: reference ${refLabel} against ${process.env.BENCH_AB_NEW ?? 'this checkout'}; N=${N} orders, one steady-state repetition (a keeper exchange of ${KEEPER_N} orders alive); valgrind cachegrind; node ${process.version} ${DETERMINISTIC.join(' ')}`);
+    console.log(`engine instructions: reference ${ref.label} against ${process.env.BENCH_AB_NEW ?? 'this checkout'}; N=${N} orders, one steady-state repetition (a keeper exchange of ${KEEPER_N} orders alive); valgrind cachegrind; node ${process.version} ${DETERMINISTIC.join(' ')}`);
     for (const stream of STREAM_NAMES) {
       const per = cores.map((c) => (count(c.file, stream, 2, dir) - count(c.file, stream, 1, dir)) / N);
       const ratio = per[0] / per[1];
       console.log(`${stream}: reference ${per[0].toFixed(0)} instructions per order, this checkout ${per[1].toFixed(0)}; ratio reference/this ${ratio.toFixed(3)} (${((per[1] / per[0] - 1) * 100).toFixed(1)} % ${per[1] >= per[0] ? 'more' : 'fewer'} instructions)`);
     }
   } finally {
+    ref.done();
     rmSync(dir, { recursive: true, force: true });
   }
 }

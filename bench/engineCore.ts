@@ -8,6 +8,7 @@
  * `git worktree add`), so that two cores can be compared under the same harness. `BENCH_UNBUNDLED=1` loads
  * the core's modules through tsx instead (to measure what that costs).
  */
+import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,4 +65,18 @@ function loadBundle(entry: string): unknown {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The reference core of the A/B benches (engine-ab, engine-instr): BENCH_AB_REF=<a core's index.ts>, or else
+ * revision BENCH_AB_REV (default 082982d, the last before the core was composed of parts) extracted with
+ * `git archive` into a temp dir. @returns its entry module, a label, and `done` to remove the temp dir.
+ */
+export function referenceEntry(): { entry: string; label: string; done: () => void } {
+  if (process.env.BENCH_AB_REF) return { entry: process.env.BENCH_AB_REF, label: process.env.BENCH_AB_REF, done: () => undefined };
+  const rev = process.env.BENCH_AB_REV ?? '082982d';
+  const dir = mkdtempSync(join(tmpdir(), 'spotdesk-bench-ref-'));
+  const tar = execFileSync('git', ['archive', rev, 'src'], { cwd: join(__dirname, '..'), maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return { entry: join(dir, 'src', 'exchange', 'core', 'index.ts'), label: `revision ${rev}`, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
