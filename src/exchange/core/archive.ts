@@ -3,7 +3,7 @@
  * live, its final state once done — with side maps only for the values that do not fit. Chunks whose done
  * orders nobody can read any more are released; the few entries they still need move to side maps.
  */
-import { CHUNK_BITS, CHUNK_MASK, ZERO, i32, prefaulted, type SideN } from './base';
+import { CHUNK_BITS, CHUNK_MASK, ZERO, doubleArray, i32, objectArray, prefaulted, type SideN } from './base';
 import type { UserSym } from './accounts';
 import {
   F_ARCHIVED,
@@ -132,21 +132,21 @@ export interface ArchiveData {
  */
 export class Archive {
   /** chunks of CHUNK orders: no copying as the history grows (null: released) */
-  private readonly recC: (Int32Array | null)[] = [];
+  private readonly recC: (Int32Array | null)[] = objectArray();
   /** per chunk: createdAt of the first order archived in it (NaN until then) */
-  private readonly baseC: number[] = [];
+  private readonly baseC: number[] = doubleArray();
   /** per chunk: [dealN, feeN] (qs units) of its done orders with fills on the Number path (grown by doubling),
    * and how many pairs are used */
-  private readonly amtC: (Float64Array | null)[] = [];
+  private readonly amtC: (Float64Array | null)[] = objectArray();
   private readonly amtN: number[] = [];
   /** per chunk: live orders in it */
   private readonly liveN: number[] = [];
   /** per chunk: done orders archived while their owner kept history, and their earliest / latest lastUpdatedAt */
   private readonly histN: number[] = [];
-  private readonly histMin: number[] = [];
-  private readonly histMax: number[] = [];
+  private readonly histMin: number[] = doubleArray();
+  private readonly histMax: number[] = doubleArray();
   /** per chunk: no release check until the window starts after this time (ms) */
-  private readonly checkAfter: number[] = [];
+  private readonly checkAfter: number[] = doubleArray();
   /** chunks below this are sealed (listed in `retained` or released) */
   private sealedUpTo = 0;
   /** sealed chunks not released yet, ascending */

@@ -102,6 +102,28 @@ export function prefaulted<T extends Float64Array | Int32Array>(a: T): T {
   for (let i = 0; i < a.length; i += step) a[i] = 0;
   return a;
 }
+/**
+ * An empty array of doubles whose elements kind is already PACKED_DOUBLE_ELEMENTS. A `[]` starts as small
+ * integers and changes kind at its first double (NaN, ±Infinity, a time in ms): optimised code that met the
+ * previous exchange's arrays then deoptimises once per new exchange and per push site (docs/engine.md,
+ * "Measuring the engine").
+ */
+export function doubleArray(): number[] {
+  const a = [0.5];
+  a.length = 0;
+  return a;
+}
+
+/**
+ * An empty array of objects (or null) whose elements kind is already PACKED_ELEMENTS, for the same reason as
+ * {@link doubleArray}.
+ */
+export function objectArray<T>(): T[] {
+  const a: unknown[] = [null];
+  a.length = 0;
+  return a as T[];
+}
+
 /** True when v is an integer that fits an int32. */
 export function i32(v: number): boolean {
   return (v | 0) === v;

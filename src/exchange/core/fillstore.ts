@@ -4,7 +4,7 @@
  * a side whose owner keeps history are recorded (the fills of the others are never read), and whole chunks
  * whose fills all lie before the 3 × 24 h window are released.
  */
-import { CHUNK_BITS, CHUNK_MASK, prefaulted } from './base';
+import { CHUNK_BITS, CHUNK_MASK, doubleArray, objectArray, prefaulted } from './base';
 
 /** Fill flag: the order's side is sell (else buy). */
 export const FS_SIDE = 1;
@@ -44,10 +44,10 @@ export interface FillStoreData {
  * Converted to {@link HfFill} on read.
  */
 export class FillStore {
-  private fC: Float64Array[] = [];
-  private iC: Int32Array[] = [];
+  private fC: Float64Array[] = objectArray();
+  private iC: Int32Array[] = objectArray();
   /** per kept chunk: its latest createdAt */
-  private maxT: number[] = [];
+  private maxT: number[] = doubleArray();
   /** index of the first kept chunk (fC[0] is chunk firstChunk) */
   private firstChunk = 0;
   /** records ever stored (positions 0 .. count − 1) */
