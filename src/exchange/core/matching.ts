@@ -115,8 +115,10 @@ export class Matcher {
     p.acc = null;
     p.level = undefined;
     const us = u.us(s);
-    if (side === BUY) us.qAcc = acc;
-    else us.bAcc = acc;
+    // checkLimitAndHold has cached it there already, except for a user without a record index
+    if (side === BUY) {
+      if (us.qAcc !== acc) us.qAcc = acc;
+    } else if (us.bAcc !== acc) us.bAcc = acc;
     const seq = ++this.st.orderSeq;
     const o = this.rows.allocSlot();
     this.st.archive.add(seq, o);

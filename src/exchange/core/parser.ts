@@ -206,15 +206,16 @@ export class OrderParser {
     if (!Number.isSafeInteger(lots) || lots <= 0) throw perr('size must be positive');
     const tifName = opts?.tif ?? 'GTC';
     const p = this.scratch;
-    p.user = user;
-    p.sym = sym;
+    // pointer stores into the long-lived scratch pass the GC's write barrier while it marks: skip the ones
+    // that store what is already there (the symbol, mostly; a bot often repeats its user too)
+    if (p.user !== user) p.user = user;
+    if (p.sym !== sym) p.sym = sym;
     p.side = side === 'buy' ? BUY : SELL;
     p.ticks = ticks;
     p.lots = lots;
     p.tif = tifName === 'GTC' ? TIF_GTC : tifName === 'IOC' ? TIF_IOC : TIF_FOK;
     p.postOnly = opts?.postOnly ?? false;
     p.clientOid = opts?.clientOid ?? '';
-    p.hold = ZERO;
     this.checkLimitAndHold(p, opts?.exemptSizeLimits === true);
     return p;
   }
@@ -270,8 +271,8 @@ export class OrderParser {
     const n = this.ledger.holdNOf(s, p.side, p.user.taker, p.ticks, p.lots, acc);
     if (n >= 0) {
       if (!acc.canHoldN(n)) throw new ExchangeError(E_BALANCE, 'Balance insufficient!');
+      // p.hold is read only when holdN < 0 (Parsed.hold)
       p.holdN = n;
-      p.hold = ZERO;
       return;
     }
     const hold = p.side === BUY ? this.ledger.buyHold(s, p.user.taker, p.ticks, p.lots) : BigInt(p.lots) * s.lotUnits;
