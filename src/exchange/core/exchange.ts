@@ -258,7 +258,7 @@ export class Exchange {
    */
   placeLimitTicks(uid: string, symbol: string, side: 'buy' | 'sell', ticks: number, lots: number, opts?: LimitTicksOptions): number {
     const now = this.st.now();
-    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq || now >= this.st.deadCancelAt) this.book.expire(now);
+    if (this.st.gtt.length > 0 || now >= this.st.dueAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
     const p = this.parser.limitTicks(uid, symbol, side, ticks, lots, opts);
     this.st.tNow = now;
     if (this.stops.live === 0) return this.matcher.submit(p);
@@ -307,7 +307,7 @@ export class Exchange {
    * Returns false (and changes nothing) when it is not an active order of `uid`. */
   cancelSeq(uid: string, seq: number): boolean {
     const now = this.st.now();
-    if (this.st.gtt.length > 0 || now >= this.st.relAt || this.st.orderSeq >= this.st.relSeq || now >= this.st.deadCancelAt) this.book.expire(now);
+    if (this.st.gtt.length > 0 || now >= this.st.dueAt || this.st.orderSeq >= this.st.relSeq) this.book.expire(now);
     const o = this.st.liveOf(seq);
     if (o < 0 || this.st.usOf(o).user.uid !== uid) return false;
     this.st.tNow = now;

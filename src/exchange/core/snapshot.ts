@@ -339,7 +339,7 @@ export class SnapshotCodec {
           this.st.fillSeq = r.fillSeq;
           this.st.accountSeq = r.accountSeq;
           this.st.holdSeq = r.holdSeq;
-          this.st.relAt = r.relAt;
+          this.st.setRelAt(r.relAt);
           this.st.relSeq = r.relSeq;
           this.st.gttRebuildAt = r.gttRebuildAt;
           this.st.rates = RateTable.from(r.rates);

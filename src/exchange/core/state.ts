@@ -119,6 +119,8 @@ export class CoreState {
   readonly deadCancels = new Map<User, DeadCancel>();
   /** the earliest triggerAt of {@link deadCancels} (Infinity: none), so that expire() tests one number */
   deadCancelAt = Infinity;
+  /** min({@link relAt}, {@link deadCancelAt}): a command tests this one time, not both (Exchange.placeLimitTicks) */
+  dueAt = -Infinity;
 
   /** Disable the Number fast path (tests run the model on both paths). */
   readonly bigOnly: boolean;
@@ -145,7 +147,7 @@ export class CoreState {
    * already hide all of it. O(what is released) + O(chunks kept).
    */
   releaseHistory(now: number): void {
-    this.relAt = now + RELEASE_EVERY_MS;
+    this.setRelAt(now + RELEASE_EVERY_MS);
     this.relSeq = this.orderSeq + CHUNK_MASK + 1;
     if (!this.releases) return;
     const win = this.winStart(now);
@@ -264,11 +266,18 @@ export class CoreState {
     return this.owns(uid, sym.rules.symbol, seq, winStart) ? sym : null;
   }
 
-  /** Recompute {@link deadCancelAt} after {@link deadCancels} changed. */
+  /** Recompute {@link deadCancelAt} (and {@link dueAt}) after {@link deadCancels} changed. */
   nextDeadCancel(): void {
     let t = Infinity;
     for (const d of this.deadCancels.values()) if (d.triggerAt < t) t = d.triggerAt;
     this.deadCancelAt = t;
+    this.dueAt = Math.min(this.relAt, t);
+  }
+
+  /** Set {@link relAt} (ms), keeping {@link dueAt}. */
+  setRelAt(t: number): void {
+    this.relAt = t;
+    this.dueAt = Math.min(t, this.deadCancelAt);
   }
 
   /** The live-order slot of a seq, or -1 when done / unknown (any number is accepted). */

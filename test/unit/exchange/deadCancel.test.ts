@@ -5,7 +5,7 @@
  * firing, is ordered with GTT expiries by time, and survives a snapshot.
  */
 import { strict as assert } from 'node:assert';
-import { Exchange, type SnapshotRecord } from '../../../src/exchange/core';
+import { Exchange, type CoreEventSink, type OrderEvent, type SnapshotRecord } from '../../../src/exchange/core';
 import { decodeSnapshotRecord, encodeSnapshotRecord } from '../../../src/exchange/server/snapshotCodec';
 import { fund, place, SYM, throwsCode, world } from './helpers';
 
@@ -80,6 +80,39 @@ describe("exchange core: dead-man's switch (DCP)", () => {
     throwsCode(() => ex.setDeadCancel('u', 5, ['NOPE-USDT']), '900001');
     throwsCode(() => ex.setDeadCancel('u', 5, Array.from({ length: 51 }, () => SYM)), '400100');
     assert.equal(ex.deadCancelOf('u'), null);
+  });
+
+  it('the numeric entry points (placeLimitTicks, cancelSeq) fire it before their own order, also in a restored engine', () => {
+    const { ex, clock } = setup();
+    fund(ex, 'v', 'USDT', '100000');
+    const t0 = clock.t;
+    const b = buy(ex, SYM, '100');
+    const b2 = buy(ex, SYM, '101');
+    ex.setDeadCancel('u', 5, [SYM]);
+    const c2 = { t: t0 };
+    const re = Exchange.importSnapshot({ now: () => c2.t }, [...ex.exportSnapshot()].map((r) => decodeSnapshotRecord(encodeSnapshotRecord(r)) as SnapshotRecord));
+    for (const [e, setT] of [
+      [ex, (t: number) => (clock.t = t)],
+      [re, (t: number) => (c2.t = t)],
+    ] as const) {
+      // u's order events, in the order the engine emits them
+      const seen: string[] = [];
+      const sink: CoreEventSink = { level: () => {}, trade: () => {}, balance: () => {}, order: (o: OrderEvent) => void seen.push(`${o.uid} ${o.orderId === b ? 'b' : o.orderId === b2 ? 'b2' : 'new'} ${o.type}`) };
+      e.setEventSink(sink);
+      e.watchUser('u', true);
+      e.watchUser('v', true);
+      setT(t0 + 4_999);
+      const early = e.placeLimitTicks('v', SYM, 'buy', 900, 100);
+      assert.deepEqual(seen, ['v new received', 'v new open'], 'not due yet');
+      seen.length = 0;
+      setT(t0 + 5_000);
+      assert.equal(e.cancelSeq('v', early), true);
+      assert.deepEqual(seen, ['u b canceled', 'u b2 canceled', 'v new canceled'], 'the switch fires first, inside cancelSeq');
+      seen.length = 0;
+      e.placeLimitTicks('v', SYM, 'buy', 900, 100);
+      assert.deepEqual(seen, ['v new received', 'v new open'], 'a fired switch is gone');
+      e.checkInvariants();
+    }
   });
 
   it('survives a snapshot: the restored engine fires it at the same time', () => {
