@@ -6,12 +6,13 @@
  * engine do less work. Instructions are not time (cache misses and branch mispredictions cost too): the
  * verdict on speed stays engine-ab's. docs/engine.md, "Measuring the engine".
  *
- * Per core and stream, the program (bench/engineInstrDriver.ts, bundled with the core) runs twice: with 1 and
- * with 2 repetitions after its keeper exchange; the difference is one steady-state repetition, divided by N.
+ * Per core and stream, the program (bench/engineInstrDriver.ts, bundled with the core) runs twice: with R − 1 and
+ * with R repetitions after its keeper exchange; the difference is repetition R, divided by N. R = 2 counts a
+ * fresh exchange's re-optimisation too (as engine-ab's early repetitions); R = 8 is the steady state.
  *
  * Run: `npm run bench -- engine-instr` (needs valgrind: `sudo apt-get install valgrind`). Env: BENCH_N
- * (default 300,000: valgrind runs ~50× slower), BENCH_AB_STREAMS (default B), BENCH_AB_REF / BENCH_AB_REV /
- * BENCH_AB_NEW as in engine-ab.
+ * (default 300,000: valgrind runs ~50× slower), BENCH_INSTR_REP (R, default 2), BENCH_AB_STREAMS (default B),
+ * BENCH_AB_REF / BENCH_AB_REV / BENCH_AB_NEW as in engine-ab.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import { buildSync } from 'esbuild';
 import { referenceEntry } from './engineCore';
 
 const N = Number(process.env.BENCH_N ?? 300_000);
+/** The repetition counted (see the header). */
+const REP = Number(process.env.BENCH_INSTR_REP ?? 2);
 const STREAM_NAMES = (process.env.BENCH_AB_STREAMS ?? 'B').split(',').map((x) => x.trim());
 /** Orders of the keeper exchange (as engine-ab's). */
 const KEEPER_N = 200_000;
@@ -53,6 +56,7 @@ function count(file: string, stream: string, runs: number, dir: string): number 
 
 /** Print each stream's instruction counts (or say why it was skipped). */
 function main(): void {
+  if (!Number.isInteger(REP) || REP < 2) throw new Error(`BENCH_INSTR_REP: an integer of at least 2, not ${process.env.BENCH_INSTR_REP}`);
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     console.log('engine-instr: SKIPPED, it needs valgrind, which is not installed here (sudo apt-get install valgrind)');
     return;
@@ -65,11 +69,11 @@ function main(): void {
       { label: 'reference', file: program(ref.entry, dir, 'reference') },
       { label: 'this checkout', file: program(ourEntry, dir, 'ours') },
     ];
-    console.log(`engine instructions: reference ${ref.label} against ${process.env.BENCH_AB_NEW ?? 'this checkout'}; N=${N} orders, one steady-state repetition (a keeper exchange of ${KEEPER_N} orders alive); valgrind cachegrind; node ${process.version} ${DETERMINISTIC.join(' ')}`);
+    console.log(`engine instructions: reference ${ref.label} against ${process.env.BENCH_AB_NEW ?? 'this checkout'}; N=${N} orders, repetition ${REP} (a keeper exchange of ${KEEPER_N} orders alive); valgrind cachegrind; node ${process.version} ${DETERMINISTIC.join(' ')}`);
     for (const stream of STREAM_NAMES) {
-      const per = cores.map((c) => (count(c.file, stream, 2, dir) - count(c.file, stream, 1, dir)) / N);
+      const per = cores.map((c) => (count(c.file, stream, REP, dir) - count(c.file, stream, REP - 1, dir)) / N);
       const ratio = per[0] / per[1];
-      console.log(`${stream}: reference ${per[0].toFixed(0)} instructions per order, this checkout ${per[1].toFixed(0)}; ratio reference/this ${ratio.toFixed(3)} (${((per[1] / per[0] - 1) * 100).toFixed(1)} % ${per[1] >= per[0] ? 'more' : 'fewer'} instructions)`);
+      console.log(`${stream}: reference ${per[0].toFixed(0)} instructions per order, this checkout ${per[1].toFixed(0)}; ratio reference/this ${ratio.toFixed(3)} (${Math.abs((per[1] / per[0] - 1) * 100).toFixed(1)} % ${per[1] >= per[0] ? 'more' : 'fewer'} instructions)`);
     }
   } finally {
     ref.done();
