@@ -110,7 +110,8 @@ export class CoreState {
   readonly gtt = new GttHeap();
   /** the GTT heap is rebuilt from the live orders' entries when it grows beyond this */
   gttRebuildAt = 1024;
-  /** the next release pass (releaseHistory) runs at this clock time, or once orderSeq reaches relSeq */
+  /** the next release pass (releaseHistory) runs at this clock time, or once orderSeq reaches relSeq; set it
+   * through {@link setRelAt}, which keeps {@link dueAt} */
   relAt = -Infinity;
   relSeq = 0;
   /** uids whose order and balance events are on (User.watched; kept for users not created yet) */
