@@ -2,6 +2,7 @@
  * GTT expiries of the exchange core: a binary min-heap of (expireAt ms, order seq). Entries of orders that
  * were done before they expired stay in the heap and are skipped when popped (see OrderBook.expire).
  */
+import { objectArray } from './base';
 
 /** One pending expiry: the order `seq` expires at `expireAt` (ms). */
 export interface GttEntry {
@@ -11,7 +12,7 @@ export interface GttEntry {
 
 /** Min-heap of GTT expiries ordered by (expireAt, seq). */
 export class GttHeap {
-  private readonly h: GttEntry[] = [];
+  private readonly h: GttEntry[] = objectArray();
 
   /** Number of entries (done orders' entries included until popped). */
   get length(): number {

@@ -13,7 +13,7 @@
  * a done order is reused first (LIFO), so the hot rows stay in cache. A slot is meaningful only while
  * archive.slotOf(seq) is it; views materialise an {@link OrderState} when queried.
  */
-import { ZERO, prefaulted, type SideN } from './base';
+import { ZERO, objectArray, prefaulted, type SideN } from './base';
 import type { Level, Sym } from './book';
 import type { Acc, User } from './accounts';
 
@@ -172,7 +172,7 @@ export class OrderRows {
   lf = new Float64Array(LF_STRIDE * 1024);
   li = new Int32Array(LI_STRIDE * 1024);
   /** OrderExt of each slot (null: plain order) */
-  readonly lx: (OrderExt | null)[] = [];
+  readonly lx: (OrderExt | null)[] = objectArray();
   /** slots ever allocated, and the capacity of the columns */
   liveSlots = 0;
   liveCap = 1024;

@@ -6,7 +6,7 @@
  */
 import { toUnits } from '../../api/decimal';
 import { E_SYMBOL, ExchangeError } from './errors';
-import { ACCOUNT_ID_PREFIX, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, ZERO, hex16, perr, pow10, seqOfOrderId, type SideN } from './base';
+import { ACCOUNT_ID_PREFIX, CHUNK_MASK, HISTORY_WINDOW_MS, LEDGER_SCALE, RateTable, ZERO, hex16, objectArray, perr, pow10, seqOfOrderId, type SideN } from './base';
 import { Archive } from './archive';
 import type { BookSide, Level, Sym } from './book';
 import { FillStore } from './fillstore';
@@ -78,14 +78,14 @@ export class CoreState {
   /** uid → user: a prototype-less dictionary object rather than a Map (V8 looks string keys up in it faster,
    * ~14 ns per order on stream B); iterate `userList` (creation order) */
   readonly users: Record<string, User | undefined> = Object.create(null) as Record<string, User | undefined>;
-  readonly userList: User[] = [];
+  readonly userList: User[] = objectArray();
   /** currency → fast scale K of Number holds (see Acc) */
   readonly fastScale = new Map<string, number>();
-  readonly symList: Sym[] = [];
+  readonly symList: Sym[] = objectArray();
   /** done orders + seq → live slot */
   archive = new Archive();
   /** every user's per-symbol record, by UserSym.idx (live orders keep the index) */
-  readonly usList: UserSym[] = [];
+  readonly usList: UserSym[] = objectArray();
   orderSeq = 0;
   /** the latest clock value seen by a history query or a release pass (see winStart) */
   hw = -Infinity;
