@@ -102,6 +102,7 @@ export function prefaulted<T extends Float64Array | Int32Array>(a: T): T {
   for (let i = 0; i < a.length; i += step) a[i] = 0;
   return a;
 }
+
 /**
  * An empty array of doubles whose elements kind is already PACKED_DOUBLE_ELEMENTS. A `[]` starts as small
  * integers and changes kind at its first double (NaN, ±Infinity, a time in ms): optimised code that met the
